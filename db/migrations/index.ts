@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+import * as identity from './20261122000100_identity.ts';
+import * as oauth from './20261122000200_oauth.ts';
+import * as ads from './20261122000300_ads.ts';
+import * as pagesComments from './20261122000400_pages_comments.ts';
+
+/**
+ * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
+ * the test runner and any bundler. Append new ones; never edit one that has shipped.
+ */
+const migrations: Record<string, Knex.Migration> = {
+  '20261122000100_identity': identity,
+  '20261122000200_oauth': oauth,
+  '20261122000300_ads': ads,
+  '20261122000400_pages_comments': pagesComments,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name]!,
+};

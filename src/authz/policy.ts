@@ -1,0 +1,133 @@
+/**
+ * The one authorization model (DECISIONS section 2). Pure tables and functions, no I/O: services ask it
+ * before they act or return an object, and `authcheck` (identity) reads the same answers.
+ */
+export const ROLES = ['owner', 'admin', 'advertiser', 'moderator', 'auditor', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const ACTIONS = ['create', 'read', 'update', 'delete'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export const RESOURCE_TYPES = [
+  'user', 'organization', 'organization_member', 'api_client', 'ad_account', 'campaign', 'ad_set', 'ad',
+  'custom_audience', 'page', 'post', 'comment',
+] as const;
+export type ResourceType = (typeof RESOURCE_TYPES)[number];
+
+export const SCOPES = ['ads_read', 'ads_management', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content'] as const;
+export type Scope = (typeof SCOPES)[number];
+/** Shorthands a client's scope column may hold. */
+export const SCOPE_ALIASES: Record<string, Scope[]> = {
+  read: ['ads_read', 'pages_read_engagement', 'pages_read_user_content'],
+  write: [...SCOPES],
+};
+
+const CRUD: Action[] = ['create', 'read', 'update', 'delete'];
+const READ: Action[] = ['read'];
+type Grants = Partial<Record<ResourceType, Action[]>>;
+
+// Every role can do what `member` can; the others add to it.
+const MEMBER: Grants = { organization: READ, organization_member: READ, user: READ };
+const ADS: ResourceType[] = ['ad_account', 'campaign', 'ad_set', 'ad', 'custom_audience'];
+const everything = (actions: Action[]): Grants => Object.fromEntries(RESOURCE_TYPES.map((type) => [type, actions]));
+
+export const ROLE_GRANTS: Record<Role, Grants> = {
+  owner: everything(CRUD),
+  admin: everything(CRUD),
+  // Advertisers run the organization's ad accounts: campaigns, ad sets, ads and the audiences they target.
+  advertiser: { ...MEMBER, ad_account: READ, campaign: CRUD, ad_set: CRUD, ad: CRUD, custom_audience: CRUD, page: READ, post: READ, comment: READ },
+  // Moderators hold the pages' MODERATE task.
+  moderator: { ...MEMBER, page: READ, post: READ, comment: ['read', 'update', 'delete'] },
+  auditor: everything(READ),
+  member: MEMBER,
+};
+
+export const SCOPE_GRANTS: Record<Scope, Grants> = {
+  ads_read: Object.fromEntries(ADS.map((type) => [type, READ])),
+  ads_management: { ad_account: READ, campaign: CRUD, ad_set: CRUD, ad: CRUD, custom_audience: CRUD },
+  pages_read_engagement: { page: READ, post: READ, comment: READ },
+  pages_manage_engagement: { page: READ, post: ['read', 'create'], comment: CRUD },
+  pages_read_user_content: { page: READ, post: READ, comment: READ },
+};
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | {
+      kind: 'user';
+      userId: string;
+      sessionId?: string;
+      siteAdmin: boolean;
+      /** organization id -> role */
+      roles: ReadonlyMap<string, Role>;
+    }
+  | { kind: 'client'; clientId: string; apiClientId: string; organizationId: string; scopes: ReadonlySet<Scope> };
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+/** What an object looks like to the policy: its type, the organization owning it, and who it is. */
+export interface Subject {
+  type: ResourceType;
+  organizationId?: string | null;
+  /** For users: the user's own id; for objects with an author: the author's user id. */
+  ownerId?: string | null;
+  /** For users: the organizations the user belongs to (users are visible to fellow members). */
+  memberOf?: readonly string[];
+}
+
+export function expandScopes(words: Iterable<string>): Set<Scope> {
+  const scopes = new Set<Scope>();
+  for (const word of words) {
+    if ((SCOPES as readonly string[]).includes(word)) scopes.add(word as Scope);
+    for (const scope of SCOPE_ALIASES[word] ?? []) scopes.add(scope);
+  }
+  return scopes;
+}
+
+const granted = (grants: Grants, type: ResourceType, action: Action) => grants[type]?.includes(action) ?? false;
+
+function roleAllows(role: Role, subject: Subject, action: Action): boolean {
+  return granted(ROLE_GRANTS[role], subject.type, action);
+}
+
+/** May this principal perform `action` on `subject`? */
+export function can(principal: Principal, action: Action, subject: Subject): boolean {
+  switch (principal.kind) {
+    case 'anonymous':
+      return false;
+    case 'client': {
+      if (subject.type === 'organization') {
+        return action === 'read' && subject.organizationId === principal.organizationId;
+      }
+      if (!subject.organizationId || subject.organizationId !== principal.organizationId) return false;
+      for (const scope of principal.scopes) if (granted(SCOPE_GRANTS[scope], subject.type, action)) return true;
+      return false;
+    }
+    case 'user': {
+      if (principal.siteAdmin) return true;
+      if (subject.type === 'user') {
+        if (subject.ownerId === principal.userId && (action === 'read' || action === 'update')) return true;
+        // Another user: allowed when a shared organization's role allows it.
+        return (subject.memberOf ?? []).some((orgId) => {
+          const role = principal.roles.get(orgId);
+          return role !== undefined && roleAllows(role, subject, action);
+        });
+      }
+      if (!subject.organizationId) return false;
+      const role = principal.roles.get(subject.organizationId);
+      return role !== undefined && roleAllows(role, subject, action);
+    }
+  }
+}
+
+/** Organizations in which the principal may perform `action` on some object of `type`. */
+export function organizationsAllowing(principal: Principal, action: Action, type: ResourceType): string[] | 'all' {
+  switch (principal.kind) {
+    case 'anonymous':
+      return [];
+    case 'client':
+      return can(principal, action, { type, organizationId: principal.organizationId }) ? [principal.organizationId] : [];
+    case 'user':
+      if (principal.siteAdmin) return 'all';
+      return [...principal.roles].filter(([, role]) => granted(ROLE_GRANTS[role], type, action)).map(([orgId]) => orgId);
+  }
+}

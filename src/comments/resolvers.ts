@@ -1,0 +1,72 @@
+import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
+import { connection, connectionFields } from '../graphql/connections.ts';
+import { lowercaseEnum, typed } from '../graphql/enums.ts';
+import { assertNumericId, readableCount } from '../authz/guards.ts';
+import { badInput } from '../errors/index.ts';
+import type { RequestContext } from '../context/index.ts';
+import { findUser } from '../identity/service.ts';
+import * as comments from './service.ts';
+import { commentExternalId, parseCommentId, POST_KINDS } from './store.ts';
+
+const must = <T>(record: T | null): T => record!;
+
+/** The author of a post or comment: a user (when you may see them) or a page. */
+async function actor(ctx: RequestContext, authorUserId: string | null, authorPageId: string | null) {
+  if (authorPageId) return typed('Page', await comments.findPage(ctx, authorPageId));
+  if (authorUserId) return typed('User', await findUser(ctx, authorUserId));
+  return null;
+}
+
+export const commentsResolvers: Resolvers = {
+  PostKind: lowercaseEnum(POST_KINDS),
+  MessageTagType: lowercaseEnum(['user', 'page', 'group']),
+
+  Query: {
+    page: (_, { id }, ctx) => {
+      assertNumericId(id);
+      return comments.findPage(ctx, id);
+    },
+    post: (_, { id }, ctx) => {
+      assertNumericId(id);
+      return comments.findPost(ctx, id);
+    },
+    comment: (_, { id }, ctx) => {
+      const parsed = parseCommentId(id);
+      if (!parsed.ok) throw badInput('id', 'id must be a comment id of the form <post id>_<comment id>.');
+      return comments.findComment(ctx, id);
+    },
+  },
+
+  Page: {
+    organization: async (page, _, ctx) => must(await ctx.loaders.identity.organizationById.load(page.organizationId)),
+    posts: (page, args, ctx) =>
+      connection(args, (slice) => comments.postsOfPage(ctx, page, slice),
+        () => readableCount(ctx, 'post', page.organizationId, () => ctx.loaders.comments.postsOfPage.count(page.id))),
+  },
+
+  Post: {
+    page: async (post, _, ctx) => must(await ctx.loaders.comments.pageById.load(post.pageId)),
+    from: (post, _, ctx) => actor(ctx, post.authorUserId, post.authorPageId),
+    comments: (post, args, ctx) =>
+      connection(args, (slice) => comments.commentsOfPost(ctx, post, slice),
+        () => readableCount(ctx, 'comment', post.organizationId, () => ctx.loaders.comments.commentsOfPost.count(post.id, { parent_id: null }))),
+  },
+
+  Comment: {
+    id: (comment) => commentExternalId(comment),
+    from: (comment, _, ctx) => actor(ctx, comment.authorUserId, comment.authorPageId),
+    post: async (comment, _, ctx) => must(await ctx.loaders.comments.postById.load(comment.postId)),
+    parent: async (comment, _, ctx) => (comment.parentId ? ctx.loaders.comments.commentById.load(comment.parentId) : null),
+    replies: (comment, args, ctx) =>
+      connection(args, (slice) => comments.repliesOf(ctx, comment, slice),
+        () => readableCount(ctx, 'comment', comment.organizationId, () => ctx.loaders.comments.repliesOfComment.count(comment.id))),
+  },
+
+  Actor: {
+    __resolveType: (actor) => (actor as { __typename?: 'User' | 'Page' }).__typename ?? null,
+  },
+
+  PageConnection: connectionFields,
+  PostConnection: connectionFields,
+  CommentConnection: connectionFields,
+};

@@ -1,0 +1,89 @@
+/**
+ * Configuration comes from the environment only, parsed once and validated up front so a typo fails at
+ * start-up with one clear line instead of misbehaving later. Every variable is listed in the README.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  databaseUrl: string;
+  logLevel: string;
+  seedDemo: boolean;
+  sessionTtlSeconds: number;
+  tokenTtlSeconds: number;
+  bcryptCost: number;
+  shutdownTimeoutMs: number;
+  redisUrl?: string;
+  smtpUrl?: string;
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxCost: number;
+  };
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 4000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL || 'sqlite:data/adgraph.sqlite';
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
+  }
+  const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:'])!.replace(/\/+$/, '');
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    publicUrl,
+    databaseUrl,
+    logLevel: env.LOG_LEVEL || 'info',
+    seedDemo: boolean(env, 'SEED_DEMO', true),
+    sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 86_400, 60, 31_536_000),
+    tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 300, 10, 86_400),
+    bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
+    graphql: {
+      maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
+      maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 1, 1000),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST', 20_000, 100, 10_000_000),
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Config } from '../config/index.ts';
+import type { Db } from '../db/index.ts';
+import type { Logger } from '../logging/index.ts';
+import type { Principal } from '../authz/policy.ts';
+import { createIdentityLoaders } from '../identity/loaders.ts';
+import { createAdsLoaders } from '../ads/loaders.ts';
+import { createCommentLoaders } from '../comments/loaders.ts';
+import { createOAuthLoaders } from '../oauth/loaders.ts';
+import { loaderById } from '../db/batch.ts';
+import { graphObjects } from '../db/objects.ts';
+
+/** What lives as long as the process: one per server. */
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  log: Logger;
+}
+
+export function createLoaders(db: Db) {
+  return {
+    /** Numeric id -> object type, for node(id:) and GET /v24.0/<id>. */
+    objectTypes: loaderById(db, graphObjects),
+    identity: createIdentityLoaders(db),
+    ads: createAdsLoaders(db),
+    comments: createCommentLoaders(db),
+    oauth: createOAuthLoaders(db),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;
+
+/**
+ * The one per-request context, shared by GraphQL resolvers and REST routes: who is asking, and fresh
+ * DataLoaders so nothing cached leaks from one request (or one caller) to another.
+ */
+export interface RequestContext extends AppDeps {
+  requestId: string;
+  viewer: Principal;
+  loaders: Loaders;
+  ip?: string;
+}
+
+export function createRequestContext(deps: AppDeps, fields: { requestId: string; viewer: Principal; ip?: string; log?: Logger }): RequestContext {
+  return { ...deps, ...fields, log: fields.log ?? deps.log, loaders: createLoaders(deps.db) };
+}

@@ -1,0 +1,134 @@
+import DataLoader from 'dataloader';
+import type { Knex } from 'knex';
+import type { Db } from './index.ts';
+import type { TableMapping } from './rows.ts';
+import { toSlice, type Slice, type PageRequest } from './pagination.ts';
+import { isNumericId, isUuid } from './ids.ts';
+import { badInput } from '../errors/index.ts';
+
+/**
+ * Generic batched reads. Stores build their DataLoaders from these, so a GraphQL query resolving many
+ * objects issues one statement per kind of read, however many objects it returns.
+ */
+export type Filters = Record<string, string | readonly string[] | null>;
+
+function applyFilters(query: Knex.QueryBuilder, filters: Filters): void {
+  for (const [column, value] of Object.entries(filters)) {
+    if (value === null) query.whereNull(column);
+    else if (typeof value === 'string') query.where(column, value);
+    else query.whereIn(column, value as string[]);
+  }
+}
+
+function assertCursorFits(mapping: TableMapping<unknown>, request: PageRequest): void {
+  if (request.cursorId === undefined) return;
+  const fits = mapping.columns.id === 'id' ? isNumericId(request.cursorId) : isUuid(request.cursorId);
+  const field = request.direction === 'forward' ? 'after' : 'before';
+  if (!fits) throw badInput(field, `${field} is not a cursor of this list.`);
+}
+
+function applyCursor(query: Knex.QueryBuilder, request: PageRequest, column = 'id'): void {
+  if (request.cursorId !== undefined) query.where(column, request.direction === 'forward' ? '>' : '<', request.cursorId);
+}
+
+const order = (request: PageRequest) => (request.direction === 'forward' ? 'asc' : 'desc');
+
+/** One object per id (null when absent), in one `where id in (...)` per batch. */
+export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): DataLoader<string, T | null> {
+  return new DataLoader(async (ids) => {
+    const rows = await db(mapping.table).whereIn(column, ids as string[]);
+    const byKey = new Map(rows.map((row: Record<string, unknown>) => [String(row[column]), mapping.fromRow(row)]));
+    return ids.map((id) => byKey.get(id) ?? null);
+  });
+}
+
+/** Every row whose `column` equals the key, for small child lists (a user's memberships, say). */
+export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string): DataLoader<string, T[]> {
+  return new DataLoader(async (keys) => {
+    const rows = await db(mapping.table).whereIn(column, keys as string[]).orderBy('id');
+    const grouped = new Map<string, T[]>();
+    for (const row of rows as Array<Record<string, unknown>>) {
+      const key = String(row[column]);
+      grouped.set(key, [...(grouped.get(key) ?? []), mapping.fromRow(row)]);
+    }
+    return keys.map((key) => grouped.get(key) ?? []);
+  });
+}
+
+/** One page of a single list (not per parent): top-level lists such as "ad accounts I can see". */
+export async function fetchSlice<T>(db: Db, mapping: TableMapping<T>, request: PageRequest, filters: Filters): Promise<Slice<T>> {
+  assertCursorFits(mapping as TableMapping<unknown>, request);
+  const query = db(mapping.table).select('*');
+  applyFilters(query, filters);
+  applyCursor(query, request);
+  const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
+  return toSlice(rows.map((row: Record<string, unknown>) => mapping.fromRow(row)), request);
+}
+
+export async function countRows(db: Db, table: string, filters: Filters): Promise<number> {
+  const query = db(table).count({ count: '*' });
+  applyFilters(query, filters);
+  const [row] = await query;
+  return Number((row as { count: number | string }).count);
+}
+
+export interface PagedChildren<T> {
+  /** A page of the children of one parent. Requests for many parents with the same page and filters share one statement. */
+  page(parentId: string, request: PageRequest, filters?: Filters): Promise<Slice<T>>;
+  /** How many children a parent has (same filters), batched the same way. */
+  count(parentId: string, filters?: Filters): Promise<number>;
+}
+
+/**
+ * Pages of children for many parents at once: a window function numbers each parent's children in id
+ * order and keeps the first limit + 1 of each, so 50 ad sets' ads are one statement, not 50.
+ */
+export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn: string): PagedChildren<T> {
+  const pageLoaders = new Map<string, DataLoader<string, Slice<T>>>();
+  const countLoaders = new Map<string, DataLoader<string, number>>();
+
+  return {
+    page(parentId, request, filters = {}) {
+      assertCursorFits(mapping as TableMapping<unknown>, request);
+      const key = JSON.stringify([request, filters]);
+      let loader = pageLoaders.get(key);
+      if (!loader) {
+        loader = new DataLoader(async (parentIds) => {
+          const inner = db(mapping.table)
+            .select('*', db.raw(`row_number() over (partition by ?? order by id ${order(request)}) as page_position`, [parentColumn]))
+            .whereIn(parentColumn, parentIds as string[]);
+          applyFilters(inner, filters);
+          applyCursor(inner, request);
+          const rows: Array<Record<string, unknown>> = await db
+            .select('*')
+            .from(inner.as('numbered'))
+            .where('page_position', '<=', request.limit + 1)
+            .orderBy([{ column: parentColumn }, { column: 'page_position' }]);
+          const grouped = new Map<string, T[]>();
+          for (const row of rows) {
+            const parent = String(row[parentColumn]);
+            grouped.set(parent, [...(grouped.get(parent) ?? []), mapping.fromRow(row)]);
+          }
+          return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
+        });
+        pageLoaders.set(key, loader);
+      }
+      return loader.load(parentId);
+    },
+    count(parentId, filters = {}) {
+      const key = JSON.stringify(filters);
+      let loader = countLoaders.get(key);
+      if (!loader) {
+        loader = new DataLoader(async (parentIds) => {
+          const query = db(mapping.table).select(parentColumn).count({ count: '*' }).whereIn(parentColumn, parentIds as string[]).groupBy(parentColumn);
+          applyFilters(query, filters);
+          const rows = (await query) as Array<Record<string, unknown>>;
+          const counts = new Map(rows.map((row) => [String(row[parentColumn]), Number(row.count)]));
+          return parentIds.map((id) => counts.get(id) ?? 0);
+        });
+        countLoaders.set(key, loader);
+      }
+      return loader.load(parentId);
+    },
+  };
+}

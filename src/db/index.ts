@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+export type Db = Knex;
+export type Dialect = 'sqlite' | 'postgres';
+
+// PostgreSQL returns BIGINT and NUMERIC as strings to avoid precision loss; ids stay strings anyway, and
+// counts are converted where they are read. Timestamps come back as Date objects on both databases
+// once the stores normalize them (see ./rows.ts).
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
+
+export interface DatabaseOptions {
+  /** PostgreSQL only: put every table in this schema (tests use one schema per file). */
+  schema?: string;
+}
+
+export function dialectOf(url: string): Dialect {
+  return url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+}
+
+export function sqliteFilename(url: string): string {
+  const path = url.slice('sqlite:'.length);
+  if (path === ':memory:') return path;
+  if (path === '') throw new Error('DATABASE_URL sqlite: needs a file path, e.g. sqlite:data/adgraph.sqlite');
+  return resolve(path);
+}
+
+export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
+  if (dialectOf(url) === 'sqlite') {
+    const filename = sqliteFilename(url);
+    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    return knexFactory({
+      client: 'better-sqlite3',
+      connection: { filename },
+      useNullAsDefault: true,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+          // WAL lets readers proceed during a write; the busy timeout makes a second process wait for the
+          // lock instead of failing at once; SQLite leaves foreign keys off unless asked.
+          conn.pragma('journal_mode = WAL');
+          conn.pragma('foreign_keys = ON');
+          conn.pragma('busy_timeout = 5000');
+          done(null, conn);
+        },
+      },
+    });
+  }
+  return knexFactory({
+    client: 'pg',
+    connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
+    searchPath: options.schema ? [options.schema] : undefined,
+    pool: { min: 0, max: 10, acquireTimeoutMillis: 10_000 },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+export function dialect(db: Db): Dialect {
+  return db.client.config.client === 'pg' ? 'postgres' : 'sqlite';
+}
+
+/** True when an error means the database cannot be reached at all, as opposed to a bad query. */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: string }).code;
+  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_CANTOPEN', '57P01', '57P03', '08006', '08001', '3D000'].includes(code)) {
+    return true;
+  }
+  return error.name === 'KnexTimeoutError' || /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
+}

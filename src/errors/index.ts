@@ -1,0 +1,89 @@
+/**
+ * Domain errors are values: a code every surface understands, the field that was wrong, and, for the
+ * Graph-style API, the platform's own code and subcode. Services throw them; each surface maps them in
+ * exactly one place (src/graphql/errors.ts, src/http/errors/*).
+ */
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'BAD_USER_INPUT'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE';
+
+export interface GraphErrorDetails {
+  code: number;
+  subcode?: number;
+  type?: string;
+  userTitle?: string;
+  userMessage?: string;
+  data?: unknown;
+  isTransient?: boolean;
+}
+
+export interface DomainErrorOptions {
+  field?: string;
+  /** Further per-field problems, for surfaces that list them all (the identity API's `validations`). */
+  validations?: Array<{ field: string; detail: string }>;
+  detail?: string;
+  graph?: GraphErrorDetails;
+  retryAfterSeconds?: number;
+  /** RFC 6749 error code for the OAuth surface (invalid_request, invalid_client, ...). */
+  oauthError?: string;
+  cause?: unknown;
+}
+
+export class DomainError extends Error {
+  override name = 'DomainError';
+  readonly code: ErrorCode;
+  readonly field?: string;
+  readonly validations?: Array<{ field: string; detail: string }>;
+  readonly detail?: string;
+  readonly graph?: GraphErrorDetails;
+  readonly retryAfterSeconds?: number;
+  readonly oauthError?: string;
+
+  constructor(code: ErrorCode, message: string, options: DomainErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.field = options.field;
+    this.validations = options.validations ?? (options.field ? [{ field: options.field, detail: message }] : undefined);
+    this.detail = options.detail;
+    this.graph = options.graph;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.oauthError = options.oauthError;
+  }
+}
+
+export const badInput = (field: string, message: string, options: Omit<DomainErrorOptions, 'field'> = {}) =>
+  new DomainError('BAD_USER_INPUT', message, { ...options, field });
+
+export const SIGNED_OUT_MESSAGE = 'You are signed out or your session has expired. Please sign in again to continue.';
+
+export const unauthenticated = (message = SIGNED_OUT_MESSAGE) =>
+  new DomainError('UNAUTHENTICATED', message, { graph: { code: 190, type: 'OAuthException' } });
+
+export const forbidden = (message = 'Forbidden.') =>
+  new DomainError('FORBIDDEN', message, { graph: { code: 200, type: 'OAuthException' } });
+
+/** The same answer whether the object is missing or merely invisible to the caller, so ids cannot be probed. */
+export const notFound = (type: string, id: string) =>
+  new DomainError('NOT_FOUND', `${type} ${id} does not exist or you cannot see it.`, {
+    graph: {
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+    },
+    detail: id,
+  });
+
+export const serviceUnavailable = (cause?: unknown) =>
+  new DomainError('SERVICE_UNAVAILABLE', 'The database is unavailable. Try again shortly.', {
+    cause,
+    graph: { code: 2, type: 'OAuthException', isTransient: true },
+  });
+
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
+}

@@ -1,0 +1,31 @@
+import { DateTimeResolver, BigIntResolver, JSONResolver, EmailAddressResolver, UUIDResolver } from 'graphql-scalars';
+import type { Resolvers } from './__generated__/resolvers-types.ts';
+import { badInput } from '../errors/index.ts';
+import { resolveNode } from './node.ts';
+import { identityResolvers } from '../identity/resolvers.ts';
+import { oauthResolvers } from '../oauth/resolvers.ts';
+import { adsResolvers } from '../ads/resolvers.ts';
+import { commentsResolvers } from '../comments/resolvers.ts';
+
+const MAX_NODES = 100;
+
+const rootResolvers: Resolvers = {
+  DateTime: DateTimeResolver,
+  BigInt: BigIntResolver,
+  JSON: JSONResolver,
+  EmailAddress: EmailAddressResolver,
+  UUID: UUIDResolver,
+  Node: {
+    __resolveType: (node) => (node as { __typename?: never }).__typename ?? null,
+  },
+  Query: {
+    node: (_, { id }, ctx) => resolveNode(ctx, id),
+    nodes: (_, { ids }, ctx) => {
+      if (ids.length > MAX_NODES) throw badInput('ids', `At most ${MAX_NODES} ids at once.`);
+      return Promise.all(ids.map((id) => resolveNode(ctx, id)));
+    },
+  },
+};
+
+/** Every resolver map, merged by makeExecutableSchema: one per domain, plus the root. */
+export const resolvers: Resolvers[] = [rootResolvers, identityResolvers, oauthResolvers, adsResolvers, commentsResolvers];

@@ -1,0 +1,18 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { resolvers } from './resolvers.ts';
+
+export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/', import.meta.url));
+
+/** The SDL of schema/*.graphql, in file-name order: the schema is written first, code follows it. */
+export function loadTypeDefs(): string[] {
+  return readdirSync(SCHEMA_DIR)
+    .filter((name) => name.endsWith('.graphql'))
+    .sort()
+    .map((name) => readFileSync(SCHEMA_DIR + name, 'utf8'));
+}
+
+export function buildSchema() {
+  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } });
+}

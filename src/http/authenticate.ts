@@ -1,0 +1,38 @@
+import type { RequestHandler } from 'express';
+import type { AppDeps, RequestContext } from '../context/index.ts';
+import { createRequestContext } from '../context/index.ts';
+import { ANONYMOUS, type Principal } from '../authz/policy.ts';
+import { authenticateSessionToken } from '../identity/service.ts';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    ctx: RequestContext;
+  }
+}
+
+/** The token a request carries: `Service-Session-Token`, or `Authorization: Bearer <token>`. */
+export function presentedToken(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const session = headers['service-session-token'];
+  if (typeof session === 'string' && session !== '') return session;
+  const authorization = headers.authorization;
+  if (typeof authorization === 'string') {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+/**
+ * Resolves the principal once per request and builds the request context (res.locals.ctx) that the
+ * routes and resolvers read; they never parse credentials themselves. A missing or unknown token leaves
+ * the caller anonymous, and the services refuse what needs a principal.
+ */
+export function authenticate(deps: AppDeps): RequestHandler {
+  return async (req, res, next) => {
+    const token = presentedToken(req.headers);
+    let viewer: Principal = ANONYMOUS;
+    if (token !== undefined && token.length <= 4096) viewer = (await authenticateSessionToken(deps, token)) ?? ANONYMOUS;
+    res.locals.ctx = createRequestContext(deps, { requestId: String(req.id), viewer, ip: req.ip, log: req.log });
+    next();
+  };
+}

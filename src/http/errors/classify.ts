@@ -1,0 +1,21 @@
+import { DomainError, serviceUnavailable } from '../../errors/index.ts';
+import { isConnectionError } from '../../db/index.ts';
+
+/**
+ * Every surface starts here: a domain error stays as it is, a lost database becomes SERVICE_UNAVAILABLE,
+ * and anything else is unexpected (null), to be logged in full and answered without internals.
+ */
+export function classify(error: unknown): DomainError | null {
+  if (error instanceof DomainError) return error;
+  if (isConnectionError(error)) return serviceUnavailable(error);
+  return null;
+}
+
+/** Express's body parser marks malformed JSON this way. */
+export function isBodyParseError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { type?: string }).type === 'entity.parse.failed';
+}
+
+export function isBodyTooLarge(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { type?: string }).type === 'entity.too.large';
+}

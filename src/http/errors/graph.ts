@@ -1,0 +1,83 @@
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { DomainError } from '../../errors/index.ts';
+import { classify, isBodyParseError } from './classify.ts';
+
+/**
+ * The Graph API error envelope (`/v24.0`, DECISIONS section 4):
+ * `{"error": {message, type, code, error_subcode?, is_transient, error_user_title?, error_user_msg?, error_data?, fbtrace_id},
+ *   "__fb_trace_id__", "__www_request_id__"}`.
+ */
+export interface GraphErrorEnvelope {
+  error: {
+    message: string;
+    type: string;
+    code: number;
+    error_subcode?: number;
+    is_transient: boolean;
+    error_user_title?: string;
+    error_user_msg?: string;
+    error_data?: unknown;
+    fbtrace_id: string;
+  };
+  __fb_trace_id__: string;
+  __www_request_id__: string;
+}
+
+export const unknownObjectMessage = (id: string) =>
+  `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`;
+
+/** HTTP status by Graph code: permissions are 403, unexpected errors 500, everything the caller can fix 400. */
+function statusFor(code: number): number {
+  if (code === 200 || (code >= 200 && code < 300)) return 403;
+  if (code === 1 || code === 2) return code === 2 ? 503 : 500;
+  return 400;
+}
+
+export function graphError(error: DomainError, traceId: string): { status: number; body: GraphErrorEnvelope } {
+  const graph = error.graph ?? { code: 100 };
+  const type = graph.type ?? (graph.code === 100 ? 'OAuthException' : 'OAuthException');
+  const message =
+    error.code === 'NOT_FOUND' ? unknownObjectMessage(error.detail ?? '') : graph.code === 190 ? error.message : `(#${graph.code}) ${error.message}`;
+  const body: GraphErrorEnvelope = {
+    error: {
+      message,
+      type,
+      code: graph.code,
+      ...(graph.subcode !== undefined ? { error_subcode: graph.subcode } : {}),
+      is_transient: graph.isTransient ?? false,
+      ...(graph.userTitle ? { error_user_title: graph.userTitle } : {}),
+      ...(graph.userMessage ? { error_user_msg: graph.userMessage } : {}),
+      ...(graph.data !== undefined ? { error_data: graph.data } : {}),
+      fbtrace_id: traceId,
+    },
+    __fb_trace_id__: traceId,
+    __www_request_id__: traceId,
+  };
+  return { status: statusFor(graph.code), body };
+}
+
+export const UNEXPECTED_GRAPH_ERROR = { code: 1, message: 'An unknown error occurred' };
+
+export function sendGraphError(req: Request, res: Response, error: DomainError): void {
+  const traceId = String(req.id);
+  const { status, body } = graphError(error, traceId);
+  res.setHeader('x-fb-trace-id', traceId);
+  res.status(status).json(body);
+}
+
+/** Express error handler for the `/v24.0` router. */
+export const graphErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  if (isBodyParseError(error)) {
+    return sendGraphError(req, res, new DomainError('BAD_USER_INPUT', 'Request body must be valid JSON.', { graph: { code: 100 } }));
+  }
+  const known = classify(error);
+  if (known) return sendGraphError(req, res, known);
+  req.log.error({ err: error }, 'unexpected error');
+  const traceId = String(req.id);
+  res.setHeader('x-fb-trace-id', traceId);
+  res.status(500).json({
+    error: { message: UNEXPECTED_GRAPH_ERROR.message, type: 'OAuthException', code: 1, is_transient: true, fbtrace_id: traceId },
+    __fb_trace_id__: traceId,
+    __www_request_id__: traceId,
+  } satisfies GraphErrorEnvelope);
+};

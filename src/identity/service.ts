@@ -1,0 +1,199 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AppDeps, RequestContext } from '../context/index.ts';
+import { can, ROLES, type Principal, type Role } from '../authz/policy.ts';
+import { badInput, DomainError, notFound, unauthenticated } from '../errors/index.ts';
+import { isUuid } from '../db/ids.ts';
+import type { Slice, PageRequest } from '../db/pagination.ts';
+import { checkPasswordPolicy, hashPassword, verifyPassword } from './password.ts';
+import * as store from './store.ts';
+import type { MembershipRecord, OrganizationRecord, UserRecord } from './store.ts';
+
+export const EMAIL_MAX_LENGTH = 256;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const USERNAME_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,30}[a-zA-Z0-9])?$/;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function principalForUser(user: UserRecord, memberships: MembershipRecord[], sessionId?: string): Principal {
+  return {
+    kind: 'user',
+    userId: user.id,
+    sessionId,
+    siteAdmin: user.siteAdmin,
+    roles: new Map(memberships.map((m) => [m.organizationId, m.role])),
+  };
+}
+
+// Writing last_used_at on every request would turn every read into a write; a minute's precision is enough.
+const TOUCH_INTERVAL_MS = 60_000;
+
+/** The principal behind a session token, or null when the token is unknown, expired, revoked or its user suspended. */
+export async function authenticateSessionToken(deps: AppDeps, token: string): Promise<Principal | null> {
+  const now = new Date();
+  const found = await store.findLiveSession(deps.db, hashToken(token), now);
+  if (!found || found.user.status === 'suspended') return null;
+  if (now.getTime() - found.session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
+    await store.touchSession(deps.db, found.session.id, now);
+  }
+  return principalForUser(found.user, await store.membershipsOfUser(deps.db, found.user.id), found.session.id);
+}
+
+export function validateEmail(email: unknown, field = 'email'): string {
+  if (typeof email !== 'string' || email.trim() === '') throw badInput(field, 'An e-mail address is required.');
+  if (email.length > EMAIL_MAX_LENGTH) throw badInput(field, `E-mail address must be at most ${EMAIL_MAX_LENGTH} characters.`);
+  if (!EMAIL_PATTERN.test(email)) throw badInput(field, 'Must be a valid e-mail address.');
+  return email.trim();
+}
+
+// Compared against when the address is unknown, so a login takes as long whether or not the user exists.
+let dummyHash: Promise<string> | undefined;
+
+export async function issueSession(deps: AppDeps, user: UserRecord, ipAddress?: string): Promise<{ sessionToken: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + deps.config.sessionTtlSeconds * 1000);
+  await store.insertSession(deps.db, {
+    userId: user.id, tokenHash: hashToken(token), loginType: user.loginType, ipAddress: ipAddress ?? null,
+    createdAt: now, expiresAt, lastUsedAt: now,
+  });
+  return { sessionToken: token, expiresAt };
+}
+
+export async function login(deps: AppDeps, input: { email?: unknown; password?: unknown }, ipAddress?: string) {
+  const email = validateEmail(input.email);
+  if (typeof input.password !== 'string' || input.password === '') throw badInput('password', 'A password is required.');
+  const user = await store.findUserByEmail(deps.db, email);
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'), deps.config.bcryptCost);
+  const matches = await verifyPassword(input.password, user?.hashedPassword ?? (await dummyHash));
+  if (!user || !user.hashedPassword || !matches) throw unauthenticated('Incorrect email or password.');
+  if (user.loginType !== 'password') {
+    throw new DomainError('FORBIDDEN', `Incorrect login type, attempting to use "password" but user is of login type "${user.loginType}".`);
+  }
+  if (user.status === 'suspended') throw unauthenticated('Your account is suspended. Contact an admin to reactivate your account.');
+  return issueSession(deps, user, ipAddress);
+}
+
+export async function logout(ctx: RequestContext): Promise<void> {
+  if (ctx.viewer.kind !== 'user' || !ctx.viewer.sessionId) throw unauthenticated();
+  await store.revokeSession(ctx.db, ctx.viewer.sessionId, new Date());
+}
+
+export interface CreateUserInput {
+  email: string;
+  password?: string;
+  username?: string;
+  name?: string;
+  siteAdmin?: boolean;
+  organization?: string;
+  role?: string;
+}
+
+function usernameFromEmail(email: string): string {
+  const local = email.split('@')[0]!.replace(/[^a-zA-Z0-9-]/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
+  return local || 'user';
+}
+
+/** Creates a user (and its membership) for operators: the CLI and the demo seed. */
+export async function createUser(deps: AppDeps, input: CreateUserInput): Promise<{ user: UserRecord; membership?: MembershipRecord }> {
+  const email = validateEmail(input.email);
+  const username = input.username ?? usernameFromEmail(email);
+  if (!USERNAME_PATTERN.test(username)) {
+    throw badInput('username', 'Username must be 1 to 32 letters, digits or single hyphens, starting and ending with a letter or digit.');
+  }
+  if (input.name !== undefined && input.name.length > 128) throw badInput('name', 'Name must be at most 128 characters.');
+  if (input.password !== undefined) {
+    const verdict = checkPasswordPolicy(input.password);
+    if (!verdict.valid) throw badInput('password', verdict.details);
+  }
+  if ((input.organization === undefined) !== (input.role === undefined)) {
+    throw badInput(input.role === undefined ? 'role' : 'org', 'An organization and a role go together.');
+  }
+  if (input.role !== undefined && !(ROLES as readonly string[]).includes(input.role)) {
+    throw badInput('role', `Role must be one of ${ROLES.join(', ')}.`);
+  }
+  const organization = input.organization === undefined ? undefined : await store.findOrganizationByIdOrName(deps.db, input.organization);
+  if (input.organization !== undefined && !organization) throw badInput('org', `No organization "${input.organization}".`);
+  if (await store.findUserByEmail(deps.db, email)) throw new DomainError('CONFLICT', 'A user with this e-mail address already exists.', { field: 'email' });
+  if (await store.findUserByUsername(deps.db, username)) throw new DomainError('CONFLICT', 'This username is taken.', { field: 'username' });
+  const hashedPassword = input.password === undefined ? null : await hashPassword(input.password, deps.config.bcryptCost);
+
+  return deps.db.transaction(async (trx) => {
+    const user = await store.insertUser(trx, {
+      email, username, name: input.name ?? '', loginType: hashedPassword ? 'password' : 'none', hashedPassword,
+      siteAdmin: input.siteAdmin ?? false,
+    });
+    const membership = organization ? await store.insertMembership(trx, organization.id, user.id, input.role as Role) : undefined;
+    return { user, membership };
+  });
+}
+
+export async function createOrganization(deps: AppDeps, name: string): Promise<OrganizationRecord> {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 255) throw badInput('name', 'Organization name must be 1 to 255 characters.');
+  if (await store.findOrganizationByIdOrName(deps.db, trimmed)) {
+    throw new DomainError('CONFLICT', `An organization named "${trimmed}" already exists.`, { field: 'name' });
+  }
+  return store.insertOrganization(deps.db, trimmed);
+}
+
+// --- Reads, with authorization -------------------------------------------------------------------
+
+export function requireViewer(ctx: RequestContext): Exclude<Principal, { kind: 'anonymous' }> {
+  if (ctx.viewer.kind === 'anonymous') throw unauthenticated();
+  return ctx.viewer;
+}
+
+export async function me(ctx: RequestContext): Promise<UserRecord | null> {
+  const viewer = requireViewer(ctx);
+  return viewer.kind === 'user' ? ctx.loaders.identity.userById.load(viewer.userId) : null;
+}
+
+export function assertUuid(id: string, field = 'id'): void {
+  if (!isUuid(id)) throw badInput(field, `${field} must be a UUID.`);
+}
+
+export async function findOrganization(ctx: RequestContext, id: string): Promise<OrganizationRecord | null> {
+  requireViewer(ctx);
+  const organization = await ctx.loaders.identity.organizationById.load(id);
+  return organization && can(ctx.viewer, 'read', { type: 'organization', organizationId: organization.id }) ? organization : null;
+}
+
+export async function findUser(ctx: RequestContext, id: string): Promise<UserRecord | null> {
+  requireViewer(ctx);
+  const user = await ctx.loaders.identity.userById.load(id);
+  if (!user) return null;
+  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(user.id)).map((m) => m.organizationId);
+  return can(ctx.viewer, 'read', { type: 'user', ownerId: user.id, memberOf }) ? user : null;
+}
+
+export async function findMembership(ctx: RequestContext, id: string): Promise<MembershipRecord | null> {
+  requireViewer(ctx);
+  const membership = await ctx.loaders.identity.membershipById.load(id);
+  return membership && can(ctx.viewer, 'read', { type: 'organization_member', organizationId: membership.organizationId }) ? membership : null;
+}
+
+export async function getOrganization(ctx: RequestContext, id: string): Promise<OrganizationRecord> {
+  assertUuid(id);
+  return (await findOrganization(ctx, id)) ?? Promise.reject(notFound('Organization', id));
+}
+
+export async function getUser(ctx: RequestContext, id: string): Promise<UserRecord> {
+  assertUuid(id);
+  return (await findUser(ctx, id)) ?? Promise.reject(notFound('User', id));
+}
+
+/** The memberships of a user that the caller may see. */
+export async function membershipsOf(ctx: RequestContext, userId: string): Promise<MembershipRecord[]> {
+  const all = await ctx.loaders.identity.membershipsByUser.load(userId);
+  return all.filter((m) => can(ctx.viewer, 'read', { type: 'organization_member', organizationId: m.organizationId }));
+}
+
+export async function membersOf(ctx: RequestContext, organizationId: string, page: PageRequest): Promise<Slice<MembershipRecord>> {
+  if (!can(ctx.viewer, 'read', { type: 'organization_member', organizationId })) return { items: [], hasNextPage: false, hasPreviousPage: false };
+  return ctx.loaders.identity.membersOfOrganization.page(organizationId, page);
+}
+
+export async function countMembers(ctx: RequestContext, organizationId: string): Promise<number> {
+  if (!can(ctx.viewer, 'read', { type: 'organization_member', organizationId })) return 0;
+  return ctx.loaders.identity.membersOfOrganization.count(organizationId);
+}

@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/index.ts';
+import { defineTable } from '../db/rows.ts';
+import type { Role } from '../authz/policy.ts';
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type LoginType = 'password' | 'github' | 'oidc' | 'token' | 'none';
+export type UserStatus = 'active' | 'dormant' | 'suspended';
+
+export interface UserRecord {
+  id: string;
+  email: string;
+  username: string;
+  name: string;
+  loginType: LoginType;
+  hashedPassword: string | null;
+  status: UserStatus;
+  siteAdmin: boolean;
+  lastSeenAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface MembershipRecord {
+  id: string;
+  organizationId: string;
+  userId: string;
+  role: Role;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  loginType: string;
+  ipAddress: string | null;
+  createdAt: Date;
+  expiresAt: Date;
+  lastUsedAt: Date;
+  revokedAt: Date | null;
+}
+
+export const organizations = defineTable<OrganizationRecord>('organizations', {
+  id: 'string', name: 'string', created_at: 'date', updated_at: 'date',
+});
+
+export const users = defineTable<UserRecord>('users', {
+  id: 'string', email: 'string', username: 'string', name: 'string', login_type: 'string', hashed_password: 'string',
+  status: 'string', site_admin: 'bool', last_seen_at: 'date', created_at: 'date', updated_at: 'date',
+});
+
+export const memberships = defineTable<MembershipRecord>('organization_members', {
+  id: 'string', organization_id: 'string', user_id: 'string', role: 'string', created_at: 'date', updated_at: 'date',
+});
+
+export const sessions = defineTable<SessionRecord>('sessions', {
+  id: 'string', user_id: 'string', token_hash: 'string', login_type: 'string', ip_address: 'string',
+  created_at: 'date', expires_at: 'date', last_used_at: 'date', revoked_at: 'date',
+});
+
+export async function insertOrganization(db: Db, name: string): Promise<OrganizationRecord> {
+  const now = new Date();
+  const record: OrganizationRecord = { id: randomUUID(), name, createdAt: now, updatedAt: now };
+  await db(organizations.table).insert(organizations.toRow(record));
+  return record;
+}
+
+export async function findOrganizationByIdOrName(db: Db, idOrName: string): Promise<OrganizationRecord | null> {
+  const row = await db(organizations.table)
+    .where((q) => {
+      q.whereRaw('lower(name) = lower(?)', [idOrName]);
+      if (/^[0-9a-f-]{36}$/i.test(idOrName)) q.orWhere('id', idOrName.toLowerCase());
+    })
+    .first();
+  return row ? organizations.fromRow(row) : null;
+}
+
+export type NewUser = Pick<UserRecord, 'email' | 'username' | 'name' | 'loginType' | 'hashedPassword' | 'siteAdmin'> & { status?: UserStatus };
+
+export async function insertUser(db: Db, input: NewUser): Promise<UserRecord> {
+  const now = new Date();
+  const record: UserRecord = { id: randomUUID(), status: 'active', lastSeenAt: null, createdAt: now, updatedAt: now, ...input };
+  await db(users.table).insert(users.toRow(record));
+  return record;
+}
+
+export async function findUserByEmail(db: Db, email: string): Promise<UserRecord | null> {
+  const row = await db(users.table).whereRaw('lower(email) = lower(?)', [email]).first();
+  return row ? users.fromRow(row) : null;
+}
+
+export async function findUserByUsername(db: Db, username: string): Promise<UserRecord | null> {
+  const row = await db(users.table).whereRaw('lower(username) = lower(?)', [username]).first();
+  return row ? users.fromRow(row) : null;
+}
+
+export async function insertMembership(db: Db, organizationId: string, userId: string, role: Role): Promise<MembershipRecord> {
+  const now = new Date();
+  const record: MembershipRecord = { id: randomUUID(), organizationId, userId, role, createdAt: now, updatedAt: now };
+  await db(memberships.table).insert(memberships.toRow(record));
+  return record;
+}
+
+export async function membershipsOfUser(db: Db, userId: string): Promise<MembershipRecord[]> {
+  const rows = await db(memberships.table).where('user_id', userId);
+  return rows.map(memberships.fromRow);
+}
+
+export async function insertSession(db: Db, session: Omit<SessionRecord, 'id' | 'revokedAt'>): Promise<SessionRecord> {
+  const record: SessionRecord = { id: randomUUID(), revokedAt: null, ...session };
+  await db(sessions.table).insert(sessions.toRow(record));
+  return record;
+}
+
+/** A live session by the hash of its token, with its user, in one statement. */
+export async function findLiveSession(db: Db, tokenHash: string, now: Date): Promise<{ session: SessionRecord; user: UserRecord } | null> {
+  const row = await db(sessions.table)
+    .join(users.table, 'users.id', 'sessions.user_id')
+    .where('sessions.token_hash', tokenHash)
+    .whereNull('sessions.revoked_at')
+    .where('sessions.expires_at', '>', now)
+    .select(
+      ...Object.keys(sessions.columns).map((c) => `sessions.${c} as s_${c}`),
+      ...Object.keys(users.columns).map((c) => `users.${c} as u_${c}`),
+    )
+    .first();
+  if (!row) return null;
+  const pick = (prefix: string) =>
+    Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+  return { session: sessions.fromRow(pick('s_')), user: users.fromRow(pick('u_')) };
+}
+
+export async function touchSession(db: Db, sessionId: string, now: Date): Promise<void> {
+  await db(sessions.table).where('id', sessionId).update({ last_used_at: now });
+}
+
+export async function revokeSession(db: Db, sessionId: string, now: Date): Promise<void> {
+  await db(sessions.table).where('id', sessionId).whereNull('revoked_at').update({ revoked_at: now });
+}

@@ -1,0 +1,69 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AppDeps, RequestContext } from '../context/index.ts';
+import { SCOPES, SCOPE_ALIASES } from '../authz/policy.ts';
+import { findReadable, readableChildren } from '../authz/guards.ts';
+import { allocateIds } from '../db/ids.ts';
+import type { PageRequest } from '../db/pagination.ts';
+import { badInput, DomainError } from '../errors/index.ts';
+import { hashPassword } from '../identity/password.ts';
+import { findOrganizationByIdOrName } from '../identity/store.ts';
+import { apiClients, type ApiClientRecord } from './store.ts';
+
+const SCOPE_WORDS = [...SCOPES, ...Object.keys(SCOPE_ALIASES)];
+
+export function parseScope(scope: string, field = 'scope'): string {
+  const words = scope.split(/\s+/).filter(Boolean);
+  if (words.length === 0) throw badInput(field, `At least one scope is required: ${SCOPE_WORDS.join(', ')}.`);
+  const unknown = words.filter((w) => !SCOPE_WORDS.includes(w));
+  if (unknown.length > 0) throw badInput(field, `Unknown scope "${unknown[0]}"; known scopes: ${SCOPE_WORDS.join(', ')}.`);
+  return [...new Set(words)].join(' ');
+}
+
+/**
+ * Registers an API client for an operator (CLI). The secret is generated here, returned once and only
+ * its bcrypt hash is stored.
+ */
+export async function createClient(
+  deps: AppDeps,
+  input: { name: string; scope: string; organization: string },
+): Promise<{ client: ApiClientRecord; clientSecret: string }> {
+  const name = input.name.trim();
+  if (name === '' || name.length > 255) throw badInput('name', 'Client name must be 1 to 255 characters.');
+  const scope = parseScope(input.scope);
+  const organization = await findOrganizationByIdOrName(deps.db, input.organization);
+  if (!organization) throw badInput('org', `No organization "${input.organization}".`);
+  const clientSecret = randomBytes(32).toString('base64url');
+  const hash = await hashPassword(clientSecret, deps.config.bcryptCost);
+  const client = await deps.db.transaction(async (trx) => {
+    const [id] = await allocateIds(trx, 'api_client');
+    const now = new Date();
+    const record: ApiClientRecord = {
+      id: id!, clientId: randomUUID(), clientName: name, clientSecret: hash, secretVersion: 1, scope,
+      organizationId: organization.id, createdAt: now, updatedAt: now,
+    };
+    await trx(apiClients.table).insert(apiClients.toRow(record));
+    return record;
+  });
+  return { client, clientSecret };
+}
+
+export async function listAllClients(deps: AppDeps): Promise<ApiClientRecord[]> {
+  const rows = await deps.db(apiClients.table).orderBy('id');
+  return rows.map(apiClients.fromRow);
+}
+
+export async function findClientByClientId(deps: AppDeps, clientId: string): Promise<ApiClientRecord | null> {
+  const row = await deps.db(apiClients.table).where('client_id', clientId).first();
+  return row ? apiClients.fromRow(row) : null;
+}
+
+export const findApiClient = (ctx: RequestContext, id: string) =>
+  findReadable(ctx, 'api_client', id, (key) => ctx.loaders.oauth.apiClientById.load(key));
+
+export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
+  readableChildren(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.page(organizationId, page));
+
+export function requireClient(client: ApiClientRecord | null, clientId: string): ApiClientRecord {
+  if (!client) throw new DomainError('NOT_FOUND', `No API client "${clientId}".`, { field: 'client_id' });
+  return client;
+}

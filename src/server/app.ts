@@ -1,0 +1,44 @@
+import type { Server } from 'node:http';
+import express, { type Express } from 'express';
+import type { ApolloServer } from '@apollo/server';
+import type { AppDeps, RequestContext } from '../context/index.ts';
+import { authenticate } from '../http/authenticate.ts';
+import { createApolloServer, graphqlRouter } from '../graphql/server.ts';
+import { graphqlIde } from '../graphql/ide.ts';
+import { identityRoutes } from '../identity/routes.ts';
+import { httpLogging } from './http-logging.ts';
+import { healthRoutes, metrics } from './health.ts';
+
+export interface App {
+  express: Express;
+  apollo: ApolloServer<RequestContext>;
+}
+
+/**
+ * The whole HTTP surface, assembled in one place: health and metrics, GraphQL (with its IDE), and the
+ * REST families, each with its own error shape.
+ */
+export async function createApp(deps: AppDeps, httpServer: Server): Promise<App> {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  const metric = metrics();
+  app.use(httpLogging(deps.log), metric.middleware);
+  app.use(healthRoutes(deps));
+  app.get('/metrics', metric.route);
+
+  const auth = authenticate(deps);
+  const apollo = createApolloServer(deps, httpServer);
+  await apollo.start();
+  app.use(graphqlIde({ endpoint: '/graphql' }));
+  app.use('/graphql', graphqlRouter(apollo, auth));
+  app.use('/api/v2', identityRoutes(deps, auth));
+
+  app.use((_req, res) => void res.status(404).json({ message: 'Route not found.' }));
+  // Last resort: never a stack trace on the wire.
+  app.use(((error, req, res, _next) => {
+    req.log.error({ err: error }, 'unhandled error');
+    if (!res.headersSent) res.status(500).json({ message: 'An internal error occurred.' });
+  }) as express.ErrorRequestHandler);
+  return { express: app, apollo };
+}

@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppDeps } from '../context/index.ts';
+import { createApp } from './app.ts';
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  /** Stops accepting connections, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(deps: AppDeps, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
+  const server = createServer();
+  // A slow client must not hold a connection forever; these are Node's knobs for it.
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 60_000;
+  const app = await createApp(deps, server);
+  server.on('request', app.express);
+  const port = options.port ?? deps.config.port;
+  const host = options.host ?? deps.config.host;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      // Apollo's drain plugin stops the HTTP server: no new connections, idle ones closed, in-flight ones
+      // finished within the grace period, then the rest cut.
+      await app.apollo.stop();
+      await deps.db.destroy();
+    })());
+  return { url: `http://${shownHost}:${address.port}`, server, close };
+}
+
+/** SIGTERM/SIGINT: finish what is in flight, then exit. A second signal exits at once. */
+export function closeOnSignals(running: RunningServer, log: AppDeps['log']): void {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    running.close().then(
+      () => {
+        log.info('shut down cleanly');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { createDatabase, type Db } from '../../src/db/index.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+
+export const TEST_DB = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+export const POSTGRES_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestDatabase {
+  db: Db;
+  /** DATABASE_URL that reaches the same database (for the CLI in a child process). */
+  url: string;
+  /** PostgreSQL schema holding this test's tables; the CLI gets it as PGOPTIONS. */
+  schema?: string;
+  dispose(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database for one test file: a new SQLite file, or a new PostgreSQL schema that is
+ * dropped afterwards, so test files never see each other's rows.
+ */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  let result: TestDatabase;
+  if (TEST_DB === 'postgres') {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const admin = createDatabase(POSTGRES_URL);
+    await admin.raw('create schema ??', [schema]);
+    await admin.destroy();
+    const db = createDatabase(POSTGRES_URL, { schema });
+    result = {
+      db, url: POSTGRES_URL, schema,
+      async dispose() {
+        await db.destroy();
+        const cleanup = createDatabase(POSTGRES_URL);
+        await cleanup.raw('drop schema if exists ?? cascade', [schema]);
+        await cleanup.destroy();
+      },
+    };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'adgraph-test-'));
+    const url = `sqlite:${join(dir, 'adgraph.sqlite')}`;
+    const db = createDatabase(url);
+    result = {
+      db, url,
+      async dispose() {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  if (options.migrate !== false) await migrateToLatest(result.db);
+  return result;
+}
+
+/** Counts the SQL statements a piece of work sends, to prove batching holds. */
+export async function countStatements<T>(db: Db, work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const statements: string[] = [];
+  const listener = (query: { sql: string }) => statements.push(query.sql);
+  db.on('query', listener);
+  try {
+    return { result: await work(), statements };
+  } finally {
+    db.off('query', listener);
+  }
+}

@@ -1,0 +1,55 @@
+import { Writable } from 'node:stream';
+import { loadConfig, type Config } from '../../src/config/index.ts';
+import type { AppDeps } from '../../src/context/index.ts';
+import { createLogger } from '../../src/logging/index.ts';
+import { startServer } from '../../src/server/index.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestServer {
+  url: string;
+  deps: AppDeps;
+  database: TestDatabase;
+  /** Every log line the server wrote, parsed. */
+  logs: Array<Record<string, unknown>>;
+  /** POST a GraphQL operation; returns the HTTP status and the parsed body. */
+  graphql(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: GraphQLBody }>;
+  close(): Promise<void>;
+}
+
+export interface GraphQLBody {
+  data?: Record<string, any> | null;
+  errors?: Array<{ message: string; path?: string[]; extensions?: Record<string, any> }>;
+}
+
+/** A real server on a free loopback port, over a fresh database, logging into memory. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase();
+  const config: Config = loadConfig({ LOG_LEVEL: 'info', BCRYPT_COST: '4', ...env, PORT: '0', DATABASE_URL: database.url });
+  const logs: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const deps: AppDeps = { db: database.db, config, log: createLogger(config.logLevel, sink) };
+  const running = await startServer(deps, { port: 0, host: '127.0.0.1' });
+  return {
+    url: running.url,
+    deps,
+    database,
+    logs,
+    async graphql(query, variables, token) {
+      const response = await fetch(`${running.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { 'service-session-token': token } : {}) },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: (await response.json()) as GraphQLBody };
+    },
+    async close() {
+      await running.close(); // also destroys the database connection
+      await database.dispose().catch(() => undefined);
+    },
+  };
+}
