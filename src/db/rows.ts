@@ -15,7 +15,7 @@ export interface TableMapping<T> {
   toRow(record: Partial<T>): Record<string, unknown>;
 }
 
-const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+export const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 export function toDate(value: unknown): Date | null {
   if (value === null || value === undefined) return null;

@@ -1,0 +1,188 @@
+import { Command, CommanderError, Option } from 'commander';
+import { ConfigError, loadConfig } from '../config/index.ts';
+import { createDatabase } from '../db/index.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { createLogger } from '../logging/index.ts';
+import type { AppDeps } from '../context/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { isConnectionError } from '../db/index.ts';
+import { createOrganization, createUser } from '../identity/service.ts';
+import { createClient, listAllClients } from '../oauth/service.ts';
+import { closeOnSignals, startServer } from '../server/index.ts';
+import { isDatabaseEmpty, seedDemo, type DemoSummary } from '../../db/seeds/demo.ts';
+
+/**
+ * The `adgraph` command line. Every command reads the same environment as the server, prints JSON with
+ * --json, and on bad input exits non-zero with a one-line reason.
+ */
+class UsageError extends Error {}
+
+function deps(options: { logToStderr?: boolean } = {}): AppDeps {
+  const config = loadConfig();
+  // Commands other than `serve` keep stdout for their output; their logs (warnings only) go to stderr.
+  const log = options.logToStderr ? createLogger('warn', process.stderr) : createLogger(config.logLevel);
+  return { config, db: createDatabase(config.databaseUrl), log };
+}
+
+async function withDeps<T>(work: (d: AppDeps) => Promise<T>): Promise<T> {
+  const d = deps({ logToStderr: true });
+  try {
+    await migrateToLatest(d.db);
+    return await work(d);
+  } finally {
+    await d.db.destroy();
+  }
+}
+
+function print(json: boolean, value: unknown, text: string): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${text}\n`);
+}
+
+function printLoginHelp(url: string, summary: DemoSummary): void {
+  const lines = [
+    '',
+    'Demo data loaded. Every demo user has the password:',
+    `  ${summary.password}`,
+    '',
+    ...summary.users.map((u) => `  ${u.email.padEnd(28)} ${u.role}${u.organization !== '-' && u.organization !== '(all)' ? ` in ${u.organization}` : ''}`),
+    '',
+    'Sign in (the GraphQL IDE is at the same address):',
+    `  curl -s ${url}/api/v2/users/login -H 'content-type: application/json' \\`,
+    `    -d '{"email":"ads@northwind.example","password":"${summary.password}"}'`,
+    `  or in the IDE: mutation { login(input: {email: "ads@northwind.example", password: "${summary.password}"}) { sessionToken } }`,
+    'then send the token as the Service-Session-Token header.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+const program = new Command()
+  .name('adgraph')
+  .description('GraphQL gateway for advertising identity, ad sets and comments')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+program
+  .command('serve')
+  .description('serve GraphQL and the REST endpoints; migrates, and loads demo data into an empty database unless SEED_DEMO=false')
+  .option('-p, --port <port>', 'port to listen on (default: PORT or 4000)')
+  .action(async (options: { port?: string }) => {
+    if (options.port !== undefined) process.env.PORT = options.port;
+    const d = deps();
+    await migrateToLatest(d.db);
+    const summary = d.config.seedDemo && (await isDatabaseEmpty(d.db)) ? await seedDemo(d) : undefined;
+    const running = await startServer(d);
+    closeOnSignals(running, d.log);
+    const publicUrl = running.url.replace('127.0.0.1', 'localhost');
+    d.log.info({ url: running.url }, 'adgraph is listening');
+    process.stdout.write(`\nadgraph is serving GraphQL at ${publicUrl}/graphql (open it in a browser for the IDE)\n`);
+    if (summary) printLoginHelp(publicUrl, summary);
+  });
+
+const db = program.command('db').description('database schema and demo data');
+db.command('migrate')
+  .description('apply pending migrations')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) => {
+    const d = deps({ logToStderr: true });
+    try {
+      const applied = await migrateToLatest(d.db);
+      print(!!options.json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
+    } finally {
+      await d.db.destroy();
+    }
+  });
+db.command('seed')
+  .description('load the demo data (only into an empty database)')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) =>
+    withDeps(async (d) => {
+      if (!(await isDatabaseEmpty(d.db))) throw new UsageError('the database already has organizations; the demo seed only loads into an empty database');
+      const summary = await seedDemo(d);
+      print(!!options.json, summary, `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads (password ${summary.password})`);
+    }),
+  );
+
+program
+  .command('orgs')
+  .description('organizations')
+  .command('create')
+  .description('create an organization')
+  .requiredOption('--name <name>', 'organization name')
+  .option('--json', 'print JSON')
+  .action(async (options: { name: string; json?: boolean }) =>
+    withDeps(async (d) => {
+      const org = await createOrganization(d, options.name);
+      print(!!options.json, { id: org.id, name: org.name }, `${org.id}  ${org.name}`);
+    }),
+  );
+
+program
+  .command('users')
+  .description('users')
+  .command('create')
+  .description('create a user, optionally a member of an organization')
+  .requiredOption('--email <email>', 'e-mail address (unique, case-insensitive)')
+  .requiredOption('--password <password>', 'password (at most 64 characters, strong enough)')
+  .option('--name <name>', 'display name')
+  .option('--username <username>', 'username (default: from the e-mail address)')
+  .option('--org <org>', 'organization id or name')
+  .addOption(new Option('--role <role>', 'role in --org').choices(['owner', 'admin', 'advertiser', 'moderator', 'auditor', 'member']))
+  .option('--site-admin', 'allow everything everywhere')
+  .option('--json', 'print JSON')
+  .action(async (options: { email: string; password: string; name?: string; username?: string; org?: string; role?: string; siteAdmin?: boolean; json?: boolean }) =>
+    withDeps(async (d) => {
+      const { user } = await createUser(d, {
+        email: options.email, password: options.password, name: options.name, username: options.username,
+        organization: options.org, role: options.role, siteAdmin: options.siteAdmin,
+      });
+      print(!!options.json, { id: user.id, email: user.email, username: user.username }, `${user.id}  ${user.email}  ${user.username}`);
+    }),
+  );
+
+const clients = program.command('clients').description('OAuth 2.0 API clients (client-credentials grant)');
+clients
+  .command('create')
+  .description('register a client; prints its secret once (only a bcrypt hash is stored)')
+  .requiredOption('--name <name>', 'client name')
+  .requiredOption('--scope <scopes>', 'space-separated scopes, e.g. "ads_read pages_read_engagement" (or read, write)')
+  .requiredOption('--org <org>', 'organization id or name the client acts for')
+  .option('--json', 'print JSON')
+  .action(async (options: { name: string; scope: string; org: string; json?: boolean }) =>
+    withDeps(async (d) => {
+      const { client, clientSecret } = await createClient(d, { name: options.name, scope: options.scope, organization: options.org });
+      const out = { id: client.id, client_id: client.clientId, client_secret: clientSecret, scope: client.scope };
+      print(!!options.json, out, `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\nscope:         ${client.scope}\n(the secret is shown only now)`);
+    }),
+  );
+clients
+  .command('list')
+  .description('list clients (never their secrets)')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) =>
+    withDeps(async (d) => {
+      const all = await listAllClients(d);
+      const rows = all.map((c) => ({ id: c.id, client_id: c.clientId, client_name: c.clientName, scope: c.scope, organization_id: c.organizationId, created_at: c.createdAt.toISOString() }));
+      print(!!options.json, rows, rows.length ? rows.map((r) => `${r.client_id}  ${r.client_name}  [${r.scope}]`).join('\n') : 'no clients');
+    }),
+  );
+
+/** One line, no stack: what went wrong and, for a field, which one. */
+function reason(error: unknown): string {
+  if (error instanceof DomainError) return error.field ? `${error.field}: ${error.message}` : error.message;
+  if (error instanceof ConfigError || error instanceof UsageError) return error.message;
+  if (isConnectionError(error)) return `cannot reach the database (${(error as Error).message.split('\n')[0]})`;
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Commander has printed its message (or the help) already.
+    process.exitCode = error.exitCode;
+  } else {
+    process.stderr.write(`adgraph: ${reason(error)}\n`);
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The GraphQL IDE (GraphiQL) that a browser gets when it opens the GraphQL endpoint.
+ *
+ * DECISIONS.md section 1: the IDE must work with no internet access, so every asset comes from
+ * node_modules through this router (never a CDN). GraphiQL 3.9's UMD build needs React 18's UMD builds
+ * as the globals `React` and `ReactDOM`; `start.js` (generated here) mounts it.
+ *
+ * Mount it before Apollo: `app.use(graphqlIde({ endpoint: '/graphql' }))`. Anything that is not the IDE
+ * page or one of its assets falls through with `next()`.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+
+export interface GraphqlIdeOptions {
+  /** Path of the GraphQL endpoint, e.g. '/graphql'. The IDE page lives there, its assets under `<endpoint>/ide/`. */
+  endpoint: string;
+}
+
+const require = createRequire(import.meta.url);
+
+/** The one place the IDE's files are listed: served name -> package and file inside it. */
+const PACKAGED_ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
+  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
+};
+
+/**
+ * Strict CSP for the page. Scripts only from this origin (hence no inline bootstrap script); GraphiQL
+ * and CodeMirror set inline styles, so styles also need 'unsafe-inline'. Its fonts are data: URLs
+ * inside graphiql.min.css. connect-src 'self' is all the fetcher needs.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "font-src 'self' data:",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+interface Asset {
+  body: Buffer;
+  gzip: Buffer;
+  type: string;
+  /** Short content hash, appended to asset URLs so that the long cache below never serves a stale file. */
+  hash: string;
+}
+
+/** Builds an asset once; the caller keeps it in memory. */
+function makeAsset(body: Buffer, type: string): Asset {
+  return { body, gzip: gzipSync(body), type, hash: createHash('sha256').update(body).digest('hex').slice(0, 12) };
+}
+
+/**
+ * Resolves a file inside a package. The packages' `exports` maps hide their UMD files
+ * (`graphiql/graphiql.min.js` is ERR_PACKAGE_PATH_NOT_EXPORTED), so resolve `package.json`, which all
+ * three export, and go from its directory.
+ */
+function packageFile(pkg: string, file: string): string {
+  return join(dirname(require.resolve(`${pkg}/package.json`)), file);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The bootstrap script. Generated so the endpoint is baked in; served as a file because of the CSP. */
+function startScript(endpoint: string): string {
+  return `// Mounts GraphiQL (globals React, ReactDOM, GraphiQL come from the UMD builds loaded before this file).
+(function () {
+  'use strict';
+  // createFetcher POSTs with content-type: application/json, which Apollo's CSRF prevention requires.
+  var fetcher = GraphiQL.createFetcher({ url: new URL(${JSON.stringify(endpoint)}, window.location.href).href });
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      // The headers editor is where Service-Session-Token (or Authorization) goes; createFetcher sends them.
+      isHeadersEditorEnabled: true,
+      // Headers hold session tokens: keep them out of localStorage.
+      shouldPersistHeaders: false,
+    }),
+  );
+})();
+`;
+}
+
+export function graphqlIde(options: GraphqlIdeOptions): Router {
+  const endpoint = options.endpoint.replace(/\/+$/, '') || '/';
+  const assetPrefix = `${endpoint === '/' ? '' : endpoint}/ide/`;
+
+  // Read lazily (a server that never serves the IDE never reads ~1.4 MB) and only once.
+  const assets = new Map<string, Asset>();
+  function asset(name: string): Asset | undefined {
+    let found = assets.get(name);
+    if (found) return found;
+    if (name === 'start.js') {
+      found = makeAsset(Buffer.from(startScript(endpoint)), 'text/javascript; charset=utf-8');
+    } else {
+      const spec = PACKAGED_ASSETS[name];
+      if (!spec) return undefined;
+      found = makeAsset(readFileSync(packageFile(spec.pkg, spec.file)), spec.type);
+    }
+    assets.set(name, found);
+    return found;
+  }
+
+  let page: string | undefined;
+  function renderPage(): string {
+    const src = (name: string) => escapeHtml(`${assetPrefix}${name}?v=${asset(name)!.hash}`);
+    page ??= `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>adgraph GraphQL IDE</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${src('graphiql.min.css')}">
+<style>html, body { height: 100%; margin: 0; overflow: hidden; } #graphiql { height: 100vh; }</style>
+</head>
+<body>
+<div id="graphiql">Loading the GraphQL IDE…</div>
+<noscript>The GraphQL IDE needs JavaScript. The endpoint also accepts POST requests with a JSON body.</noscript>
+<script src="${src('react.production.min.js')}"></script>
+<script src="${src('react-dom.production.min.js')}"></script>
+<script src="${src('graphiql.min.js')}"></script>
+<script src="${src('start.js')}"></script>
+</body>
+</html>
+`;
+    return page;
+  }
+
+  const router = express.Router();
+  // Plain path comparison rather than route patterns: the endpoint is configuration, not a pattern.
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+
+    if (req.path === endpoint || req.path === `${endpoint}/`) {
+      // A browser navigation prefers text/html; API clients (and GET queries, which carry `query`, or
+      // `extensions` for persisted queries) go on to Apollo.
+      const q = req.query as Record<string, unknown>;
+      if (req.accepts(['application/json', 'text/html']) !== 'text/html' || q.query !== undefined || q.extensions !== undefined) {
+        return next();
+      }
+      res.set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+        'Cache-Control': 'no-cache',
+        Vary: 'Accept',
+        'X-Content-Type-Options': 'nosniff',
+        'Referrer-Policy': 'no-referrer',
+      });
+      res.send(renderPage());
+      return;
+    }
+
+    if (req.path.startsWith(assetPrefix)) {
+      const found = asset(req.path.slice(assetPrefix.length));
+      if (!found) return next();
+      const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
+      res.set({
+        'Content-Type': found.type,
+        // URLs carry ?v=<content hash>, so a year-long immutable cache is safe.
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        ETag: gzip ? `"${found.hash}-gz"` : `"${found.hash}"`,
+        Vary: 'Accept-Encoding',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      if (gzip) res.set('Content-Encoding', 'gzip');
+      // res.send answers 304 to a matching If-None-Match and leaves the body out for HEAD.
+      res.send(gzip ? found.gzip : found.body);
+      return;
+    }
+
+    next();
+  });
+  return router;
+}

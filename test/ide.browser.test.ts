@@ -1,0 +1,119 @@
+/**
+ * The GraphQL IDE in a real browser (DECISIONS.md section 1): Debian's Chromium, driven by playwright-core,
+ * opens /graphql on the real server, runs `{ __typename }` and must never contact another host.
+ *
+ * Needs /usr/bin/chromium (`apt-get install -y chromium`). Without it the suite is skipped locally, with a
+ * warning, and fails under CI=true so the check cannot silently disappear there.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestServer } from './helpers/server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const required = process.env.CI === 'true';
+if (!hasChromium && !required) {
+  console.warn(`\n*** SKIPPING test/ide.browser.test.ts: ${CHROMIUM} is missing (apt-get install -y chromium) ***\n`);
+}
+
+// The machine's network is closed: without the background-networking flags Chromium keeps trying
+// (and failing) to reach Google's hosts, which would also pollute the foreign-request check below.
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const SCREENSHOT = fileURLToPath(new URL('../.tmp/ide.png', import.meta.url));
+
+/** Sets the text of the CodeMirror 5 editor under `selector` (GraphiQL 3 uses CodeMirror 5). */
+async function setEditor(page: Page, selector: string, text: string): Promise<void> {
+  await page.locator(selector).first().waitFor({ state: 'visible' });
+  await page.evaluate(
+    ([sel, value]) => {
+      const el = document.querySelector(sel) as (Element & { CodeMirror?: { setValue(v: string): void } }) | null;
+      if (!el?.CodeMirror) throw new Error(`no CodeMirror at ${sel}`);
+      el.CodeMirror.setValue(value);
+    },
+    [selector, text] as const,
+  );
+}
+
+describe.skipIf(!hasChromium && !required)('GraphQL IDE in Chromium', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
+  let browser: Browser | undefined;
+
+  beforeAll(async () => {
+    if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
+    server = await startTestServer();
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('serves GraphiQL from this server and runs { __typename }', async () => {
+    const base = new URL(server!.url);
+    const page = await browser!.newPage({ viewport: { width: 1280, height: 800 } });
+
+    // Every request the page makes; data: and blob: URLs never leave the browser.
+    const requested: string[] = [];
+    page.on('request', (r) => requested.push(r.url()));
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+    page.on('console', (m) => {
+      // A CSP violation is reported as a console error; it means the page relies on something the policy forbids.
+      if (m.type() === 'error' && /Content Security Policy|Refused to/i.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
+
+    const response = await page.goto(new URL('/graphql', base).href);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
+
+    const queryEditor = '.graphiql-query-editor .CodeMirror';
+    await page.locator(queryEditor).waitFor({ state: 'visible', timeout: 30_000 });
+    await setEditor(page, queryEditor, '{ __typename }');
+    await page.locator('.graphiql-execute-button').click();
+
+    // The result pane is a read-only CodeMirror too; poll its value.
+    await page.waitForFunction(
+      () => {
+        const el = document.querySelector('.graphiql-response .CodeMirror') as (Element & { CodeMirror?: { getValue(): string } }) | null;
+        return el?.CodeMirror?.getValue().includes('"__typename": "Query"') ?? false;
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+    const result = await page.evaluate(
+      () => (document.querySelector('.graphiql-response .CodeMirror') as Element & { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
+    );
+    expect(result).toContain('"__typename": "Query"');
+    // For a human to look at (.tmp/ is gitignored).
+    mkdirSync(fileURLToPath(new URL('../.tmp/', import.meta.url)), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+
+    // Headers typed into GraphiQL's headers editor go out with the query (this is how a session token is sent).
+    await page.locator('.graphiql-editor-tools button[data-name="headers"]').click();
+    await setEditor(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror', '{"Service-Session-Token": "ide-test-token"}');
+    const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/graphql' && r.postData()?.includes('__typename') === true);
+    await page.locator('.graphiql-execute-button').click();
+    const request = await sent;
+    expect(request.headers()['service-session-token']).toBe('ide-test-token');
+    expect(request.headers()['content-type']).toContain('application/json');
+
+
+    const foreign = requested.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== base.origin);
+    expect(foreign).toEqual([]);
+    expect(requested.length).toBeGreaterThan(4); // the page, its assets and the fetcher's requests were all seen
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
