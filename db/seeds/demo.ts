@@ -3,10 +3,9 @@ import type { AppDeps } from '../../src/context/index.ts';
 import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
-import { camel } from '../../src/db/rows.ts';
 import {
   adAccounts, ads, adSets, campaigns, customAudiences, customConversions,
-  type AdAccountRecord, type AdSetRecord, type CampaignRecord, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
+  type AdAccountRecord, type AdSetRecord, type CampaignRecord, newAdSet, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
 import { comments, pages, posts, type CommentRecord, type MessageTag, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
@@ -152,7 +151,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             const usesLookalike = n % 6 === 4;
             const usesFlaggedConversion = campaign.objective === 'OUTCOME_SALES' && s === 1;
             const customAudiencesUsed = [clean!, ...(usesFlaggedAudience ? [health!] : []), ...(usesLookalike ? [lookalike!] : [])].map((a) => ({ id: a.id, name: a.name }));
-            adSetInputs.push(blankAdSet({
+            adSetInputs.push(newAdSet({
               organizationId, accountId: account.id, campaignId: campaign.id,
               name: `${campaign.name} · set ${s + 1}${usesFlaggedAudience ? ' (allergy retargeting)' : ''}`,
               status: AD_SET_STATUSES[n % AD_SET_STATUSES.length]!,
@@ -254,13 +253,4 @@ function commentInput(
     organizationId, postId, parentId, authorUserId: author.authorUserId ?? null, authorPageId: author.authorPageId ?? null,
     message, attachment: null, messageTags, isHidden, commentCount, likeCount,
   };
-}
-
-/** An ad set input with every optional field empty, so the seed names only what it sets. */
-function blankAdSet(fields: Partial<AdSetRecord> & Pick<AdSetRecord, 'organizationId' | 'accountId' | 'campaignId' | 'name' | 'status'>): Omit<AdSetRecord, 'id' | 'createdTime' | 'updatedTime'> {
-  const empty = Object.fromEntries(Object.keys(adSets.columns).map((column) => [camel(column), null]));
-  delete empty.id;
-  delete empty.createdTime;
-  delete empty.updatedTime;
-  return { ...(empty as unknown as Omit<AdSetRecord, 'id' | 'createdTime' | 'updatedTime'>), ...fields };
 }

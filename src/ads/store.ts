@@ -1,4 +1,4 @@
-import { defineTable, type ColumnKind } from '../db/rows.ts';
+import { camel, defineTable, type ColumnKind } from '../db/rows.ts';
 import { OWNED_COLUMNS as OWNED, type Owned } from '../db/objects.ts';
 
 export type ObjectStatus = 'ACTIVE' | 'PAUSED' | 'DELETED' | 'ARCHIVED';
@@ -204,3 +204,13 @@ export const asyncRequests = defineTable<AsyncRequestRecord>('async_requests', {
   ...OWNED, account_id: 'id', adset_id: 'id', type: 'string', status: 'string', requested_by: 'string', params: 'json',
   result: 'json', error: 'json', total_count: 'int', completed_count: 'int',
 });
+
+export type NewAdSet = Omit<AdSetRecord, 'id' | 'createdTime' | 'updatedTime'>;
+
+/** A new ad set with every optional field empty, so callers name only what they set. */
+export function newAdSet(fields: Partial<NewAdSet> & Pick<NewAdSet, 'organizationId' | 'accountId' | 'campaignId' | 'name' | 'status'>): NewAdSet {
+  const empty = Object.fromEntries(
+    Object.keys(adSets.columns).filter((c) => !(c in OWNED)).map((column) => [camel(column), null]),
+  ) as unknown as NewAdSet;
+  return { ...empty, ...fields };
+}

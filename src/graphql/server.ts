@@ -27,7 +27,8 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
     maxDepth: { n: deps.config.graphql.maxDepth, ignoreIntrospection: true, flattenFragments: true },
     maxAliases: { n: deps.config.graphql.maxAliases },
     costLimit: { maxCost: deps.config.graphql.maxCost, ignoreIntrospection: true },
-    maxTokens: { n: 5_000 },
+    // Token limits are graphql-js's own parse option (below): Armor's version answers a syntax error with a 500.
+    maxTokens: { enabled: false },
     maxDirectives: { n: 50 },
     blockFieldSuggestion: { enabled: false }, // the schema is public (the IDE introspects it); suggestions help developers
   }).protect();
@@ -37,6 +38,7 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
     formatError,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
+    parseOptions: { maxTokens: 5_000 },
     validationRules: armor.validationRules,
     plugins: [
       // Armor's plugins are written for any context; Apollo's typings need them narrowed to ours.

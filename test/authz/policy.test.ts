@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { can, expandScopes, organizationsAllowing, type Action, type Principal, type ResourceType, type Role } from '../../src/authz/policy.ts';
+
+const ORG = 'org-a';
+const OTHER = 'org-b';
+const user = (role: Role | null, extra: Partial<Extract<Principal, { kind: 'user' }>> = {}): Principal => ({
+  kind: 'user', userId: 'u1', siteAdmin: false, roles: new Map(role ? [[ORG, role]] : []), ...extra,
+});
+const client = (scope: string): Principal => ({ kind: 'client', clientId: 'c', apiClientId: '1', organizationId: ORG, scopes: expandScopes(scope.split(' ')) });
+
+// One row per rule of DECISIONS section 2.
+const ROWS: Array<[string, Principal, Action, ResourceType, boolean]> = [
+  ['owner does everything in its organization', user('owner'), 'delete', 'page', true],
+  ['admin does everything in its organization', user('admin'), 'create', 'api_client', true],
+  ['advertiser creates ad sets', user('advertiser'), 'create', 'ad_set', true],
+  ['advertiser deletes ads', user('advertiser'), 'delete', 'ad', true],
+  ['advertiser updates campaigns', user('advertiser'), 'update', 'campaign', true],
+  ['advertiser reads comments', user('advertiser'), 'read', 'comment', true],
+  ['advertiser may not update comments', user('advertiser'), 'update', 'comment', false],
+  ['advertiser may not create ad accounts', user('advertiser'), 'create', 'ad_account', false],
+  ['moderator reads pages', user('moderator'), 'read', 'page', true],
+  ['moderator updates comments', user('moderator'), 'update', 'comment', true],
+  ['moderator deletes comments', user('moderator'), 'delete', 'comment', true],
+  ['moderator may not read ad sets', user('moderator'), 'read', 'ad_set', false],
+  ['auditor reads everything', user('auditor'), 'read', 'api_client', true],
+  ['auditor changes nothing', user('auditor'), 'update', 'campaign', false],
+  ['member reads the organization', user('member'), 'read', 'organization', true],
+  ['member reads the members', user('member'), 'read', 'organization_member', true],
+  ['member may not read ad accounts', user('member'), 'read', 'ad_account', false],
+  ['no role, nothing', user(null), 'read', 'organization', false],
+  ['site admin does everything', user(null, { siteAdmin: true }), 'delete', 'organization', true],
+  ['ads_read reads ad sets', client('ads_read'), 'read', 'ad_set', true],
+  ['ads_read may not create ad sets', client('ads_read'), 'create', 'ad_set', false],
+  ['ads_management creates ad sets', client('ads_management'), 'create', 'ad_set', true],
+  ['pages_manage_engagement deletes comments', client('pages_manage_engagement'), 'delete', 'comment', true],
+  ['pages_read_engagement may not delete comments', client('pages_read_engagement'), 'delete', 'comment', false],
+  ['read implies every read scope', client('read'), 'read', 'comment', true],
+  ['write implies every scope', client('write'), 'update', 'ad', true],
+  ['a client reads its organization', client('ads_read'), 'read', 'organization', true],
+  ['anonymous does nothing', { kind: 'anonymous' }, 'read', 'organization', false],
+];
+
+describe('authorization policy', () => {
+  it.each(ROWS)('%s', (_rule, principal, action, type, expected) => {
+    expect(can(principal, action, { type, organizationId: ORG })).toBe(expected);
+  });
+
+  it.each([
+    ['a role in one organization gives nothing in another', user('admin')],
+    ['a client acts only for its own organization', client('write')],
+  ])('%s', (_rule, principal) => {
+    expect(can(principal, 'read', { type: 'ad_set', organizationId: OTHER })).toBe(false);
+  });
+
+  it('lets a user read and update itself, and read fellow members only', () => {
+    const me = user('member');
+    expect(can(me, 'read', { type: 'user', ownerId: 'u1' })).toBe(true);
+    expect(can(me, 'update', { type: 'user', ownerId: 'u1' })).toBe(true);
+    expect(can(me, 'delete', { type: 'user', ownerId: 'u1' })).toBe(false);
+    expect(can(me, 'read', { type: 'user', ownerId: 'u2', memberOf: [ORG] })).toBe(true);
+    expect(can(me, 'update', { type: 'user', ownerId: 'u2', memberOf: [ORG] })).toBe(false);
+    expect(can(me, 'read', { type: 'user', ownerId: 'u3', memberOf: [OTHER] })).toBe(false);
+  });
+
+  it('lists the organizations where an action is allowed', () => {
+    const principal = user(null, { roles: new Map<string, Role>([[ORG, 'advertiser'], [OTHER, 'moderator']]) });
+    expect(organizationsAllowing(principal, 'read', 'ad_set')).toEqual([ORG]);
+    expect(organizationsAllowing(principal, 'read', 'page')).toEqual([ORG, OTHER]);
+    expect(organizationsAllowing(user(null, { siteAdmin: true }), 'read', 'ad_set')).toBe('all');
+  });
+});

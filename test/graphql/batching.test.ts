@@ -1,0 +1,62 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { countStatements } from '../helpers/database.ts';
+import { worldBuilder } from '../helpers/world.ts';
+
+// The number of SQL statements a nested query sends must not grow with the number of objects it returns.
+describe('DataLoader batching', () => {
+  let server: TestServer;
+  let token: string;
+  let accountId: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const world = worldBuilder(server.deps);
+    const org = await world.organization();
+    ({ token } = await world.user({ organizationId: org.id, role: 'admin' }));
+    const account = await world.adAccount(org.id);
+    accountId = account.id;
+    const campaigns = await world.campaigns(account, 5);
+    for (const campaign of campaigns) {
+      const sets = await world.adSets(campaign, 10);
+      for (const adSet of sets) await world.ads(adSet, 2);
+    }
+  });
+  afterAll(() => server?.close());
+
+  const query = `query ($account: ID!, $n: Int!) {
+    adSets(accountId: $account, first: $n) {
+      totalCount
+      nodes {
+        name effectiveStatus
+        campaign { name account { name } }
+        account { name organization { name } }
+        ads(first: 5) { totalCount nodes { name adSet { name } } }
+      }
+    }
+  }`;
+
+  async function statementsFor(n: number) {
+    const { result, statements } = await countStatements(server.deps.db, () => server.graphql(query, { account: accountId, n }, token));
+    expect(result.body.errors).toBeUndefined();
+    const nodes = result.body.data!.adSets.nodes as Array<{ ads: { nodes: unknown[] } }>;
+    expect(nodes).toHaveLength(n);
+    expect(nodes.every((node) => node.ads.nodes.length === 2)).toBe(true);
+    return statements;
+  }
+
+  it('runs the same number of statements for 5 and for 50 ad sets', async () => {
+    const five = await statementsFor(5);
+    const fifty = await statementsFor(50);
+    expect(fifty.length).toBe(five.length);
+    // Authentication (2), the account, the page, the count, campaigns, accounts, organizations, ads and their count.
+    expect(fifty.length).toBeLessThanOrEqual(12);
+  });
+
+  it('pages the children of many parents in one statement', async () => {
+    const { statements } = await countStatements(server.deps.db, () =>
+      server.graphql(`query ($account: ID!) { adSets(accountId: $account, first: 50) { nodes { ads(first: 1) { nodes { id } } } } }`, { account: accountId }, token),
+    );
+    expect(statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql) && /row_number/i.test(sql))).toHaveLength(1);
+  });
+});
