@@ -1,10 +1,5 @@
 import type { Knex } from 'knex';
-import { graphObjectId, organizationOwned } from './helpers.ts';
-
-function times(table: Knex.CreateTableBuilder): void {
-  table.timestamp('created_time', { useTz: true }).notNullable();
-  table.timestamp('updated_time', { useTz: true }).notNullable();
-}
+import { graphObjectId, graphTimes as times, organizationOwned } from './helpers.ts';
 
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('pages', (table) => {

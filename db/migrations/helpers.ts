@@ -15,3 +15,9 @@ export function organizationOwned(table: Knex.CreateTableBuilder): void {
   // Denormalized from the owning ad account or page (never changes), so authorization is a pure check on the row.
   table.uuid('organization_id').notNullable().references('id').inTable('organizations').onDelete('CASCADE');
 }
+
+/** Graph-style objects name their timestamps created_time / updated_time, as the API returns them. */
+export function graphTimes(table: Knex.CreateTableBuilder): void {
+  table.timestamp('created_time', { useTz: true }).notNullable();
+  table.timestamp('updated_time', { useTz: true }).notNullable();
+}

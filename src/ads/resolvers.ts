@@ -1,14 +1,12 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
-import { lowercaseEnum } from '../graphql/enums.ts';
+import { lowercaseEnum, must } from '../graphql/helpers.ts';
 import { assertNumericId, readableCount } from '../authz/guards.ts';
 import { organizationsAllowing } from '../authz/policy.ts';
 import { countRows } from '../db/batch.ts';
 import { notFound } from '../errors/index.ts';
 import * as ads from './service.ts';
 
-// Children of a readable object belong to the same organization, so loading them needs no further check.
-const must = <T>(record: T | null): T => record!;
 
 export const adsResolvers: Resolvers = {
   FlagReason: lowercaseEnum(['health', 'financial']),

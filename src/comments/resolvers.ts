@@ -1,6 +1,6 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
-import { lowercaseEnum, typed } from '../graphql/enums.ts';
+import { lowercaseEnum, typed, must } from '../graphql/helpers.ts';
 import { assertNumericId, readableCount } from '../authz/guards.ts';
 import { badInput } from '../errors/index.ts';
 import type { RequestContext } from '../context/index.ts';
@@ -8,7 +8,6 @@ import { findUser } from '../identity/service.ts';
 import * as comments from './service.ts';
 import { commentExternalId, parseCommentId, POST_KINDS } from './store.ts';
 
-const must = <T>(record: T | null): T => record!;
 
 /** The author of a post or comment: a user (when you may see them) or a page. */
 async function actor(ctx: RequestContext, authorUserId: string | null, authorPageId: string | null) {

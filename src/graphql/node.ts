@@ -7,7 +7,7 @@ import * as comments from '../comments/service.ts';
 import * as identity from '../identity/service.ts';
 import * as oauth from '../oauth/service.ts';
 import { parseCommentId } from '../comments/store.ts';
-import { typed } from './enums.ts';
+import { typed } from './helpers.ts';
 import type { ResolversInterfaceTypes } from './__generated__/resolvers-types.ts';
 
 /** A record of one of the Node types, tagged with its GraphQL type name. */

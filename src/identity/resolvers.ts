@@ -1,6 +1,6 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
-import { lowercaseEnum } from '../graphql/enums.ts';
+import { lowercaseEnum } from '../graphql/helpers.ts';
 import { ROLES } from '../authz/policy.ts';
 import * as identity from './service.ts';
 import * as ads from '../ads/service.ts';

@@ -7,3 +7,6 @@ export function lowercaseEnum<const T extends string>(values: readonly T[]): Rec
 export function typed<T extends object>(typename: string, record: T | null): (T & { __typename: string }) | null {
   return record ? { ...record, __typename: typename } : null;
 }
+
+/** A parent's child that must exist (foreign keys guarantee it): the children of a readable object share its organization. */
+export const must = <T>(record: T | null): T => record!;
