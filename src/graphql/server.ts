@@ -38,6 +38,10 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
     formatError,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
+    // Credentials travel only in headers (never cookies), so a cross-site request carries no identity; the
+    // guard would only stop plain `GET /graphql?query=...`, which DECISIONS section 1 asks for. Mutations
+    // over GET stay refused by Apollo.
+    csrfPrevention: false,
     parseOptions: { maxTokens: 5_000 },
     validationRules: armor.validationRules,
     plugins: [

@@ -162,6 +162,15 @@ describe('GraphQL reads', () => {
     });
   });
 
+  it('answers queries over GET and refuses mutations there', async () => {
+    const query = encodeURIComponent('{ me { id } }');
+    const get = await fetch(`${server.url}/graphql?query=${query}`, { headers: { 'service-session-token': tokens.admin } });
+    expect(get.status).toBe(200);
+    expect(((await get.json()) as { data: { me: { id: string } } }).data.me.id).toBe(ids.user);
+    const mutation = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { logout }')}`, { headers: { 'service-session-token': tokens.admin } });
+    expect(mutation.status).toBe(405);
+  });
+
   describe('errors', () => {
     it('needs a principal', async () => {
       const { body } = await server.graphql('{ adAccounts { totalCount } }');
