@@ -59,7 +59,8 @@ function printLoginHelp(url: string, summary: DemoSummary): void {
 const program = new Command()
   .name('adgraph')
   .description('GraphQL gateway for advertising identity, ad sets and comments')
-  .showHelpAfterError('(run with --help for usage)')
+  // One line on bad usage, like every other failure of the command.
+  .configureOutput({ outputError: (message, write) => write(`${message.trimEnd()} (run with --help for usage)\n`) })
   .exitOverride();
 
 program

@@ -27,6 +27,10 @@ export function sqliteFilename(url: string): string {
   return resolve(path);
 }
 
+// Knex prints its warnings with console.log (stdout) and a stack trace; a lost connection is thrown to the
+// caller anyway, which reports it in one line (CLI) or as SERVICE_UNAVAILABLE (server).
+const knexLog = { warn: () => {}, error: () => {}, deprecate: () => {}, debug: () => {} };
+
 export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
   if (dialectOf(url) === 'sqlite') {
     const filename = sqliteFilename(url);
@@ -35,6 +39,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
       client: 'better-sqlite3',
       connection: { filename },
       useNullAsDefault: true,
+      log: knexLog,
       pool: {
         min: 1,
         max: 1,
@@ -51,6 +56,7 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
   }
   return knexFactory({
     client: 'pg',
+    log: knexLog,
     connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
     searchPath: options.schema ? [options.schema] : undefined,
     pool: { min: 0, max: 10, acquireTimeoutMillis: 10_000 },

@@ -37,8 +37,10 @@ export function metrics() {
 
   const middleware: express.RequestHandler = (req, res, next) => {
     const end = duration.startTimer();
+    // Read the path now: a mounted router (/graphql, /api/v2) strips its prefix from req.url while it runs.
+    const path = req.path;
     res.on('finish', () => {
-      const labels = { method: req.method, surface: surfaceOf(req.path), status: String(res.statusCode) };
+      const labels = { method: req.method, surface: surfaceOf(path), status: String(res.statusCode) };
       end(labels);
       if (res.statusCode >= 500) errors.inc({ surface: labels.surface });
     });

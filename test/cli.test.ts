@@ -1,0 +1,207 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import bcrypt from 'bcryptjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+
+/**
+ * The `adgraph` command line as an operator runs it: a child process over a fresh database (a SQLite file,
+ * or a PostgreSQL schema reached through PGOPTIONS, which node-postgres reads like libpq does).
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const STRONG_PASSWORD = 'Correct-Horse-9-Battery';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function cliEnv(database: Pick<TestDatabase, 'url' | 'schema'> | { url: string; schema?: string }): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, BCRYPT_COST: '4', LOG_LEVEL: 'warn' };
+  delete env.PGOPTIONS;
+  delete env.NODE_OPTIONS;
+  if (database.schema) env.PGOPTIONS = `-c search_path=${database.schema}`;
+  return env;
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['bin/adgraph.js', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error && (error.killed || error.signal)) return reject(new Error(`adgraph ${args.join(' ')} was killed (${error.signal}): ${stderr}`));
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+
+/** A failure the way the spec wants it: non-zero, one line on stderr that names the problem, nothing on stdout. */
+function expectOneLineFailure(result: Run, mentions: RegExp): void {
+  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
+  expect(lines(result.stderr), result.stderr).toHaveLength(1);
+  expect(result.stderr).toMatch(mentions);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stdout).toBe('');
+}
+
+describe('adgraph CLI', () => {
+  let database: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+  const countUsers = async (email: string) =>
+    Number((await database.db('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).count({ n: '*' }).first())?.n ?? 0);
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ migrate: false });
+    env = cliEnv(database);
+  });
+  afterAll(() => database?.dispose());
+
+  it('prints help for the root and for a subcommand', async () => {
+    const root = await run(['--help'], env);
+    expect(root.code).toBe(0);
+    for (const command of ['serve', 'db', 'orgs', 'users', 'clients']) expect(root.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'));
+
+    const sub = await run(['users', 'create', '--help'], env);
+    expect(sub.code).toBe(0);
+    expect(sub.stdout).toContain('Usage: adgraph users create');
+    for (const option of ['--email', '--password', '--org', '--role', '--site-admin', '--json']) expect(sub.stdout).toContain(option);
+  });
+
+  it('db migrate --json applies every migration once', async () => {
+    const first = await run(['db', 'migrate', '--json'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const applied = JSON.parse(first.stdout).applied as string[];
+    expect(applied.length).toBeGreaterThanOrEqual(4);
+    expect(applied.some((name) => name.endsWith('_identity'))).toBe(true);
+    // The tables are there, in the database (or schema) the test reads.
+    expect(await database.db.schema.hasTable('users')).toBe(true);
+
+    const again = await run(['db', 'migrate', '--json'], env);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ applied: [] });
+  });
+
+  let orgId: string;
+  it('orgs create --json prints {id, name}', async () => {
+    const result = await run(['orgs', 'create', '--name', 'Acme', '--json'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const org = JSON.parse(result.stdout);
+    expect(Object.keys(org).sort()).toEqual(['id', 'name']);
+    expect(org.name).toBe('Acme');
+    orgId = org.id;
+    expect(await database.db('organizations').where({ id: org.id }).first()).toMatchObject({ name: 'Acme' });
+  });
+
+  it('users create --json prints {id, email, username} and stores only a bcrypt hash', async () => {
+    const result = await run(['users', 'create', '--email', 'Ada@Example.com', '--password', STRONG_PASSWORD, '--org', 'Acme', '--role', 'advertiser', '--json'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout);
+    expect(Object.keys(printed).sort()).toEqual(['email', 'id', 'username']);
+    expect(printed.email).toBe('Ada@Example.com');
+    expect(printed.username).toBe('Ada');
+    expect(result.stdout).not.toContain(STRONG_PASSWORD);
+
+    const row = await database.db('users').where({ id: printed.id }).first();
+    expect(row.email).toBe('Ada@Example.com');
+    expect(row.hashed_password).not.toBe(STRONG_PASSWORD);
+    expect(row.hashed_password).toMatch(/^\$2[aby]\$04\$/);
+    expect(await bcrypt.compare(STRONG_PASSWORD, row.hashed_password)).toBe(true);
+    const membership = await database.db('organization_members').where({ user_id: printed.id }).first();
+    expect(membership).toMatchObject({ organization_id: orgId, role: 'advertiser' });
+  });
+
+  describe('users create refuses bad input with one line and writes nothing', () => {
+    const cases: Array<{ name: string; email: string; args: string[]; mentions: RegExp; existing?: number }> = [
+      { name: 'a weak password', email: 'weak@example.com', args: ['--password', 'password1'], mentions: /password.*weak/i },
+      { name: 'a bad e-mail', email: 'not-an-email', args: ['--password', STRONG_PASSWORD], mentions: /e-?mail/i },
+      { name: 'an unknown organization', email: 'nobody@example.com', args: ['--password', STRONG_PASSWORD, '--org', 'Globex', '--role', 'admin'], mentions: /org.*Globex/i },
+      { name: 'an unknown role', email: 'role@example.com', args: ['--password', STRONG_PASSWORD, '--org', 'Acme', '--role', 'emperor'], mentions: /role.*emperor|emperor.*role/i },
+      { name: 'a duplicate e-mail in another case', email: 'ada@EXAMPLE.COM', args: ['--password', STRONG_PASSWORD, '--username', 'ada-two'], mentions: /e-?mail.*already exists/i, existing: 1 },
+    ];
+    for (const c of cases) {
+      it(c.name, async () => {
+        const membersBefore = Number((await database.db('organization_members').count({ n: '*' }).first())?.n);
+        const result = await run(['users', 'create', '--email', c.email, ...c.args, '--json'], env);
+        expectOneLineFailure(result, c.mentions);
+        expect(await countUsers(c.email)).toBe(c.existing ?? 0);
+        expect(Number((await database.db('organization_members').count({ n: '*' }).first())?.n)).toBe(membersBefore);
+      });
+    }
+  });
+
+  let client: { id: string; client_id: string; client_secret: string; scope: string };
+  it('clients create --json prints the secret once and stores only its bcrypt hash', async () => {
+    const result = await run(['clients', 'create', '--name', 'x', '--scope', 'ads_read', '--org', 'Acme', '--json'], env);
+    expect(result.code, result.stderr).toBe(0);
+    client = JSON.parse(result.stdout);
+    expect(Object.keys(client).sort()).toEqual(['client_id', 'client_secret', 'id', 'scope']);
+    expect(client.scope).toBe('ads_read');
+    expect(client.client_secret.length).toBeGreaterThanOrEqual(32);
+
+    const row = await database.db('api_clients').where({ client_id: client.client_id }).first();
+    expect(String(row.id)).toBe(String(client.id));
+    expect(row.organization_id).toBe(orgId);
+    expect(row.client_secret).not.toBe(client.client_secret);
+    expect(row.client_secret).toMatch(/^\$2[aby]\$\d\d\$/);
+    expect(await bcrypt.compare(client.client_secret, row.client_secret)).toBe(true);
+    expect(await bcrypt.compare(`${client.client_secret}x`, row.client_secret)).toBe(false);
+  });
+
+  it('clients list --json lists the client without any secret or hash', async () => {
+    const result = await run(['clients', 'list', '--json'], env);
+    expect(result.code, result.stderr).toBe(0);
+    const listed = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: client.id, client_id: client.client_id, client_name: 'x', scope: 'ads_read', organization_id: orgId });
+    for (const key of Object.keys(listed[0]!)) expect(key).not.toMatch(/secret|hash/i);
+    const stored = (await database.db('api_clients').where({ client_id: client.client_id }).first()).client_secret as string;
+    expect(result.stdout).not.toContain(client.client_secret);
+    expect(result.stdout).not.toContain(stored);
+  });
+
+  it('clients create with an unknown scope fails with one line and writes nothing', async () => {
+    const result = await run(['clients', 'create', '--name', 'y', '--scope', 'ads_read mind_control', '--org', 'Acme', '--json'], env);
+    expectOneLineFailure(result, /scope.*mind_control/i);
+    expect(await database.db('api_clients').where({ client_name: 'y' }).first()).toBeUndefined();
+  });
+
+  it('a DATABASE_URL of an unsupported kind fails with one line', async () => {
+    const result = await run(['orgs', 'create', '--name', 'Nope', '--json'], { ...env, DATABASE_URL: 'mysql://x' });
+    expectOneLineFailure(result, /DATABASE_URL/);
+  });
+
+  it('an unreachable database fails with one line and keeps stdout clean', async () => {
+    const result = await run(['db', 'migrate', '--json'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' });
+    expectOneLineFailure(result, /cannot reach the database/);
+  });
+});
+
+describe('adgraph db seed', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => database?.dispose());
+
+  it('loads the demo into an empty database, and refuses a second time', async () => {
+    const env = cliEnv(database);
+    const first = await run(['db', 'seed', '--json'], env);
+    expect(first.code, first.stderr).toBe(0);
+    const summary = JSON.parse(first.stdout);
+    expect(summary.password).toEqual(expect.any(String));
+    expect(summary.users.map((u: { email: string }) => u.email)).toContain('ads@northwind.example');
+    expect(summary.counts.adSets).toBeGreaterThanOrEqual(40);
+    expect(summary.counts.adSets).toBeLessThanOrEqual(60);
+    const adSets = Number((await database.db('ad_sets').count({ n: '*' }).first())?.n);
+    expect(adSets).toBe(summary.counts.adSets);
+    const organizations = Number((await database.db('organizations').count({ n: '*' }).first())?.n);
+    const users = Number((await database.db('users').count({ n: '*' }).first())?.n);
+
+    const second = await run(['db', 'seed', '--json'], env);
+    expectOneLineFailure(second, /already/);
+    expect(Number((await database.db('organizations').count({ n: '*' }).first())?.n)).toBe(organizations);
+    expect(Number((await database.db('users').count({ n: '*' }).first())?.n)).toBe(users);
+    expect(Number((await database.db('ad_sets').count({ n: '*' }).first())?.n)).toBe(adSets);
+  });
+});

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+import { DEMO_PASSWORD, isDatabaseEmpty, seedDemo, type DemoSummary } from '../db/seeds/demo.ts';
+
+/** The demo world, as the seed leaves it in a real database (SQLite or PostgreSQL). */
+const EU = new Set(['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE']);
+const ROLES = ['owner', 'admin', 'advertiser', 'moderator', 'auditor', 'member'];
+const POST_KINDS = ['page_post', 'visitor_post', 'photo', 'video', 'event', 'group_post', 'review'];
+
+/** JSON columns come back parsed from PostgreSQL and as text from SQLite. */
+const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+
+describe('demo seed', () => {
+  let server: TestServer;
+  let summary: DemoSummary;
+  const db = () => server.deps.db;
+
+  beforeAll(async () => {
+    server = await startTestServer({ LOG_LEVEL: 'warn' });
+    expect(await isDatabaseEmpty(db())).toBe(true);
+    summary = await seedDemo(server.deps);
+  });
+  afterAll(() => server?.close());
+
+  it('creates two organizations with a user in every role of each, and a site admin', async () => {
+    const organizations = await db()('organizations').select('id', 'name');
+    expect(organizations).toHaveLength(2);
+    expect(await isDatabaseEmpty(db())).toBe(false);
+    const members = await db()('organization_members').select('organization_id', 'role');
+    for (const organization of organizations) {
+      const roles = members.filter((m) => m.organization_id === organization.id).map((m) => m.role);
+      expect(new Set(roles), organization.name).toEqual(new Set(ROLES));
+    }
+    const siteAdmins = await db()('users').where('site_admin', true).select('email');
+    expect(siteAdmins.length).toBeGreaterThanOrEqual(1);
+    // What the summary tells the operator matches the database.
+    const emails = (await db()('users').select('email')).map((u) => u.email);
+    expect(new Set(summary.users.map((u) => u.email))).toEqual(new Set(emails));
+    expect(emails).toContain('ads@northwind.example');
+  });
+
+  it('creates ad accounts in USD, EUR and JPY', async () => {
+    const currencies = new Set((await db()('ad_accounts').select('currency')).map((a) => a.currency));
+    for (const currency of ['USD', 'EUR', 'JPY']) expect(currencies).toContain(currency);
+  });
+
+  it('creates 40 to 60 ad sets, EU-targeted ones with DSA payor and beneficiary and non-EU ones, each with an ad', async () => {
+    const adSets = await db()('ad_sets').select('id', 'targeting', 'dsa_payor', 'dsa_beneficiary');
+    expect(adSets.length).toBeGreaterThanOrEqual(40);
+    expect(adSets.length).toBeLessThanOrEqual(60);
+    expect(summary.counts.adSets).toBe(adSets.length);
+
+    const countriesOf = (adSet: { targeting: unknown }) => (json(adSet.targeting) as { geo_locations?: { countries?: string[] } }).geo_locations?.countries ?? [];
+    const euTargeted = adSets.filter((s) => countriesOf(s).some((c) => EU.has(c)));
+    const nonEu = adSets.filter((s) => countriesOf(s).length > 0 && !countriesOf(s).some((c) => EU.has(c)));
+    expect(euTargeted.length).toBeGreaterThan(0);
+    expect(nonEu.length).toBeGreaterThan(0);
+    for (const adSet of euTargeted) {
+      expect(adSet.dsa_payor, `ad set ${adSet.id}`).toEqual(expect.stringMatching(/\S/));
+      expect(adSet.dsa_beneficiary, `ad set ${adSet.id}`).toEqual(expect.stringMatching(/\S/));
+    }
+
+    const adCounts = (await db()('ads').select('adset_id').count({ n: '*' }).groupBy('adset_id')) as Array<{ adset_id: string | number; n: string | number }>;
+    const withAds = new Map(adCounts.map((row) => [String(row.adset_id), Number(row.n)]));
+    for (const adSet of adSets) expect(withAds.get(String(adSet.id)) ?? 0, `ads of ad set ${adSet.id}`).toBeGreaterThanOrEqual(1);
+    expect(summary.counts.ads).toBe([...withAds.values()].reduce((a, b) => a + b, 0));
+  });
+
+  it('creates flagged and clean audiences, a restricted lookalike and a flagged conversion', async () => {
+    const audiences = await db()('custom_audiences').select('subtype', 'flagged_reason', 'operation_status_code');
+    const reasons = new Set(audiences.map((a) => a.flagged_reason));
+    expect(reasons).toContain('health');
+    expect(reasons).toContain('financial');
+    expect(audiences.some((a) => a.flagged_reason === null && a.subtype !== 'LOOKALIKE')).toBe(true);
+    expect(audiences.some((a) => a.subtype === 'LOOKALIKE' && Number(a.operation_status_code) === 471)).toBe(true);
+
+    const conversions = await db()('custom_conversions').select('flagged_reason');
+    expect(conversions.some((c) => c.flagged_reason !== null)).toBe(true);
+    expect(conversions.some((c) => c.flagged_reason === null)).toBe(true);
+  });
+
+  it('creates posts of every kind, comments and replies with true reply counts', async () => {
+    const kinds = new Set((await db()('posts').select('kind')).map((p) => p.kind));
+    expect(kinds).toEqual(new Set(POST_KINDS));
+
+    const comments = await db()('comments').select('id', 'parent_id', 'comment_count');
+    const replies = comments.filter((c) => c.parent_id !== null);
+    expect(comments.length - replies.length).toBeGreaterThan(0);
+    expect(replies.length).toBeGreaterThan(0);
+    const repliesTo = new Map<string, number>();
+    for (const reply of replies) repliesTo.set(String(reply.parent_id), (repliesTo.get(String(reply.parent_id)) ?? 0) + 1);
+    for (const comment of comments) {
+      expect(Number(comment.comment_count), `comment_count of comment ${comment.id}`).toBe(repliesTo.get(String(comment.id)) ?? 0);
+    }
+  });
+
+  it('lets a demo user log in over HTTP and read me over GraphQL', async () => {
+    const response = await fetch(`${server.url}/api/v2/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ads@northwind.example', password: DEMO_PASSWORD }),
+    });
+    expect(response.status).toBe(201);
+    const { session_token: token } = (await response.json()) as { session_token: string };
+    expect(token).toEqual(expect.any(String));
+
+    const { status, body } = await server.graphql('{ me { email } }', {}, token);
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    expect(body.data?.me).toEqual({ email: 'ads@northwind.example' });
+
+    const wrong = await fetch(`${server.url}/api/v2/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ads@northwind.example', password: `${DEMO_PASSWORD}x` }),
+    });
+    expect(wrong.status).toBe(401);
+  });
+});
