@@ -235,11 +235,7 @@ describe('logs', () => {
   afterAll(() => server?.close());
 
   it('never carry the password or the session token, and carry the request id', async () => {
-    const login = await fetch(`${server.url}/api/v2/users/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'logs@example.com', password: PASSWORD }),
-    });
+    const login = await server.login('logs@example.com', PASSWORD);
     expect(login.status).toBe(201);
     const loginId = login.headers.get('x-request-id');
     const { session_token: token } = (await login.json()) as { session_token: string };

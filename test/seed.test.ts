@@ -95,11 +95,7 @@ describe('demo seed', () => {
   });
 
   it('lets a demo user log in over HTTP and read me over GraphQL', async () => {
-    const response = await fetch(`${server.url}/api/v2/users/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'ads@northwind.example', password: DEMO_PASSWORD }),
-    });
+    const response = await server.login('ads@northwind.example', DEMO_PASSWORD);
     expect(response.status).toBe(201);
     const { session_token: token } = (await response.json()) as { session_token: string };
     expect(token).toEqual(expect.any(String));
@@ -109,11 +105,7 @@ describe('demo seed', () => {
     expect(body.errors).toBeUndefined();
     expect(body.data?.me).toEqual({ email: 'ads@northwind.example' });
 
-    const wrong = await fetch(`${server.url}/api/v2/users/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'ads@northwind.example', password: `${DEMO_PASSWORD}x` }),
-    });
+    const wrong = await server.login('ads@northwind.example', `${DEMO_PASSWORD}x`);
     expect(wrong.status).toBe(401);
   });
 });

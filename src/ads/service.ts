@@ -1,15 +1,13 @@
 import type { RequestContext } from '../context/index.ts';
 import { organizationsAllowing } from '../authz/policy.ts';
-import { EMPTY_SLICE, findReadable, getReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
+import { EMPTY_SLICE, findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
 import { fetchSlice } from '../db/batch.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
 import { badInput } from '../errors/index.ts';
 import {
-  adAccounts, type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord, type CustomAudienceRecord,
+  adAccounts, type AdAccountRecord, type AdSetRecord, type CampaignRecord, type CustomAudienceRecord,
   type CustomConversionRecord, type ObjectStatus,
 } from './store.ts';
-
-export const OBJECT_STATUSES: readonly ObjectStatus[] = ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'];
 
 const loaders = (ctx: RequestContext) => ctx.loaders.ads;
 
@@ -27,14 +25,6 @@ export const findCustomAudience = (ctx: RequestContext, id: string) =>
   findReadable(ctx, 'custom_audience', id, (key) => loaders(ctx).customAudienceById.load(key));
 export const findCustomConversion = (ctx: RequestContext, id: string) =>
   findReadable(ctx, 'custom_audience', id, (key) => loaders(ctx).customConversionById.load(key));
-
-export const getAdAccount = (ctx: RequestContext, id: string) =>
-  getReadable(ctx, 'ad_account', 'Ad account', id, (key) => loaders(ctx).adAccountById.load(key));
-export const getCampaign = (ctx: RequestContext, id: string) =>
-  getReadable(ctx, 'campaign', 'Campaign', id, (key) => loaders(ctx).campaignById.load(key));
-export const getAdSet = (ctx: RequestContext, id: string) =>
-  getReadable(ctx, 'ad_set', 'Ad set', id, (key) => loaders(ctx).adSetById.load(key));
-export const getAd = (ctx: RequestContext, id: string) => getReadable(ctx, 'ad', 'Ad', id, (key) => loaders(ctx).adById.load(key));
 
 /** Ad account ids arrive as `act_<id>` in the Graph-style API and as plain ids elsewhere; both mean the same account. */
 export function parseAdAccountId(value: string, field = 'id'): string {
@@ -110,4 +100,3 @@ export async function adSetEffectiveStatus(ctx: RequestContext, adSet: AdSetReco
   return effectiveStatusOf(adSet.status, campaign?.status);
 }
 
-export type { AdRecord };

@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context/index.ts';
 import type { Slice } from '../db/pagination.ts';
-import { badInput, notFound, unauthenticated } from '../errors/index.ts';
+import { badInput, unauthenticated } from '../errors/index.ts';
 import { isNumericId } from '../db/ids.ts';
 import { can, type Action, type ResourceType } from './policy.ts';
 
@@ -45,18 +45,4 @@ export async function findReadable<T extends { organizationId: string }>(
   requireSignedIn(ctx);
   if (!isNumericId(id)) return null;
   return readable(ctx, type, await load(id));
-}
-
-export async function getReadable<T extends { organizationId: string }>(
-  ctx: RequestContext,
-  type: ResourceType,
-  label: string,
-  id: string,
-  load: (id: string) => Promise<T | null>,
-): Promise<T> {
-  requireSignedIn(ctx);
-  assertNumericId(id);
-  const record = readable(ctx, type, await load(id));
-  if (!record) throw notFound(label, id);
-  return record;
 }

@@ -33,6 +33,18 @@ function applyCursor(query: Knex.QueryBuilder, request: PageRequest, column = 'i
 
 const order = (request: PageRequest) => (request.direction === 'forward' ? 'asc' : 'desc');
 
+/** Rows grouped by the value of one column, mapped to records, in row order. */
+function groupBy<T>(rows: Array<Record<string, unknown>>, column: string, mapping: TableMapping<T>): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const row of rows) {
+    const key = String(row[column]);
+    const list = grouped.get(key);
+    if (list) list.push(mapping.fromRow(row));
+    else grouped.set(key, [mapping.fromRow(row)]);
+  }
+  return grouped;
+}
+
 /** One object per id (null when absent), in one `where id in (...)` per batch. */
 export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): DataLoader<string, T | null> {
   return new DataLoader(async (ids) => {
@@ -46,11 +58,7 @@ export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): 
 export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string): DataLoader<string, T[]> {
   return new DataLoader(async (keys) => {
     const rows = await db(mapping.table).whereIn(column, keys as string[]).orderBy('id');
-    const grouped = new Map<string, T[]>();
-    for (const row of rows as Array<Record<string, unknown>>) {
-      const key = String(row[column]);
-      grouped.set(key, [...(grouped.get(key) ?? []), mapping.fromRow(row)]);
-    }
+    const grouped = groupBy(rows as Array<Record<string, unknown>>, column, mapping);
     return keys.map((key) => grouped.get(key) ?? []);
   });
 }
@@ -104,11 +112,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
             .from(inner.as('numbered'))
             .where('page_position', '<=', request.limit + 1)
             .orderBy([{ column: parentColumn }, { column: 'page_position' }]);
-          const grouped = new Map<string, T[]>();
-          for (const row of rows) {
-            const parent = String(row[parentColumn]);
-            grouped.set(parent, [...(grouped.get(parent) ?? []), mapping.fromRow(row)]);
-          }
+          const grouped = groupBy(rows, parentColumn, mapping);
           return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
         });
         pageLoaders.set(key, loader);

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { can, ROLES, type Principal, type Role } from '../authz/policy.ts';
-import { badInput, DomainError, notFound, unauthenticated } from '../errors/index.ts';
+import { badInput, DomainError, unauthenticated } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './password.ts';
@@ -170,16 +170,6 @@ export async function findMembership(ctx: RequestContext, id: string): Promise<M
   requireViewer(ctx);
   const membership = await ctx.loaders.identity.membershipById.load(id);
   return membership && can(ctx.viewer, 'read', { type: 'organization_member', organizationId: membership.organizationId }) ? membership : null;
-}
-
-export async function getOrganization(ctx: RequestContext, id: string): Promise<OrganizationRecord> {
-  assertUuid(id);
-  return (await findOrganization(ctx, id)) ?? Promise.reject(notFound('Organization', id));
-}
-
-export async function getUser(ctx: RequestContext, id: string): Promise<UserRecord> {
-  assertUuid(id);
-  return (await findUser(ctx, id)) ?? Promise.reject(notFound('User', id));
 }
 
 /** The memberships of a user that the caller may see. */

@@ -4,7 +4,7 @@ import { SCOPES, SCOPE_ALIASES } from '../authz/policy.ts';
 import { findReadable, readableChildren } from '../authz/guards.ts';
 import { allocateIds } from '../db/ids.ts';
 import type { PageRequest } from '../db/pagination.ts';
-import { badInput, DomainError } from '../errors/index.ts';
+import { badInput } from '../errors/index.ts';
 import { hashPassword } from '../identity/password.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
 import { apiClients, type ApiClientRecord } from './store.ts';
@@ -52,18 +52,8 @@ export async function listAllClients(deps: AppDeps): Promise<ApiClientRecord[]> 
   return rows.map(apiClients.fromRow);
 }
 
-export async function findClientByClientId(deps: AppDeps, clientId: string): Promise<ApiClientRecord | null> {
-  const row = await deps.db(apiClients.table).where('client_id', clientId).first();
-  return row ? apiClients.fromRow(row) : null;
-}
-
 export const findApiClient = (ctx: RequestContext, id: string) =>
   findReadable(ctx, 'api_client', id, (key) => ctx.loaders.oauth.apiClientById.load(key));
 
 export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.page(organizationId, page));
-
-export function requireClient(client: ApiClientRecord | null, clientId: string): ApiClientRecord {
-  if (!client) throw new DomainError('NOT_FOUND', `No API client "${clientId}".`, { field: 'client_id' });
-  return client;
-}

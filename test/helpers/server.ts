@@ -13,6 +13,8 @@ export interface TestServer {
   logs: Array<Record<string, unknown>>;
   /** POST a GraphQL operation; returns the HTTP status and the parsed body. */
   graphql(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: GraphQLBody }>;
+  /** POST /api/v2/users/login over HTTP; the raw response, for status and headers. */
+  login(email: string, password: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         body: JSON.stringify({ query, variables }),
       });
       return { status: response.status, body: (await response.json()) as GraphQLBody };
+    },
+    login(email, password) {
+      return fetch(`${running.url}/api/v2/users/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password }),
+      });
     },
     async close() {
       await running.close(); // also destroys the database connection

@@ -28,14 +28,14 @@ export const unknownObjectMessage = (id: string) =>
 
 /** HTTP status by Graph code: permissions are 403, unexpected errors 500, everything the caller can fix 400. */
 function statusFor(code: number): number {
-  if (code === 200 || (code >= 200 && code < 300)) return 403;
+  if (code >= 200 && code < 300) return 403;
   if (code === 1 || code === 2) return code === 2 ? 503 : 500;
   return 400;
 }
 
 export function graphError(error: DomainError, traceId: string): { status: number; body: GraphErrorEnvelope } {
   const graph = error.graph ?? { code: 100 };
-  const type = graph.type ?? (graph.code === 100 ? 'OAuthException' : 'OAuthException');
+  const type = graph.type ?? 'OAuthException';
   const message =
     error.code === 'NOT_FOUND' ? unknownObjectMessage(error.detail ?? '') : graph.code === 190 ? error.message : `(#${graph.code}) ${error.message}`;
   const body: GraphErrorEnvelope = {
