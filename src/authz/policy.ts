@@ -131,3 +131,6 @@ export function organizationsAllowing(principal: Principal, action: Action, type
       return [...principal.roles].filter(([, role]) => granted(ROLE_GRANTS[role], type, action)).map(([orgId]) => orgId);
   }
 }
+
+/** What GET /api/v2/auth/scopes lists: `all` and every scope an API client may carry. */
+export const EXTERNAL_SCOPES = ['all', ...SCOPES, ...Object.keys(SCOPE_ALIASES)];

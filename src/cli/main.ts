@@ -1,9 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.ts';
-import { createDatabase } from '../db/index.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logging/index.ts';
-import type { AppDeps } from '../context/index.ts';
+import { closeAppDeps, createAppDeps, type AppDeps } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createOrganization, createUser } from '../identity/service.ts';
@@ -21,7 +20,7 @@ function deps(options: { logToStderr?: boolean } = {}): AppDeps {
   const config = loadConfig();
   // Commands other than `serve` keep stdout for their output; their logs (warnings only) go to stderr.
   const log = options.logToStderr ? createLogger('warn', process.stderr) : createLogger(config.logLevel);
-  return { config, db: createDatabase(config.databaseUrl), log };
+  return createAppDeps(config, { log });
 }
 
 async function withDeps<T>(work: (d: AppDeps) => Promise<T>): Promise<T> {
@@ -30,7 +29,7 @@ async function withDeps<T>(work: (d: AppDeps) => Promise<T>): Promise<T> {
     await migrateToLatest(d.db);
     return await work(d);
   } finally {
-    await d.db.destroy();
+    await closeAppDeps(d);
   }
 }
 
@@ -90,7 +89,7 @@ db.command('migrate')
       const applied = await migrateToLatest(d.db);
       print(!!options.json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
     } finally {
-      await d.db.destroy();
+      await closeAppDeps(d);
     }
   });
 db.command('seed')

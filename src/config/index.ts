@@ -15,11 +15,38 @@ export interface Config {
   shutdownTimeoutMs: number;
   redisUrl?: string;
   smtpUrl?: string;
+  mailFrom: string;
+  otpTtlSeconds: number;
+  conversionTtlSeconds: number;
+  rateLimits: Record<RateLimitRule, RateLimitSetting>;
   graphql: {
     maxDepth: number;
     maxAliases: number;
     maxCost: number;
   };
+}
+
+/** The brute-force limits: at most `points` counted events per key in `durationSeconds`. */
+export type RateLimitRule = 'loginFailuresByEmail' | 'loginFailuresByIp' | 'otpRequestsByEmail' | 'otpAttemptsByEmail';
+export interface RateLimitSetting {
+  points: number;
+  durationSeconds: number;
+}
+
+const RATE_LIMIT_DEFAULTS: Record<RateLimitRule, [env: string, setting: RateLimitSetting]> = {
+  loginFailuresByEmail: ['RATE_LIMIT_LOGIN_EMAIL', { points: 10, durationSeconds: 900 }],
+  loginFailuresByIp: ['RATE_LIMIT_LOGIN_IP', { points: 100, durationSeconds: 900 }],
+  otpRequestsByEmail: ['RATE_LIMIT_OTP_REQUEST', { points: 3, durationSeconds: 900 }],
+  otpAttemptsByEmail: ['RATE_LIMIT_OTP_ATTEMPT', { points: 10, durationSeconds: 900 }],
+};
+
+/** `10/900` means 10 per 900 seconds. */
+function rateLimit(env: Env, name: string, fallback: RateLimitSetting): RateLimitSetting {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d+)\/(\d+)$/.exec(raw);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1) throw new ConfigError(`${name} must look like 10/900 (events per seconds), got "${raw}"`);
+  return { points: Number(match[1]), durationSeconds: Number(match[2]) };
 }
 
 export class ConfigError extends Error {
@@ -80,6 +107,12 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
+    mailFrom: env.MAIL_FROM || 'adgraph <no-reply@adgraph.localhost>',
+    otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 900, 60, 86_400),
+    conversionTtlSeconds: integer(env, 'LOGIN_CONVERSION_TTL_SECONDS', 300, 60, 3_600),
+    rateLimits: Object.fromEntries(
+      Object.entries(RATE_LIMIT_DEFAULTS).map(([rule, [name, fallback]]) => [rule, rateLimit(env, name, fallback)]),
+    ) as Record<RateLimitRule, RateLimitSetting>,
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 1, 1000),

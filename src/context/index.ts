@@ -1,6 +1,8 @@
 import type { Config } from '../config/index.ts';
-import type { Db } from '../db/index.ts';
-import type { Logger } from '../logging/index.ts';
+import { createDatabase, type Db } from '../db/index.ts';
+import { createLogger, type Logger } from '../logging/index.ts';
+import { createMailer, type Mailer } from '../mail/index.ts';
+import { createRateLimits, type RateLimits } from '../ratelimit/index.ts';
 import type { Principal } from '../authz/policy.ts';
 import { createIdentityLoaders } from '../identity/loaders.ts';
 import { createAdsLoaders } from '../ads/loaders.ts';
@@ -14,6 +16,26 @@ export interface AppDeps {
   db: Db;
   config: Config;
   log: Logger;
+  mailer: Mailer;
+  rateLimits: RateLimits;
+}
+
+/** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
+export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; rateLimitPrefix?: string } = {}): AppDeps {
+  const log = parts.log ?? createLogger(config.logLevel);
+  const db = parts.db ?? createDatabase(config.databaseUrl);
+  return {
+    config, db, log,
+    mailer: createMailer(config, db, log),
+    rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
+  };
+}
+
+/** Releases what createAppDeps opened. */
+export async function closeAppDeps(deps: AppDeps): Promise<void> {
+  deps.mailer.close();
+  await deps.rateLimits.close();
+  await deps.db.destroy();
 }
 
 export function createLoaders(db: Db) {

@@ -24,6 +24,8 @@ export interface GraphErrorDetails {
 
 export interface DomainErrorOptions {
   field?: string;
+  /** Headline for surfaces that list field problems under one sentence (identity: "Validation failed." by default). */
+  title?: string;
   /** Further per-field problems, for surfaces that list them all (the identity API's `validations`). */
   validations?: Array<{ field: string; detail: string }>;
   detail?: string;
@@ -38,6 +40,7 @@ export class DomainError extends Error {
   override name = 'DomainError';
   readonly code: ErrorCode;
   readonly field?: string;
+  readonly title?: string;
   readonly validations?: Array<{ field: string; detail: string }>;
   readonly detail?: string;
   readonly graph?: GraphErrorDetails;
@@ -48,6 +51,7 @@ export class DomainError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.field = options.field;
+    this.title = options.title;
     this.validations = options.validations ?? (options.field ? [{ field: options.field, detail: message }] : undefined);
     this.detail = options.detail;
     this.graph = options.graph;

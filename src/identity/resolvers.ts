@@ -1,7 +1,12 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
 import { lowercaseEnum } from '../graphql/helpers.ts';
-import { ROLES } from '../authz/policy.ts';
+import { ACTIONS, EXTERNAL_SCOPES, ROLES } from '../authz/policy.ts';
+import { badInput } from '../errors/index.ts';
+import { authCheck } from './authcheck.ts';
+import { convertLogin } from './conversion.ts';
+import * as members from './members.ts';
+import { changePasswordWithOneTimePasscode, requestOneTimePasscode } from './passcodes.ts';
 import * as identity from './service.ts';
 import * as ads from '../ads/service.ts';
 import * as comments from '../comments/service.ts';
@@ -13,8 +18,31 @@ export const identityResolvers: Resolvers = {
   LoginType: lowercaseEnum(['password', 'github', 'oidc', 'token', 'none']),
   UserStatus: lowercaseEnum(['active', 'dormant', 'suspended']),
 
+  AuthAction: lowercaseEnum(ACTIONS),
+
   Query: {
     me: (_, __, ctx) => identity.me(ctx),
+    authScopes: () => ({ external: EXTERNAL_SCOPES }),
+    validatePassword: (_, { password }, ctx) => identity.validatePassword(ctx, password),
+    authCheck: async (_, { checks }, ctx) => {
+      // The same checks map the REST endpoint takes, so both surfaces share one parser and one evaluator.
+      const labels = new Set<string>();
+      const map: Record<string, unknown> = {};
+      for (const check of checks) {
+        if (labels.has(check.label)) throw badInput('checks', `Label "${check.label}" is used twice.`);
+        labels.add(check.label);
+        const o = check.object;
+        map[check.label] = {
+          action: check.action,
+          object: {
+            resource_type: o.resourceType, organization_id: o.organizationId ?? undefined, any_org: o.anyOrg ?? undefined,
+            owner_id: o.ownerId ?? undefined, resource_id: o.resourceId ?? undefined,
+          },
+        };
+      }
+      const answers = await authCheck(ctx, map);
+      return checks.map((check) => ({ label: check.label, allowed: answers[check.label]! }));
+    },
     user: (_, { id }, ctx) => {
       identity.assertUuid(id);
       return identity.findUser(ctx, id);
@@ -31,6 +59,22 @@ export const identityResolvers: Resolvers = {
       await identity.logout(ctx);
       return true;
     },
+    requestOneTimePasscode: async (_, { email }, ctx) => {
+      await requestOneTimePasscode(ctx, { email });
+      return true;
+    },
+    changePasswordWithOneTimePasscode: async (_, { input }, ctx) => {
+      await changePasswordWithOneTimePasscode(ctx, { email: input.email, one_time_passcode: input.oneTimePasscode, password: input.password });
+      return true;
+    },
+    convertLogin: (_, { user, input }, ctx) => convertLogin(ctx, user, { to_type: input.toType, password: input.password }),
+    addOrganizationMember: (_, { input }, ctx) => members.addMember(ctx, input),
+    changeOrganizationMemberRole: (_, { id, role }, ctx) => members.changeMemberRole(ctx, { id, role }),
+    removeOrganizationMember: async (_, { id }, ctx) => {
+      await members.removeMember(ctx, id);
+      return true;
+    },
+    updateUser: (_, { input }, ctx) => members.updateUser(ctx, input),
   },
 
   User: {

@@ -4,7 +4,7 @@ import { can, ROLES, type Principal, type Role } from '../authz/policy.ts';
 import { badInput, DomainError, unauthenticated } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from './password.ts';
+import { checkPasswordPolicy, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword, type PasswordVerdict } from './password.ts';
 import * as store from './store.ts';
 import type { MembershipRecord, OrganizationRecord, UserRecord } from './store.ts';
 
@@ -47,6 +47,9 @@ export function validateEmail(email: unknown, field = 'email'): string {
 
 // Compared against when the address is unknown, so a login takes as long whether or not the user exists.
 let dummyHash: Promise<string> | undefined;
+export function dummyPasswordHash(cost: number): Promise<string> {
+  return (dummyHash ??= hashPassword(randomBytes(16).toString('hex'), cost));
+}
 
 export async function issueSession(deps: AppDeps, user: UserRecord, ipAddress?: string): Promise<{ sessionToken: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
@@ -59,17 +62,49 @@ export async function issueSession(deps: AppDeps, user: UserRecord, ipAddress?: 
   return { sessionToken: token, expiresAt };
 }
 
-export async function login(deps: AppDeps, input: { email?: unknown; password?: unknown }, ipAddress?: string) {
-  const email = validateEmail(input.email);
-  if (typeof input.password !== 'string' || input.password === '') throw badInput('password', 'A password is required.');
+export const passwordRequired = (field = 'password') => badInput(field, 'A password is required.');
+
+export function validatePasswordInput(password: unknown, field = 'password'): string {
+  if (typeof password !== 'string' || password === '') throw passwordRequired(field);
+  if (password.length > MAX_PASSWORD_LENGTH) throw badInput(field, `Password must be at most ${MAX_PASSWORD_LENGTH} characters.`);
+  return password;
+}
+
+const INCORRECT_CREDENTIALS = 'Incorrect email or password.';
+
+/**
+ * Checks an e-mail and password the way login does (Coder's loginRequest), under the brute-force limits:
+ * failures count per address and per client IP, and a success clears the address's count.
+ */
+export async function verifyCredentials(deps: AppDeps, emailInput: unknown, passwordInput: unknown, ipAddress = 'unknown'): Promise<UserRecord> {
+  const email = validateEmail(emailInput);
+  const password = validatePasswordInput(passwordInput);
+  await deps.rateLimits.check('loginFailuresByEmail', email);
+  await deps.rateLimits.check('loginFailuresByIp', ipAddress);
   const user = await store.findUserByEmail(deps.db, email);
-  dummyHash ??= hashPassword(randomBytes(16).toString('hex'), deps.config.bcryptCost);
-  const matches = await verifyPassword(input.password, user?.hashedPassword ?? (await dummyHash));
-  if (!user || !user.hashedPassword || !matches) throw unauthenticated('Incorrect email or password.');
+  const matches = await verifyPassword(password, user?.hashedPassword ?? (await dummyPasswordHash(deps.config.bcryptCost)));
+  if (!user || !user.hashedPassword || !matches) {
+    await deps.rateLimits.consume('loginFailuresByEmail', email);
+    await deps.rateLimits.consume('loginFailuresByIp', ipAddress);
+    throw unauthenticated(INCORRECT_CREDENTIALS);
+  }
+  await deps.rateLimits.reset('loginFailuresByEmail', email);
   if (user.loginType !== 'password') {
     throw new DomainError('FORBIDDEN', `Incorrect login type, attempting to use "password" but user is of login type "${user.loginType}".`);
   }
   if (user.status === 'suspended') throw unauthenticated('Your account is suspended. Contact an admin to reactivate your account.');
+  return user;
+}
+
+/** Says whether a password would be accepted, and what to add when not (needs a signed-in caller). */
+export function validatePassword(ctx: RequestContext, password: unknown): PasswordVerdict {
+  requireViewer(ctx);
+  if (typeof password !== 'string') throw passwordRequired();
+  return checkPasswordPolicy(password);
+}
+
+export async function login(deps: AppDeps, input: { email?: unknown; password?: unknown }, ipAddress?: string) {
+  const user = await verifyCredentials(deps, input.email, input.password, ipAddress);
   return issueSession(deps, user, ipAddress);
 }
 

@@ -145,3 +145,81 @@ export async function touchSession(db: Db, sessionId: string, now: Date): Promis
 export async function revokeSession(db: Db, sessionId: string, now: Date): Promise<void> {
   await db(sessions.table).where('id', sessionId).whereNull('revoked_at').update({ revoked_at: now });
 }
+
+export interface PasscodeRecord {
+  id: string;
+  userId: string;
+  codeHash: string;
+  attempts: number;
+  createdAt: Date;
+  expiresAt: Date;
+  usedAt: Date | null;
+}
+
+export const passcodes = defineTable<PasscodeRecord>('one_time_passcodes', {
+  id: 'string', user_id: 'string', code_hash: 'string', attempts: 'int', created_at: 'date', expires_at: 'date', used_at: 'date',
+});
+
+/** A new passcode replaces any earlier unused one: only the latest mail works. */
+export async function replacePasscode(db: Db, userId: string, codeHash: string, now: Date, expiresAt: Date): Promise<void> {
+  await db.transaction(async (trx) => {
+    await trx(passcodes.table).where('user_id', userId).whereNull('used_at').update({ used_at: now });
+    await trx(passcodes.table).insert(passcodes.toRow({ id: randomUUID(), userId, codeHash, attempts: 0, createdAt: now, expiresAt, usedAt: null }));
+  });
+}
+
+export async function findUsablePasscode(db: Db, userId: string, now: Date, maxAttempts: number): Promise<PasscodeRecord | null> {
+  const row = await db(passcodes.table)
+    .where('user_id', userId)
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .where('attempts', '<', maxAttempts)
+    .orderBy('created_at', 'desc')
+    .first();
+  return row ? passcodes.fromRow(row) : null;
+}
+
+export async function countFailedPasscodeAttempt(db: Db, passcodeId: string): Promise<void> {
+  await db(passcodes.table).where('id', passcodeId).increment('attempts', 1);
+}
+
+/**
+ * Sets a new password with a passcode, all or nothing: the passcode is spent (only if still unused, so two
+ * concurrent requests cannot both use it), the password replaced and every session revoked.
+ */
+export async function changePasswordWithPasscode(db: Db, userId: string, passcodeId: string, hashedPassword: string, now: Date): Promise<boolean> {
+  return db.transaction(async (trx) => {
+    const spent = await trx(passcodes.table).where('id', passcodeId).whereNull('used_at').update({ used_at: now });
+    if (spent !== 1) return false;
+    await trx(users.table).where('id', userId).update({ hashed_password: hashedPassword, updated_at: now });
+    await trx(sessions.table).where('user_id', userId).whereNull('revoked_at').update({ revoked_at: now });
+    return true;
+  });
+}
+
+export async function insertLoginConversion(
+  db: Db,
+  row: { userId: string; fromType: string; toType: string; stateHash: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await db('login_conversions').insert({
+    id: randomUUID(), user_id: row.userId, from_type: row.fromType, to_type: row.toType, state_hash: row.stateHash,
+    created_at: row.createdAt, expires_at: row.expiresAt, used_at: null,
+  });
+}
+
+export async function updateUserName(db: Db, userId: string, name: string, now: Date): Promise<void> {
+  await db(users.table).where('id', userId).update({ name, updated_at: now });
+}
+
+export async function findMembership(db: Db, organizationId: string, userId: string): Promise<MembershipRecord | null> {
+  const row = await db(memberships.table).where({ organization_id: organizationId, user_id: userId }).first();
+  return row ? memberships.fromRow(row) : null;
+}
+
+export async function updateMembershipRole(db: Db, id: string, role: Role, now: Date): Promise<void> {
+  await db(memberships.table).where('id', id).update({ role, updated_at: now });
+}
+
+export async function deleteMembership(db: Db, id: string): Promise<void> {
+  await db(memberships.table).where('id', id).delete();
+}

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppDeps } from '../context/index.ts';
+import { closeAppDeps, type AppDeps } from '../context/index.ts';
 import { createApp } from './app.ts';
 
 export interface RunningServer {
@@ -32,7 +32,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
       // Apollo's drain plugin stops the HTTP server: no new connections, idle ones closed, in-flight ones
       // finished within the grace period, then the rest cut.
       await app.apollo.stop();
-      await deps.db.destroy();
+      await closeAppDeps(deps);
     })());
   return { url: `http://${shownHost}:${address.port}`, server, close };
 }

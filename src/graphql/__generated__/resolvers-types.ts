@@ -232,6 +232,12 @@ export type AdSetEdge = {
   node: AdSet;
 };
 
+export type AddOrganizationMemberInput = {
+  email: Scalars['String']['input'];
+  organizationId: Scalars['ID']['input'];
+  role: OrganizationRole;
+};
+
 export type ApiClient = Node & {
   __typename?: 'ApiClient';
   clientId: Scalars['String']['output'];
@@ -254,6 +260,43 @@ export type ApiClientEdge = {
   __typename?: 'ApiClientEdge';
   cursor: Scalars['String']['output'];
   node: ApiClient;
+};
+
+export type AuthAction =
+  | 'CREATE'
+  | 'DELETE'
+  | 'READ'
+  | 'UPDATE';
+
+export type AuthCheckInput = {
+  action: AuthAction;
+  label: Scalars['String']['input'];
+  object: AuthCheckObjectInput;
+};
+
+/** What a check is about (DECISIONS section 2): a type, optionally narrowed to an organization, an owner or one object. */
+export type AuthCheckObjectInput = {
+  /** Allowed in at least one of your organizations; not with organizationId. */
+  anyOrg?: InputMaybe<Scalars['Boolean']['input']>;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  /** A user id, or me. */
+  ownerId?: InputMaybe<Scalars['ID']['input']>;
+  /** A specific object; false when it does not exist or you cannot see it. */
+  resourceId?: InputMaybe<Scalars['ID']['input']>;
+  /** One of the resource types, or * for every type. */
+  resourceType: Scalars['String']['input'];
+};
+
+export type AuthCheckResult = {
+  __typename?: 'AuthCheckResult';
+  allowed: Scalars['Boolean']['output'];
+  label: Scalars['String']['output'];
+};
+
+export type AuthScopes = {
+  __typename?: 'AuthScopes';
+  /** Scopes an API client may carry. */
+  external: Array<Scalars['String']['output']>;
 };
 
 export type Campaign = Node & {
@@ -307,6 +350,12 @@ export type CampaignEdge = {
   node: Campaign;
 };
 
+export type ChangePasswordWithOneTimePasscodeInput = {
+  email: Scalars['String']['input'];
+  oneTimePasscode: Scalars['String']['input'];
+  password: Scalars['String']['input'];
+};
+
 export type Comment = Node & {
   __typename?: 'Comment';
   attachment?: Maybe<Scalars['JSON']['output']>;
@@ -345,6 +394,13 @@ export type CommentEdge = {
   __typename?: 'CommentEdge';
   cursor: Scalars['String']['output'];
   node: Comment;
+};
+
+export type ConvertLoginInput = {
+  /** The account's current password. */
+  password: Scalars['String']['input'];
+  /** github or oidc */
+  toType: Scalars['String']['input'];
 };
 
 export type CustomAudience = Node & {
@@ -414,6 +470,16 @@ export type FlagReason =
   | 'FINANCIAL'
   | 'HEALTH';
 
+export type LoginConversion = {
+  __typename?: 'LoginConversion';
+  /** When the conversion must be completed by (five minutes from now). */
+  expiresAt: Scalars['DateTime']['output'];
+  /** The OAuth state to start the provider's login with: convert- followed by 32 random characters. */
+  stateString: Scalars['String']['output'];
+  toType: Scalars['String']['output'];
+  userId: Scalars['ID']['output'];
+};
+
 export type LoginInput = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
@@ -450,15 +516,62 @@ export type MessageTagType =
 
 export type Mutation = {
   __typename?: 'Mutation';
+  addOrganizationMember: OrganizationMember;
+  changeOrganizationMemberRole: OrganizationMember;
+  /** Sets a new password with a one-time passcode and signs the user out everywhere. */
+  changePasswordWithOneTimePasscode: Scalars['Boolean']['output'];
+  /** Starts converting a password account to GitHub or OIDC login. user: an id, a username or me. */
+  convertLogin: LoginConversion;
   /** Signs in with e-mail and password and returns a session token. */
   login: LoginPayload;
   /** Ends the session the request was made with. */
   logout: Scalars['Boolean']['output'];
+  removeOrganizationMember: Scalars['Boolean']['output'];
+  /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
+  requestOneTimePasscode: Scalars['Boolean']['output'];
+  updateUser: User;
+};
+
+
+export type MutationAddOrganizationMemberArgs = {
+  input: AddOrganizationMemberInput;
+};
+
+
+export type MutationChangeOrganizationMemberRoleArgs = {
+  id: Scalars['ID']['input'];
+  role: OrganizationRole;
+};
+
+
+export type MutationChangePasswordWithOneTimePasscodeArgs = {
+  input: ChangePasswordWithOneTimePasscodeInput;
+};
+
+
+export type MutationConvertLoginArgs = {
+  input: ConvertLoginInput;
+  user: Scalars['String']['input'];
 };
 
 
 export type MutationLoginArgs = {
   input: LoginInput;
+};
+
+
+export type MutationRemoveOrganizationMemberArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationRequestOneTimePasscodeArgs = {
+  email: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateUserArgs = {
+  input: UpdateUserInput;
 };
 
 /**
@@ -599,6 +712,13 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
+export type PasswordValidation = {
+  __typename?: 'PasswordValidation';
+  /** What to change when the password is not valid; empty otherwise. */
+  details: Scalars['String']['output'];
+  valid: Scalars['Boolean']['output'];
+};
+
 export type Post = Node & {
   __typename?: 'Post';
   attachment?: Maybe<Scalars['JSON']['output']>;
@@ -657,6 +777,9 @@ export type Query = {
   adSet?: Maybe<AdSet>;
   /** The ad sets of one account, optionally only those with the given statuses. */
   adSets: AdSetConnection;
+  /** Whether you may perform each action; at most 100 checks, at most 10 naming a resourceId. */
+  authCheck: Array<AuthCheckResult>;
+  authScopes: AuthScopes;
   campaign?: Maybe<Campaign>;
   /** A comment by its <post id>_<comment id>. */
   comment?: Maybe<Comment>;
@@ -670,6 +793,8 @@ export type Query = {
   page?: Maybe<Page>;
   post?: Maybe<Post>;
   user?: Maybe<User>;
+  /** Whether a password meets the policy (at most 64 characters, at least 52 bits of estimated entropy). */
+  validatePassword: PasswordValidation;
 };
 
 
@@ -703,6 +828,11 @@ export type QueryAdSetsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<ObjectStatus>>;
+};
+
+
+export type QueryAuthCheckArgs = {
+  checks: Array<AuthCheckInput>;
 };
 
 
@@ -743,6 +873,16 @@ export type QueryPostArgs = {
 
 export type QueryUserArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryValidatePasswordArgs = {
+  password: Scalars['String']['input'];
+};
+
+export type UpdateUserInput = {
+  id: Scalars['ID']['input'];
+  name: Scalars['String']['input'];
 };
 
 export type User = Node & {
@@ -873,17 +1013,25 @@ export type ResolversTypes = ResolversObject<{
   AdSet: ResolverTypeWrapper<AdSetRecord>;
   AdSetConnection: ResolverTypeWrapper<ConnectionModel>;
   AdSetEdge: ResolverTypeWrapper<EdgeModel>;
+  AddOrganizationMemberInput: AddOrganizationMemberInput;
   ApiClient: ResolverTypeWrapper<ApiClientRecord>;
   ApiClientConnection: ResolverTypeWrapper<ConnectionModel>;
   ApiClientEdge: ResolverTypeWrapper<EdgeModel>;
+  AuthAction: AuthAction;
+  AuthCheckInput: AuthCheckInput;
+  AuthCheckObjectInput: AuthCheckObjectInput;
+  AuthCheckResult: ResolverTypeWrapper<AuthCheckResult>;
+  AuthScopes: ResolverTypeWrapper<AuthScopes>;
   BigInt: ResolverTypeWrapper<Scalars['BigInt']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   Campaign: ResolverTypeWrapper<CampaignRecord>;
   CampaignConnection: ResolverTypeWrapper<ConnectionModel>;
   CampaignEdge: ResolverTypeWrapper<EdgeModel>;
+  ChangePasswordWithOneTimePasscodeInput: ChangePasswordWithOneTimePasscodeInput;
   Comment: ResolverTypeWrapper<CommentRecord>;
   CommentConnection: ResolverTypeWrapper<ConnectionModel>;
   CommentEdge: ResolverTypeWrapper<EdgeModel>;
+  ConvertLoginInput: ConvertLoginInput;
   CustomAudience: ResolverTypeWrapper<CustomAudienceRecord>;
   CustomAudienceConnection: ResolverTypeWrapper<ConnectionModel>;
   CustomAudienceEdge: ResolverTypeWrapper<EdgeModel>;
@@ -897,6 +1045,7 @@ export type ResolversTypes = ResolversObject<{
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  LoginConversion: ResolverTypeWrapper<LoginConversion>;
   LoginInput: LoginInput;
   LoginPayload: ResolverTypeWrapper<LoginPayload>;
   LoginType: LoginType;
@@ -915,6 +1064,7 @@ export type ResolversTypes = ResolversObject<{
   PageConnection: ResolverTypeWrapper<ConnectionModel>;
   PageEdge: ResolverTypeWrapper<EdgeModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
+  PasswordValidation: ResolverTypeWrapper<PasswordValidation>;
   Post: ResolverTypeWrapper<PostRecord>;
   PostConnection: ResolverTypeWrapper<ConnectionModel>;
   PostEdge: ResolverTypeWrapper<EdgeModel>;
@@ -922,6 +1072,7 @@ export type ResolversTypes = ResolversObject<{
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
+  UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserRecord>;
   UserStatus: UserStatus;
 }>;
@@ -938,17 +1089,24 @@ export type ResolversParentTypes = ResolversObject<{
   AdSet: AdSetRecord;
   AdSetConnection: ConnectionModel;
   AdSetEdge: EdgeModel;
+  AddOrganizationMemberInput: AddOrganizationMemberInput;
   ApiClient: ApiClientRecord;
   ApiClientConnection: ConnectionModel;
   ApiClientEdge: EdgeModel;
+  AuthCheckInput: AuthCheckInput;
+  AuthCheckObjectInput: AuthCheckObjectInput;
+  AuthCheckResult: AuthCheckResult;
+  AuthScopes: AuthScopes;
   BigInt: Scalars['BigInt']['output'];
   Boolean: Scalars['Boolean']['output'];
   Campaign: CampaignRecord;
   CampaignConnection: ConnectionModel;
   CampaignEdge: EdgeModel;
+  ChangePasswordWithOneTimePasscodeInput: ChangePasswordWithOneTimePasscodeInput;
   Comment: CommentRecord;
   CommentConnection: ConnectionModel;
   CommentEdge: EdgeModel;
+  ConvertLoginInput: ConvertLoginInput;
   CustomAudience: CustomAudienceRecord;
   CustomAudienceConnection: ConnectionModel;
   CustomAudienceEdge: EdgeModel;
@@ -960,6 +1118,7 @@ export type ResolversParentTypes = ResolversObject<{
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
+  LoginConversion: LoginConversion;
   LoginInput: LoginInput;
   LoginPayload: LoginPayload;
   MessageTag: MessageTag;
@@ -974,12 +1133,14 @@ export type ResolversParentTypes = ResolversObject<{
   PageConnection: ConnectionModel;
   PageEdge: EdgeModel;
   PageInfo: PageInfo;
+  PasswordValidation: PasswordValidation;
   Post: PostRecord;
   PostConnection: ConnectionModel;
   PostEdge: EdgeModel;
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   UUID: Scalars['UUID']['output'];
+  UpdateUserInput: UpdateUserInput;
   User: UserRecord;
 }>;
 
@@ -1147,6 +1308,15 @@ export type ApiClientEdgeResolvers<ContextType = RequestContext, ParentType exte
   node?: Resolver<ResolversTypes['ApiClient'], ParentType, ContextType>;
 }>;
 
+export type AuthCheckResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthCheckResult'] = ResolversParentTypes['AuthCheckResult']> = ResolversObject<{
+  allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type AuthScopesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthScopes'] = ResolversParentTypes['AuthScopes']> = ResolversObject<{
+  external?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
 export interface BigIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['BigInt'], any> {
   name: 'BigInt';
 }
@@ -1273,6 +1443,13 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
   name: 'JSON';
 }
 
+export type LoginConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LoginConversion'] = ResolversParentTypes['LoginConversion']> = ResolversObject<{
+  expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  stateString?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  toType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+}>;
+
 export type LoginPayloadResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LoginPayload'] = ResolversParentTypes['LoginPayload']> = ResolversObject<{
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   sessionToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1287,8 +1464,15 @@ export type MessageTagResolvers<ContextType = RequestContext, ParentType extends
 }>;
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
+  addOrganizationMember?: Resolver<ResolversTypes['OrganizationMember'], ParentType, ContextType, RequireFields<MutationAddOrganizationMemberArgs, 'input'>>;
+  changeOrganizationMemberRole?: Resolver<ResolversTypes['OrganizationMember'], ParentType, ContextType, RequireFields<MutationChangeOrganizationMemberRoleArgs, 'id' | 'role'>>;
+  changePasswordWithOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationChangePasswordWithOneTimePasscodeArgs, 'input'>>;
+  convertLogin?: Resolver<ResolversTypes['LoginConversion'], ParentType, ContextType, RequireFields<MutationConvertLoginArgs, 'input' | 'user'>>;
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
+  requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
+  updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input'>>;
 }>;
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
@@ -1361,6 +1545,11 @@ export type PageInfoResolvers<ContextType = RequestContext, ParentType extends R
   startCursor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
+export type PasswordValidationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PasswordValidation'] = ResolversParentTypes['PasswordValidation']> = ResolversObject<{
+  details?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  valid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+}>;
+
 export type PostResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Post'] = ResolversParentTypes['Post']> = ResolversObject<{
   attachment?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   comments?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, Partial<PostCommentsArgs>>;
@@ -1395,6 +1584,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adAccounts?: Resolver<ResolversTypes['AdAccountConnection'], ParentType, ContextType, Partial<QueryAdAccountsArgs>>;
   adSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType, RequireFields<QueryAdSetArgs, 'id'>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, RequireFields<QueryAdSetsArgs, 'accountId'>>;
+  authCheck?: Resolver<Array<ResolversTypes['AuthCheckResult']>, ParentType, ContextType, RequireFields<QueryAuthCheckArgs, 'checks'>>;
+  authScopes?: Resolver<ResolversTypes['AuthScopes'], ParentType, ContextType>;
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType, RequireFields<QueryCampaignArgs, 'id'>>;
   comment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<QueryCommentArgs, 'id'>>;
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
@@ -1404,6 +1595,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   page?: Resolver<Maybe<ResolversTypes['Page']>, ParentType, ContextType, RequireFields<QueryPageArgs, 'id'>>;
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<QueryPostArgs, 'id'>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
+  validatePassword?: Resolver<ResolversTypes['PasswordValidation'], ParentType, ContextType, RequireFields<QueryValidatePasswordArgs, 'password'>>;
 }>;
 
 export interface UuidScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['UUID'], any> {
@@ -1437,6 +1629,8 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   ApiClient?: ApiClientResolvers<ContextType>;
   ApiClientConnection?: ApiClientConnectionResolvers<ContextType>;
   ApiClientEdge?: ApiClientEdgeResolvers<ContextType>;
+  AuthCheckResult?: AuthCheckResultResolvers<ContextType>;
+  AuthScopes?: AuthScopesResolvers<ContextType>;
   BigInt?: GraphQLScalarType;
   Campaign?: CampaignResolvers<ContextType>;
   CampaignConnection?: CampaignConnectionResolvers<ContextType>;
@@ -1453,6 +1647,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   DateTime?: GraphQLScalarType;
   EmailAddress?: GraphQLScalarType;
   JSON?: GraphQLScalarType;
+  LoginConversion?: LoginConversionResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
   MessageTag?: MessageTagResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
@@ -1466,6 +1661,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   PageConnection?: PageConnectionResolvers<ContextType>;
   PageEdge?: PageEdgeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
+  PasswordValidation?: PasswordValidationResolvers<ContextType>;
   Post?: PostResolvers<ContextType>;
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;

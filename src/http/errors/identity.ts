@@ -29,7 +29,7 @@ export function identityError(error: DomainError): { status: number; body: Ident
     case 'BAD_USER_INPUT':
       // A field check reads "Validation failed." with the field named; a rule about the request as a whole keeps its own sentence.
       return error.field
-        ? { status, body: { message: 'Validation failed.', validations: error.validations } }
+        ? { status, body: { message: error.title ?? 'Validation failed.', validations: error.validations } }
         : { status, body: { message: error.message, ...(error.detail ? { detail: error.detail } : {}) } };
     case 'NOT_FOUND':
       return { status, body: { message: NOT_FOUND_MESSAGE } };

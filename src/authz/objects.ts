@@ -1,0 +1,86 @@
+import type { RequestContext } from '../context/index.ts';
+import type { GraphObjectType } from '../db/ids.ts';
+import { isNumericId, isUuid } from '../db/ids.ts';
+import * as ads from '../ads/service.ts';
+import * as comments from '../comments/service.ts';
+import * as identity from '../identity/service.ts';
+import * as oauth from '../oauth/service.ts';
+import { parseCommentId } from '../comments/store.ts';
+import type { ResourceType, Subject } from './policy.ts';
+
+/** Every kind of object an id can name. */
+export type ObjectKind = 'user' | 'organization' | 'organization_member' | Exclude<GraphObjectType, 'async_request'>;
+
+export interface FoundObject {
+  kind: ObjectKind;
+  record: object;
+  /** The object as the policy sees it. */
+  subject: Subject;
+}
+
+type OwnedFinder = (ctx: RequestContext, id: string) => Promise<{ organizationId: string } | null>;
+
+/** The resource type the policy knows each kind by (custom conversions are authorized as custom audiences). */
+export const RESOURCE_TYPE_OF: Record<ObjectKind, ResourceType> = {
+  user: 'user', organization: 'organization', organization_member: 'organization_member', api_client: 'api_client',
+  ad_account: 'ad_account', campaign: 'campaign', ad_set: 'ad_set', ad: 'ad', custom_audience: 'custom_audience',
+  custom_conversion: 'custom_audience', page: 'page', post: 'post', comment: 'comment',
+};
+
+const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'organization_member' | 'comment'>, OwnedFinder> = {
+  ad_account: ads.findAdAccount,
+  campaign: ads.findCampaign,
+  ad_set: ads.findAdSet,
+  ad: ads.findAd,
+  custom_audience: ads.findCustomAudience,
+  custom_conversion: ads.findCustomConversion,
+  page: comments.findPage,
+  post: comments.findPost,
+  api_client: oauth.findApiClient,
+};
+
+const owned = (kind: ObjectKind, record: { organizationId: string } | null): FoundObject | null =>
+  record ? { kind, record, subject: { type: RESOURCE_TYPE_OF[kind], organizationId: record.organizationId } } : null;
+
+async function findUserObject(ctx: RequestContext, id: string): Promise<FoundObject | null> {
+  const user = await identity.findUser(ctx, id);
+  if (!user) return null;
+  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(user.id)).map((m) => m.organizationId);
+  return { kind: 'user', record: user, subject: { type: 'user', ownerId: user.id, memberOf } };
+}
+
+/** True when `id` has the shape of some object id: numeric, UUID, or `<post id>_<comment id>`. */
+export const isObjectId = (id: string) => isNumericId(id) || isUuid(id) || parseCommentId(id).ok;
+
+/**
+ * Any object the caller may read, by its id alone, with its kind and policy subject; null when it does not
+ * exist, the caller may not read it, or the id has no object's shape. node(id:) and authcheck both use it.
+ */
+export async function findObject(ctx: RequestContext, id: string, kinds?: readonly ObjectKind[]): Promise<FoundObject | null> {
+  identity.requireViewer(ctx);
+  const wanted = (kind: ObjectKind) => !kinds || kinds.includes(kind);
+  if (isNumericId(id)) {
+    const entry = await ctx.loaders.objectTypes.load(id);
+    const kind = entry?.type as ObjectKind | undefined;
+    if (!kind || kind === 'comment' || !wanted(kind) || !(kind in NUMERIC_FINDERS)) return null;
+    return owned(kind, await NUMERIC_FINDERS[kind as keyof typeof NUMERIC_FINDERS](ctx, id));
+  }
+  if (isUuid(id)) {
+    const normalized = id.toLowerCase();
+    const [user, organization, membership] = await Promise.all([
+      wanted('user') ? findUserObject(ctx, normalized) : null,
+      wanted('organization') ? identity.findOrganization(ctx, normalized) : null,
+      wanted('organization_member') ? identity.findMembership(ctx, normalized) : null,
+    ]);
+    return user ?? owned('organization', organization && { ...organization, organizationId: organization.id }) ?? owned('organization_member', membership);
+  }
+  if (parseCommentId(id).ok && wanted('comment')) return owned('comment', await comments.findComment(ctx, id));
+  return null;
+}
+
+/** The object of a policy resource type (`*`: of any type) with this id, under the same rules as findObject. */
+export function findObjectOfType(ctx: RequestContext, type: ResourceType | '*', id: string): Promise<FoundObject | null> {
+  if (type === '*') return findObject(ctx, id);
+  const kinds = (Object.keys(RESOURCE_TYPE_OF) as ObjectKind[]).filter((kind) => RESOURCE_TYPE_OF[kind] === type);
+  return findObject(ctx, id, kinds);
+}

@@ -1,0 +1,67 @@
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Config, RateLimitRule } from '../config/index.ts';
+import { DomainError } from '../errors/index.ts';
+import type { Logger } from '../logging/index.ts';
+
+/**
+ * Brute-force limits (rate-limiter-flexible). In memory by default; with REDIS_URL every instance counts in
+ * Redis, and falls back to memory while Redis is unreachable rather than failing requests.
+ */
+export interface RateLimits {
+  /** Refuses (RATE_LIMITED) when the key has used up its allowance, without counting this call. */
+  check(rule: RateLimitRule, key: string): Promise<void>;
+  /** Counts one event; refuses when this event goes over the allowance. */
+  consume(rule: RateLimitRule, key: string): Promise<void>;
+  /** Forgets the key (a successful login clears its failures). */
+  reset(rule: RateLimitRule, key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const rateLimited = (msBeforeNext: number) =>
+  new DomainError('RATE_LIMITED', 'Too many attempts. Try again later.', {
+    retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
+    graph: { code: 4, type: 'OAuthException', isTransient: true },
+  });
+
+export function createRateLimits(config: Config, log: Logger, options: { keyPrefix?: string } = {}): RateLimits {
+  const prefix = options.keyPrefix ?? 'adgraph';
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  redis?.on('error', (error: Error) => log.warn({ err: { message: error.message } }, 'redis unavailable: rate limits fall back to memory'));
+
+  const limiters = Object.fromEntries(
+    (Object.keys(config.rateLimits) as RateLimitRule[]).map((rule) => {
+      const { points, durationSeconds } = config.rateLimits[rule];
+      const common = { points, duration: durationSeconds, keyPrefix: `${prefix}:rl:${rule}` };
+      const memory = new RateLimiterMemory(common);
+      const limiter: RateLimiterAbstract = redis ? new RateLimiterRedis({ ...common, storeClient: redis, insuranceLimiter: memory }) : memory;
+      return [rule, limiter];
+    }),
+  ) as Record<RateLimitRule, RateLimiterAbstract>;
+
+  // Keys hold e-mail addresses: normalize so case does not buy extra attempts.
+  const normalize = (key: string) => key.trim().toLowerCase();
+
+  return {
+    async check(rule, key) {
+      const state = await limiters[rule].get(normalize(key));
+      if (state && state.consumedPoints >= config.rateLimits[rule].points) throw rateLimited(state.msBeforeNext);
+    },
+    async consume(rule, key) {
+      try {
+        await limiters[rule].consume(normalize(key));
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw rateLimited(error.msBeforeNext);
+        throw error;
+      }
+    },
+    async reset(rule, key) {
+      await limiters[rule].delete(normalize(key));
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
