@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config/index.ts';
-import type { AppDeps } from '../src/context/index.ts';
+import { createAppDeps, type AppDeps } from '../src/context/index.ts';
 import { createDatabase } from '../src/db/index.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createLogger } from '../src/logging/index.ts';
@@ -44,7 +44,7 @@ const dir = mkdtempSync(join(tmpdir(), 'adgraph-bench-'));
 const config = loadConfig({
   ...process.env, DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, LOG_LEVEL: 'silent', PORT: '0', SEED_DEMO: 'false',
 });
-const deps: AppDeps = { config, db: createDatabase(config.databaseUrl), log: createLogger('silent') };
+const deps: AppDeps = createAppDeps(config, { log: createLogger('silent') });
 let exitCode = 0;
 try {
   await migrateToLatest(deps.db);

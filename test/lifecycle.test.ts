@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.ts';
-import type { AppDeps } from '../src/context/index.ts';
+import { createAppDeps, type AppDeps } from '../src/context/index.ts';
 import { createDatabase } from '../src/db/index.ts';
 import { createLogger } from '../src/logging/index.ts';
 import { startServer, type RunningServer } from '../src/server/index.ts';
@@ -160,7 +160,7 @@ describe('an unreachable database', () => {
   let url: string;
   beforeAll(async () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test', PORT: '0', LOG_LEVEL: 'silent', BCRYPT_COST: '4', SHUTDOWN_TIMEOUT_MS: '1000' });
-    const deps: AppDeps = { config, db: createDatabase(config.databaseUrl), log: createLogger('silent') };
+    const deps: AppDeps = createAppDeps(config, { log: createLogger('silent') });
     running = await startServer(deps, { port: 0, host: '127.0.0.1' });
     url = running.url;
   });

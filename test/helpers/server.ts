@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config/index.ts';
-import type { AppDeps } from '../../src/context/index.ts';
+import { createAppDeps, type AppDeps } from '../../src/context/index.ts';
+import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../src/logging/index.ts';
 import { startServer } from '../../src/server/index.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -24,7 +25,7 @@ export interface GraphQLBody {
 }
 
 /** A real server on a free loopback port, over a fresh database, logging into memory. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { rateLimitPrefix?: string } = {}): Promise<TestServer> {
   const database = await createTestDatabase();
   const config: Config = loadConfig({ LOG_LEVEL: 'info', BCRYPT_COST: '4', ...env, PORT: '0', DATABASE_URL: database.url });
   const logs: Array<Record<string, unknown>> = [];
@@ -34,7 +35,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       done();
     },
   });
-  const deps: AppDeps = { db: database.db, config, log: createLogger(config.logLevel, sink) };
+  // Rate-limit keys get a per-server prefix, so servers sharing a Redis do not share counters by accident.
+  const deps: AppDeps = createAppDeps(config, { db: database.db, log: createLogger(config.logLevel, sink), rateLimitPrefix: options.rateLimitPrefix ?? `test-${randomUUID()}` });
   const running = await startServer(deps, { port: 0, host: '127.0.0.1' });
   return {
     url: running.url,
