@@ -3,6 +3,7 @@ import { createDatabase, type Db } from '../db/index.ts';
 import { createLogger, type Logger } from '../logging/index.ts';
 import { createMailer, type Mailer } from '../mail/index.ts';
 import { createRateLimits, type RateLimits } from '../ratelimit/index.ts';
+import { createPasswordHasher, type PasswordHasher } from '../hashing/index.ts';
 import type { Principal } from '../authz/policy.ts';
 import { createIdentityLoaders } from '../identity/loaders.ts';
 import { createAdsLoaders } from '../ads/loaders.ts';
@@ -18,6 +19,8 @@ export interface AppDeps {
   log: Logger;
   mailer: Mailer;
   rateLimits: RateLimits;
+  /** bcrypt off the event loop (worker threads). */
+  passwords: PasswordHasher;
 }
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
@@ -28,6 +31,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     config, db, log,
     mailer: createMailer(config, db, log),
     rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
+    passwords: createPasswordHasher(),
   };
 }
 
@@ -35,6 +39,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
 export async function closeAppDeps(deps: AppDeps): Promise<void> {
   deps.mailer.close();
   await deps.rateLimits.close();
+  await deps.passwords.close();
   await deps.db.destroy();
 }
 

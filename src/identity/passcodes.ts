@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context/index.ts';
 import { badInput, DomainError } from '../errors/index.ts';
-import { checkPasswordPolicy, hashPassword, verifyPassword } from './password.ts';
+import { checkPasswordPolicy } from './password.ts';
 import { dummyPasswordHash, validateEmail, validatePasswordInput } from './service.ts';
 import * as store from './store.ts';
 
@@ -17,7 +17,7 @@ export async function requestOneTimePasscode(deps: AppDeps, input: { email?: unk
   const email = validateEmail(input.email);
   await deps.rateLimits.consume('otpRequestsByEmail', email);
   const code = randomUUID();
-  const codeHash = await hashPassword(code, deps.config.bcryptCost);
+  const codeHash = await deps.passwords.hash(code, deps.config.bcryptCost);
   const user = await store.findUserByEmail(deps.db, email);
   if (!user || user.loginType !== 'password' || user.status === 'suspended') return;
   const now = new Date();
@@ -51,14 +51,14 @@ export async function changePasswordWithOneTimePasscode(
   const now = new Date();
   const user = await store.findUserByEmail(deps.db, email);
   const passcode = user ? await store.findUsablePasscode(deps.db, user.id, now, MAX_PASSCODE_ATTEMPTS) : null;
-  const matches = await verifyPassword(input.one_time_passcode, passcode?.codeHash ?? (await dummyPasswordHash(deps.config.bcryptCost)));
+  const matches = await deps.passwords.verify(input.one_time_passcode, passcode?.codeHash ?? (await dummyPasswordHash(deps)));
   if (!user || !passcode || !matches) {
     if (passcode) await store.countFailedPasscodeAttempt(deps.db, passcode.id);
     throw new DomainError('BAD_USER_INPUT', INCORRECT_PASSCODE);
   }
-  if (user.hashedPassword && (await verifyPassword(password, user.hashedPassword))) {
+  if (user.hashedPassword && (await deps.passwords.verify(password, user.hashedPassword))) {
     throw badInput('password', 'New password cannot match old password.', { title: 'Invalid password.' });
   }
-  const changed = await store.changePasswordWithPasscode(deps.db, user.id, passcode.id, await hashPassword(password, deps.config.bcryptCost), now);
+  const changed = await store.changePasswordWithPasscode(deps.db, user.id, passcode.id, await deps.passwords.hash(password, deps.config.bcryptCost), now);
   if (!changed) throw new DomainError('BAD_USER_INPUT', INCORRECT_PASSCODE);
 }

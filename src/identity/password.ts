@@ -1,5 +1,3 @@
-import bcrypt from 'bcryptjs';
-
 export const MAX_PASSWORD_LENGTH = 64;
 export const MIN_PASSWORD_ENTROPY_BITS = 52;
 
@@ -41,5 +39,3 @@ export function checkPasswordPolicy(password: string): PasswordVerdict {
   return { valid: true, details: '' };
 }
 
-export const hashPassword = (password: string, cost: number) => bcrypt.hash(password, cost);
-export const verifyPassword = (password: string, hash: string) => bcrypt.compare(password, hash);

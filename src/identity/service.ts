@@ -4,7 +4,7 @@ import { can, ROLES, type Principal, type Role } from '../authz/policy.ts';
 import { badInput, DomainError, unauthenticated } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
-import { checkPasswordPolicy, hashPassword, MAX_PASSWORD_LENGTH, verifyPassword, type PasswordVerdict } from './password.ts';
+import { checkPasswordPolicy, MAX_PASSWORD_LENGTH, type PasswordVerdict } from './password.ts';
 import * as store from './store.ts';
 import type { MembershipRecord, OrganizationRecord, UserRecord } from './store.ts';
 
@@ -47,8 +47,8 @@ export function validateEmail(email: unknown, field = 'email'): string {
 
 // Compared against when the address is unknown, so a login takes as long whether or not the user exists.
 let dummyHash: Promise<string> | undefined;
-export function dummyPasswordHash(cost: number): Promise<string> {
-  return (dummyHash ??= hashPassword(randomBytes(16).toString('hex'), cost));
+export function dummyPasswordHash(deps: AppDeps): Promise<string> {
+  return (dummyHash ??= deps.passwords.hash(randomBytes(16).toString('hex'), deps.config.bcryptCost));
 }
 
 export async function issueSession(deps: AppDeps, user: UserRecord, ipAddress?: string): Promise<{ sessionToken: string; expiresAt: Date }> {
@@ -82,7 +82,7 @@ export async function verifyCredentials(deps: AppDeps, emailInput: unknown, pass
   await deps.rateLimits.check('loginFailuresByEmail', email);
   await deps.rateLimits.check('loginFailuresByIp', ipAddress);
   const user = await store.findUserByEmail(deps.db, email);
-  const matches = await verifyPassword(password, user?.hashedPassword ?? (await dummyPasswordHash(deps.config.bcryptCost)));
+  const matches = await deps.passwords.verify(password, user?.hashedPassword ?? (await dummyPasswordHash(deps)));
   if (!user || !user.hashedPassword || !matches) {
     await deps.rateLimits.consume('loginFailuresByEmail', email);
     await deps.rateLimits.consume('loginFailuresByIp', ipAddress);
@@ -150,7 +150,7 @@ export async function createUser(deps: AppDeps, input: CreateUserInput): Promise
   if (input.organization !== undefined && !organization) throw badInput('org', `No organization "${input.organization}".`);
   if (await store.findUserByEmail(deps.db, email)) throw new DomainError('CONFLICT', 'A user with this e-mail address already exists.', { field: 'email' });
   if (await store.findUserByUsername(deps.db, username)) throw new DomainError('CONFLICT', 'This username is taken.', { field: 'username' });
-  const hashedPassword = input.password === undefined ? null : await hashPassword(input.password, deps.config.bcryptCost);
+  const hashedPassword = input.password === undefined ? null : await deps.passwords.hash(input.password, deps.config.bcryptCost);
 
   return deps.db.transaction(async (trx) => {
     const user = await store.insertUser(trx, {

@@ -5,7 +5,6 @@ import { findReadable, readableChildren } from '../authz/guards.ts';
 import { allocateIds } from '../db/ids.ts';
 import type { PageRequest } from '../db/pagination.ts';
 import { badInput } from '../errors/index.ts';
-import { hashPassword } from '../identity/password.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
 import { apiClients, type ApiClientRecord } from './store.ts';
 
@@ -33,7 +32,7 @@ export async function createClient(
   const organization = await findOrganizationByIdOrName(deps.db, input.organization);
   if (!organization) throw badInput('org', `No organization "${input.organization}".`);
   const clientSecret = randomBytes(32).toString('base64url');
-  const hash = await hashPassword(clientSecret, deps.config.bcryptCost);
+  const hash = await deps.passwords.hash(clientSecret, deps.config.bcryptCost);
   const client = await deps.db.transaction(async (trx) => {
     const [id] = await allocateIds(trx, 'api_client');
     const now = new Date();
