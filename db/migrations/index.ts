@@ -3,6 +3,7 @@ import * as identity from './20261122000100_identity.ts';
 import * as oauth from './20261122000200_oauth.ts';
 import * as ads from './20261122000300_ads.ts';
 import * as pagesComments from './20261122000400_pages_comments.ts';
+import * as signingKeysOneActive from './20261122000500_signing_keys_one_active.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -13,6 +14,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000200_oauth': oauth,
   '20261122000300_ads': ads,
   '20261122000400_pages_comments': pagesComments,
+  '20261122000500_signing_keys_one_active': signingKeysOneActive,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

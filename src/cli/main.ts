@@ -6,7 +6,8 @@ import { closeAppDeps, createAppDeps, type AppDeps } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createOrganization, createUser } from '../identity/service.ts';
-import { createClient, listAllClients } from '../oauth/service.ts';
+import { createClient, deleteClient, listAllClients, rotateClientSecret } from '../oauth/service.ts';
+import { rotateKeys } from '../oauth/keys.ts';
 import { closeOnSignals, startServer } from '../server/index.ts';
 import { isDatabaseEmpty, seedDemo, type DemoSummary } from '../../db/seeds/demo.ts';
 
@@ -164,6 +165,42 @@ clients
       const all = await listAllClients(d);
       const rows = all.map((c) => ({ id: c.id, client_id: c.clientId, client_name: c.clientName, scope: c.scope, organization_id: c.organizationId, created_at: c.createdAt.toISOString() }));
       print(!!options.json, rows, rows.length ? rows.map((r) => `${r.client_id}  ${r.client_name}  [${r.scope}]`).join('\n') : 'no clients');
+    }),
+  );
+
+clients
+  .command('delete')
+  .description('delete a client; its access tokens stop working at once')
+  .argument('<client_id>', 'the client_id to delete')
+  .option('--json', 'print JSON')
+  .action(async (clientId: string, options: { json?: boolean }) =>
+    withDeps(async (d) => {
+      const client = await deleteClient(d, clientId);
+      print(!!options.json, { id: client.id, client_id: client.clientId, deleted: true }, `deleted ${client.clientId}`);
+    }),
+  );
+clients
+  .command('rotate-secret')
+  .description('replace the secret of a client; prints the new one once')
+  .argument('<client_id>', 'the client_id whose secret to replace')
+  .option('--json', 'print JSON')
+  .action(async (clientId: string, options: { json?: boolean }) =>
+    withDeps(async (d) => {
+      const { client, clientSecret } = await rotateClientSecret(d, clientId);
+      print(!!options.json, { id: client.id, client_id: client.clientId, client_secret: clientSecret }, `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\n(the secret is shown only now; the old one no longer works)`);
+    }),
+  );
+
+program
+  .command('keys')
+  .description('token signing keys')
+  .command('rotate')
+  .description('make a new active signing key; the old one stays published until its tokens have expired')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) =>
+    withDeps(async (d) => {
+      const { kid, retired } = await rotateKeys(d.db, d.config);
+      print(!!options.json, { kid, retired }, `active key: ${kid}${retired.length ? `\nretired (published until their tokens expire): ${retired.join(', ')}` : ''}`);
     }),
   );
 

@@ -11,6 +11,12 @@ export interface Config {
   seedDemo: boolean;
   sessionTtlSeconds: number;
   tokenTtlSeconds: number;
+  /** `iss` of the access tokens: PUBLIC_URL unless TOKEN_ISSUER says otherwise. */
+  tokenIssuer: string;
+  /** Put the client's scopes in every token (a narrowed token always carries them). */
+  tokenScopeClaim: boolean;
+  tokenClockToleranceSeconds: number;
+  clientAuthCacheSeconds: number;
   bcryptCost: number;
   shutdownTimeoutMs: number;
   redisUrl?: string;
@@ -27,7 +33,9 @@ export interface Config {
 }
 
 /** The brute-force limits: at most `points` counted events per key in `durationSeconds`. */
-export type RateLimitRule = 'loginFailuresByEmail' | 'loginFailuresByIp' | 'otpRequestsByEmail' | 'otpAttemptsByEmail';
+export type RateLimitRule =
+  | 'loginFailuresByEmail' | 'loginFailuresByIp' | 'otpRequestsByEmail' | 'otpAttemptsByEmail'
+  | 'tokenFailuresByClient' | 'tokenFailuresByIp';
 export interface RateLimitSetting {
   points: number;
   durationSeconds: number;
@@ -38,6 +46,8 @@ const RATE_LIMIT_DEFAULTS: Record<RateLimitRule, [env: string, setting: RateLimi
   loginFailuresByIp: ['RATE_LIMIT_LOGIN_IP', { points: 100, durationSeconds: 900 }],
   otpRequestsByEmail: ['RATE_LIMIT_OTP_REQUEST', { points: 3, durationSeconds: 900 }],
   otpAttemptsByEmail: ['RATE_LIMIT_OTP_ATTEMPT', { points: 10, durationSeconds: 900 }],
+  tokenFailuresByClient: ['RATE_LIMIT_TOKEN_CLIENT', { points: 20, durationSeconds: 900 }],
+  tokenFailuresByIp: ['RATE_LIMIT_TOKEN_IP', { points: 100, durationSeconds: 900 }],
 };
 
 /** `10/900` means 10 per 900 seconds. */
@@ -103,6 +113,10 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemo: boolean(env, 'SEED_DEMO', true),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 86_400, 60, 31_536_000),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 300, 10, 86_400),
+    tokenIssuer: url(env, 'TOKEN_ISSUER', publicUrl, ['http:', 'https:'])!,
+    tokenScopeClaim: boolean(env, 'TOKEN_SCOPE_CLAIM', false),
+    tokenClockToleranceSeconds: integer(env, 'TOKEN_CLOCK_TOLERANCE_SECONDS', 30, 0, 300),
+    clientAuthCacheSeconds: integer(env, 'CLIENT_AUTH_CACHE_SECONDS', 60, 0, 3_600),
     bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),

@@ -4,6 +4,7 @@ import { createLogger, type Logger } from '../logging/index.ts';
 import { createMailer, type Mailer } from '../mail/index.ts';
 import { createRateLimits, type RateLimits } from '../ratelimit/index.ts';
 import { createPasswordHasher, type PasswordHasher } from '../hashing/index.ts';
+import { KeyRing } from '../oauth/keys.ts';
 import type { Principal } from '../authz/policy.ts';
 import { createIdentityLoaders } from '../identity/loaders.ts';
 import { createAdsLoaders } from '../ads/loaders.ts';
@@ -21,6 +22,8 @@ export interface AppDeps {
   rateLimits: RateLimits;
   /** bcrypt off the event loop (worker threads). */
   passwords: PasswordHasher;
+  /** The token signing keys, read from the database (shared by every instance). */
+  keys: KeyRing;
 }
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
@@ -32,6 +35,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     mailer: createMailer(config, db, log),
     rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
     passwords: createPasswordHasher(),
+    keys: new KeyRing(db),
   };
 }
 

@@ -3,6 +3,7 @@ import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
 import { ANONYMOUS, type Principal } from '../authz/policy.ts';
 import { authenticateSessionToken } from '../identity/service.ts';
+import { authenticateAccessToken, looksLikeJwt } from '../oauth/tokens.ts';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -10,7 +11,7 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** The token a request carries: `Service-Session-Token`, or `Authorization: Bearer <token>`. */
+/** The token a request carries: `Service-Session-Token`, or `Authorization: Bearer <token>` (a session token or an access token). */
 export function presentedToken(headers: Record<string, string | string[] | undefined>): string | undefined {
   const session = headers['service-session-token'];
   if (typeof session === 'string' && session !== '') return session;
@@ -31,7 +32,10 @@ export function authenticate(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     const token = presentedToken(req.headers);
     let viewer: Principal = ANONYMOUS;
-    if (token !== undefined && token.length <= 4096) viewer = (await authenticateSessionToken(deps, token)) ?? ANONYMOUS;
+    if (token !== undefined && token.length <= 8192) {
+      // Access tokens are JWTs from /oauth2/token; session tokens are opaque. Either fails to anonymous.
+      viewer = (looksLikeJwt(token) ? await authenticateAccessToken(deps, token) : await authenticateSessionToken(deps, token)) ?? ANONYMOUS;
+    }
     res.locals.ctx = createRequestContext(deps, { requestId: String(req.id), viewer, ip: req.ip, log: req.log });
     next();
   };

@@ -4,9 +4,9 @@ import { SCOPES, SCOPE_ALIASES } from '../authz/policy.ts';
 import { findReadable, readableChildren } from '../authz/guards.ts';
 import { allocateIds } from '../db/ids.ts';
 import type { PageRequest } from '../db/pagination.ts';
-import { badInput } from '../errors/index.ts';
+import { badInput, DomainError } from '../errors/index.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
-import { apiClients, type ApiClientRecord } from './store.ts';
+import { apiClients, findClientByClientId, type ApiClientRecord } from './store.ts';
 
 const SCOPE_WORDS = [...SCOPES, ...Object.keys(SCOPE_ALIASES)];
 
@@ -56,3 +56,27 @@ export const findApiClient = (ctx: RequestContext, id: string) =>
 
 export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.page(organizationId, page));
+
+async function requireClient(deps: AppDeps, clientId: string): Promise<ApiClientRecord> {
+  const client = await findClientByClientId(deps.db, clientId);
+  if (!client) throw new DomainError('NOT_FOUND', `No API client "${clientId.slice(0, 128)}".`, { field: 'client_id' });
+  return client;
+}
+
+/** Deletes a client: its tokens stop working at once (verification requires the client to exist). */
+export async function deleteClient(deps: AppDeps, clientId: string): Promise<ApiClientRecord> {
+  const client = await requireClient(deps, clientId);
+  // The graph_objects row owns the id; deleting it cascades to the client.
+  await deps.db('graph_objects').where('id', client.id).delete();
+  return client;
+}
+
+/** A new secret, shown once; the old one (and every remembered verification of it) stops working. */
+export async function rotateClientSecret(deps: AppDeps, clientId: string): Promise<{ client: ApiClientRecord; clientSecret: string }> {
+  const client = await requireClient(deps, clientId);
+  const clientSecret = randomBytes(32).toString('base64url');
+  const hash = await deps.passwords.hash(clientSecret, deps.config.bcryptCost);
+  const now = new Date();
+  await deps.db(apiClients.table).where('id', client.id).update({ client_secret: hash, secret_version: client.secretVersion + 1, updated_at: now });
+  return { client: { ...client, clientSecret: hash, secretVersion: client.secretVersion + 1, updatedAt: now }, clientSecret };
+}

@@ -6,6 +6,7 @@ import { authenticate } from '../http/authenticate.ts';
 import { createApolloServer, graphqlRouter } from '../graphql/server.ts';
 import { graphqlIde } from '../graphql/ide.ts';
 import { identityRoutes } from '../identity/routes.ts';
+import { oauthRoutes } from '../oauth/routes.ts';
 import { httpLogging } from './http-logging.ts';
 import { healthRoutes, metrics } from './health.ts';
 
@@ -33,6 +34,7 @@ export async function createApp(deps: AppDeps, httpServer: Server): Promise<App>
   app.use(graphqlIde({ endpoint: '/graphql' }));
   app.use('/graphql', graphqlRouter(apollo, auth));
   app.use('/api/v2', identityRoutes(deps, auth));
+  app.use(oauthRoutes(deps));
 
   app.use((_req, res) => void res.status(404).json({ message: 'Route not found.' }));
   // Last resort: never a stack trace on the wire.

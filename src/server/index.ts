@@ -15,6 +15,8 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   // A slow client must not hold a connection forever; these are Node's knobs for it.
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
+  // The first start creates the token signing key; every instance then signs with the one in the database.
+  await deps.keys.active();
   const app = await createApp(deps, server);
   server.on('request', app.express);
   const port = options.port ?? deps.config.port;

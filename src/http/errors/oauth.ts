@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { DomainError } from '../../errors/index.ts';
-import { classify } from './classify.ts';
+import { classify, isBodyParseError, isBodyTooLarge } from './classify.ts';
 
 /** RFC 6749 section 5.2: `{error, error_description}`, never cached. */
 export interface OAuthErrorBody {
@@ -31,8 +31,17 @@ export function sendOAuthError(res: Response, error: DomainError): void {
 
 /** Express error handler for the `/oauth2` router. */
 export const oauthErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  if (isBodyParseError(error) || isBodyTooLarge(error)) {
+    return sendOAuthError(res, new DomainError('BAD_USER_INPUT', 'The request body could not be read.', { oauthError: 'invalid_request' }));
+  }
   const known = classify(error);
-  if (known) return sendOAuthError(res, known);
+  if (known) {
+    // RFC 6749 section 5.2: a failed Basic authentication answers with the scheme it expects.
+    if (known.oauthError === 'invalid_client' && /^Basic\s/i.test(req.headers.authorization ?? '')) {
+      res.setHeader('WWW-Authenticate', 'Basic realm="adgraph", charset="UTF-8"');
+    }
+    return sendOAuthError(res, known);
+  }
   req.log.error({ err: error }, 'unexpected error');
   setNoStore(res);
   res.status(500).json({ error: 'server_error', error_description: 'An internal error occurred.' });
