@@ -59,6 +59,10 @@ export const isObjectId = (id: string) => isNumericId(id) || isUuid(id) || parse
 export async function findObject(ctx: RequestContext, id: string, kinds?: readonly ObjectKind[]): Promise<FoundObject | null> {
   identity.requireViewer(ctx);
   const wanted = (kind: ObjectKind) => !kinds || kinds.includes(kind);
+  // Ad accounts are addressed as act_<id> too (DECISIONS section 4), as adAccount(id:) and /v24.0 take them.
+  if (id.startsWith('act_') && isNumericId(id.slice(4))) {
+    return wanted('ad_account') ? owned('ad_account', await ads.findAdAccount(ctx, id.slice(4))) : null;
+  }
   if (isNumericId(id)) {
     const entry = await ctx.loaders.objectTypes.load(id);
     const kind = entry?.type as ObjectKind | undefined;

@@ -88,6 +88,33 @@ export const serviceUnavailable = (cause?: unknown) =>
     graph: { code: 2, type: 'OAuthException', isTransient: true },
   });
 
+/**
+ * Runs several field checks and reports every field that fails, not just the first (the identity API lists
+ * one validation per field). Returns the checked values in order.
+ */
+export function validateFields<const T extends readonly unknown[]>(checks: { [K in keyof T]: () => T[K] }): T {
+  const values: unknown[] = [];
+  const problems: DomainError[] = [];
+  for (const check of checks as ReadonlyArray<() => unknown>) {
+    try {
+      values.push(check());
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.code !== 'BAD_USER_INPUT' || !error.field) throw error;
+      problems.push(error);
+      values.push(undefined);
+    }
+  }
+  if (problems.length === 1) throw problems[0];
+  if (problems.length > 1) {
+    throw new DomainError('BAD_USER_INPUT', problems.map((p) => p.message).join(' '), {
+      field: problems[0]!.field,
+      title: problems.find((p) => p.title)?.title,
+      validations: problems.flatMap((p) => p.validations ?? []),
+    });
+  }
+  return values as unknown as T;
+}
+
 export function isDomainError(error: unknown): error is DomainError {
   return error instanceof DomainError;
 }

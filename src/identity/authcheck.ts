@@ -3,7 +3,7 @@ import { ACTIONS, can, organizationsAllowing, RESOURCE_TYPES, type Action, type 
 import { findObjectOfType } from '../authz/objects.ts';
 import { badInput } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
-import { requireViewer } from './service.ts';
+import { findOrganization, findUser, requireViewer } from './service.ts';
 
 export const MAX_CHECKS = 100;
 export const MAX_CHECKS_WITH_RESOURCE_ID = 10;
@@ -56,7 +56,7 @@ export function parseCheck(raw: unknown, path: string): AuthCheck {
   }
   const any_org = object.any_org === true;
   if (any_org && organization_id) throw badInput(`${path}.object.any_org`, 'any_org cannot be combined with organization_id.');
-  return { action: raw.action as Action, object: { resource_type: type as ResourceType | '*', organization_id, any_org, owner_id: owner_id?.toLowerCase(), resource_id } };
+  return { action: raw.action as Action, object: { resource_type: type as ResourceType | '*', organization_id: organization_id?.toLowerCase(), any_org, owner_id: owner_id?.toLowerCase(), resource_id } };
 }
 
 /** Validates the request's checks map (label → check) and its limits. */
@@ -88,6 +88,9 @@ export async function evaluateCheck(ctx: RequestContext, check: AuthCheck): Prom
   const { action, object } = check;
   const ownerId = object.owner_id === 'me' ? (ctx.viewer.kind === 'user' ? ctx.viewer.userId : undefined) : object.owner_id;
   if (object.owner_id === 'me' && ownerId === undefined) return false;
+  // An organization or a user that does not exist (or that the caller cannot see) has no objects: false, like a resource_id.
+  if (object.organization_id !== undefined && !(await findOrganization(ctx, object.organization_id))) return false;
+  if (ownerId !== undefined && (object.resource_type === 'user' || object.resource_type === '*') && !(await findUser(ctx, ownerId))) return false;
 
   if (object.resource_id !== undefined) {
     const found = await findObjectOfType(ctx, object.resource_type, object.resource_id);
@@ -104,11 +107,13 @@ export async function evaluateCheck(ctx: RequestContext, check: AuthCheck): Prom
     : undefined;
   return types.every((type) => {
     // Users belong to no one organization: a user is reachable through the organizations it shares with the caller.
-    if (type === 'user') return can(ctx.viewer, action, { type, ownerId, memberOf });
+    if (type === 'user' && ownerId !== undefined) return can(ctx.viewer, action, { type, ownerId, memberOf });
     if (object.any_org) {
       const allowedIn = organizationsAllowing(ctx.viewer, action, type);
       return allowedIn === 'all' || allowedIn.length > 0;
     }
+    // The users of an organization are the objects of type user in it.
+    if (type === 'user') return can(ctx.viewer, action, { type, memberOf: object.organization_id ? [object.organization_id] : [] });
     return can(ctx.viewer, action, { type, organizationId: object.organization_id, ownerId });
   });
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { AppDeps } from '../context/index.ts';
-import { badInput, DomainError } from '../errors/index.ts';
+import { badInput, DomainError, validateFields } from '../errors/index.ts';
 import { checkPasswordPolicy } from './password.ts';
-import { dummyPasswordHash, validateEmail, validatePasswordInput } from './service.ts';
+import { dummyPasswordHash, passwordRequired, validateEmail } from './service.ts';
 import * as store from './store.ts';
 
 /** Wrong tries a passcode survives; the next one after that never matches. */
@@ -38,20 +38,28 @@ export async function changePasswordWithOneTimePasscode(
   deps: AppDeps,
   input: { email?: unknown; one_time_passcode?: unknown; password?: unknown },
 ): Promise<void> {
-  const email = validateEmail(input.email);
-  if (typeof input.one_time_passcode !== 'string' || input.one_time_passcode === '') {
-    throw badInput('one_time_passcode', 'A one-time passcode is required.');
-  }
-  if (input.one_time_passcode.length > 64) throw badInput('one_time_passcode', 'One-time passcode must be at most 64 characters.');
-  const password = validatePasswordInput(input.password);
-  const verdict = checkPasswordPolicy(password);
-  if (!verdict.valid) throw badInput('password', verdict.details, { title: 'Invalid password.' });
+  const [email, code, password] = validateFields([
+    () => validateEmail(input.email),
+    () => {
+      const value = input.one_time_passcode;
+      if (typeof value !== 'string' || value === '') throw badInput('one_time_passcode', 'A one-time passcode is required.');
+      if (value.length > 64) throw badInput('one_time_passcode', 'One-time passcode must be at most 64 characters.');
+      return value;
+    },
+    () => {
+      if (typeof input.password !== 'string' || input.password === '') throw passwordRequired();
+      // Length is part of the policy here: an over-long new password is an "Invalid password." like a weak one.
+      const verdict = checkPasswordPolicy(input.password);
+      if (!verdict.valid) throw badInput('password', verdict.details, { title: 'Invalid password.' });
+      return input.password;
+    },
+  ]);
 
   await deps.rateLimits.consume('otpAttemptsByEmail', email);
   const now = new Date();
   const user = await store.findUserByEmail(deps.db, email);
   const passcode = user ? await store.findUsablePasscode(deps.db, user.id, now, MAX_PASSCODE_ATTEMPTS) : null;
-  const matches = await deps.passwords.verify(input.one_time_passcode, passcode?.codeHash ?? (await dummyPasswordHash(deps)));
+  const matches = await deps.passwords.verify(code, passcode?.codeHash ?? (await dummyPasswordHash(deps)));
   if (!user || !passcode || !matches) {
     if (passcode) await store.countFailedPasscodeAttempt(deps.db, passcode.id);
     throw new DomainError('BAD_USER_INPUT', INCORRECT_PASSCODE);

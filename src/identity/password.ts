@@ -1,20 +1,49 @@
 export const MAX_PASSWORD_LENGTH = 64;
 export const MIN_PASSWORD_ENTROPY_BITS = 52;
 
+// The character sets and common sequences of wagslane/go-password-validator v0.3.0, the estimate Coder uses.
+const CHARACTER_SETS = ['!@$&*', '_-., ', `"#%'()+/:;<=>?[\\]^{|}~`, 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', '0123456789'];
+const SEQUENCES = ['0123456789', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'abcdefghijklmnopqrstuvwxyz'];
+
+/** A character repeated more than twice in a row counts twice. */
+function removeMoreThanTwoRepeatingChars(chars: string[]): string[] {
+  const out: string[] = [];
+  for (const c of chars) if (!(out.length >= 2 && out[out.length - 1] === c && out[out.length - 2] === c)) out.push(c);
+  return out;
+}
+
+/** A run of three or more characters that follow `sequence` keeps only its first two (go-password-validator's loop). */
+function removeMoreThanTwoFromSequence(chars: string[], sequence: string): string[] {
+  const seq = [...sequence];
+  const out = [...chars];
+  let matches = 0;
+  for (let i = 0; i < out.length; i++) {
+    for (let j = 0; j < seq.length; j++) {
+      if (i >= out.length) break;
+      if (out[i] !== seq[j]) {
+        matches = 0;
+        continue;
+      }
+      matches++;
+      if (matches > 2) out.splice(i, 1);
+      else i++;
+    }
+  }
+  return out;
+}
+
 /**
- * Password strength as an entropy estimate, the way Coder checks it: the size of the character classes
- * used, raised to the length once runs of repeated characters are discounted.
+ * Password strength as an entropy estimate, the way Coder checks it (go-password-validator): the size of the
+ * character sets used (each other character adds 1), raised to the length once repeated characters and
+ * common sequences (digits, the alphabet, keyboard rows, both directions) are discounted.
  */
 export function passwordEntropyBits(password: string): number {
-  const chars = [...password];
-  let base = 0;
-  if (chars.some((c) => c >= 'a' && c <= 'z')) base += 26;
-  if (chars.some((c) => c >= 'A' && c <= 'Z')) base += 26;
-  if (chars.some((c) => c >= '0' && c <= '9')) base += 10;
-  if (chars.some((c) => !/[a-zA-Z0-9]/.test(c))) base += 33;
-  let length = 0;
-  for (let i = 0; i < chars.length; i++) if (i < 2 || chars[i] !== chars[i - 1] || chars[i] !== chars[i - 2]) length++;
-  return base === 0 ? 0 : length * Math.log2(base);
+  const unique = [...new Set(password)];
+  let base = unique.filter((c) => !CHARACTER_SETS.some((set) => set.includes(c))).length;
+  for (const set of CHARACTER_SETS) if (unique.some((c) => set.includes(c))) base += set.length;
+  let chars = removeMoreThanTwoRepeatingChars([...password]);
+  for (const sequence of [...SEQUENCES, ...SEQUENCES.map((seq) => [...seq].reverse().join(''))]) chars = removeMoreThanTwoFromSequence(chars, sequence);
+  return base === 0 ? 0 : chars.length * Math.log2(base);
 }
 
 export interface PasswordVerdict {

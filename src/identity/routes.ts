@@ -19,6 +19,7 @@ export function identityRoutes(deps: AppDeps, authenticate: express.RequestHandl
   router.get('/auth/scopes', (_req, res) => void res.json({ external: EXTERNAL_SCOPES }));
 
   router.post('/authcheck', async (req, res) => {
+    identity.requireViewer(res.locals.ctx); // a missing session is a 401 before anything about the body
     const body = requireJsonObject(req.body, ['checks']);
     res.json(await authCheck(res.locals.ctx, body.checks));
   });
@@ -45,10 +46,12 @@ export function identityRoutes(deps: AppDeps, authenticate: express.RequestHandl
   });
 
   router.post('/users/validate-password', async (req, res) => {
+    identity.requireViewer(res.locals.ctx);
     res.json(identity.validatePassword(res.locals.ctx, requireJsonObject(req.body, ['password']).password));
   });
 
   router.post('/users/:user/convert-login', async (req, res) => {
+    identity.requireViewer(res.locals.ctx);
     const body = requireJsonObject(req.body, ['to_type', 'password']);
     const conversion = await convertLogin(res.locals.ctx, String(req.params.user), body);
     res.status(201).json({

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { can, ROLES, type Principal, type Role } from '../authz/policy.ts';
-import { badInput, DomainError, unauthenticated } from '../errors/index.ts';
+import { badInput, DomainError, unauthenticated, validateFields } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
 import { checkPasswordPolicy, MAX_PASSWORD_LENGTH, type PasswordVerdict } from './password.ts';
@@ -77,8 +77,7 @@ const INCORRECT_CREDENTIALS = 'Incorrect email or password.';
  * failures count per address and per client IP, and a success clears the address's count.
  */
 export async function verifyCredentials(deps: AppDeps, emailInput: unknown, passwordInput: unknown, ipAddress = 'unknown'): Promise<UserRecord> {
-  const email = validateEmail(emailInput);
-  const password = validatePasswordInput(passwordInput);
+  const [email, password] = validateFields([() => validateEmail(emailInput), () => validatePasswordInput(passwordInput)]);
   await deps.rateLimits.check('loginFailuresByEmail', email);
   await deps.rateLimits.check('loginFailuresByIp', ipAddress);
   const user = await store.findUserByEmail(deps.db, email);
@@ -189,13 +188,13 @@ export function assertUuid(id: string, field = 'id'): void {
 
 export async function findOrganization(ctx: RequestContext, id: string): Promise<OrganizationRecord | null> {
   requireViewer(ctx);
-  const organization = await ctx.loaders.identity.organizationById.load(id);
+  const organization = await ctx.loaders.identity.organizationById.load(id.toLowerCase());
   return organization && can(ctx.viewer, 'read', { type: 'organization', organizationId: organization.id }) ? organization : null;
 }
 
 export async function findUser(ctx: RequestContext, id: string): Promise<UserRecord | null> {
   requireViewer(ctx);
-  const user = await ctx.loaders.identity.userById.load(id);
+  const user = await ctx.loaders.identity.userById.load(id.toLowerCase());
   if (!user) return null;
   const memberOf = (await ctx.loaders.identity.membershipsByUser.load(user.id)).map((m) => m.organizationId);
   return can(ctx.viewer, 'read', { type: 'user', ownerId: user.id, memberOf }) ? user : null;
@@ -203,7 +202,7 @@ export async function findUser(ctx: RequestContext, id: string): Promise<UserRec
 
 export async function findMembership(ctx: RequestContext, id: string): Promise<MembershipRecord | null> {
   requireViewer(ctx);
-  const membership = await ctx.loaders.identity.membershipById.load(id);
+  const membership = await ctx.loaders.identity.membershipById.load(id.toLowerCase());
   return membership && can(ctx.viewer, 'read', { type: 'organization_member', organizationId: membership.organizationId }) ? membership : null;
 }
 

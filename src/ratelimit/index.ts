@@ -15,6 +15,8 @@ export interface RateLimits {
   consume(rule: RateLimitRule, key: string): Promise<void>;
   /** Forgets the key (a successful login clears its failures). */
   reset(rule: RateLimitRule, key: string): Promise<void>;
+  /** Resolves once Redis is connected (or at once without it, or after a short wait when it is down). */
+  ready(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,8 @@ export const rateLimited = (msBeforeNext: number) =>
     retryAfterSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
     graph: { code: 4, type: 'OAuthException', isTransient: true },
   });
+
+const READY_TIMEOUT_MS = 3_000;
 
 export function createRateLimits(config: Config, log: Logger, options: { keyPrefix?: string } = {}): RateLimits {
   const prefix = options.keyPrefix ?? 'adgraph';
@@ -59,6 +63,19 @@ export function createRateLimits(config: Config, log: Logger, options: { keyPref
     },
     async reset(rule, key) {
       await limiters[rule].delete(normalize(key));
+    },
+    async ready() {
+      if (!redis || redis.status === 'ready') return;
+      // Until connected every count would go to the memory fallback, so instances would not share limits.
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          redis.off('ready', done);
+          resolve();
+        };
+        const timer = setTimeout(done, READY_TIMEOUT_MS);
+        redis.once('ready', done);
+      });
     },
     async close() {
       if (redis) await redis.quit().catch(() => redis.disconnect());

@@ -17,6 +17,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   server.requestTimeout = 60_000;
   // The first start creates the token signing key; every instance then signs with the one in the database.
   await deps.keys.active();
+  await deps.rateLimits.ready();
   const app = await createApp(deps, server);
   server.on('request', app.express);
   const port = options.port ?? deps.config.port;

@@ -42,7 +42,7 @@ describe('/api/v2 sessions', () => {
   it.each([
     ['a wrong password', JSON.stringify({ email: 'x@example.com', password: 'nope' }), 401, { message: 'Incorrect email or password.' }],
     ['bad JSON', '{"email":', 400, { message: 'Request body must be valid JSON.' }],
-    ['no body', undefined, 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'An e-mail address is required.' }] }],
+    ['no body', undefined, 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'An e-mail address is required.' }, { field: 'password', detail: 'A password is required.' }] }],
     ['an unknown field', JSON.stringify({ email: 'x@example.com', password: 'p', admin: true }), 400, { message: 'Validation failed.', validations: [{ field: 'admin', detail: 'Unknown field "admin".' }] }],
     ['a bad e-mail', JSON.stringify({ email: 'nope', password: 'p' }), 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'Must be a valid e-mail address.' }] }],
     ['an over-long e-mail', JSON.stringify({ email: `${'a'.repeat(250)}@example.com`, password: 'p' }), 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'E-mail address must be at most 256 characters.' }] }],
