@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeAppDeps, type AppDeps } from '../context/index.ts';
+import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
 
 export interface RunningServer {
@@ -16,7 +17,11 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
   // The first start creates the token signing key; every instance then signs with the one in the database.
-  await deps.keys.active();
+  // A database that is down must not keep the server from starting: /readyz says so, and the key loads later.
+  await deps.keys.active().catch((error: unknown) => {
+    if (!isConnectionError(error)) throw error;
+    deps.log.warn({ err: { message: (error as Error).message } }, 'database unreachable at start: signing keys load on first use');
+  });
   await deps.rateLimits.ready();
   const app = await createApp(deps, server);
   server.on('request', app.express);
