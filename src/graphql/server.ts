@@ -8,7 +8,7 @@ import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { buildSchema } from './schema.ts';
 import { formatError, isUnexpected } from './errors.ts';
-import { classify, isBodyParseError, isBodyTooLarge } from '../http/errors/classify.ts';
+import { classify, isBodyParseError, isBodyReadError } from '../http/errors/classify.ts';
 
 /** Logs what formatError masks, with the request's own logger (and so its request id). */
 const logUnexpectedErrors: ApolloServerPlugin<RequestContext> = {
@@ -59,7 +59,7 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
 const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => {
   const reply = (status: number, message: string, code: string) => res.status(status).json({ errors: [{ message, extensions: { code } }] });
   if (isBodyParseError(error)) return void reply(400, 'Request body must be valid JSON.', 'BAD_REQUEST');
-  if (isBodyTooLarge(error)) return void reply(413, 'Request body is too large.', 'BAD_REQUEST');
+  if (isBodyReadError(error)) return void reply(error.status, 'Request body could not be read.', 'BAD_REQUEST');
   const known = classify(error);
   if (known?.code === 'SERVICE_UNAVAILABLE') return void reply(503, known.message, known.code);
   req.log.error({ err: error }, 'unexpected error');

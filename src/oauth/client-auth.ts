@@ -45,6 +45,10 @@ export async function authenticateClient(deps: AppDeps, clientId: string, secret
     await deps.rateLimits.consume('tokenFailuresByIp', ipAddress);
     throw invalidClient();
   }
-  if (!cached && deps.config.clientAuthCacheSeconds > 0) remember(key!, deps.config.clientAuthCacheSeconds * 1000);
+  if (!cached) {
+    // As a successful login does: a client that authenticates is not a brute-force attempt in progress.
+    await deps.rateLimits.reset('tokenFailuresByClient', clientId);
+    if (deps.config.clientAuthCacheSeconds > 0) remember(key!, deps.config.clientAuthCacheSeconds * 1000);
+  }
   return client;
 }

@@ -16,6 +16,12 @@ export function isBodyParseError(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { type?: string }).type === 'entity.parse.failed';
 }
 
-export function isBodyTooLarge(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { type?: string }).type === 'entity.too.large';
+/**
+ * Any other error body-parser raises about the request itself (too large, too many parameters, an
+ * unsupported charset or content encoding, an aborted or mis-sized body): the client's fault, never a 500.
+ */
+export function isBodyReadError(error: unknown): error is { type: string; status: number } {
+  if (typeof error !== 'object' || error === null) return false;
+  const { type, status } = error as { type?: unknown; status?: unknown };
+  return typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500;
 }

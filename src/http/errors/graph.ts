@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
 import { DomainError } from '../../errors/index.ts';
-import { classify, isBodyParseError } from './classify.ts';
+import { classify, isBodyParseError, isBodyReadError } from './classify.ts';
 
 /**
  * The Graph API error envelope (`/v24.0`, DECISIONS section 4):
@@ -67,7 +67,7 @@ export function sendGraphError(req: Request, res: Response, error: DomainError):
 
 /** Express error handler for the `/v24.0` router. */
 export const graphErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (isBodyParseError(error)) {
+  if (isBodyParseError(error) || isBodyReadError(error)) {
     return sendGraphError(req, res, new DomainError('BAD_USER_INPUT', 'Request body must be valid JSON.', { graph: { code: 100 } }));
   }
   const known = classify(error);

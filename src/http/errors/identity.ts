@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { DomainError } from '../../errors/index.ts';
-import { classify, isBodyParseError, isBodyTooLarge } from './classify.ts';
+import { classify, isBodyParseError, isBodyReadError } from './classify.ts';
 
 /**
  * The identity API's error shape (`/api/v2`, after Coder's httpapi): `{message, detail?, validations?}`.
@@ -49,7 +49,7 @@ export function sendIdentityError(res: Response, error: DomainError): void {
 /** Express error handler for the `/api/v2` router. */
 export const identityErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (isBodyParseError(error)) return void res.status(400).json({ message: 'Request body must be valid JSON.' });
-  if (isBodyTooLarge(error)) return void res.status(413).json({ message: 'Request body is too large.' });
+  if (isBodyReadError(error)) return void res.status(error.status).json({ message: 'Request body could not be read.' });
   const known = classify(error);
   if (known) return sendIdentityError(res, known);
   req.log.error({ err: error }, 'unexpected error');

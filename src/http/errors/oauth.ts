@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { DomainError } from '../../errors/index.ts';
-import { classify, isBodyParseError, isBodyTooLarge } from './classify.ts';
+import { classify, isBodyReadError } from './classify.ts';
 
 /** RFC 6749 section 5.2: `{error, error_description}`, never cached. */
 export interface OAuthErrorBody {
@@ -31,7 +31,7 @@ export function sendOAuthError(res: Response, error: DomainError): void {
 
 /** Express error handler for the `/oauth2` router. */
 export const oauthErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (isBodyParseError(error) || isBodyTooLarge(error)) {
+  if (isBodyReadError(error)) {
     return sendOAuthError(res, new DomainError('BAD_USER_INPUT', 'The request body could not be read.', { oauthError: 'invalid_request' }));
   }
   const known = classify(error);

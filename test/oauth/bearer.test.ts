@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportSPKI, generateKeyPair, importJWK, SignJWT } from 'jose';
+import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
+import { worldBuilder } from '../helpers/world.ts';
+import {
+  activeSigningKey, assembleJwt, cliEnv, cliJson, decodeJwt, expectOAuthError, fetchAccessToken, nowSeconds, signWithServerKey, tokenRequest,
+} from '../helpers/oauth.ts';
+import { createClient } from '../../src/oauth/service.ts';
+
+/**
+ * Access tokens as bearer credentials (DECISIONS sections 2 and 3): every token that fails a check is 401
+ * on /api/v2 (the identity error shape) and UNAUTHENTICATED on GraphQL; a good one acts for its client's
+ * organization with the token's scopes.
+ */
+const ISSUER = 'https://adgraph.test';
+const SIGNED_OUT = 'You are signed out or your session has expired. Please sign in again to continue.';
+const PROBE = '{ me { id } adAccounts { totalCount } }';
+
+describe('bearer access tokens', () => {
+  let server: TestServer;
+  let orgA: string;
+  let orgB: string;
+  let pageA: string;
+  let accountA: string;
+  let clientA: { clientId: string; secret: string };
+  let clientB: { clientId: string; secret: string };
+
+  beforeAll(async () => {
+    server = await startTestServer({ PUBLIC_URL: ISSUER });
+    const world = worldBuilder(server.deps);
+    orgA = (await world.organization()).id;
+    orgB = (await world.organization()).id;
+    accountA = (await world.adAccount(orgA)).id;
+    await world.adAccount(orgB);
+    pageA = (await world.page(orgA)).id;
+    await world.page(orgB);
+    const a = await createClient(server.deps, { name: 'reporting', scope: 'ads_read pages_read_engagement', organization: orgA });
+    clientA = { clientId: a.client.clientId, secret: a.clientSecret };
+    const b = await createClient(server.deps, { name: 'other org', scope: 'write', organization: orgB });
+    clientB = { clientId: b.client.clientId, secret: b.clientSecret };
+  });
+  afterAll(() => server?.close());
+
+  const me = (token: string) => fetch(`${server.url}/api/v2/users/me`, { headers: { authorization: `Bearer ${token}` } });
+  async function graphql(token: string, query = PROBE, variables?: Record<string, unknown>): Promise<{ status: number; body: GraphQLBody }> {
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: response.status, body: (await response.json()) as GraphQLBody };
+  }
+  async function authcheck(token: string, checks: Record<string, unknown>): Promise<{ status: number; body: any }> {
+    const response = await fetch(`${server.url}/api/v2/authcheck`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ checks }),
+    });
+    return { status: response.status, body: await response.json() };
+  }
+
+  /** The token is refused on both surfaces, exactly as no token at all would be. */
+  async function expectRefused(token: string): Promise<void> {
+    const rest = await me(token);
+    expect(rest.status).toBe(401);
+    expect(await rest.json()).toEqual({ message: SIGNED_OUT });
+    const { body } = await graphql(token);
+    expect(body.errors?.length, JSON.stringify(body)).toBeGreaterThan(0);
+    expect(body.errors!.map((e) => e.extensions?.code)).toContain('UNAUTHENTICATED');
+    expect(body.errors!.every((e) => e.extensions?.code === 'UNAUTHENTICATED'), JSON.stringify(body)).toBe(true);
+    expect(body.data?.adAccounts ?? null).toBeNull();
+  }
+
+  /** The token is accepted: REST knows a principal (an API client has no user: 404, not 401), GraphQL answers. */
+  async function expectAccepted(token: string): Promise<void> {
+    const rest = await me(token);
+    expect(rest.status).toBe(404);
+    const { body } = await graphql(token);
+    expect(body).toEqual({ data: { me: null, adAccounts: { totalCount: 1 } } });
+  }
+
+  const sign = (claims: Record<string, unknown> = {}, header: Record<string, unknown> = {}) =>
+    signWithServerKey(server.deps.db, { clientId: clientA.clientId, issuer: ISSUER, claims, header });
+
+  describe('controls', () => {
+    it('a token from /oauth2/token is accepted', async () => {
+      await expectAccepted(await fetchAccessToken(server.url, clientA.clientId, clientA.secret));
+    });
+
+    it('a token signed by hand with the server key and the right claims is accepted (the refusals below differ in one thing)', async () => {
+      await expectAccepted(await sign());
+    });
+
+    it('an expired token within the 30 s clock tolerance still works (exp 10 s ago)', async () => {
+      const now = nowSeconds();
+      await expectAccepted(await sign({ iat: now - 310, nbf: now - 310, exp: now - 10 }));
+    });
+
+    it('no token at all is refused the same way', async () => {
+      const rest = await fetch(`${server.url}/api/v2/users/me`);
+      expect(rest.status).toBe(401);
+      expect(await rest.json()).toEqual({ message: SIGNED_OUT });
+    });
+  });
+
+  describe('refused', () => {
+    it('expired beyond the tolerance', async () => {
+      const now = nowSeconds();
+      await expectRefused(await sign({ iat: now - 400, nbf: now - 400, exp: now - 100 }));
+    });
+
+    it('not yet valid (nbf 5 minutes ahead)', async () => {
+      const now = nowSeconds();
+      await expectRefused(await sign({ iat: now, nbf: now + 300, exp: now + 600 }));
+    });
+
+    it('without an exp claim', async () => {
+      await expectRefused(await sign({ exp: undefined }));
+    });
+
+    it('a wrong issuer', async () => {
+      await expectRefused(await sign({ iss: 'https://evil.example' }));
+      await expectRefused(await sign({ iss: `${ISSUER}/` }));
+      await expectRefused(await sign({ iss: undefined }));
+    });
+
+    it('a wrong audience', async () => {
+      await expectRefused(await sign({ aud: 'someone-else' }));
+      await expectRefused(await sign({ aud: clientB.clientId }));
+      await expectRefused(await sign({ aud: [clientA.clientId, clientB.clientId] }));
+      await expectRefused(await sign({ aud: undefined }));
+    });
+
+    it('alg: none (an unsecured JWT)', async () => {
+      const { kid } = await activeSigningKey(server.deps.db);
+      const now = nowSeconds();
+      const payload = { sub: clientA.clientId, aud: clientA.clientId, iss: ISSUER, iat: now, nbf: now, exp: now + 300, jti: 'none-1' };
+      await expectRefused(assembleJwt({ alg: 'none', typ: 'JWT' }, payload));
+      await expectRefused(assembleJwt({ alg: 'none', typ: 'JWT', kid }, payload));
+      await expectRefused(assembleJwt({ alg: 'NONE', kid }, payload));
+      // A valid token's signature, re-labelled as unsecured.
+      const real = decodeJwt(await sign());
+      await expectRefused(assembleJwt({ ...real.header, alg: 'none' }, real.payload, real.signature));
+    });
+
+    it('HS256 with the public key as the HMAC secret (algorithm confusion)', async () => {
+      const { kid, publicJwk } = await activeSigningKey(server.deps.db);
+      const publicPem = await exportSPKI((await importJWK(publicJwk, 'RS256', { extractable: true })) as CryptoKey);
+      const now = nowSeconds();
+      const payload = { sub: clientA.clientId, aud: clientA.clientId, iss: ISSUER, iat: now, nbf: now, exp: now + 300, jti: 'hs-1' };
+      for (const secret of [publicPem, publicPem.trim(), JSON.stringify(publicJwk), String(publicJwk.n)]) {
+        const forged = await new SignJWT(payload).setProtectedHeader({ alg: 'HS256', kid, typ: 'JWT' }).sign(new TextEncoder().encode(secret));
+        await expectRefused(forged);
+      }
+    });
+
+    it('an unknown kid, and a foreign key using the published kid', async () => {
+      const { privateKey } = await generateKeyPair('RS256', { modulusLength: 2048 });
+      const { kid } = await activeSigningKey(server.deps.db);
+      const now = nowSeconds();
+      const payload = { sub: clientA.clientId, aud: clientA.clientId, iss: ISSUER, iat: now, nbf: now, exp: now + 300, jti: 'kid-1' };
+      await expectRefused(await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: 'not-a-published-kid' }).sign(privateKey));
+      await expectRefused(await new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid }).sign(privateKey));
+      // The server's own key, but a kid it does not publish, and no kid at all.
+      await expectRefused(await sign({}, { kid: 'not-a-published-kid' }));
+      await expectRefused(await sign({}, { kid: undefined }));
+    });
+
+    it('a tampered payload with the original signature', async () => {
+      const issued = await fetchAccessToken(server.url, clientA.clientId, clientA.secret, 'ads_read');
+      const { header, payload, signature } = decodeJwt(issued);
+      await expectAccepted(issued);
+      // Wider scope, another client's identity, a longer life: each with the signature of the original.
+      await expectRefused(assembleJwt(header, { ...payload, scope: ['ads_read', 'pages_read_engagement'] }, signature));
+      await expectRefused(assembleJwt(header, { ...payload, sub: clientB.clientId, aud: clientB.clientId }, signature));
+      await expectRefused(assembleJwt(header, { ...payload, exp: Number(payload.exp) + 3600 }, signature));
+      // And a signature with one character changed.
+      const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+      await expectRefused(assembleJwt(header, payload, flipped));
+    });
+
+    it('a deleted client: its token stops working at once (adgraph clients delete)', async () => {
+      const created = await createClient(server.deps, { name: 'short-lived', scope: 'ads_read', organization: orgA });
+      const token = await fetchAccessToken(server.url, created.client.clientId, created.clientSecret);
+      await expectAccepted(token);
+      const { value } = await cliJson(['clients', 'delete', created.client.clientId], cliEnv(server.database));
+      expect(value).toMatchObject({ client_id: created.client.clientId, deleted: true });
+      await expectRefused(token);
+      // Nor does it get a new one, though the server had just verified (and remembered) its secret.
+      const again = await tokenRequest(server.url, { body: { grant_type: 'client_credentials', client_id: created.client.clientId, client_secret: created.clientSecret } });
+      expectOAuthError(again, 401, 'invalid_client');
+    });
+  });
+
+  describe('what a good token may do', () => {
+    const checks = () => ({
+      readAccounts: { action: 'read', object: { resource_type: 'ad_account', organization_id: orgA } },
+      readAccount: { action: 'read', object: { resource_type: 'ad_account', resource_id: accountA } },
+      readOtherOrgAccounts: { action: 'read', object: { resource_type: 'ad_account', organization_id: orgB } },
+      createCampaign: { action: 'create', object: { resource_type: 'campaign', organization_id: orgA } },
+      readPage: { action: 'read', object: { resource_type: 'page', resource_id: pageA } },
+      readOrganization: { action: 'read', object: { resource_type: 'organization', organization_id: orgA } },
+    });
+
+    it('authcheck answers for the client principal, in its own organization, with its scopes', async () => {
+      const token = await fetchAccessToken(server.url, clientA.clientId, clientA.secret);
+      const result = await authcheck(token, checks());
+      expect(result.status).toBe(200);
+      expect(result.body).toEqual({
+        readAccounts: true, readAccount: true, readOtherOrgAccounts: false, createCampaign: false, readPage: true, readOrganization: true,
+      });
+    });
+
+    it('a token narrowed to ads_read cannot read a page its client could', async () => {
+      const wide = await fetchAccessToken(server.url, clientA.clientId, clientA.secret);
+      const narrow = await fetchAccessToken(server.url, clientA.clientId, clientA.secret, 'ads_read');
+      expect((await authcheck(narrow, checks())).body).toEqual({
+        readAccounts: true, readAccount: true, readOtherOrgAccounts: false, createCampaign: false, readPage: false, readOrganization: true,
+      });
+
+      const query = 'query ($page: ID!, $account: ID!) { page(id: $page) { id } adAccount(id: $account) { id } }';
+      expect((await graphql(wide, query, { page: pageA, account: accountA })).body).toEqual({ data: { page: { id: pageA }, adAccount: { id: accountA } } });
+      expect((await graphql(narrow, query, { page: pageA, account: accountA })).body).toEqual({ data: { page: null, adAccount: { id: accountA } } });
+    });
+
+    it('a token acts for its own organization only', async () => {
+      const tokenB = await fetchAccessToken(server.url, clientB.clientId, clientB.secret);
+      const query = 'query ($page: ID!) { page(id: $page) { id } adAccounts { totalCount } }';
+      expect((await graphql(tokenB, query, { page: pageA })).body).toEqual({ data: { page: null, adAccounts: { totalCount: 1 } } });
+      expect((await authcheck(tokenB, checks())).body).toMatchObject({ readAccount: false, readPage: false, readAccounts: false });
+    });
+  });
+});
