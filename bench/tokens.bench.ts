@@ -19,43 +19,11 @@
  * Knobs: BENCH_SECONDS (default 5, for (a) and (c)), BENCH_CONNECTIONS (default 10), BENCH_COLD_CLIENTS,
  * BENCH_LIGHT_RATE, and the server's own environment (BCRYPT_COST, CLIENT_AUTH_CACHE_SECONDS, ...).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig } from '../src/config/index.ts';
-import { createAppDeps, type AppDeps } from '../src/context/index.ts';
-import { migrateToLatest } from '../src/db/migrate.ts';
-import { createLogger } from '../src/logging/index.ts';
-import { startServer } from '../src/server/index.ts';
+import { availableParallelism, cpus } from 'node:os';
 import { createClient } from '../src/oauth/service.ts';
-import { DEMO_PASSWORD, seedDemo } from '../db/seeds/demo.ts';
+import type { AppDeps } from '../src/context/index.ts';
+import { autocannon, positive, printTable, withDemoServer, type AutocannonResult, type Tracker } from './harness.ts';
 
-// autocannon ships no type declarations; this is the part of its API the benchmark uses.
-interface Histogram { average: number; mean: number; p50: number; p99: number; max: number }
-interface AutocannonResult {
-  requests: Histogram & { sent: number; total: number };
-  latency: Histogram;
-  duration: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-interface AutocannonRequest { method?: string; path?: string; headers?: Record<string, string>; body?: string }
-interface AutocannonOptions {
-  url: string; connections: number; duration?: number; amount?: number; overallRate?: number; method?: string;
-  headers?: Record<string, string>; body?: string;
-  requests?: Array<AutocannonRequest & { setupRequest?: (req: AutocannonRequest) => AutocannonRequest }>;
-}
-type Tracker = Promise<AutocannonResult> & { stop(): void };
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Tracker;
-
-const positive = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!(value > 0)) throw new Error(`${name} must be a positive number`);
-  return value;
-};
 const SECONDS = positive('BENCH_SECONDS', 5);
 const CONNECTIONS = positive('BENCH_CONNECTIONS', 10);
 const COLD = positive('BENCH_COLD_CLIENTS', 200);
@@ -67,29 +35,22 @@ const LIGHT = '{ me { id } }';
 
 interface Row { name: string; result: AutocannonResult; bcrypt: number; expected: number[] }
 
-const dir = mkdtempSync(join(tmpdir(), 'adgraph-bench-'));
-const config = loadConfig({
-  // Failed attempts are part of the run: keep the brute-force limits out of the way.
-  RATE_LIMIT_TOKEN_CLIENT: '1000000/900', RATE_LIMIT_TOKEN_IP: '1000000/900',
-  ...process.env, DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, LOG_LEVEL: 'silent', PORT: '0', SEED_DEMO: 'false',
-});
-const deps: AppDeps = createAppDeps(config, { log: createLogger('silent') });
 // Count the bcrypt checks at the pool: proof that (a) is served from memory and (b) is not.
 let bcryptChecks = 0;
-const verify = deps.passwords.verify.bind(deps.passwords);
-deps.passwords.verify = (plain, hash) => {
-  bcryptChecks += 1;
-  return verify(plain, hash);
+const countBcrypt = (deps: AppDeps) => {
+  const verify = deps.passwords.verify.bind(deps.passwords);
+  deps.passwords.verify = (plain, hash) => {
+    bcryptChecks += 1;
+    return verify(plain, hash);
+  };
 };
 
-let exitCode = 0;
-try {
-  await migrateToLatest(deps.db);
-  const summary = await seedDemo(deps);
-  const organization = 'Northwind Outdoor';
-  const running = await startServer(deps, { port: 0, host: '127.0.0.1' });
-  try {
-    const base = running.url;
+await withDemoServer({
+  // Failed attempts are part of the run: keep the brute-force limits out of the way.
+  env: { RATE_LIMIT_TOKEN_CLIENT: '1000000/900', RATE_LIMIT_TOKEN_IP: '1000000/900' },
+  prepare: countBcrypt,
+}, async ({ url: base, deps, config, summary, sessionToken }) => {
+    const organization = 'Northwind Outdoor';
     const form = (clientId: string, secret: string) =>
       new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: secret }).toString();
     const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -114,13 +75,7 @@ try {
     // Check once before timing: a fast error is not a fast answer.
     const first = await fetch(`${base}/oauth2/token`, { method: 'POST', headers: formHeaders, body: form(repeat!.clientId, repeat!.secret) });
     if (first.status !== 200) throw new Error(`token request failed: ${first.status} ${await first.text()}`);
-    const login = await fetch(`${base}/api/v2/users/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'ads@northwind.example', password: DEMO_PASSWORD }),
-    });
-    if (login.status !== 201) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-    const { session_token: session } = (await login.json()) as { session_token: string };
-    const graphqlHeaders = { 'content-type': 'application/json', 'service-session-token': session };
+    const graphqlHeaders = { 'content-type': 'application/json', 'service-session-token': sessionToken };
     const light = await fetch(`${base}/graphql`, { method: 'POST', headers: graphqlHeaders, body: JSON.stringify({ query: LIGHT }) });
     const lightBody = (await light.json()) as { data?: { me?: { id: string } }; errors?: unknown };
     if (light.status !== 200 || !lightBody.data?.me?.id) throw new Error(`${LIGHT} answered ${light.status}: ${JSON.stringify(lightBody)}`);
@@ -186,7 +141,7 @@ try {
       `token loads: ${CONNECTIONS} connections; light query: ${LIGHT_CONNECTIONS} connections at ${LIGHT_RATE} req/s; ` +
       `(a)/(c) ${SECONDS}s; ${2 * (COLD + 2 * CONNECTIONS) + 1} clients created in ${setupSeconds.toFixed(1)}s\n`,
     );
-    const table = rows.map(({ name, result, bcrypt }) => ({
+    printTable(rows.map(({ name, result, bcrypt }) => ({
       scenario: name,
       'req/s': (result.requests.total / Math.max(result.duration, 0.001)).toFixed(0),
       'p50 ms': String(result.latency.p50),
@@ -195,13 +150,7 @@ try {
       bcrypt: Number.isNaN(bcrypt) ? `${failureChecks} (e+f)` : String(bcrypt),
       statuses: Object.entries(result.statusCodeStats).map(([code, { count }]) => `${code}:${count}`).join(' '),
       'errors/timeouts': `${result.errors}/${result.timeouts}`,
-    }));
-    const columns = Object.keys(table[0]!) as Array<keyof (typeof table)[number]>;
-    const widths = columns.map((col) => Math.max(col.length, ...table.map((r) => r[col].length)));
-    const line = (cells: string[]) => cells.map((cell, i) => (i === 0 || i === columns.length - 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
-    console.log(line(columns));
-    console.log(line(widths.map((w) => '-'.repeat(w))));
-    for (const row of table) console.log(line(columns.map((col) => row[col])));
+    })), ['statuses']);
 
     const rps = (r: AutocannonResult) => r.requests.total / Math.max(r.duration, 0.001);
     console.log('');
@@ -213,20 +162,7 @@ try {
     const unexpected = rows.filter(({ result, expected }) =>
       result.errors > 0 || result.timeouts > 0 || result.requests.total === 0 ||
       Object.keys(result.statusCodeStats).some((code) => !expected.includes(Number(code))));
-    if (unexpected.length > 0) {
-      exitCode = 1;
-      for (const { name, result } of unexpected) console.error(`\n${name}: unexpected answers: status codes ${JSON.stringify(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts}`);
-    } else {
-      console.log('\nevery answer as expected: 2xx everywhere except the 401s of (e) and (f)');
-    }
-  } finally {
-    await running.close(); // also closes the database
-  }
-} catch (error) {
-  await deps.db.destroy().catch(() => undefined);
-  await deps.passwords.close().catch(() => undefined);
-  throw error;
-} finally {
-  rmSync(dir, { recursive: true, force: true });
-}
-process.exitCode = exitCode;
+    for (const { name, result } of unexpected) console.error(`\n${name}: unexpected answers: status codes ${JSON.stringify(result.statusCodeStats)}, errors ${result.errors}, timeouts ${result.timeouts}`);
+    if (unexpected.length === 0) console.log('\nevery answer as expected: 2xx everywhere except the 401s of (e) and (f)');
+    return unexpected.length === 0;
+});

@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// Runs the GraphQL benchmark (bench/graphql.bench.ts) through tsx's loader, like bin/adgraph.js: no build step.
+// Runs a benchmark through tsx's loader, like bin/adgraph.js (no build step): `bench.js` for GraphQL,
+// `bench.js tokens` for the token endpoint.
 import { register } from 'tsx/esm/api';
 
+const BENCHMARKS = { graphql: '../bench/graphql.bench.ts', tokens: '../bench/tokens.bench.ts' };
+const name = process.argv[2] ?? 'graphql';
+if (!(name in BENCHMARKS)) {
+  console.error(`bench: unknown benchmark "${name}"; one of ${Object.keys(BENCHMARKS).join(', ')}`);
+  process.exit(2);
+}
 register();
-await import('../bench/graphql.bench.ts');
+await import(BENCHMARKS[name]);
