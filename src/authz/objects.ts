@@ -44,9 +44,7 @@ const owned = (kind: ObjectKind, record: { organizationId: string } | null): Fou
 
 async function findUserObject(ctx: RequestContext, id: string): Promise<FoundObject | null> {
   const user = await identity.findUser(ctx, id);
-  if (!user) return null;
-  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(user.id)).map((m) => m.organizationId);
-  return { kind: 'user', record: user, subject: { type: 'user', ownerId: user.id, memberOf } };
+  return user ? { kind: 'user', record: user, subject: await identity.userSubject(ctx, user.id) } : null;
 }
 
 /** True when `id` has the shape of some object id: numeric, UUID, or `<post id>_<comment id>`. */

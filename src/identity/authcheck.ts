@@ -3,7 +3,7 @@ import { ACTIONS, can, organizationsAllowing, RESOURCE_TYPES, type Action, type 
 import { findObjectOfType } from '../authz/objects.ts';
 import { badInput } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
-import { findOrganization, findUser, requireViewer } from './service.ts';
+import { findOrganization, findUser, requireViewer, userSubject } from './service.ts';
 
 export const MAX_CHECKS = 100;
 export const MAX_CHECKS_WITH_RESOURCE_ID = 10;
@@ -102,12 +102,10 @@ export async function evaluateCheck(ctx: RequestContext, check: AuthCheck): Prom
   }
 
   const types = object.resource_type === '*' ? RESOURCE_TYPES : [object.resource_type];
-  const memberOf = object.resource_type === 'user' || object.resource_type === '*'
-    ? ownerId ? (await ctx.loaders.identity.membershipsByUser.load(ownerId)).map((m) => m.organizationId) : []
-    : undefined;
+  const owner = ownerId !== undefined && types.includes('user') ? await userSubject(ctx, ownerId) : undefined;
   return types.every((type) => {
     // Users belong to no one organization: a user is reachable through the organizations it shares with the caller.
-    if (type === 'user' && ownerId !== undefined) return can(ctx.viewer, action, { type, ownerId, memberOf });
+    if (type === 'user' && owner) return can(ctx.viewer, action, owner);
     if (object.any_org) {
       const allowedIn = organizationsAllowing(ctx.viewer, action, type);
       return allowedIn === 'all' || allowedIn.length > 0;

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context/index.ts';
 import { can } from '../authz/policy.ts';
 import { badInput, DomainError, forbidden, notFound } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
-import { findUser, requireViewer, verifyCredentials } from './service.ts';
+import { findUser, requireViewer, userSubject, verifyCredentials } from './service.ts';
 import * as store from './store.ts';
 import type { UserRecord } from './store.ts';
 
@@ -54,8 +54,7 @@ export interface LoginConversion {
  */
 export async function convertLogin(ctx: RequestContext, userParam: string, input: { to_type?: unknown; password?: unknown }): Promise<LoginConversion> {
   const user = await resolveUserParam(ctx, userParam);
-  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(user.id)).map((m) => m.organizationId);
-  if (!can(ctx.viewer, 'update', { type: 'user', ownerId: user.id, memberOf })) throw forbidden();
+  if (!can(ctx.viewer, 'update', await userSubject(ctx, user.id))) throw forbidden();
   if (typeof input.to_type !== 'string' || input.to_type === '') throw badInput('to_type', 'to_type is required.');
   if (NOT_CONVERTIBLE.includes(input.to_type)) throw new DomainError('BAD_USER_INPUT', `Cannot convert to login type "${input.to_type}".`);
   if (!CONVERTIBLE.includes(input.to_type)) throw new DomainError('BAD_USER_INPUT', `Unknown login type "${input.to_type.slice(0, 64)}".`);

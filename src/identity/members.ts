@@ -1,7 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import { can, ROLES, type Role } from '../authz/policy.ts';
 import { badInput, DomainError, forbidden, notFound } from '../errors/index.ts';
-import { assertUuid, findMembership, findOrganization, findUser, requireViewer, validateEmail } from './service.ts';
+import { assertUuid, findMembership, findOrganization, findUser, requireViewer, userSubject, validateEmail } from './service.ts';
 import * as store from './store.ts';
 import type { MembershipRecord, UserRecord } from './store.ts';
 
@@ -53,8 +53,7 @@ export async function updateUser(ctx: RequestContext, input: { id: string; name:
   assertUuid(input.id);
   const user = await findUser(ctx, input.id);
   if (!user) throw notFound('User', input.id);
-  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(user.id)).map((m) => m.organizationId);
-  if (!can(ctx.viewer, 'update', { type: 'user', ownerId: user.id, memberOf })) throw forbidden();
+  if (!can(ctx.viewer, 'update', await userSubject(ctx, user.id))) throw forbidden();
   if (input.name.length > 128) throw badInput('name', 'Name must be at most 128 characters.');
   const now = new Date();
   await store.updateUserName(ctx.db, user.id, input.name, now);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppDeps, RequestContext } from '../context/index.ts';
-import { can, ROLES, type Principal, type Role } from '../authz/policy.ts';
+import { can, ROLES, type Principal, type Role, type Subject } from '../authz/policy.ts';
 import { badInput, DomainError, unauthenticated, validateFields } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
@@ -192,12 +192,16 @@ export async function findOrganization(ctx: RequestContext, id: string): Promise
   return organization && can(ctx.viewer, 'read', { type: 'organization', organizationId: organization.id }) ? organization : null;
 }
 
+/** A user as the policy sees it: itself, and the organizations it belongs to. */
+export async function userSubject(ctx: RequestContext, userId: string): Promise<Subject> {
+  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(userId)).map((m) => m.organizationId);
+  return { type: 'user', ownerId: userId, memberOf };
+}
+
 export async function findUser(ctx: RequestContext, id: string): Promise<UserRecord | null> {
   requireViewer(ctx);
   const user = await ctx.loaders.identity.userById.load(id.toLowerCase());
-  if (!user) return null;
-  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(user.id)).map((m) => m.organizationId);
-  return can(ctx.viewer, 'read', { type: 'user', ownerId: user.id, memberOf }) ? user : null;
+  return user && can(ctx.viewer, 'read', await userSubject(ctx, user.id)) ? user : null;
 }
 
 export async function findMembership(ctx: RequestContext, id: string): Promise<MembershipRecord | null> {
