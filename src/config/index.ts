@@ -35,7 +35,9 @@ export interface Config {
 /** The brute-force limits: at most `points` counted events per key in `durationSeconds`. */
 export type RateLimitRule =
   | 'loginFailuresByEmail' | 'loginFailuresByIp' | 'otpRequestsByEmail' | 'otpAttemptsByEmail'
-  | 'tokenFailuresByClient' | 'tokenFailuresByIp';
+  | 'tokenFailuresByClient' | 'tokenFailuresByIp'
+  // Graph-style calls per ad account: calls, and milliseconds of wall time and CPU time spent on them.
+  | 'graphCallsByAccount' | 'graphTimeByAccount' | 'graphCpuByAccount';
 export interface RateLimitSetting {
   points: number;
   durationSeconds: number;
@@ -48,6 +50,9 @@ const RATE_LIMIT_DEFAULTS: Record<RateLimitRule, [env: string, setting: RateLimi
   otpAttemptsByEmail: ['RATE_LIMIT_OTP_ATTEMPT', { points: 10, durationSeconds: 900 }],
   tokenFailuresByClient: ['RATE_LIMIT_TOKEN_CLIENT', { points: 20, durationSeconds: 900 }],
   tokenFailuresByIp: ['RATE_LIMIT_TOKEN_IP', { points: 100, durationSeconds: 900 }],
+  graphCallsByAccount: ['RATE_LIMIT_ACCOUNT_CALLS', { points: 600, durationSeconds: 300 }],
+  graphTimeByAccount: ['RATE_LIMIT_ACCOUNT_TIME_MS', { points: 120_000, durationSeconds: 300 }],
+  graphCpuByAccount: ['RATE_LIMIT_ACCOUNT_CPU_MS', { points: 60_000, durationSeconds: 300 }],
 };
 
 /** `10/900` means 10 per 900 seconds. */

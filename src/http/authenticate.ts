@@ -23,6 +23,12 @@ export function presentedToken(headers: Record<string, string | string[] | undef
   return undefined;
 }
 
+/** The principal behind a session token or an access token (a JWT), or null when it is not valid. */
+export async function resolvePrincipal(deps: AppDeps, token: string): Promise<Principal | null> {
+  if (token.length > 8192) return null;
+  return looksLikeJwt(token) ? authenticateAccessToken(deps, token) : authenticateSessionToken(deps, token);
+}
+
 /**
  * Resolves the principal once per request and builds the request context (res.locals.ctx) that the
  * routes and resolvers read; they never parse credentials themselves. A missing or unknown token leaves
@@ -31,11 +37,8 @@ export function presentedToken(headers: Record<string, string | string[] | undef
 export function authenticate(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     const token = presentedToken(req.headers);
-    let viewer: Principal = ANONYMOUS;
-    if (token !== undefined && token.length <= 8192) {
-      // Access tokens are JWTs from /oauth2/token; session tokens are opaque. Either fails to anonymous.
-      viewer = (looksLikeJwt(token) ? await authenticateAccessToken(deps, token) : await authenticateSessionToken(deps, token)) ?? ANONYMOUS;
-    }
+    // A token that is not valid leaves the caller anonymous: protected operations then refuse.
+    const viewer: Principal = (token !== undefined ? await resolvePrincipal(deps, token) : null) ?? ANONYMOUS;
     res.locals.ctx = createRequestContext(deps, { requestId: String(req.id), viewer, ip: req.ip, log: req.log });
     next();
   };

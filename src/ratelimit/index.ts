@@ -11,8 +11,10 @@ import type { Logger } from '../logging/index.ts';
 export interface RateLimits {
   /** Refuses (RATE_LIMITED) when the key has used up its allowance, without counting this call. */
   check(rule: RateLimitRule, key: string): Promise<void>;
-  /** Counts one event; refuses when this event goes over the allowance. */
-  consume(rule: RateLimitRule, key: string): Promise<void>;
+  /** Counts one event (or `points`); refuses when this goes over the allowance. */
+  consume(rule: RateLimitRule, key: string, points?: number): Promise<void>;
+  /** How much of the allowance the key has used (0 to 100) and when it is whole again. */
+  usage(rule: RateLimitRule, key: string): Promise<{ percent: number; msBeforeNext: number }>;
   /** Forgets the key (a successful login clears its failures). */
   reset(rule: RateLimitRule, key: string): Promise<void>;
   /** Resolves once Redis is connected (or at once without it, or after a short wait when it is down). */
@@ -53,9 +55,14 @@ export function createRateLimits(config: Config, log: Logger, options: { keyPref
       const state = await limiters[rule].get(normalize(key));
       if (state && state.consumedPoints >= config.rateLimits[rule].points) throw rateLimited(state.msBeforeNext);
     },
-    async consume(rule, key) {
+    async usage(rule, key) {
+      const state = await limiters[rule].get(normalize(key));
+      const percent = state ? Math.min(100, Math.round((state.consumedPoints / config.rateLimits[rule].points) * 100)) : 0;
+      return { percent, msBeforeNext: state?.msBeforeNext ?? 0 };
+    },
+    async consume(rule, key, points = 1) {
       try {
-        await limiters[rule].consume(normalize(key));
+        await limiters[rule].consume(normalize(key), points);
       } catch (error) {
         if (error instanceof RateLimiterRes) throw rateLimited(error.msBeforeNext);
         throw error;

@@ -7,6 +7,7 @@ import { createApolloServer, graphqlRouter } from '../graphql/server.ts';
 import { graphqlIde } from '../graphql/ide.ts';
 import { identityRoutes } from '../identity/routes.ts';
 import { oauthRoutes } from '../oauth/routes.ts';
+import { graphApiRoutes } from '../graph-api/router.ts';
 import { httpLogging } from './http-logging.ts';
 import { healthRoutes, metrics } from './health.ts';
 
@@ -35,6 +36,7 @@ export async function createApp(deps: AppDeps, httpServer: Server): Promise<App>
   app.use('/graphql', graphqlRouter(apollo, auth));
   app.use('/api/v2', identityRoutes(deps, auth));
   app.use(oauthRoutes(deps));
+  app.use(graphApiRoutes(deps));
 
   app.use((_req, res) => void res.status(404).json({ message: 'Route not found.' }));
   // Last resort: never a stack trace on the wire.

@@ -67,17 +67,25 @@ export function sendGraphError(req: Request, res: Response, error: DomainError):
 
 /** Express error handler for the `/v24.0` router. */
 export const graphErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (isBodyParseError(error) || isBodyReadError(error)) {
-    return sendGraphError(req, res, new DomainError('BAD_USER_INPUT', 'Request body must be valid JSON.', { graph: { code: 100 } }));
-  }
-  const known = classify(error);
-  if (known) return sendGraphError(req, res, known);
-  req.log.error({ err: error }, 'unexpected error');
   const traceId = String(req.id);
+  const { status, body } = graphErrorResponse(error, traceId, req.log);
   res.setHeader('x-fb-trace-id', traceId);
-  res.status(500).json({
-    error: { message: UNEXPECTED_GRAPH_ERROR.message, type: 'OAuthException', code: 1, is_transient: true, fbtrace_id: traceId },
-    __fb_trace_id__: traceId,
-    __www_request_id__: traceId,
-  } satisfies GraphErrorEnvelope);
+  res.status(status).json(body);
 };
+
+/** Any error as a Graph response: domain errors by their codes, anything else as the opaque code 1 (logged). */
+export function graphErrorResponse(error: unknown, traceId: string, log: { error(obj: object, msg: string): void }): { status: number; body: GraphErrorEnvelope } {
+  const known = isBodyParseError(error) || isBodyReadError(error)
+    ? new DomainError('BAD_USER_INPUT', 'Request body could not be read.', { graph: { code: 100 } })
+    : classify(error);
+  if (known) return graphError(known, traceId);
+  log.error({ err: error }, 'unexpected error');
+  return {
+    status: 500,
+    body: {
+      error: { message: UNEXPECTED_GRAPH_ERROR.message, type: 'OAuthException', code: 1, is_transient: true, fbtrace_id: traceId },
+      __fb_trace_id__: traceId,
+      __www_request_id__: traceId,
+    },
+  };
+}

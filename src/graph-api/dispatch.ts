@@ -1,0 +1,226 @@
+import type { AppDeps, RequestContext } from '../context/index.ts';
+import { createRequestContext } from '../context/index.ts';
+import { findObject } from '../authz/objects.ts';
+import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
+import { badInput, DomainError, notFound } from '../errors/index.ts';
+import { graphErrorResponse } from '../http/errors/graph.ts';
+import { resolvePrincipal } from '../http/authenticate.ts';
+import type { Logger } from '../logging/index.ts';
+import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
+import { NODE_OF_KIND, NODES, type GraphEdge, type GraphNode } from './nodes.ts';
+import { WRITES } from './writes.ts';
+import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
+
+export const CURRENT_VERSION = 'v24.0';
+export const SUPPORTED_VERSIONS = ['v24.0', 'v23.0'];
+
+/** One Graph API call, however it arrived (HTTP or an item of a batch). */
+export interface GraphRequest {
+  method: string;
+  version: string;
+  /** Path segments after the version: [id] or [id, edge]. */
+  path: string[];
+  params: Record<string, unknown>;
+  /** A token from the Authorization header (access_token in params wins). */
+  headerToken?: string;
+  /** Where next/previous links point: the base URL the caller used. */
+  baseUrl: string;
+  requestId: string;
+  ip?: string;
+  log: Logger;
+}
+
+export interface GraphResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+const deprecatedVersion = () =>
+  new DomainError('BAD_USER_INPUT', `You are calling a deprecated version of the Ads API. Please update to the latest version: ${CURRENT_VERSION}.`, {
+    graph: { code: 2635 },
+  });
+const missingToken = () =>
+  new DomainError('UNAUTHENTICATED', 'An access token is required to request this resource.', { graph: { code: 190, type: 'OAuthException' } });
+const invalidToken = () =>
+  new DomainError('UNAUTHENTICATED', 'Invalid OAuth access token - Cannot parse access token', { graph: { code: 190, type: 'OAuthException' } });
+const unsupported = (method: string, id: string) =>
+  new DomainError('BAD_USER_INPUT', `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`, {
+    graph: { code: 100, subcode: 33, type: 'GraphMethodException' },
+  });
+
+/** v24.0 and v23.0 are served; an older vX.Y is deprecated (2635); anything else names no object. */
+function checkVersion(version: string): void {
+  if (SUPPORTED_VERSIONS.includes(version)) return;
+  const match = /^v(\d+)\.(\d+)$/.exec(version);
+  if (match && Number(match[1]) < 24) throw deprecatedVersion();
+  throw notFound('Object', version);
+}
+
+function stringParam(params: Record<string, unknown>, name: string): string | undefined {
+  const value = params[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number') throw badInput(name, `Param ${name} must be a string`, { graph: { code: 100 } });
+  return String(value);
+}
+
+function pageRequest(params: { limit?: string; after?: string; before?: string }): PageRequest {
+  let limit = DEFAULT_PAGE_SIZE;
+  if (params.limit !== undefined) {
+    if (!/^\d+$/.test(params.limit) || Number(params.limit) > MAX_PAGE_SIZE) {
+      throw badInput('limit', `Param limit must be an integer between 0 and ${MAX_PAGE_SIZE}`, { graph: { code: 100 } });
+    }
+    limit = Number(params.limit);
+  }
+  if (params.after !== undefined && params.before !== undefined) throw badInput('before', 'Use after or before, not both', { graph: { code: 100 } });
+  if (params.before !== undefined) return { direction: 'backward', limit, cursorId: decodeCursor(params.before, 'before') };
+  return { direction: 'forward', limit, cursorId: params.after !== undefined ? decodeCursor(params.after, 'after') : undefined };
+}
+
+interface Output {
+  ctx: RequestContext;
+  dateFormat: 'iso' | 'unix';
+}
+
+function formatValue(out: Output, kind: string, value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (value instanceof Date) return graphTime(value, out.dateFormat);
+  if (kind === 'money') return String(value);
+  return value;
+}
+
+/** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
+async function renderNode(out: Output, node: GraphNode<any>, record: any, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
+  const result: Record<string, unknown> = { id: node.id(record) };
+  for (const item of selection ?? []) {
+    const field = node.fields[item.name];
+    const edge = node.edges[item.name];
+    if (edge) {
+      const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
+      result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children)).body;
+      continue;
+    }
+    if (!field) throw unknownField(item.name, node.name);
+    const value = await field.get(record, out.ctx);
+    if (field.ref) {
+      if (value) result[item.name] = await renderNode(out, NODES[field.ref], value, item.children);
+      continue;
+    }
+    if (item.children) throw unknownField(`${item.name}{${item.children.map((c) => c.name).join(',')}}`, node.name);
+    const formatted = formatValue(out, field.kind, value);
+    if (formatted !== undefined) result[item.name] = formatted;
+  }
+  return result;
+}
+
+interface EdgeBody {
+  data: Array<Record<string, unknown>>;
+  paging?: { cursors: { before: string; after: string }; next?: string; previous?: string };
+  summary?: { total_count: number };
+}
+
+async function renderEdge(
+  out: Output, edge: GraphEdge<any>, parent: any, page: PageRequest, children: FieldSelection[] | undefined,
+): Promise<{ body: EdgeBody; hasNext: boolean; hasPrevious: boolean }> {
+  const slice = await edge.list(out.ctx, parent, page);
+  const node = NODES[edge.node];
+  const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, children)));
+  const body: EdgeBody = { data };
+  const first = slice.items[0];
+  const last = slice.items.at(-1);
+  if (first && last) body.paging = { cursors: { before: encodeCursor(first.id), after: encodeCursor(last.id) } };
+  return { body, hasNext: slice.hasNextPage, hasPrevious: slice.hasPreviousPage };
+}
+
+/** The link to the neighbouring page: the same call with after (or before) moved to this page's edge. */
+function pagingLink(request: GraphRequest, direction: 'after' | 'before', cursor: string): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(request.params)) {
+    if (name === 'after' || name === 'before' || value === undefined || value === null) continue;
+    query.set(name, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  query.set(direction, cursor);
+  return `${request.baseUrl}/${request.version}/${request.path.join('/')}?${query.toString()}`;
+}
+
+async function handle(deps: AppDeps, request: GraphRequest, headers: Record<string, string>): Promise<unknown> {
+  checkVersion(request.version);
+  const token = stringParam(request.params, 'access_token') ?? request.headerToken;
+  if (!token) throw missingToken();
+  const viewer = await resolvePrincipal(deps, token);
+  if (!viewer) throw invalidToken();
+  const ctx = createRequestContext(deps, { requestId: request.requestId, viewer, ip: request.ip, log: request.log });
+
+  const [id, edgeName, ...rest] = request.path;
+  if (!id) throw unsupported(request.method, '');
+  if (rest.length > 0) throw unsupported(request.method, request.path.join('/'));
+  const found = await findObject(ctx, id);
+  const nodeName = found ? NODE_OF_KIND[found.kind] : undefined;
+  if (!found || !nodeName) throw notFound('Object', id);
+  const node = NODES[nodeName];
+  const record = found.record;
+
+  // Every call about an ad account counts against it, and says how much of the allowance is used.
+  const accountId = node.accountId?.(record);
+  let started: Awaited<ReturnType<typeof checkAccountAllowance>> | undefined;
+  try {
+    if (accountId) started = await checkAccountAllowance(deps, accountId);
+    const out: Output = { ctx, dateFormat: stringParam(request.params, 'date_format') === 'U' ? 'unix' : 'iso' };
+    const fieldsParam = stringParam(request.params, 'fields');
+    const selection = fieldsParam !== undefined ? parseFields(fieldsParam) : undefined;
+    const method = request.method.toUpperCase();
+
+    if (edgeName === undefined) {
+      if (method === 'GET') return await renderNode(out, node, record, selection);
+      if (method === 'POST') {
+        const update = WRITES[nodeName]?.update;
+        if (!update) throw unsupported('post', id);
+        await update(ctx, record, request.params);
+        return { success: true };
+      }
+      if (method === 'DELETE') {
+        const remove = WRITES[nodeName]?.remove;
+        if (!remove) throw unsupported('delete', id);
+        await remove(ctx, record);
+        return { success: true };
+      }
+      throw unsupported(method, id);
+    }
+
+    if (method === 'POST') {
+      const create = WRITES[nodeName]?.create?.[edgeName];
+      if (!create) throw unsupported('post', `${id}/${edgeName}`);
+      return await create(ctx, record, request.params);
+    }
+    const edge = node.edges[edgeName];
+    if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
+    const page = pageRequest({
+      limit: stringParam(request.params, 'limit'), after: stringParam(request.params, 'after'), before: stringParam(request.params, 'before'),
+    });
+    const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection);
+    if (body.paging) {
+      if (hasNext) body.paging.next = pagingLink(request, 'after', body.paging.cursors.after);
+      if (hasPrevious) body.paging.previous = pagingLink(request, 'before', body.paging.cursors.before);
+    }
+    const summary = stringParam(request.params, 'summary');
+    if (summary === 'total_count' || summary === 'true') body.summary = { total_count: await edge.count(ctx, record) };
+    return body;
+  } finally {
+    if (accountId) {
+      if (started) await recordAccountCall(deps, accountId, started);
+      headers['X-Business-Use-Case-Usage'] = JSON.stringify(await accountUsage(deps, accountId));
+    }
+  }
+}
+
+/** Answers one call: the object, the edge page or the write's result, or the Graph error envelope. */
+export async function dispatch(deps: AppDeps, request: GraphRequest): Promise<GraphResponse> {
+  const headers: Record<string, string> = { 'x-fb-trace-id': request.requestId };
+  try {
+    const body = await handle(deps, request, headers);
+    return { status: 200, headers, body };
+  } catch (error) {
+    const { status, body } = graphErrorResponse(error, request.requestId, request.log);
+    return { status, headers, body };
+  }
+}

@@ -1,0 +1,115 @@
+import express, { type Request, type Router } from 'express';
+import type { AppDeps } from '../context/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { graphErrorHandler, graphErrorResponse } from '../http/errors/graph.ts';
+import { dispatch, type GraphRequest, type GraphResponse } from './dispatch.ts';
+
+export const MAX_BATCH = 50;
+const VERSIONED_PATH = /^\/(v\d[^/]*)(?:\/(.*))?$/;
+
+const invalidParameter = (name: string, message: string) =>
+  new DomainError('BAD_USER_INPUT', message, { field: name, graph: { code: 100 } });
+
+/**
+ * Form fields carry objects, lists and booleans as JSON-encoded strings (DECISIONS section 4): a value that
+ * opens like JSON is decoded here, once, for every route; broken JSON names its parameter.
+ */
+export function decodeParams(raw: Record<string, unknown>): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) throw invalidParameter(name, `Param ${name} is repeated`);
+    if (typeof value === 'string' && /^\s*[[{]/.test(value)) {
+      try {
+        params[name] = JSON.parse(value);
+      } catch {
+        throw invalidParameter(name, `Param ${name} must be JSON-encoded: ${value.length > 80 ? `${value.slice(0, 80)}…` : value}`);
+      }
+    } else {
+      params[name] = value;
+    }
+  }
+  return params;
+}
+
+/** `Authorization: Bearer <token>` or `Authorization: OAuth <token>`. */
+function headerToken(req: Request): string | undefined {
+  return /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
+function send(res: express.Response, response: GraphResponse): void {
+  for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value);
+  res.status(response.status).json(response.body);
+}
+
+interface BatchItem {
+  method?: unknown;
+  relative_url?: unknown;
+  body?: unknown;
+}
+
+/** Runs the calls of a batch one after another, each answered as {code, headers, body} like a call of its own. */
+async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Promise<unknown> {
+  if (!Array.isArray(batch)) throw invalidParameter('batch', 'Param batch must be a JSON array of requests');
+  if (batch.length === 0) throw invalidParameter('batch', 'Param batch must not be empty');
+  if (batch.length > MAX_BATCH) throw invalidParameter('batch', `Too many requests in batch message. Maximum batch size is ${MAX_BATCH}`);
+  const answers = [];
+  for (const [index, raw] of batch.entries()) {
+    const item = raw as BatchItem;
+    if (typeof item !== 'object' || item === null || typeof item.relative_url !== 'string') {
+      throw invalidParameter('batch', `Param batch[${index}] must have a relative_url`);
+    }
+    const [pathPart = '', query = ''] = item.relative_url.replace(/^\/+/, '').split('?', 2);
+    const segments = pathPart.split('/').filter(Boolean);
+    const version = segments[0] && VERSIONED_PATH.test(`/${segments[0]}`) ? segments.shift()! : outer.version;
+    const bodyParams = typeof item.body === 'string' ? Object.fromEntries(new URLSearchParams(item.body)) : {};
+    let response: GraphResponse;
+    try {
+      const params = decodeParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
+      // A call without its own token uses the batch's.
+      if (params.access_token === undefined && outer.params.access_token !== undefined) params.access_token = outer.params.access_token;
+      const method = typeof item.method === 'string' ? item.method.toUpperCase() : 'GET';
+      response = await dispatch(deps, { ...outer, method, version, path: segments.map(decodeURIComponent), params, requestId: `${outer.requestId}.${index}` });
+    } catch (error) {
+      const { status, body } = graphErrorResponse(error, outer.requestId, outer.log);
+      response = { status, headers: {}, body };
+    }
+    answers.push({
+      code: response.status,
+      headers: [{ name: 'Content-Type', value: 'text/javascript; charset=UTF-8' }, ...Object.entries(response.headers).map(([name, value]) => ({ name, value }))],
+      body: JSON.stringify(response.body),
+    });
+  }
+  return answers;
+}
+
+/**
+ * The Graph-style API under /v<version>: every route goes through one dispatcher (dispatch.ts), so tokens,
+ * parameters, fields, paging, limits and the error envelope are handled once.
+ */
+export function graphApiRoutes(deps: AppDeps): Router {
+  const router = express.Router();
+  router.use(VERSIONED_PATH, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 1000 }), express.json({ limit: '1mb' }));
+  router.all(VERSIONED_PATH, async (req, res) => {
+    const [, version = '', rest = ''] = VERSIONED_PATH.exec(req.path) ?? [];
+    const outer: GraphRequest = {
+      method: req.method,
+      version,
+      path: rest.split('/').filter(Boolean).map(decodeURIComponent),
+      params: decodeParams({ ...(req.query as Record<string, unknown>), ...((req.body ?? {}) as Record<string, unknown>) }),
+      headerToken: headerToken(req),
+      // Links go back where the caller came from (behind a proxy, its forwarded host, as trust proxy allows).
+      baseUrl: `${req.protocol}://${req.get('host') ?? new URL(deps.config.publicUrl).host}`,
+      requestId: String(req.id),
+      ip: req.ip,
+      log: req.log,
+    };
+    if (outer.path.length === 0 && req.method === 'POST' && outer.params.batch !== undefined) {
+      res.setHeader('x-fb-trace-id', outer.requestId);
+      res.json(await runBatch(deps, outer, outer.params.batch));
+      return;
+    }
+    send(res, await dispatch(deps, outer));
+  });
+  router.use(VERSIONED_PATH, graphErrorHandler);
+  return router;
+}
