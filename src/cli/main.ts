@@ -7,6 +7,8 @@ import { DomainError } from '../errors/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createOrganization, createUser } from '../identity/service.ts';
 import { createClient, deleteClient, listAllClients, rotateClientSecret } from '../oauth/service.ts';
+import { createAdAccount, FLAG_REASONS, flagAudience, flagConversion, SUPPORTED_CURRENCIES } from '../ads/admin.ts';
+import { createPage } from '../comments/admin.ts';
 import { rotateKeys } from '../oauth/keys.ts';
 import { closeOnSignals, startServer } from '../server/index.ts';
 import { isDatabaseEmpty, seedDemo, type DemoSummary } from '../../db/seeds/demo.ts';
@@ -203,6 +205,97 @@ program
       print(!!options.json, { kid, retired }, `active key: ${kid}${retired.length ? `\nretired (published until their tokens expire): ${retired.join(', ')}` : ''}`);
     }),
   );
+
+program
+  .command('accounts')
+  .description('ad accounts')
+  .command('create')
+  .description('create an active ad account (time zone Etc/UTC, nothing spent, no spend cap)')
+  .requiredOption('--org <org>', 'organization id or name')
+  .requiredOption('--name <name>', 'account name (1 to 255 characters)')
+  .requiredOption('--currency <currency>', `ISO 4217 code in upper case, one of ${SUPPORTED_CURRENCIES.join(', ')}`)
+  .requiredOption('--country <country>', 'business country, ISO 3166-1 alpha-2 in upper case (e.g. US, DE)')
+  .option('--bulk', 'a bulk account (10,000 ad sets instead of 5,000)')
+  .option('--default-dsa-payor <payor>', 'who pays for ads reaching the EU (DSA), at most 512 characters')
+  .option('--default-dsa-beneficiary <beneficiary>', 'who benefits from ads reaching the EU (DSA), at most 512 characters')
+  .option('--json', 'print JSON')
+  .action(async (options: { org: string; name: string; currency: string; country: string; bulk?: boolean; defaultDsaPayor?: string; defaultDsaBeneficiary?: string; json?: boolean }) =>
+    withDeps(async (d) => {
+      const account = await createAdAccount(d, {
+        organization: options.org, name: options.name, currency: options.currency, country: options.country, isBulk: options.bulk,
+        defaultDsaPayor: options.defaultDsaPayor, defaultDsaBeneficiary: options.defaultDsaBeneficiary,
+      });
+      print(!!options.json, { id: account.id }, `${account.id}  ${account.name}  ${account.currency} ${account.country}${account.isBulk ? '  bulk' : ''}`);
+    }),
+  );
+
+program
+  .command('pages')
+  .description('pages')
+  .command('create')
+  .description('create a page of an organization')
+  .requiredOption('--org <org>', 'organization id or name')
+  .requiredOption('--name <name>', 'page name (1 to 255 characters)')
+  .option('--json', 'print JSON')
+  .action(async (options: { org: string; name: string; json?: boolean }) =>
+    withDeps(async (d) => {
+      const page = await createPage(d, { organization: options.org, name: options.name });
+      print(!!options.json, { id: page.id }, `${page.id}  ${page.name}`);
+    }),
+  );
+
+/** --reason R sets the review flag, --clear removes it; exactly one of them. */
+function flagReason(options: { reason?: string; clear?: boolean }): string | null {
+  if (options.clear) return null;
+  if (options.reason === undefined) throw new UsageError(`reason: give --reason (${FLAG_REASONS.join(' or ')}), or --clear to remove the flag`);
+  return options.reason;
+}
+
+const reasonOption = () => new Option('--reason <reason>', 'why the review restricts it').choices(FLAG_REASONS);
+const clearOption = () => new Option('--clear', 'remove the flag (the review was reversed)').conflicts('reason');
+
+program
+  .command('audiences')
+  .description('custom audiences')
+  .command('flag')
+  .description("the platform's review decision on a custom audience; lookalikes made from it get operation_status 471 (--clear undoes both)")
+  .argument('<audience_id>', 'the custom audience id')
+  .addOption(reasonOption())
+  .addOption(clearOption())
+  .option('--json', 'print JSON')
+  .action(async (audienceId: string, options: { reason?: string; clear?: boolean; json?: boolean }) => {
+    const reason = flagReason(options);
+    await withDeps(async (d) => {
+      const { record, lookalikes } = await flagAudience(d, { id: audienceId, reason });
+      const out = {
+        id: record.id, flagged_reason: record.flaggedReason,
+        lookalikes: lookalikes.map((l) => ({ id: l.id, operation_status: { code: l.operationStatusCode, description: l.operationStatusDescription } })),
+      };
+      const text = [
+        `${record.id}  ${record.flaggedReason ? `flagged: ${record.flaggedReason}` : 'flag cleared'}`,
+        ...lookalikes.map((l) => `  lookalike ${l.id}: operation_status ${l.operationStatusCode}${l.operationStatusDescription ? ` (${l.operationStatusDescription})` : ''}`),
+      ];
+      print(!!options.json, out, text.join('\n'));
+    });
+  });
+
+program
+  .command('conversions')
+  .description('custom conversions')
+  .command('flag')
+  .description("the platform's review decision on a custom conversion (--clear undoes it)")
+  .argument('<conversion_id>', 'the custom conversion id')
+  .addOption(reasonOption())
+  .addOption(clearOption())
+  .option('--json', 'print JSON')
+  .action(async (conversionId: string, options: { reason?: string; clear?: boolean; json?: boolean }) => {
+    const reason = flagReason(options);
+    await withDeps(async (d) => {
+      const conversion = await flagConversion(d, { id: conversionId, reason });
+      print(!!options.json, { id: conversion.id, flagged_reason: conversion.flaggedReason },
+        `${conversion.id}  ${conversion.flaggedReason ? `flagged: ${conversion.flaggedReason}` : 'flag cleared'}`);
+    });
+  });
 
 /** One line, no stack: what went wrong and, for a field, which one. */
 function reason(error: unknown): string {

@@ -1,0 +1,254 @@
+import type { Knex } from 'knex';
+import type { AppDeps } from '../context/index.ts';
+import { insertObjects, graphObjects } from '../db/objects.ts';
+import { isNumericId, type GraphObjectType } from '../db/ids.ts';
+import { badInput, DomainError } from '../errors/index.ts';
+import { findOrganizationByIdOrName } from '../identity/store.ts';
+import {
+  adAccounts, customAudiences, customConversions,
+  type AdAccountRecord, type CustomAudienceRecord, type CustomConversionRecord, type FlagReason,
+} from './store.ts';
+
+/**
+ * Operator services for the command line (DECISIONS section 7): creating ad accounts, and the platform's
+ * review decision on custom audiences and conversions, which no API caller can make. No principal: whoever
+ * can run the CLI against the database is the operator. Bad input names the CLI option it came from.
+ */
+
+/** ISO 4217 codes an ad account may use. JPY and KRW have no minor unit; the rest have cents. */
+export const SUPPORTED_CURRENCIES = [
+  'USD', 'EUR', 'GBP', 'JPY', 'KRW', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'BRL', 'INR', 'MXN',
+] as const;
+
+/** The 249 officially assigned ISO 3166-1 alpha-2 codes (no reserved or user-assigned ones such as EU, UK or XK). */
+export const ISO_3166_ALPHA_2 = new Set(`
+  AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
+  CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR
+  GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP
+  KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS
+  MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS
+  RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW
+  TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
+`.trim().split(/\s+/));
+
+export const FLAG_REASONS = ['health', 'financial'] as const satisfies readonly FlagReason[];
+
+export const NAME_MAX_LENGTH = 255;
+export const DSA_MAX_LENGTH = 512;
+
+/** operation_status of a lookalike whose source audience the review flagged, and of one that is usable again. */
+export const RESTRICTED_LOOKALIKE = { code: 471, description: 'The source audience of this lookalike is restricted.' } as const;
+export const NORMAL_OPERATION = { code: 200, description: 'Normal' } as const;
+
+export function validateName(value: unknown, field = 'name'): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (name === '' || name.length > NAME_MAX_LENGTH) throw badInput(field, `Name must be 1 to ${NAME_MAX_LENGTH} characters.`);
+  return name;
+}
+
+function validateCurrency(value: unknown): string {
+  if (typeof value !== 'string' || !(SUPPORTED_CURRENCIES as readonly string[]).includes(value)) {
+    throw badInput('currency', `"${String(value)}" is not a supported ISO 4217 currency code; use one of ${SUPPORTED_CURRENCIES.join(', ')} (upper-case).`);
+  }
+  return value;
+}
+
+function validateCountry(value: unknown): string {
+  if (typeof value !== 'string' || !ISO_3166_ALPHA_2.has(value)) {
+    throw badInput('country', `"${String(value)}" is not an ISO 3166-1 alpha-2 country code in upper case (e.g. US, DE, JP).`);
+  }
+  return value;
+}
+
+function validateDsaName(value: string | undefined, field: string, what: string): string | null {
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  if (trimmed === '' || trimmed.length > DSA_MAX_LENGTH) throw badInput(field, `The default DSA ${what} must be 1 to ${DSA_MAX_LENGTH} characters.`);
+  return trimmed;
+}
+
+export async function findOrganizationOrFail(deps: AppDeps, organization: string, field = 'org') {
+  const found = await findOrganizationByIdOrName(deps.db, organization);
+  if (!found) throw badInput(field, `No organization "${organization}".`);
+  return found;
+}
+
+export interface CreateAdAccountInput {
+  /** Organization id or name. */
+  organization: string;
+  name: string;
+  currency: string;
+  country: string;
+  isBulk?: boolean;
+  defaultDsaPayor?: string;
+  defaultDsaBeneficiary?: string;
+}
+
+/** An active ad account in UTC, with nothing spent and no spend cap. */
+export async function createAdAccount(deps: AppDeps, input: CreateAdAccountInput): Promise<AdAccountRecord> {
+  const name = validateName(input.name);
+  const currency = validateCurrency(input.currency);
+  const country = validateCountry(input.country);
+  const defaultDsaPayor = validateDsaName(input.defaultDsaPayor, 'default-dsa-payor', 'payor');
+  const defaultDsaBeneficiary = validateDsaName(input.defaultDsaBeneficiary, 'default-dsa-beneficiary', 'beneficiary');
+  const organization = await findOrganizationOrFail(deps, input.organization);
+  const [account] = await deps.db.transaction((trx) =>
+    insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, [{
+      organizationId: organization.id, name, accountStatus: 1, currency, country, timezoneName: 'Etc/UTC',
+      isBulk: input.isBulk ?? false, defaultDsaPayor, defaultDsaBeneficiary, spendCap: null, amountSpent: '0',
+    }]),
+  );
+  return account!;
+}
+
+const TYPE_NAMES: Record<GraphObjectType, string> = {
+  ad_account: 'an ad account', campaign: 'a campaign', ad_set: 'an ad set', ad: 'an ad', custom_audience: 'a custom audience',
+  custom_conversion: 'a custom conversion', async_request: 'an async request', page: 'a page', post: 'a post',
+  comment: 'a comment', api_client: 'an API client',
+};
+
+/**
+ * The id of an existing object of one type, read in `trx`: a malformed id or one of another type is bad
+ * input, an id nothing has is NOT_FOUND; each names `field`.
+ */
+async function requireObjectOfType(trx: Knex, id: string, type: GraphObjectType, field: string): Promise<void> {
+  const label = TYPE_NAMES[type].replace(/^an? /, '');
+  if (!isNumericId(id)) throw badInput(field, `"${id}" is not a ${label} id (a number).`);
+  const entry = await trx(graphObjects.table).where({ id }).first();
+  const actual = entry ? graphObjects.fromRow(entry).type : undefined;
+  if (!actual) throw new DomainError('NOT_FOUND', `No ${label} ${id}.`, { field, detail: id });
+  if (actual !== type) throw badInput(field, `${id} is ${TYPE_NAMES[actual] ?? actual}, not ${TYPE_NAMES[type]}.`);
+}
+
+/** null clears the flag (the review was reversed); anything else must be a flag reason. */
+function validateReason(reason: unknown): FlagReason | null {
+  if (reason === null) return null;
+  if (typeof reason !== 'string' || !(FLAG_REASONS as readonly string[]).includes(reason)) {
+    throw badInput('reason', `"${String(reason)}" is not a flag reason; use one of ${FLAG_REASONS.join(', ')} (or clear the flag).`);
+  }
+  return reason as FlagReason;
+}
+
+/** What a lookalike's spec names as its source: audience ids and, for specs that carry none, audience names. */
+export function lookalikeOrigins(spec: unknown): { ids: string[]; names: string[] } {
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return { ids: [], names: [] };
+  const s = spec as Record<string, unknown>;
+  const ids = new Set<string>();
+  const addId = (value: unknown) => {
+    if ((typeof value === 'string' && isNumericId(value)) || (typeof value === 'number' && Number.isSafeInteger(value) && value > 0)) ids.add(String(value));
+  };
+  addId(s.origin_audience_id);
+  // The Graph API reads a lookalike's sources back as `origin: [{id, name, type}]`.
+  for (const origin of Array.isArray(s.origin) ? s.origin : s.origin === undefined ? [] : [s.origin]) {
+    addId(origin && typeof origin === 'object' ? (origin as Record<string, unknown>).id : origin);
+  }
+  const names = ids.size === 0 && typeof s.origin_audience_name === 'string' ? [s.origin_audience_name] : [];
+  return { ids: [...ids], names };
+}
+
+/** An audience as the lookalike walk sees it. */
+type AudienceNode = Pick<CustomAudienceRecord, 'id' | 'accountId' | 'name' | 'lookalikeSpec' | 'flaggedReason' | 'operationStatusCode' | 'operationStatusDescription'>;
+
+const NODE_COLUMNS = ['id', 'account_id', 'name', 'lookalike_spec', 'flagged_reason', 'operation_status_code', 'operation_status_description'];
+
+/** Whether `lookalike` names `audience` as a source. Ids are global; names only count within one account. */
+function isSourceOf(audience: AudienceNode, lookalike: AudienceNode): boolean {
+  const origins = lookalikeOrigins(lookalike.lookalikeSpec);
+  return origins.ids.includes(audience.id) || (lookalike.accountId === audience.accountId && origins.names.includes(audience.name));
+}
+
+export interface FlagResult<T> {
+  record: T;
+  /** For audiences: the lookalikes made from it (and from those), with their operation_status after the change. */
+  lookalikes: Array<{ id: string; operationStatusCode: number; operationStatusDescription: string | null }>;
+}
+
+/**
+ * Sets (or, with reason null, clears) the review flag of a custom audience, in one transaction with what
+ * follows from it. Flagged: every lookalike made from it, and every lookalike made from those (the API gives a
+ * lookalike of a 471 lookalike 471 too), gets operation_status 471 (one already at 471 keeps its description).
+ * Cleared: those lookalikes at 471 go back to 200 unless another source is still flagged or restricted.
+ */
+export async function flagAudience(deps: AppDeps, input: { id: string; reason: FlagReason | string | null }): Promise<FlagResult<CustomAudienceRecord>> {
+  const reason = validateReason(input.reason);
+  const id = input.id.trim();
+  return deps.db.transaction(async (trx) => {
+    await requireObjectOfType(trx, id, 'custom_audience', 'audience_id');
+    const row = await trx(customAudiences.table).where({ id }).forUpdate().first();
+    if (!row) throw new DomainError('NOT_FOUND', `No custom audience ${id}.`, { field: 'audience_id', detail: id });
+    const now = new Date();
+    const audience: CustomAudienceRecord = { ...customAudiences.fromRow(row), flaggedReason: reason, updatedTime: now };
+    await trx(customAudiences.table).where({ id }).update(customAudiences.toRow({ flaggedReason: reason, updatedTime: now }));
+
+    // The lookalikes downstream of the audience, nearest first.
+    const allLookalikes = (await trx(customAudiences.table).whereNotNull('lookalike_spec').whereNot('id', id).select(NODE_COLUMNS))
+      .map((r) => customAudiences.fromRow(r) as AudienceNode);
+    const downstream: AudienceNode[] = [];
+    const seen = new Set([id]);
+    for (let queue: AudienceNode[] = [audience]; queue.length > 0;) {
+      const next: AudienceNode[] = [];
+      for (const source of queue) {
+        for (const lookalike of allLookalikes) {
+          if (seen.has(lookalike.id) || !isSourceOf(source, lookalike)) continue;
+          seen.add(lookalike.id);
+          downstream.push(lookalike);
+          next.push(lookalike);
+        }
+      }
+      queue = next;
+    }
+
+    const status = new Map(downstream.map((l) => [l.id, { code: l.operationStatusCode, description: l.operationStatusDescription }]));
+    if (reason !== null) {
+      for (const lookalike of downstream) if (lookalike.operationStatusCode !== RESTRICTED_LOOKALIKE.code) status.set(lookalike.id, { ...RESTRICTED_LOOKALIKE });
+    } else {
+      // Every source of those lookalikes (stored state; the downstream ones are decided below).
+      const originIds = [...new Set(downstream.flatMap((l) => lookalikeOrigins(l.lookalikeSpec).ids))];
+      const originNames = downstream.filter((l) => lookalikeOrigins(l.lookalikeSpec).names.length > 0);
+      const sources = originIds.length === 0 && originNames.length === 0 ? [] : (await trx(customAudiences.table).select(NODE_COLUMNS).where((q) => {
+        if (originIds.length) q.whereIn('id', originIds);
+        for (const l of originNames) q.orWhere((n) => n.where('account_id', l.accountId).whereIn('name', lookalikeOrigins(l.lookalikeSpec).names));
+      })).map((r) => (String(r.id) === id ? audience : (customAudiences.fromRow(r) as AudienceNode)));
+      const sourcesOf = (lookalike: AudienceNode) => sources.filter((s) => s.id !== lookalike.id && isSourceOf(s, lookalike));
+      const restricted = (source: AudienceNode) =>
+        source.flaggedReason !== null || (status.get(source.id)?.code ?? source.operationStatusCode) === RESTRICTED_LOOKALIKE.code;
+      // Least fixpoint: start every restricted lookalike as usable, restrict again what still has a restricted source.
+      const reconsidered = downstream.filter((l) => l.operationStatusCode === RESTRICTED_LOOKALIKE.code);
+      for (const lookalike of reconsidered) status.set(lookalike.id, { ...NORMAL_OPERATION });
+      for (let changed = true; changed;) {
+        changed = false;
+        for (const lookalike of reconsidered) {
+          if (status.get(lookalike.id)!.code === RESTRICTED_LOOKALIKE.code || !sourcesOf(lookalike).some(restricted)) continue;
+          status.set(lookalike.id, { code: lookalike.operationStatusCode, description: lookalike.operationStatusDescription });
+          changed = true;
+        }
+      }
+    }
+
+    const lookalikes: FlagResult<CustomAudienceRecord>['lookalikes'] = [];
+    for (const lookalike of downstream) {
+      const after = status.get(lookalike.id)!;
+      if (after.code !== lookalike.operationStatusCode || after.description !== lookalike.operationStatusDescription) {
+        await trx(customAudiences.table).where({ id: lookalike.id }).update(customAudiences.toRow({
+          operationStatusCode: after.code, operationStatusDescription: after.description, updatedTime: now,
+        }));
+      }
+      lookalikes.push({ id: lookalike.id, operationStatusCode: after.code, operationStatusDescription: after.description });
+    }
+    return { record: audience, lookalikes };
+  });
+}
+
+/** Sets (or, with reason null, clears) the review flag of a custom conversion. */
+export async function flagConversion(deps: AppDeps, input: { id: string; reason: FlagReason | string | null }): Promise<CustomConversionRecord> {
+  const reason = validateReason(input.reason);
+  const id = input.id.trim();
+  return deps.db.transaction(async (trx) => {
+    await requireObjectOfType(trx, id, 'custom_conversion', 'conversion_id');
+    const row = await trx(customConversions.table).where({ id }).first();
+    if (!row) throw new DomainError('NOT_FOUND', `No custom conversion ${id}.`, { field: 'conversion_id', detail: id });
+    const now = new Date();
+    await trx(customConversions.table).where({ id }).update(customConversions.toRow({ flaggedReason: reason, updatedTime: now }));
+    return { ...customConversions.fromRow(row), flaggedReason: reason, updatedTime: now };
+  });
+}
