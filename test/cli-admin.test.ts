@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { cliEnv, cliJson, runCli, type CliRun } from './helpers/oauth.ts';
+import { cliEnv, cliJson, runCli, type CliRun } from './helpers/cli.ts';
+import { RESTRICTED_LOOKALIKE } from '../src/ads/store.ts';
 import { insertObjects } from '../src/db/objects.ts';
 import {
   adAccounts, customAudiences, customConversions,
@@ -22,7 +23,7 @@ function expectOneLineFailure(result: CliRun, mentions: RegExp): void {
   expect(result.stdout).toBe('');
 }
 
-const RESTRICTED = { code: 471, description: 'The source audience of this lookalike is restricted.' };
+const RESTRICTED = { code: RESTRICTED_LOOKALIKE.code, description: RESTRICTED_LOOKALIKE.description };
 
 let database: TestDatabase;
 let env: NodeJS.ProcessEnv;

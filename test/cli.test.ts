@@ -1,38 +1,10 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { cliEnv, runCli as run, type CliRun as Run } from './helpers/cli.ts';
 
-/**
- * The `adgraph` command line as an operator runs it: a child process over a fresh database (a SQLite file,
- * or a PostgreSQL schema reached through PGOPTIONS, which node-postgres reads like libpq does).
- */
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+// The `adgraph` command line as an operator runs it (see helpers/cli.ts).
 const STRONG_PASSWORD = 'Correct-Horse-9-Battery';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cliEnv(database: Pick<TestDatabase, 'url' | 'schema'> | { url: string; schema?: string }): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, BCRYPT_COST: '4', LOG_LEVEL: 'warn' };
-  delete env.PGOPTIONS;
-  delete env.NODE_OPTIONS;
-  if (database.schema) env.PGOPTIONS = `-c search_path=${database.schema}`;
-  return env;
-}
-
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['bin/adgraph.js', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error && (error.killed || error.signal)) return reject(new Error(`adgraph ${args.join(' ')} was killed (${error.signal}): ${stderr}`));
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
 
 const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
 

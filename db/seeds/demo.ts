@@ -5,7 +5,7 @@ import { createOrganization, createUser } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
   adAccounts, ads, adSets, campaigns, customAudiences, customConversions,
-  type AdAccountRecord, type AdSetRecord, type CampaignRecord, newAdSet, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
+  type AdAccountRecord, type AdSetRecord, type CampaignRecord, newAdSet, RESTRICTED_LOOKALIKE, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
 import { comments, pages, posts, type CommentRecord, type MessageTag, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
@@ -124,11 +124,14 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
           { organizationId, accountId: account.id, name: 'Newsletter subscribers', subtype: 'CUSTOM', description: 'Opted-in e-mail list', lookalikeSpec: null, flaggedReason: null, operationStatusCode: 200, operationStatusDescription: 'Normal' },
           { organizationId, accountId: account.id, name: 'Visitors of the allergy guide', subtype: 'WEBSITE', description: null, lookalikeSpec: null, flaggedReason: 'health', operationStatusCode: 200, operationStatusDescription: 'Normal' },
           { organizationId, accountId: account.id, name: 'Instalment plan applicants', subtype: 'CUSTOM', description: null, lookalikeSpec: null, flaggedReason: 'financial', operationStatusCode: 200, operationStatusDescription: 'Normal' },
-          { organizationId, accountId: account.id, name: 'Lookalike (1%) of allergy guide visitors', subtype: 'LOOKALIKE', description: null,
-            lookalikeSpec: { ratio: 0.01, country: accountPlan.country, origin_audience_name: 'Visitors of the allergy guide' },
-            flaggedReason: null, operationStatusCode: 471, operationStatusDescription: 'The source audience of this lookalike is restricted.' },
         ]);
-        const [clean, health, , lookalike] = audiences;
+        const [clean, health] = audiences;
+        // A lookalike of the flagged audience: restricted too (471), as the platform's review makes it.
+        const [lookalike] = await insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [
+          { organizationId, accountId: account.id, name: 'Lookalike (1%) of allergy guide visitors', subtype: 'LOOKALIKE', description: null,
+            lookalikeSpec: { ratio: 0.01, country: accountPlan.country, origin_audience_id: health!.id },
+            flaggedReason: null, operationStatusCode: RESTRICTED_LOOKALIKE.code, operationStatusDescription: RESTRICTED_LOOKALIKE.description },
+        ]);
         const conversions = await insertObjects<CustomConversionRecord>(trx, 'custom_conversion', customConversions, [
           { organizationId, accountId: account.id, name: 'Checkout completed', rule: '{"url":{"i_contains":"/thank-you"}}', customEventType: 'PURCHASE', flaggedReason: null },
           { organizationId, accountId: account.id, name: 'Symptom checker finished', rule: '{"url":{"i_contains":"/symptoms/done"}}', customEventType: 'OTHER', flaggedReason: 'health' },

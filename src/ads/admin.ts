@@ -6,7 +6,7 @@ import { badInput, DomainError } from '../errors/index.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
 import {
   adAccounts, customAudiences, customConversions,
-  type AdAccountRecord, type CustomAudienceRecord, type CustomConversionRecord, type FlagReason,
+  type AdAccountRecord, type CustomAudienceRecord, type CustomConversionRecord, type FlagReason, RESTRICTED_LOOKALIKE,
 } from './store.ts';
 
 /**
@@ -37,7 +37,6 @@ export const NAME_MAX_LENGTH = 255;
 export const DSA_MAX_LENGTH = 512;
 
 /** operation_status of a lookalike whose source audience the review flagged, and of one that is usable again. */
-export const RESTRICTED_LOOKALIKE = { code: 471, description: 'The source audience of this lookalike is restricted.' } as const;
 export const NORMAL_OPERATION = { code: 200, description: 'Normal' } as const;
 
 export function validateName(value: unknown, field = 'name'): string {

@@ -1,12 +1,12 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
-import { lowercaseEnum, must } from '../graphql/helpers.ts';
+import { graphParams, lowercaseEnum, must } from '../graphql/helpers.ts';
 import { assertNumericId, readableCount } from '../authz/guards.ts';
 import { organizationsAllowing } from '../authz/policy.ts';
 import { countRows } from '../db/batch.ts';
 import { notFound } from '../errors/index.ts';
 import * as ads from './service.ts';
-
+import * as writes from './writes.ts';
 
 export const adsResolvers: Resolvers = {
   FlagReason: lowercaseEnum(['health', 'financial']),
@@ -38,6 +38,34 @@ export const adsResolvers: Resolvers = {
       const statuses = status ?? undefined;
       return connection(args, (page) => ads.adSetsOfAccount(ctx, account, page, statuses), () => ads.countAdSetsOfAccount(ctx, account, statuses));
     },
+  },
+
+  Mutation: {
+    createCampaign: (_, { accountId, input }, ctx) => writes.createCampaign(ctx, ads.parseAdAccountId(accountId, 'accountId'), graphParams(input)),
+    updateCampaign: (_, { id, input }, ctx) => {
+      assertNumericId(id);
+      return writes.updateCampaign(ctx, id, graphParams(input));
+    },
+    deleteCampaign: async (_, { id }, ctx) => {
+      assertNumericId(id);
+      await writes.deleteCampaign(ctx, id);
+      return true;
+    },
+    createAd: (_, { accountId, input }, ctx) =>
+      writes.createAd(ctx, ads.parseAdAccountId(accountId, 'accountId'), graphParams(input, { adSetId: 'adset_id' })),
+    updateAd: (_, { id, input }, ctx) => {
+      assertNumericId(id);
+      return writes.updateAd(ctx, id, graphParams(input));
+    },
+    deleteAd: async (_, { id }, ctx) => {
+      assertNumericId(id);
+      await writes.deleteAd(ctx, id);
+      return true;
+    },
+    createCustomAudience: (_, { accountId, input }, ctx) =>
+      writes.createCustomAudience(ctx, ads.parseAdAccountId(accountId, 'accountId'), graphParams(input)),
+    createCustomConversion: (_, { accountId, input }, ctx) =>
+      writes.createCustomConversion(ctx, ads.parseAdAccountId(accountId, 'accountId'), graphParams(input)),
   },
 
   AdAccount: {

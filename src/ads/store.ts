@@ -139,6 +139,12 @@ export interface AdRecord extends Owned {
 
 export type FlagReason = 'health' | 'financial';
 
+/** The operation status of a lookalike whose source audience is flagged (or is itself such a lookalike). */
+export const RESTRICTED_LOOKALIKE = {
+  code: 471,
+  description: 'The source audience of this lookalike may suggest health conditions or financial status; the lookalike cannot be used to run ads.',
+} as const;
+
 export interface CustomAudienceRecord extends Owned {
   accountId: string;
   name: string;

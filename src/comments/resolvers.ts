@@ -1,11 +1,12 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
-import { lowercaseEnum, typed, must } from '../graphql/helpers.ts';
+import { graphParams, lowercaseEnum, must, typed } from '../graphql/helpers.ts';
 import { assertNumericId, readableCount } from '../authz/guards.ts';
 import { badInput } from '../errors/index.ts';
 import type { RequestContext } from '../context/index.ts';
 import { findUser } from '../identity/service.ts';
 import * as comments from './service.ts';
+import { createFeedPost } from './writes.ts';
 import { commentExternalId, parseCommentId, POST_KINDS } from './store.ts';
 
 
@@ -33,6 +34,13 @@ export const commentsResolvers: Resolvers = {
       const parsed = parseCommentId(id);
       if (!parsed.ok) throw badInput('id', 'id must be a comment id of the form <post id>_<comment id>.');
       return comments.findComment(ctx, id);
+    },
+  },
+
+  Mutation: {
+    createPagePost: (_, { pageId, input }, ctx) => {
+      assertNumericId(pageId, 'pageId');
+      return createFeedPost(ctx, pageId, graphParams(input));
     },
   },
 

@@ -2,7 +2,7 @@ import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
 import { findObject } from '../authz/objects.ts';
 import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
-import { badInput, DomainError, notFound } from '../errors/index.ts';
+import { badInput, DomainError } from '../errors/index.ts';
 import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
@@ -50,11 +50,11 @@ const unsupported = (method: string, id: string) =>
   });
 
 /** v24.0 and v23.0 are served; an older vX.Y is deprecated (2635); anything else names no object. */
-function checkVersion(version: string): void {
+function checkVersion(method: string, version: string): void {
   if (SUPPORTED_VERSIONS.includes(version)) return;
   const match = /^v(\d+)\.(\d+)$/.exec(version);
   if (match && Number(match[1]) < 24) throw deprecatedVersion();
-  throw notFound('Object', version);
+  throw unsupported(method, version);
 }
 
 function stringParam(params: Record<string, unknown>, name: string): string | undefined {
@@ -87,6 +87,21 @@ function formatValue(out: Output, kind: string, value: unknown): unknown {
   if (value instanceof Date) return graphTime(value, out.dateFormat);
   if (kind === 'money') return String(value);
   return value;
+}
+
+/** Every field asked for exists, even where there is nothing to print it on (an empty edge, an empty reference). */
+function checkSelection(node: GraphNode<any>, selection: FieldSelection[] | undefined): void {
+  for (const item of selection ?? []) {
+    const edge = node.edges[item.name];
+    if (edge) {
+      checkSelection(NODES[edge.node], item.children);
+      continue;
+    }
+    const field = node.fields[item.name];
+    if (!field) throw unknownField(item.name, node.name);
+    if (field.ref) checkSelection(NODES[field.ref], item.children);
+    else if (item.children) throw unknownField(`${item.name}{${item.children.map((c) => c.name).join(',')}}`, node.name);
+  }
 }
 
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
@@ -122,8 +137,9 @@ interface EdgeBody {
 async function renderEdge(
   out: Output, edge: GraphEdge<any>, parent: any, page: PageRequest, children: FieldSelection[] | undefined,
 ): Promise<{ body: EdgeBody; hasNext: boolean; hasPrevious: boolean }> {
-  const slice = await edge.list(out.ctx, parent, page);
   const node = NODES[edge.node];
+  checkSelection(node, children);
+  const slice = await edge.list(out.ctx, parent, page);
   const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, children)));
   const body: EdgeBody = { data };
   const first = slice.items[0];
@@ -144,7 +160,7 @@ function pagingLink(request: GraphRequest, direction: 'after' | 'before', cursor
 }
 
 async function handle(deps: AppDeps, request: GraphRequest, headers: Record<string, string>): Promise<unknown> {
-  checkVersion(request.version);
+  checkVersion(request.method, request.version);
   const token = stringParam(request.params, 'access_token') ?? request.headerToken;
   if (!token) throw missingToken();
   const viewer = await resolvePrincipal(deps, token);
@@ -156,7 +172,7 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
   if (rest.length > 0) throw unsupported(request.method, request.path.join('/'));
   const found = await findObject(ctx, id);
   const nodeName = found ? NODE_OF_KIND[found.kind] : undefined;
-  if (!found || !nodeName) throw notFound('Object', id);
+  if (!found || !nodeName) throw unsupported(request.method, id);
   const node = NODES[nodeName];
   const record = found.record;
 
@@ -171,7 +187,10 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     const method = request.method.toUpperCase();
 
     if (edgeName === undefined) {
-      if (method === 'GET') return await renderNode(out, node, record, selection);
+      if (method === 'GET') {
+        checkSelection(node, selection);
+        return await renderNode(out, node, record, selection);
+      }
       if (method === 'POST') {
         const update = WRITES[nodeName]?.update;
         if (!update) throw unsupported('post', id);

@@ -5,7 +5,19 @@ import { graphErrorHandler, graphErrorResponse } from '../http/errors/graph.ts';
 import { dispatch, type GraphRequest, type GraphResponse } from './dispatch.ts';
 
 export const MAX_BATCH = 50;
-const VERSIONED_PATH = /^\/(v\d[^/]*)(?:\/(.*))?$/;
+/** /<version>/<path>: any first segment that starts with v is a version (an unknown one names no object). */
+const VERSIONED_PATH = /^\/(v[^/]*)(?:\/(.*))?$/;
+/** The same paths for Express to match: no capture groups, so Express decodes nothing (a bad %-escape would escape this router as a 500). */
+const GRAPH_ROUTE = /^\/v[^/]*(?:\/.*)?$/;
+
+/** A %-decoded path segment; one that does not decode stays as it came (and then names no object). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 const invalidParameter = (name: string, message: string) =>
   new DomainError('BAD_USER_INPUT', message, { field: name, graph: { code: 100 } });
@@ -14,10 +26,15 @@ const invalidParameter = (name: string, message: string) =>
  * Form fields carry objects, lists and booleans as JSON-encoded strings (DECISIONS section 4): a value that
  * opens like JSON is decoded here, once, for every route; broken JSON names its parameter.
  */
-export function decodeParams(raw: Record<string, unknown>): Record<string, unknown> {
+export function decodeParams(raw: Record<string, unknown>, source: 'form' | 'json' = 'form'): Record<string, unknown> {
   const params: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) throw invalidParameter(name, `Param ${name} is repeated`);
+    // In a query string or a form a list can only mean the name came twice; in a JSON body it is a list.
+    if (Array.isArray(value)) {
+      if (source === 'form') throw invalidParameter(name, `Param ${name} is repeated`);
+      params[name] = value;
+      continue;
+    }
     if (typeof value === 'string' && /^\s*[[{]/.test(value)) {
       try {
         params[name] = JSON.parse(value);
@@ -61,14 +78,15 @@ async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Pro
     const [pathPart = '', query = ''] = item.relative_url.replace(/^\/+/, '').split('?', 2);
     const segments = pathPart.split('/').filter(Boolean);
     const version = segments[0] && VERSIONED_PATH.test(`/${segments[0]}`) ? segments.shift()! : outer.version;
-    const bodyParams = typeof item.body === 'string' ? Object.fromEntries(new URLSearchParams(item.body)) : {};
+    const bodyParams = typeof item.body === 'string' ? Object.fromEntries(new URLSearchParams(item.body))
+      : typeof item.body === 'object' && item.body !== null && !Array.isArray(item.body) ? item.body as Record<string, unknown> : {};
     let response: GraphResponse;
     try {
       const params = decodeParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
       // A call without its own token uses the batch's.
       if (params.access_token === undefined && outer.params.access_token !== undefined) params.access_token = outer.params.access_token;
       const method = typeof item.method === 'string' ? item.method.toUpperCase() : 'GET';
-      response = await dispatch(deps, { ...outer, method, version, path: segments.map(decodeURIComponent), params, requestId: `${outer.requestId}.${index}` });
+      response = await dispatch(deps, { ...outer, method, version, path: segments.map(decodeSegment), params, requestId: `${outer.requestId}.${index}` });
     } catch (error) {
       const { status, body } = graphErrorResponse(error, outer.requestId, outer.log);
       response = { status, headers: {}, body };
@@ -82,20 +100,26 @@ async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Pro
   return answers;
 }
 
+/** The body's parameters: a form, or a JSON object (a JSON body that is not an object carries none). */
+function bodyParams(req: Request): Record<string, unknown> {
+  const body: unknown = req.body;
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
 /**
  * The Graph-style API under /v<version>: every route goes through one dispatcher (dispatch.ts), so tokens,
  * parameters, fields, paging, limits and the error envelope are handled once.
  */
 export function graphApiRoutes(deps: AppDeps): Router {
   const router = express.Router();
-  router.use(VERSIONED_PATH, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 1000 }), express.json({ limit: '1mb' }));
-  router.all(VERSIONED_PATH, async (req, res) => {
+  router.use(GRAPH_ROUTE, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 1000 }), express.json({ limit: '1mb' }));
+  router.all(GRAPH_ROUTE, async (req, res) => {
     const [, version = '', rest = ''] = VERSIONED_PATH.exec(req.path) ?? [];
     const outer: GraphRequest = {
       method: req.method,
       version,
-      path: rest.split('/').filter(Boolean).map(decodeURIComponent),
-      params: decodeParams({ ...(req.query as Record<string, unknown>), ...((req.body ?? {}) as Record<string, unknown>) }),
+      path: rest.split('/').filter(Boolean).map(decodeSegment),
+      params: { ...decodeParams(req.query as Record<string, unknown>), ...decodeParams(bodyParams(req), req.is('application/json') ? 'json' : 'form') },
       headerToken: headerToken(req),
       // Links go back where the caller came from (behind a proxy, its forwarded host, as trust proxy allows).
       baseUrl: `${req.protocol}://${req.get('host') ?? new URL(deps.config.publicUrl).host}`,
@@ -110,6 +134,6 @@ export function graphApiRoutes(deps: AppDeps): Router {
     }
     send(res, await dispatch(deps, outer));
   });
-  router.use(VERSIONED_PATH, graphErrorHandler);
+  router.use(GRAPH_ROUTE, graphErrorHandler);
   return router;
 }

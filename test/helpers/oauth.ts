@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { importPKCS8, SignJWT, type JWTPayload } from 'jose';
 import type { Db } from '../../src/db/index.ts';
-import type { TestDatabase } from './database.ts';
 
 /** Helpers for the OAuth 2.0 tests: the token endpoint over real HTTP, tokens signed by hand, the CLI. */
 
@@ -123,38 +120,3 @@ export function decodeJwt(token: string): { header: Record<string, unknown>; pay
 
 /** Builds a compact JWT by hand from a header, a payload and whatever signature segment is given. */
 export const assembleJwt = (header: unknown, payload: unknown, signature = '') => `${b64url(header)}.${b64url(payload)}.${signature}`;
-
-/* ------------------------------------------------------------------------------------------------------ */
-/* The CLI in a child process, the way test/cli.test.ts runs it (PGOPTIONS reaches the PostgreSQL schema). */
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-export function cliEnv(database: Pick<TestDatabase, 'url' | 'schema'>, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, BCRYPT_COST: '4', LOG_LEVEL: 'warn', ...extra };
-  delete env.PGOPTIONS;
-  delete env.NODE_OPTIONS;
-  if (database.schema) env.PGOPTIONS = `-c search_path=${database.schema}`;
-  return env;
-}
-
-export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['bin/adgraph.js', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error && (error.killed || error.signal)) return reject(new Error(`adgraph ${args.join(' ')} was killed (${error.signal}): ${stderr}`));
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-/** Runs the CLI with --json and returns its parsed output; fails the test on a non-zero exit. */
-export async function cliJson<T = any>(args: string[], env: NodeJS.ProcessEnv): Promise<{ value: T; run: CliRun }> {
-  const run = await runCli([...args, '--json'], env);
-  expect(run.code, `adgraph ${args.join(' ')}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`).toBe(0);
-  return { value: JSON.parse(run.stdout) as T, run };
-}

@@ -3,8 +3,9 @@ import { exportSPKI, generateKeyPair, importJWK, SignJWT } from 'jose';
 import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import {
-  activeSigningKey, assembleJwt, cliEnv, cliJson, decodeJwt, expectOAuthError, fetchAccessToken, nowSeconds, signWithServerKey, tokenRequest,
+  activeSigningKey, assembleJwt, decodeJwt, expectOAuthError, fetchAccessToken, nowSeconds, signWithServerKey, tokenRequest,
 } from '../helpers/oauth.ts';
+import { cliEnv, cliJson } from '../helpers/cli.ts';
 import { createClient } from '../../src/oauth/service.ts';
 
 /**

@@ -3,8 +3,9 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import {
-  basicAuth, cliEnv, cliJson, expectOAuthError, fetchAccessToken, stableHeaders, tokenRequest,
+  basicAuth, expectOAuthError, fetchAccessToken, stableHeaders, tokenRequest,
 } from '../helpers/oauth.ts';
+import { cliEnv, cliJson } from '../helpers/cli.ts';
 
 /**
  * Client secrets and signing keys through the operator's CLI against a running server sharing its

@@ -403,6 +403,79 @@ export type ConvertLoginInput = {
   toType: Scalars['String']['input'];
 };
 
+/** A new ad (Graph API: POST /act_<id>/ads) in an ad set of the same account; at most 50 ads of an ad set may be neither ARCHIVED nor DELETED. */
+export type CreateAdInput = {
+  adSetId: Scalars['ID']['input'];
+  /** A JSON object, e.g. {"creative_id": "..."} or an inline creative. */
+  creative: Scalars['JSON']['input'];
+  /** At most 400 characters. */
+  name: Scalars['String']['input'];
+  /** ACTIVE (the default) or PAUSED. */
+  status?: InputMaybe<ObjectStatus>;
+};
+
+/**
+ * A new campaign (Graph API: POST /act_<id>/campaigns). Values are checked by the same rules as the
+ * Graph-style API; a failure is BAD_USER_INPUT with extensions.field naming the snake_case parameter.
+ */
+export type CreateCampaignInput = {
+  /** LOWEST_COST_WITHOUT_CAP, LOWEST_COST_WITH_BID_CAP, COST_CAP or LOWEST_COST_WITH_MIN_ROAS. */
+  bidStrategy?: InputMaybe<Scalars['String']['input']>;
+  /** In the currency's minor unit; at most one of dailyBudget and lifetimeBudget. */
+  dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  /** At most 400 characters. */
+  name: Scalars['String']['input'];
+  /** One of OUTCOME_APP_PROMOTION, OUTCOME_AWARENESS, OUTCOME_ENGAGEMENT, OUTCOME_LEADS, OUTCOME_SALES, OUTCOME_TRAFFIC. */
+  objective: Scalars['String']['input'];
+  /** NONE, EMPLOYMENT, HOUSING, CREDIT, ISSUES_ELECTIONS_POLITICS, ONLINE_GAMBLING_AND_GAMING, FINANCIAL_PRODUCTS_SERVICES; may be empty. */
+  specialAdCategories: Array<Scalars['String']['input']>;
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  /** ACTIVE (the default) or PAUSED. */
+  status?: InputMaybe<ObjectStatus>;
+  /** After startTime. */
+  stopTime?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+export type CreateCustomAudienceInput = {
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** LOOKALIKE only, and required there: {ratio, country, type, ...}. */
+  lookalikeSpec?: InputMaybe<Scalars['JSON']['input']>;
+  /** At most 255 characters. */
+  name: Scalars['String']['input'];
+  /** LOOKALIKE only: the source audience, of the same account. */
+  originAudienceId?: InputMaybe<Scalars['ID']['input']>;
+  /** CUSTOM (the default), WEBSITE, LOOKALIKE, ... */
+  subtype?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type CreateCustomConversionInput = {
+  /** PURCHASE, LEAD, ADD_TO_CART, ..., OTHER. */
+  customEventType?: InputMaybe<Scalars['String']['input']>;
+  /** At most 255 characters. */
+  name: Scalars['String']['input'];
+  /** A JSON object, or a string holding one; stored as JSON text. */
+  rule: Scalars['JSON']['input'];
+};
+
+/**
+ * A post on a page's feed (Graph API: POST /<page id>/feed). Owners, admins and API clients with
+ * pages_manage_engagement post as the page; other users who can read the page write visitor posts.
+ */
+export type CreatePagePostInput = {
+  /** PHOTO, VIDEO, EVENT or REVIEW; without it a page post or a visitor post. */
+  kind?: InputMaybe<PostKind>;
+  /** An http(s) URL: the attachment (required for photos and videos). */
+  link?: InputMaybe<Scalars['String']['input']>;
+  message?: InputMaybe<Scalars['String']['input']>;
+  /** Reviews: 1 to 5 (required). */
+  rating?: InputMaybe<Scalars['Int']['input']>;
+  /** Events (required). */
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Events (required) and reviews. */
+  title?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type CustomAudience = Node & {
   __typename?: 'CustomAudience';
   account: AdAccount;
@@ -522,6 +595,16 @@ export type Mutation = {
   changePasswordWithOneTimePasscode: Scalars['Boolean']['output'];
   /** Starts converting a password account to GitHub or OIDC login. user: an id, a username or me. */
   convertLogin: LoginConversion;
+  createAd: Ad;
+  /** Creates a campaign in the ad account (act_<id> is accepted). */
+  createCampaign: Campaign;
+  createCustomAudience: CustomAudience;
+  createCustomConversion: CustomConversion;
+  createPagePost: Post;
+  /** Sets the ad to DELETED; it stays readable. */
+  deleteAd: Scalars['Boolean']['output'];
+  /** Sets the campaign, its ad sets and its ads to DELETED; the campaign stays readable. */
+  deleteCampaign: Scalars['Boolean']['output'];
   /** Signs in with e-mail and password and returns a session token. */
   login: LoginPayload;
   /** Ends the session the request was made with. */
@@ -529,6 +612,8 @@ export type Mutation = {
   removeOrganizationMember: Scalars['Boolean']['output'];
   /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
   requestOneTimePasscode: Scalars['Boolean']['output'];
+  updateAd: Ad;
+  updateCampaign: Campaign;
   updateUser: User;
 };
 
@@ -555,6 +640,46 @@ export type MutationConvertLoginArgs = {
 };
 
 
+export type MutationCreateAdArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateAdInput;
+};
+
+
+export type MutationCreateCampaignArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateCampaignInput;
+};
+
+
+export type MutationCreateCustomAudienceArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateCustomAudienceInput;
+};
+
+
+export type MutationCreateCustomConversionArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateCustomConversionInput;
+};
+
+
+export type MutationCreatePagePostArgs = {
+  input: CreatePagePostInput;
+  pageId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteAdArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteCampaignArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationLoginArgs = {
   input: LoginInput;
 };
@@ -567,6 +692,18 @@ export type MutationRemoveOrganizationMemberArgs = {
 
 export type MutationRequestOneTimePasscodeArgs = {
   email: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateAdArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateAdInput;
+};
+
+
+export type MutationUpdateCampaignArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateCampaignInput;
 };
 
 
@@ -880,6 +1017,26 @@ export type QueryValidatePasswordArgs = {
   password: Scalars['String']['input'];
 };
 
+/** Changes to an ad; it stays in its ad set. A DELETED ad accepts only name; an ARCHIVED one only name and status DELETED. */
+export type UpdateAdInput = {
+  creative?: InputMaybe<Scalars['JSON']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<ObjectStatus>;
+};
+
+/** Changes to a campaign: any subset of the create fields (the objective cannot change). A DELETED campaign accepts only name; an ARCHIVED one only name and status DELETED. A null field is left as it is. */
+export type UpdateCampaignInput = {
+  bidStrategy?: InputMaybe<Scalars['String']['input']>;
+  dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  objective?: InputMaybe<Scalars['String']['input']>;
+  specialAdCategories?: InputMaybe<Array<Scalars['String']['input']>>;
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  status?: InputMaybe<ObjectStatus>;
+  stopTime?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
 export type UpdateUserInput = {
   id: Scalars['ID']['input'];
   name: Scalars['String']['input'];
@@ -1032,6 +1189,11 @@ export type ResolversTypes = ResolversObject<{
   CommentConnection: ResolverTypeWrapper<ConnectionModel>;
   CommentEdge: ResolverTypeWrapper<EdgeModel>;
   ConvertLoginInput: ConvertLoginInput;
+  CreateAdInput: CreateAdInput;
+  CreateCampaignInput: CreateCampaignInput;
+  CreateCustomAudienceInput: CreateCustomAudienceInput;
+  CreateCustomConversionInput: CreateCustomConversionInput;
+  CreatePagePostInput: CreatePagePostInput;
   CustomAudience: ResolverTypeWrapper<CustomAudienceRecord>;
   CustomAudienceConnection: ResolverTypeWrapper<ConnectionModel>;
   CustomAudienceEdge: ResolverTypeWrapper<EdgeModel>;
@@ -1072,6 +1234,8 @@ export type ResolversTypes = ResolversObject<{
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
+  UpdateAdInput: UpdateAdInput;
+  UpdateCampaignInput: UpdateCampaignInput;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserRecord>;
   UserStatus: UserStatus;
@@ -1107,6 +1271,11 @@ export type ResolversParentTypes = ResolversObject<{
   CommentConnection: ConnectionModel;
   CommentEdge: EdgeModel;
   ConvertLoginInput: ConvertLoginInput;
+  CreateAdInput: CreateAdInput;
+  CreateCampaignInput: CreateCampaignInput;
+  CreateCustomAudienceInput: CreateCustomAudienceInput;
+  CreateCustomConversionInput: CreateCustomConversionInput;
+  CreatePagePostInput: CreatePagePostInput;
   CustomAudience: CustomAudienceRecord;
   CustomAudienceConnection: ConnectionModel;
   CustomAudienceEdge: EdgeModel;
@@ -1140,6 +1309,8 @@ export type ResolversParentTypes = ResolversObject<{
   Query: Record<PropertyKey, never>;
   String: Scalars['String']['output'];
   UUID: Scalars['UUID']['output'];
+  UpdateAdInput: UpdateAdInput;
+  UpdateCampaignInput: UpdateCampaignInput;
   UpdateUserInput: UpdateUserInput;
   User: UserRecord;
 }>;
@@ -1468,10 +1639,19 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   changeOrganizationMemberRole?: Resolver<ResolversTypes['OrganizationMember'], ParentType, ContextType, RequireFields<MutationChangeOrganizationMemberRoleArgs, 'id' | 'role'>>;
   changePasswordWithOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationChangePasswordWithOneTimePasscodeArgs, 'input'>>;
   convertLogin?: Resolver<ResolversTypes['LoginConversion'], ParentType, ContextType, RequireFields<MutationConvertLoginArgs, 'input' | 'user'>>;
+  createAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationCreateAdArgs, 'accountId' | 'input'>>;
+  createCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationCreateCampaignArgs, 'accountId' | 'input'>>;
+  createCustomAudience?: Resolver<ResolversTypes['CustomAudience'], ParentType, ContextType, RequireFields<MutationCreateCustomAudienceArgs, 'accountId' | 'input'>>;
+  createCustomConversion?: Resolver<ResolversTypes['CustomConversion'], ParentType, ContextType, RequireFields<MutationCreateCustomConversionArgs, 'accountId' | 'input'>>;
+  createPagePost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePagePostArgs, 'input' | 'pageId'>>;
+  deleteAd?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdArgs, 'id'>>;
+  deleteCampaign?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCampaignArgs, 'id'>>;
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
   requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
+  updateAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationUpdateAdArgs, 'id' | 'input'>>;
+  updateCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'id' | 'input'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input'>>;
 }>;
 

@@ -37,7 +37,9 @@ export function graphError(error: DomainError, traceId: string): { status: numbe
   const graph = error.graph ?? { code: 100 };
   const type = graph.type ?? 'OAuthException';
   const message =
-    error.code === 'NOT_FOUND' ? unknownObjectMessage(error.detail ?? '') : graph.code === 190 ? error.message : `(#${graph.code}) ${error.message}`;
+    error.code === 'NOT_FOUND' ? unknownObjectMessage(error.detail ?? '')
+      // 190 and the unsupported-request error (subcode 33) carry no (#code) prefix, as the platform writes them.
+      : graph.code === 190 || graph.subcode === 33 ? error.message : `(#${graph.code}) ${error.message}`;
   const body: GraphErrorEnvelope = {
     error: {
       message,

@@ -1,0 +1,89 @@
+import type { RequestContext } from '../context/index.ts';
+import { can } from '../authz/policy.ts';
+import { requireSignedIn } from '../authz/guards.ts';
+import { insertObjects } from '../db/objects.ts';
+import { forbidden, notFound } from '../errors/index.ts';
+import {
+  dateTime, missingParam, oneOf, optionalParam, paramError, requiredParam, smallInteger, text, type Params,
+} from '../ads/writes.ts';
+import { findPage } from './service.ts';
+import { posts, type PostKind, type PostRecord } from './store.ts';
+
+/** The `kind` values a feed write may name; without one the post is a page post or a visitor post. */
+export const FEED_KINDS = ['photo', 'video', 'event', 'review'] as const;
+export type FeedKind = (typeof FEED_KINDS)[number];
+
+/** The longest message the platform takes on a post. */
+export const MAX_POST_MESSAGE = 63_206;
+
+const link = (value: unknown, name: string): string => {
+  const url = text({ max: 2048 })(value, name);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw paramError(name, `Param ${name} must be an http or https URL`);
+  return url;
+};
+
+/**
+ * POST /<PAGE_ID>/feed. Who the post is by (README, Decisions):
+ * - a principal allowed to `create` posts in the page's organization (owners, admins, site admins, API clients
+ *   with pages_manage_engagement) posts as the page: kind `page_post` (or the given kind), from the page;
+ * - any other user who can read the page (advertisers, moderators, auditors) writes a visitor post: kind
+ *   `visitor_post` (or photo, video, review), from the user; events are the page's own, so a visitor's event is
+ *   FORBIDDEN;
+ * - a review is always a person's: from the user even when the user manages the page; an API client cannot
+ *   write one (FORBIDDEN), nor may a client without the create right post at all;
+ * - a page the caller cannot read is NOT_FOUND.
+ * Parameters: message (at most 63,206 characters), link (http/https, the attachment), kind, title (events and
+ * reviews, at most 255), rating (reviews: 1 to 5, required), start_time (events: required). Photos and videos
+ * need a link (the media's URL); a post without a kind needs a message or a link.
+ */
+export async function createFeedPost(ctx: RequestContext, pageId: string, params: Params): Promise<PostRecord> {
+  requireSignedIn(ctx);
+  const page = await findPage(ctx, String(pageId));
+  if (!page) throw notFound('Page', String(pageId));
+  params ??= {};
+
+  const asPage = can(ctx.viewer, 'create', { type: 'post', organizationId: page.organizationId });
+  const user = ctx.viewer.kind === 'user' ? ctx.viewer.userId : null;
+  if (!asPage && !user) throw forbidden(`Permissions error: you may not post on page ${page.id}`);
+  // What else is allowed depends on the kind, so it is the one parameter read before the remaining checks.
+  const kind = optionalParam(params, 'kind', oneOf(FEED_KINDS));
+  if (kind === 'review' && !user) throw forbidden('Permissions error: reviews are written by people; an API client cannot write one');
+  if (kind === 'event' && !asPage) throw forbidden(`Permissions error: only the page's managers may create events on page ${page.id}`);
+
+  const message = optionalParam(params, 'message', text({ max: MAX_POST_MESSAGE }));
+  const url = optionalParam(params, 'link', link);
+  const title = optionalParam(params, 'title', text({ max: 255 }));
+  const rating = optionalParam(params, 'rating', smallInteger(1, 5));
+  const startTime = optionalParam(params, 'start_time', dateTime);
+  if (title !== undefined && kind !== 'event' && kind !== 'review') throw paramError('title', 'Param title is only accepted with kind event or review');
+  if (rating !== undefined && kind !== 'review') throw paramError('rating', 'Param rating is only accepted with kind review');
+  if (startTime !== undefined && kind !== 'event') throw paramError('start_time', 'Param start_time is only accepted with kind event');
+  if (kind === 'review') requiredParam(params, 'rating', smallInteger(1, 5));
+  if (kind === 'event') {
+    requiredParam(params, 'title', text({ max: 255, nonEmpty: true }));
+    requiredParam(params, 'start_time', dateTime);
+  }
+  if ((kind === 'photo' || kind === 'video') && url === undefined) throw missingParam('link');
+  if (kind === undefined && (message === undefined || message.trim() === '') && url === undefined) {
+    throw paramError('message', 'Missing message or attachment');
+  }
+
+  // A review is a person's even when that person manages the page; everything else follows `asPage`.
+  const byPage = asPage && kind !== 'review';
+  const postKind: PostKind = kind ?? (byPage ? 'page_post' : 'visitor_post');
+  const [post] = await ctx.db.transaction((trx) =>
+    insertObjects<PostRecord>(trx, 'post', posts, [{
+      organizationId: page.organizationId, pageId: page.id, kind: postKind,
+      authorUserId: byPage ? null : user, authorPageId: byPage ? page.id : null,
+      message: message ?? null, attachment: url === undefined ? null : { url }, title: title ?? null, rating: rating ?? null,
+      eventStartTime: startTime ?? null,
+    }]));
+  ctx.loaders.comments.postById.clear(post!.id).prime(post!.id, post!);
+  return post!;
+}

@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { TestDatabase } from './database.ts';
+
+/**
+ * The `adgraph` command line as an operator runs it: a child process over a test database (a SQLite file,
+ * or a PostgreSQL schema reached through PGOPTIONS, which node-postgres reads like libpq does).
+ */
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function cliEnv(database: Pick<TestDatabase, 'url' | 'schema'>, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: database.url, BCRYPT_COST: '4', LOG_LEVEL: 'warn', ...extra };
+  delete env.PGOPTIONS;
+  delete env.NODE_OPTIONS;
+  if (database.schema) env.PGOPTIONS = `-c search_path=${database.schema}`;
+  return env;
+}
+
+export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['bin/adgraph.js', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error && (error.killed || error.signal)) return reject(new Error(`adgraph ${args.join(' ')} was killed (${error.signal}): ${stderr}`));
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Runs the CLI with --json and returns its parsed output; fails the test on a non-zero exit. */
+export async function cliJson<T = any>(args: string[], env: NodeJS.ProcessEnv): Promise<{ value: T; run: CliRun }> {
+  const run = await runCli([...args, '--json'], env);
+  expect(run.code, `adgraph ${args.join(' ')}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`).toBe(0);
+  return { value: JSON.parse(run.stdout) as T, run };
+}
