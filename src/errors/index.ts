@@ -115,6 +115,3 @@ export function validateFields<const T extends readonly unknown[]>(checks: { [K 
   return values as unknown as T;
 }
 
-export function isDomainError(error: unknown): error is DomainError {
-  return error instanceof DomainError;
-}

@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler } from 'express';
 import { DomainError } from '../../errors/index.ts';
 import { classify, isBodyParseError, isBodyReadError } from './classify.ts';
 
@@ -60,12 +60,6 @@ export function graphError(error: DomainError, traceId: string): { status: numbe
 
 export const UNEXPECTED_GRAPH_ERROR = { code: 1, message: 'An unknown error occurred' };
 
-export function sendGraphError(req: Request, res: Response, error: DomainError): void {
-  const traceId = String(req.id);
-  const { status, body } = graphError(error, traceId);
-  res.setHeader('x-fb-trace-id', traceId);
-  res.status(status).json(body);
-}
 
 /** Express error handler for the `/v24.0` router. */
 export const graphErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
