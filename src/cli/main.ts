@@ -12,6 +12,8 @@ import { createPage } from '../comments/admin.ts';
 import { rotateKeys } from '../oauth/keys.ts';
 import { closeOnSignals, startServer } from '../server/index.ts';
 import { isDatabaseEmpty, seedDemo, type DemoSummary } from '../../db/seeds/demo.ts';
+import { convertFormat, describeConversion } from '../dateformats/convert.ts';
+import { addDateClusterCommands } from '../dateformats/cli.ts';
 
 /**
  * The `adgraph` command line. Every command reads the same environment as the server, prints JSON with
@@ -296,6 +298,20 @@ program
         `${conversion.id}  ${conversion.flaggedReason ? `flagged: ${conversion.flaggedReason}` : 'flag cleared'}`);
     });
   });
+
+const dates = program.command('dates').description('legacy (Joda-Time) custom date formats of search-engine date fields');
+dates
+  .command('convert')
+  .description('convert a legacy date format (patterns joined with ||) to java.time, with every change and finding')
+  .argument('<format>', 'the legacy format, e.g. "yyyy-MM-dd HH:mm:ss||epoch_millis"')
+  .option('--lenient', "also accept Joda's fewer-digit inputs (2010-1-5, 13:5:7), adding alternatives up to a cap")
+  .option('--json', 'print JSON')
+  .action((format: string, options: { lenient?: boolean; json?: boolean }) => {
+    const conversion = convertFormat(format, { lenient: !!options.lenient });
+    print(!!options.json, conversion, describeConversion(conversion));
+  });
+// dates scan, dates migrate (src/dateformats/cli.ts)
+addDateClusterCommands(dates);
 
 /** One line, no stack: what went wrong and, for a field, which one. */
 function reason(error: unknown): string {

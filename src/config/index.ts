@@ -21,6 +21,9 @@ export interface Config {
   shutdownTimeoutMs: number;
   redisUrl?: string;
   smtpUrl?: string;
+  /** The search cluster GraphQL's scan and migration talk to (credentials may be in the URL). */
+  searchUrl?: string;
+  searchApiKey?: string;
   mailFrom: string;
   otpTtlSeconds: number;
   conversionTtlSeconds: number;
@@ -126,6 +129,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
+    searchUrl: url(env, 'SEARCH_URL', undefined, ['http:', 'https:']),
+    searchApiKey: env.SEARCH_API_KEY || undefined,
     mailFrom: env.MAIL_FROM || 'adgraph <no-reply@adgraph.localhost>',
     otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 900, 60, 86_400),
     conversionTtlSeconds: integer(env, 'LOGIN_CONVERSION_TTL_SECONDS', 300, 60, 3_600),

@@ -5,9 +5,14 @@ import type { ApiClientRecord } from '../../oauth/store.ts';
 import type { AdAccountRecord, CampaignRecord, AdSetRecord, AdRecord, CustomAudienceRecord, CustomConversionRecord } from '../../ads/store.ts';
 import type { PageRecord, PostRecord, CommentRecord } from '../../comments/store.ts';
 import type { ConnectionModel, EdgeModel } from '../connections.ts';
+import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
+import type { AffectedPlace } from '../../dateformats/mapping.ts';
+import type { ScanResult, ScanTarget } from '../../dateformats/cluster.ts';
+import type { MigrationJob } from '../../dateformats/service.ts';
 import type { RequestContext } from '../../context/index.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -529,6 +534,108 @@ export type CustomConversionEdge = {
   node: CustomConversion;
 };
 
+export type DateFormatChange = {
+  __typename?: 'DateFormatChange';
+  from: Scalars['String']['output'];
+  letter: Scalars['String']['output'];
+  to: Scalars['String']['output'];
+  why: Scalars['String']['output'];
+};
+
+export type DateFormatConversion = {
+  __typename?: 'DateFormatConversion';
+  exact: Scalars['Boolean']['output'];
+  input: Scalars['String']['output'];
+  lenient: Scalars['Boolean']['output'];
+  /** The whole converted format, parts joined with ||. */
+  output: Scalars['String']['output'];
+  parts: Array<DateFormatPart>;
+};
+
+export type DateFormatFinding = {
+  __typename?: 'DateFormatFinding';
+  message: Scalars['String']['output'];
+  severity: DateFormatSeverity;
+};
+
+export type DateFormatMigration = {
+  __typename?: 'DateFormatMigration';
+  alias?: Maybe<Scalars['String']['output']>;
+  copied: Scalars['Int']['output'];
+  dryRun: Scalars['Boolean']['output'];
+  error?: Maybe<Scalars['String']['output']>;
+  finishedAt?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  index: Scalars['String']['output'];
+  /** What to do next. */
+  next?: Maybe<Scalars['String']['output']>;
+  /** Share of documents copied so far, 0 to 1 (1 once done). */
+  progress: Scalars['Float']['output'];
+  /** The migration's report (requests, counts, alias actions) once done. */
+  result?: Maybe<Scalars['JSON']['output']>;
+  startedAt: Scalars['DateTime']['output'];
+  state: DateFormatMigrationState;
+  total: Scalars['Int']['output'];
+};
+
+export type DateFormatMigrationState =
+  | 'FAILED'
+  | 'RUNNING'
+  | 'SUCCEEDED';
+
+export type DateFormatPart = {
+  __typename?: 'DateFormatPart';
+  changes: Array<DateFormatChange>;
+  findings: Array<DateFormatFinding>;
+  input: Scalars['String']['output'];
+  /** Also accepts Joda's fewer-digit inputs (2010-1-5) with the same value. */
+  lenient: Scalars['Boolean']['output'];
+  output: Scalars['String']['output'];
+  severity: DateFormatSeverity;
+};
+
+/** A place in a mapping, template or pipeline that holds a custom date format. */
+export type DateFormatPlace = {
+  __typename?: 'DateFormatPlace';
+  conversion: DateFormatConversion;
+  field?: Maybe<Scalars['String']['output']>;
+  format: Scalars['String']['output'];
+  kind: Scalars['String']['output'];
+  path: Scalars['String']['output'];
+  severity: DateFormatSeverity;
+};
+
+export type DateFormatScan = {
+  __typename?: 'DateFormatScan';
+  clusterVersion: Scalars['String']['output'];
+  deprecationsAvailable: Scalars['Boolean']['output'];
+  /** Indices created by 7.0 or later: their formats are already java.time. */
+  skippedJavaIndices: Array<Scalars['String']['output']>;
+  summary: Scalars['JSON']['output'];
+  targets: Array<DateFormatScanTarget>;
+};
+
+export type DateFormatScanTarget = {
+  __typename?: 'DateFormatScanTarget';
+  aliases?: Maybe<Array<Scalars['String']['output']>>;
+  /** What to do: the migrate command for an index, the request that stores the converted body otherwise. */
+  fix: Scalars['JSON']['output'];
+  /** index, index_template, component_template, legacy_template or pipeline */
+  kind: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  places: Array<DateFormatPlace>;
+  severity: DateFormatSeverity;
+};
+
+/** How far a converted date format matches the legacy one (see the README's Date formats). */
+export type DateFormatSeverity =
+  /** Equivalent: everything the legacy pattern printed parses to the same instant and prints the same. */
+  | 'EXACT'
+  /** Equivalent except for printing, or dependent on locale text: test with real data. */
+  | 'REVIEW'
+  /** No java.time pattern is equivalent: the finding says what to do. */
+  | 'UNSUPPORTED';
+
 /** Whether an ad set delivers, from its own status, its campaign's and its issues. */
 export type EffectiveStatus =
   | 'ACTIVE'
@@ -542,6 +649,14 @@ export type EffectiveStatus =
 export type FlagReason =
   | 'FINANCIAL'
   | 'HEALTH';
+
+export type IndexMappingConversion = {
+  __typename?: 'IndexMappingConversion';
+  affected: Array<DateFormatPlace>;
+  index: Scalars['String']['output'];
+  /** The converted mappings, ready for PUT /<new index>. */
+  mappings: Scalars['JSON']['output'];
+};
 
 export type LoginConversion = {
   __typename?: 'LoginConversion';
@@ -587,6 +702,19 @@ export type MessageTagType =
   | 'PAGE'
   | 'USER';
 
+export type MigrateIndexDateFormatsInput = {
+  /** An alias to point at the new index, besides the old index's own aliases. */
+  alias?: InputMaybe<Scalars['String']['input']>;
+  allowUnsupported?: InputMaybe<Scalars['Boolean']['input']>;
+  assumeJoda?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Plan only: every request is listed, no write is sent. */
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  /** An index, or an alias pointing to one index. */
+  index: Scalars['String']['input'];
+  lenient?: InputMaybe<Scalars['Boolean']['input']>;
+  newIndex?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   addOrganizationMember: OrganizationMember;
@@ -609,6 +737,8 @@ export type Mutation = {
   login: LoginPayload;
   /** Ends the session the request was made with. */
   logout: Scalars['Boolean']['output'];
+  /** Starts migrating an index of the SEARCH_URL cluster (owners and admins); poll dateFormatMigration. */
+  migrateIndexDateFormats: DateFormatMigration;
   removeOrganizationMember: Scalars['Boolean']['output'];
   /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
   requestOneTimePasscode: Scalars['Boolean']['output'];
@@ -682,6 +812,11 @@ export type MutationDeleteCampaignArgs = {
 
 export type MutationLoginArgs = {
   input: LoginInput;
+};
+
+
+export type MutationMigrateIndexDateFormatsArgs = {
+  input: MigrateIndexDateFormatsInput;
 };
 
 
@@ -920,6 +1055,10 @@ export type Query = {
   campaign?: Maybe<Campaign>;
   /** A comment by its <post id>_<comment id>. */
   comment?: Maybe<Comment>;
+  convertDateFormat: DateFormatConversion;
+  /** Converts a GET /<index>/_mapping response; nothing is sent to a cluster. */
+  convertIndexMapping: Array<IndexMappingConversion>;
+  dateFormatMigration?: Maybe<DateFormatMigration>;
   /** The signed-in user; null for API clients. */
   me?: Maybe<User>;
   /** Any object by its id, or null when it does not exist or you may not see it. */
@@ -929,6 +1068,8 @@ export type Query = {
   organization?: Maybe<Organization>;
   page?: Maybe<Page>;
   post?: Maybe<Post>;
+  /** Every index, template and pipeline of the SEARCH_URL cluster with legacy date formats (owners and admins). */
+  scanDateFormats: DateFormatScan;
   user?: Maybe<User>;
   /** Whether a password meets the policy (at most 64 characters, at least 52 bits of estimated entropy). */
   validatePassword: PasswordValidation;
@@ -983,6 +1124,23 @@ export type QueryCommentArgs = {
 };
 
 
+export type QueryConvertDateFormatArgs = {
+  format: Scalars['String']['input'];
+  lenient?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryConvertIndexMappingArgs = {
+  lenient?: InputMaybe<Scalars['Boolean']['input']>;
+  mapping: Scalars['JSON']['input'];
+};
+
+
+export type QueryDateFormatMigrationArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type QueryNodeArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1005,6 +1163,11 @@ export type QueryPageArgs = {
 
 export type QueryPostArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryScanDateFormatsArgs = {
+  includeJavaIndices?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
@@ -1200,11 +1363,23 @@ export type ResolversTypes = ResolversObject<{
   CustomConversion: ResolverTypeWrapper<CustomConversionRecord>;
   CustomConversionConnection: ResolverTypeWrapper<ConnectionModel>;
   CustomConversionEdge: ResolverTypeWrapper<EdgeModel>;
+  DateFormatChange: ResolverTypeWrapper<DateFormatChange>;
+  DateFormatConversion: ResolverTypeWrapper<Conversion>;
+  DateFormatFinding: ResolverTypeWrapper<Finding>;
+  DateFormatMigration: ResolverTypeWrapper<MigrationJob>;
+  DateFormatMigrationState: DateFormatMigrationState;
+  DateFormatPart: ResolverTypeWrapper<PartConversion>;
+  DateFormatPlace: ResolverTypeWrapper<AffectedPlace>;
+  DateFormatScan: ResolverTypeWrapper<ScanResult>;
+  DateFormatScanTarget: ResolverTypeWrapper<ScanTarget>;
+  DateFormatSeverity: DateFormatSeverity;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   EffectiveStatus: EffectiveStatus;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   FlagReason: FlagReason;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IndexMappingConversion: ResolverTypeWrapper<Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversTypes['DateFormatPlace']> }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   LoginConversion: ResolverTypeWrapper<LoginConversion>;
@@ -1213,6 +1388,7 @@ export type ResolversTypes = ResolversObject<{
   LoginType: LoginType;
   MessageTag: ResolverTypeWrapper<MessageTag>;
   MessageTagType: MessageTagType;
+  MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   ObjectStatus: ObjectStatus;
@@ -1282,15 +1458,26 @@ export type ResolversParentTypes = ResolversObject<{
   CustomConversion: CustomConversionRecord;
   CustomConversionConnection: ConnectionModel;
   CustomConversionEdge: EdgeModel;
+  DateFormatChange: DateFormatChange;
+  DateFormatConversion: Conversion;
+  DateFormatFinding: Finding;
+  DateFormatMigration: MigrationJob;
+  DateFormatPart: PartConversion;
+  DateFormatPlace: AffectedPlace;
+  DateFormatScan: ScanResult;
+  DateFormatScanTarget: ScanTarget;
   DateTime: Scalars['DateTime']['output'];
   EmailAddress: Scalars['EmailAddress']['output'];
+  Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
+  IndexMappingConversion: Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversParentTypes['DateFormatPlace']> };
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   LoginConversion: LoginConversion;
   LoginInput: LoginInput;
   LoginPayload: LoginPayload;
   MessageTag: MessageTag;
+  MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   OperationStatus: OperationStatus;
@@ -1602,6 +1789,77 @@ export type CustomConversionEdgeResolvers<ContextType = RequestContext, ParentTy
   node?: Resolver<ResolversTypes['CustomConversion'], ParentType, ContextType>;
 }>;
 
+export type DateFormatChangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatChange'] = ResolversParentTypes['DateFormatChange']> = ResolversObject<{
+  from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  letter?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  to?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  why?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type DateFormatConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatConversion'] = ResolversParentTypes['DateFormatConversion']> = ResolversObject<{
+  exact?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  input?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lenient?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  output?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  parts?: Resolver<Array<ResolversTypes['DateFormatPart']>, ParentType, ContextType>;
+}>;
+
+export type DateFormatFindingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatFinding'] = ResolversParentTypes['DateFormatFinding']> = ResolversObject<{
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
+}>;
+
+export type DateFormatMigrationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatMigration'] = ResolversParentTypes['DateFormatMigration']> = ResolversObject<{
+  alias?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  copied?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  dryRun?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  finishedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  progress?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['DateFormatMigrationState'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type DateFormatPartResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatPart'] = ResolversParentTypes['DateFormatPart']> = ResolversObject<{
+  changes?: Resolver<Array<ResolversTypes['DateFormatChange']>, ParentType, ContextType>;
+  findings?: Resolver<Array<ResolversTypes['DateFormatFinding']>, ParentType, ContextType>;
+  input?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lenient?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  output?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
+}>;
+
+export type DateFormatPlaceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatPlace'] = ResolversParentTypes['DateFormatPlace']> = ResolversObject<{
+  conversion?: Resolver<ResolversTypes['DateFormatConversion'], ParentType, ContextType>;
+  field?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
+}>;
+
+export type DateFormatScanResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatScan'] = ResolversParentTypes['DateFormatScan']> = ResolversObject<{
+  clusterVersion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  deprecationsAvailable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  skippedJavaIndices?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  summary?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  targets?: Resolver<Array<ResolversTypes['DateFormatScanTarget']>, ParentType, ContextType>;
+}>;
+
+export type DateFormatScanTargetResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatScanTarget'] = ResolversParentTypes['DateFormatScanTarget']> = ResolversObject<{
+  aliases?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  fix?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  places?: Resolver<Array<ResolversTypes['DateFormatPlace']>, ParentType, ContextType>;
+  severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
+}>;
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
@@ -1609,6 +1867,12 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {
   name: 'EmailAddress';
 }
+
+export type IndexMappingConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['IndexMappingConversion'] = ResolversParentTypes['IndexMappingConversion']> = ResolversObject<{
+  affected?: Resolver<Array<ResolversTypes['DateFormatPlace']>, ParentType, ContextType>;
+  index?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  mappings?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+}>;
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
@@ -1648,6 +1912,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   deleteCampaign?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCampaignArgs, 'id'>>;
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  migrateIndexDateFormats?: Resolver<ResolversTypes['DateFormatMigration'], ParentType, ContextType, RequireFields<MutationMigrateIndexDateFormatsArgs, 'input'>>;
   removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
   requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
   updateAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationUpdateAdArgs, 'id' | 'input'>>;
@@ -1768,12 +2033,16 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   authScopes?: Resolver<ResolversTypes['AuthScopes'], ParentType, ContextType>;
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType, RequireFields<QueryCampaignArgs, 'id'>>;
   comment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType, RequireFields<QueryCommentArgs, 'id'>>;
+  convertDateFormat?: Resolver<ResolversTypes['DateFormatConversion'], ParentType, ContextType, RequireFields<QueryConvertDateFormatArgs, 'format'>>;
+  convertIndexMapping?: Resolver<Array<ResolversTypes['IndexMappingConversion']>, ParentType, ContextType, RequireFields<QueryConvertIndexMappingArgs, 'mapping'>>;
+  dateFormatMigration?: Resolver<Maybe<ResolversTypes['DateFormatMigration']>, ParentType, ContextType, RequireFields<QueryDateFormatMigrationArgs, 'id'>>;
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   nodes?: Resolver<Array<Maybe<ResolversTypes['Node']>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
   organization?: Resolver<Maybe<ResolversTypes['Organization']>, ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'id'>>;
   page?: Resolver<Maybe<ResolversTypes['Page']>, ParentType, ContextType, RequireFields<QueryPageArgs, 'id'>>;
   post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType, RequireFields<QueryPostArgs, 'id'>>;
+  scanDateFormats?: Resolver<ResolversTypes['DateFormatScan'], ParentType, ContextType, Partial<QueryScanDateFormatsArgs>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   validatePassword?: Resolver<ResolversTypes['PasswordValidation'], ParentType, ContextType, RequireFields<QueryValidatePasswordArgs, 'password'>>;
 }>;
@@ -1824,8 +2093,17 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   CustomConversion?: CustomConversionResolvers<ContextType>;
   CustomConversionConnection?: CustomConversionConnectionResolvers<ContextType>;
   CustomConversionEdge?: CustomConversionEdgeResolvers<ContextType>;
+  DateFormatChange?: DateFormatChangeResolvers<ContextType>;
+  DateFormatConversion?: DateFormatConversionResolvers<ContextType>;
+  DateFormatFinding?: DateFormatFindingResolvers<ContextType>;
+  DateFormatMigration?: DateFormatMigrationResolvers<ContextType>;
+  DateFormatPart?: DateFormatPartResolvers<ContextType>;
+  DateFormatPlace?: DateFormatPlaceResolvers<ContextType>;
+  DateFormatScan?: DateFormatScanResolvers<ContextType>;
+  DateFormatScanTarget?: DateFormatScanTargetResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   EmailAddress?: GraphQLScalarType;
+  IndexMappingConversion?: IndexMappingConversionResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   LoginConversion?: LoginConversionResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
