@@ -200,18 +200,21 @@ function convertLetter(token: Extract<JodaToken, { kind: 'letter' }>, ctx: Patte
       const to = 'u'.repeat(count);
       const p = plan(to, { changes: [change(to, 'java.time y is year-of-era (no year 0 or negative years); u is the proleptic year, like Joda y')] });
       if (count === 2) p.findings.push(twoDigitYearFinding(raw, 'uu', ctx, nextNumeric));
+      longYear(p, ctx, position, 'u');
       return p;
     }
     case 'Y': {
       const to = 'y'.repeat(count);
       const p = plan(to, { changes: [change(to, 'java.time Y is the week-based year (off by one near New Year); y is year-of-era like Joda Y')] });
       if (count === 2) p.findings.push(twoDigitYearFinding(raw, 'yy', ctx, nextNumeric));
+      longYear(p, ctx, position, 'y');
       return p;
     }
     case 'x': {
       const to = 'Y'.repeat(count);
       const p = plan(to, { changes: [change(to, "java.time x is a zone offset; Y is the week-based year (ISO weeks with Elasticsearch's week data: Monday, 4 days)")] });
       if (count === 2) p.findings.push(twoDigitYearFinding(raw, 'YY', ctx, nextNumeric));
+      longYear(p, ctx, position, 'Y');
       return p;
     }
     case 'C':
@@ -319,6 +322,46 @@ function convertLetter(token: Extract<JodaToken, { kind: 'letter' }>, ctx: Patte
   }
 }
 
+/**
+ * More than 4 year letters (yyyyy): Joda printed the year zero-padded (01949) but, outside a run of adjacent numeric
+ * fields, parsed any number of digits (1949), while java uuuuu requires 5. The single letter (any number of digits)
+ * is the lenient alternative. (With 4 letters only years below 1000 have fewer digits: not covered.)
+ */
+function longYear(p: TokenPlan, ctx: PatternContext, position: number, single: string): void {
+  const token = ctx.tokens[position];
+  if (token?.kind !== 'letter' || token.count <= 4) return;
+  if (isJodaNumericToken(ctx.tokens[position - 1]) || isJodaNumericToken(ctx.tokens[position + 1])) return;
+  p.lenient = [single];
+  p.fewerDigits = 'lenient';
+}
+
+/**
+ * Elasticsearch turns a java.time parse into an instant only from complete groups of fields (DateFormatters.from and
+ * java.time's STRICT resolver): a time of day needs each larger field (minutes need an hour, seconds minutes,
+ * fractions seconds), a day of month needs a month, a day of year a year, and a day of week a complete date.
+ * Joda filled the missing fields from 1970-01-01T00:00 and used every field, so java either ignores the field (another
+ * instant, when the rest still gives a date) or rejects the value. Checked with the dates oracle: mm:ss, HH:ss,
+ * HH:mm.SSS, yyyy-MM-dd mm, dd, yyyy-dd, D, e, ee, xxxx-e, yyyy-MM e, eeee yyyy-MM, EEE HH:mm, z, ZZZ.
+ */
+function resolutionFindings(letters: Set<string>): Finding[] {
+  const has = (any: string) => [...any].some((l) => letters.has(l));
+  const year = has('yY');
+  const date = (year && letters.has('M') && letters.has('d')) || (year && letters.has('D')) || (letters.has('x') && letters.has('w'));
+  const findings: Finding[] = [];
+  const missing = (what: string, needs: string) => findings.push({
+    severity: 'unsupported',
+    message: `${what} without ${needs}: Joda filled the missing fields from 1970-01-01T00:00 and kept ${what}, while Elasticsearch's java.time resolution needs ${needs} for it, so java ignores it (another instant) or rejects the value; no equivalent pattern: add the missing field to the pattern and the data, or pre-process the input`,
+  });
+  if (letters.has('m') && !has('HkhK')) missing('minutes (m)', 'an hour (H)');
+  if (letters.has('s') && !letters.has('m')) missing('seconds (s)', 'minutes (m)');
+  if (letters.has('S') && !letters.has('s')) missing('fractions of a second (S)', 'seconds (s)');
+  if (letters.has('d') && !letters.has('M')) missing('day of month (d)', 'a month (M)');
+  if (letters.has('D') && !year) missing('day of year (D)', 'a year (y)');
+  if (has('eE') && !date) missing('a day of week (e, E)', 'a complete date (y, M and d; y and D; or x and w)');
+  if (has('zZ') && !has('yYxwMdDeEHkhKmsS')) missing('a time zone (z, Z)', 'a date or a time of day');
+  return findings;
+}
+
 function convertPattern(part: string, options: ConvertOptions): PartConversion {
   const tokens = tokenizeJoda(part);
   const ctx: PatternContext = {
@@ -346,7 +389,7 @@ function convertPattern(part: string, options: ConvertOptions): PartConversion {
   });
 
   const changes = plans.flatMap((p) => p.changes);
-  const findings = plans.flatMap((p) => p.findings);
+  const findings = [...plans.flatMap((p) => p.findings), ...resolutionFindings(ctx.letters)];
   const base = plans.map((p) => [p.printer, ...p.always]);
   const withLenient = plans.map((p) => [p.printer, ...p.always, ...p.lenient]);
   const needsLenient = plans.some((p) => p.fewerDigits === 'lenient');
