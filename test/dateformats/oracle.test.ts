@@ -1,9 +1,6 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { convertFormat } from '../../src/dateformats/convert.ts';
+import { createOracle, oracleMissing, oracleSourcesPresent } from '../helpers/dates-oracle.ts';
 
 /**
  * Differential checks against the shared oracle (../shared/tools/dates-oracle): real Joda-Time 2.10 (what
@@ -12,55 +9,11 @@ import { convertFormat } from '../../src/dateformats/convert.ts';
  * Needs a JDK and Debian's libjoda-time-java: without them the suite fails in CI (CI=true) and is skipped elsewhere
  * (with a warning); without the oracle's sources it is skipped everywhere.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ORACLE_SRC = process.env.DATES_ORACLE_DIR ?? path.resolve(ROOT, '../shared/tools/dates-oracle');
-const BUILD = path.join(ROOT, '.tmp', 'dates-oracle');
-const JODA_JAR = process.env.JODA_JAR ?? '/usr/share/java/joda-time.jar';
-
-/** The oracle's sources live outside this repository: without them the suite is skipped, in CI too. */
-const noSources = !existsSync(path.join(ORACLE_SRC, 'src', 'oracle'));
-
-function missing(): string | undefined {
-  if (noSources) return `the oracle sources (${ORACLE_SRC}; set DATES_ORACLE_DIR)`;
-  if (!existsSync(JODA_JAR)) return `${JODA_JAR} (apt-get install libjoda-time-java)`;
-  for (const tool of ['javac', 'java']) {
-    if (spawnSync(tool, ['-version'], { stdio: 'ignore' }).status !== 0) return `${tool} (apt-get install default-jdk-headless)`;
-  }
-  return undefined;
-}
-
-const absent = missing();
-const skip = noSources || (absent !== undefined && process.env.CI !== 'true');
+const absent = oracleMissing();
+const skip = !oracleSourcesPresent() || (absent !== undefined && process.env.CI !== 'true');
 if (skip) console.warn(`dates oracle tests skipped: missing ${absent}`);
 
-function build(): void {
-  const sources = path.join(ORACLE_SRC, 'src', 'oracle');
-  const javaFiles = readdirSync(sources).filter((f) => f.endsWith('.java')).map((f) => path.join(sources, f));
-  const marker = path.join(BUILD, 'oracle', 'EsDateOracle.class');
-  const newest = Math.max(...javaFiles.map((f) => statSync(f).mtimeMs));
-  if (existsSync(marker) && statSync(marker).mtimeMs >= newest) return;
-  rmSync(BUILD, { recursive: true, force: true });
-  mkdirSync(BUILD, { recursive: true });
-  const javac = spawnSync('javac', ['-d', BUILD, '-cp', JODA_JAR, ...javaFiles], { encoding: 'utf8' });
-  if (javac.status !== 0) throw new Error(`javac failed: ${javac.stderr}`);
-  cpSync(path.join(ORACLE_SRC, 'resources', 'META-INF'), path.join(BUILD, 'META-INF'), { recursive: true });
-}
-
-interface OracleRun { code: number; output: string }
-
-function oracle(joda: string, java: string, extra: string[] = []): Promise<OracleRun> {
-  const args = [
-    // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
-    '-Djava.locale.providers=SPI,COMPAT', '-cp', `${BUILD}${path.delimiter}${JODA_JAR}`, 'oracle.EsDateOracle',
-    '--joda', joda, '--java', java, '--years', '1990-2030', '--random', '100', '--max-report', '3', ...extra,
-  ];
-  return new Promise((resolve, reject) => {
-    execFile('java', args, { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && (error.killed || error.signal)) return reject(new Error(`oracle killed: ${stderr}`));
-      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
-    });
-  });
-}
+const { build, run: oracle } = createOracle('dates-oracle', { years: '1990-2030', random: 100 });
 
 const inputs = (...values: string[]) => values.flatMap((v) => ['--input', v]);
 /** Every offset form Joda Z and ZZ parsed. */
