@@ -1,7 +1,7 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
 import { graphParams, lowercaseEnum, must } from '../graphql/helpers.ts';
-import { assertNumericId, readableCount } from '../authz/guards.ts';
+import { assertNumericId } from '../authz/guards.ts';
 import { organizationsAllowing } from '../authz/policy.ts';
 import { countRows } from '../db/batch.ts';
 import { notFound } from '../errors/index.ts';
@@ -73,28 +73,28 @@ export const adsResolvers: Resolvers = {
     organization: async (account, _, ctx) => must(await ctx.loaders.identity.organizationById.load(account.organizationId)),
     campaigns: (account, { status, ...args }, ctx) =>
       connection(args, (page) => ads.campaignsOfAccount(ctx, account, page, status ?? undefined),
-        () => readableCount(ctx, 'campaign', account.organizationId, () => ctx.loaders.ads.campaignsOfAccount.count(account.id, status ? { status } : {}))),
+        () => ads.countCampaignsOfAccount(ctx, account, status ?? undefined)),
     adSets: (account, { status, ...args }, ctx) =>
       connection(args, (page) => ads.adSetsOfAccount(ctx, account, page, status ?? undefined), () => ads.countAdSetsOfAccount(ctx, account, status ?? undefined)),
     ads: (account, args, ctx) =>
       connection(args, (page) => ads.adsOfAccount(ctx, account, page),
-        () => readableCount(ctx, 'ad', account.organizationId, () => ctx.loaders.ads.adsOfAccount.count(account.id))),
+        () => ads.countAdsOfAccount(ctx, account)),
     customAudiences: (account, args, ctx) =>
       connection(args, (page) => ads.customAudiencesOfAccount(ctx, account, page),
-        () => readableCount(ctx, 'custom_audience', account.organizationId, () => ctx.loaders.ads.customAudiencesOfAccount.count(account.id))),
+        () => ads.countCustomAudiencesOfAccount(ctx, account)),
     customConversions: (account, args, ctx) =>
       connection(args, (page) => ads.customConversionsOfAccount(ctx, account, page),
-        () => readableCount(ctx, 'custom_audience', account.organizationId, () => ctx.loaders.ads.customConversionsOfAccount.count(account.id))),
+        () => ads.countCustomConversionsOfAccount(ctx, account)),
   },
 
   Campaign: {
     account: async (campaign, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(campaign.accountId)),
     adSets: (campaign, args, ctx) =>
       connection(args, (page) => ads.adSetsOfCampaign(ctx, campaign, page),
-        () => readableCount(ctx, 'ad_set', campaign.organizationId, () => ctx.loaders.ads.adSetsOfCampaign.count(campaign.id))),
+        () => ads.countAdSetsOfCampaign(ctx, campaign)),
     ads: (campaign, args, ctx) =>
       connection(args, (page) => ads.adsOfCampaign(ctx, campaign, page),
-        () => readableCount(ctx, 'ad', campaign.organizationId, () => ctx.loaders.ads.adsOfCampaign.count(campaign.id))),
+        () => ads.countAdsOfCampaign(ctx, campaign)),
   },
 
   AdSet: {

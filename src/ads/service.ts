@@ -46,10 +46,16 @@ export async function listAdAccounts(ctx: RequestContext, page: PageRequest): Pr
 export const adAccountsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'ad_account', organizationId, () => loaders(ctx).adAccountsOfOrganization.page(organizationId, page));
 
+export const countAdAccountsOfOrganization = (ctx: RequestContext, organizationId: string) =>
+  readableCount(ctx, 'ad_account', organizationId, () => loaders(ctx).adAccountsOfOrganization.count(organizationId));
+
 export const campaignsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest, statuses?: ObjectStatus[]) =>
   readableChildren(ctx, 'campaign', account.organizationId, () =>
     loaders(ctx).campaignsOfAccount.page(account.id, page, statuses ? { status: statuses } : {}),
   );
+
+export const countCampaignsOfAccount = (ctx: RequestContext, account: AdAccountRecord, statuses?: ObjectStatus[]) =>
+  readableCount(ctx, 'campaign', account.organizationId, () => loaders(ctx).campaignsOfAccount.count(account.id, statuses ? { status: statuses } : {}));
 
 export const adSetsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest, statuses?: ObjectStatus[]) =>
   readableChildren(ctx, 'ad_set', account.organizationId, () =>
@@ -62,11 +68,20 @@ export const countAdSetsOfAccount = (ctx: RequestContext, account: AdAccountReco
 export const adSetsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord, page: PageRequest) =>
   readableChildren(ctx, 'ad_set', campaign.organizationId, () => loaders(ctx).adSetsOfCampaign.page(campaign.id, page));
 
+export const countAdSetsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord) =>
+  readableCount(ctx, 'ad_set', campaign.organizationId, () => loaders(ctx).adSetsOfCampaign.count(campaign.id));
+
 export const adsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest) =>
   readableChildren(ctx, 'ad', account.organizationId, () => loaders(ctx).adsOfAccount.page(account.id, page));
 
+export const countAdsOfAccount = (ctx: RequestContext, account: AdAccountRecord) =>
+  readableCount(ctx, 'ad', account.organizationId, () => loaders(ctx).adsOfAccount.count(account.id));
+
 export const adsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord, page: PageRequest) =>
   readableChildren(ctx, 'ad', campaign.organizationId, () => loaders(ctx).adsOfCampaign.page(campaign.id, page));
+
+export const countAdsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord) =>
+  readableCount(ctx, 'ad', campaign.organizationId, () => loaders(ctx).adsOfCampaign.count(campaign.id));
 
 export const adsOfAdSet = (ctx: RequestContext, adSet: AdSetRecord, page: PageRequest) =>
   readableChildren(ctx, 'ad', adSet.organizationId, () => loaders(ctx).adsOfAdSet.page(adSet.id, page));
@@ -77,8 +92,14 @@ export const countAdsOfAdSet = (ctx: RequestContext, adSet: AdSetRecord) =>
 export const customAudiencesOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest): Promise<Slice<CustomAudienceRecord>> =>
   readableChildren(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customAudiencesOfAccount.page(account.id, page));
 
+export const countCustomAudiencesOfAccount = (ctx: RequestContext, account: AdAccountRecord) =>
+  readableCount(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customAudiencesOfAccount.count(account.id));
+
 export const customConversionsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest): Promise<Slice<CustomConversionRecord>> =>
   readableChildren(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customConversionsOfAccount.page(account.id, page));
+
+export const countCustomConversionsOfAccount = (ctx: RequestContext, account: AdAccountRecord) =>
+  readableCount(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customConversionsOfAccount.count(account.id));
 
 // --- Derived fields ------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
 import { graphParams, lowercaseEnum, must, typed } from '../graphql/helpers.ts';
-import { assertNumericId, readableCount } from '../authz/guards.ts';
+import { assertNumericId } from '../authz/guards.ts';
 import { badInput } from '../errors/index.ts';
 import type { RequestContext } from '../context/index.ts';
 import { findUser } from '../identity/service.ts';
@@ -48,7 +48,7 @@ export const commentsResolvers: Resolvers = {
     organization: async (page, _, ctx) => must(await ctx.loaders.identity.organizationById.load(page.organizationId)),
     posts: (page, args, ctx) =>
       connection(args, (slice) => comments.postsOfPage(ctx, page, slice),
-        () => readableCount(ctx, 'post', page.organizationId, () => ctx.loaders.comments.postsOfPage.count(page.id))),
+        () => comments.countPostsOfPage(ctx, page)),
   },
 
   Post: {
@@ -56,7 +56,7 @@ export const commentsResolvers: Resolvers = {
     from: (post, _, ctx) => actor(ctx, post.authorUserId, post.authorPageId),
     comments: (post, args, ctx) =>
       connection(args, (slice) => comments.commentsOfPost(ctx, post, slice),
-        () => readableCount(ctx, 'comment', post.organizationId, () => ctx.loaders.comments.commentsOfPost.count(post.id, { parent_id: null }))),
+        () => comments.countCommentsOfPost(ctx, post)),
   },
 
   Comment: {
@@ -66,7 +66,7 @@ export const commentsResolvers: Resolvers = {
     parent: async (comment, _, ctx) => (comment.parentId ? ctx.loaders.comments.commentById.load(comment.parentId) : null),
     replies: (comment, args, ctx) =>
       connection(args, (slice) => comments.repliesOf(ctx, comment, slice),
-        () => readableCount(ctx, 'comment', comment.organizationId, () => ctx.loaders.comments.repliesOfComment.count(comment.id))),
+        () => comments.countRepliesOf(ctx, comment)),
   },
 
   Actor: {

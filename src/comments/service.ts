@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context/index.ts';
-import { findReadable, readableChildren, requireSignedIn } from '../authz/guards.ts';
+import { findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
 import type { PageRequest } from '../db/pagination.ts';
 import { parseCommentId, type CommentRecord, type PageRecord, type PostRecord } from './store.ts';
 
@@ -29,3 +29,15 @@ export const commentsOfPost = (ctx: RequestContext, post: PostRecord, page: Page
 
 export const repliesOf = (ctx: RequestContext, comment: CommentRecord, page: PageRequest) =>
   readableChildren(ctx, 'comment', comment.organizationId, () => loaders(ctx).repliesOfComment.page(comment.id, page));
+
+export const countPagesOfOrganization = (ctx: RequestContext, organizationId: string) =>
+  readableCount(ctx, 'page', organizationId, () => loaders(ctx).pagesOfOrganization.count(organizationId));
+
+export const countPostsOfPage = (ctx: RequestContext, pageRecord: PageRecord) =>
+  readableCount(ctx, 'post', pageRecord.organizationId, () => loaders(ctx).postsOfPage.count(pageRecord.id));
+
+export const countCommentsOfPost = (ctx: RequestContext, post: PostRecord) =>
+  readableCount(ctx, 'comment', post.organizationId, () => loaders(ctx).commentsOfPost.count(post.id, { parent_id: null }));
+
+export const countRepliesOf = (ctx: RequestContext, comment: CommentRecord) =>
+  readableCount(ctx, 'comment', comment.organizationId, () => loaders(ctx).repliesOfComment.count(comment.id));

@@ -2,7 +2,6 @@ import type { RequestContext } from '../context/index.ts';
 import type { ObjectKind } from '../authz/objects.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import type { PageRequest, Slice } from '../db/pagination.ts';
-import { readableCount } from '../authz/guards.ts';
 import * as ads from '../ads/service.ts';
 import * as comments from '../comments/service.ts';
 import {
@@ -72,7 +71,7 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     campaigns: {
       node: 'Campaign',
       list: (ctx, account, page) => ads.campaignsOfAccount(ctx, account, page),
-      count: (ctx, account) => readableCount(ctx, 'campaign', account.organizationId, () => ctx.loaders.ads.campaignsOfAccount.count(account.id)),
+      count: (ctx, account) => ads.countCampaignsOfAccount(ctx, account),
     },
     adsets: {
       node: 'AdSet',
@@ -82,17 +81,17 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     ads: {
       node: 'Ad',
       list: (ctx, account, page) => ads.adsOfAccount(ctx, account, page),
-      count: (ctx, account) => readableCount(ctx, 'ad', account.organizationId, () => ctx.loaders.ads.adsOfAccount.count(account.id)),
+      count: (ctx, account) => ads.countAdsOfAccount(ctx, account),
     },
     customaudiences: {
       node: 'CustomAudience',
       list: (ctx, account, page) => ads.customAudiencesOfAccount(ctx, account, page),
-      count: (ctx, account) => readableCount(ctx, 'custom_audience', account.organizationId, () => ctx.loaders.ads.customAudiencesOfAccount.count(account.id)),
+      count: (ctx, account) => ads.countCustomAudiencesOfAccount(ctx, account),
     },
     customconversions: {
       node: 'CustomConversion',
       list: (ctx, account, page) => ads.customConversionsOfAccount(ctx, account, page),
-      count: (ctx, account) => readableCount(ctx, 'custom_audience', account.organizationId, () => ctx.loaders.ads.customConversionsOfAccount.count(account.id)),
+      count: (ctx, account) => ads.countCustomConversionsOfAccount(ctx, account),
     },
   },
 };
@@ -113,12 +112,12 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
     adsets: {
       node: 'AdSet',
       list: (ctx, campaign, page) => ads.adSetsOfCampaign(ctx, campaign, page),
-      count: (ctx, campaign) => readableCount(ctx, 'ad_set', campaign.organizationId, () => ctx.loaders.ads.adSetsOfCampaign.count(campaign.id)),
+      count: (ctx, campaign) => ads.countAdSetsOfCampaign(ctx, campaign),
     },
     ads: {
       node: 'Ad',
       list: (ctx, campaign, page) => ads.adsOfCampaign(ctx, campaign, page),
-      count: (ctx, campaign) => readableCount(ctx, 'ad', campaign.organizationId, () => ctx.loaders.ads.adsOfCampaign.count(campaign.id)),
+      count: (ctx, campaign) => ads.countAdsOfCampaign(ctx, campaign),
     },
   },
 };
@@ -183,7 +182,7 @@ const CUSTOM_CONVERSION: GraphNode<CustomConversionRecord> = {
 const postEdge: GraphEdge<PageRecord> = {
   node: 'Post',
   list: (ctx, page, request) => comments.postsOfPage(ctx, page, request),
-  count: (ctx, page) => readableCount(ctx, 'post', page.organizationId, () => ctx.loaders.comments.postsOfPage.count(page.id)),
+  count: (ctx, page) => comments.countPostsOfPage(ctx, page),
 };
 
 const PAGE: GraphNode<PageRecord> = {

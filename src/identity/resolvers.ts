@@ -11,7 +11,6 @@ import * as identity from './service.ts';
 import * as ads from '../ads/service.ts';
 import * as comments from '../comments/service.ts';
 import * as oauth from '../oauth/service.ts';
-import { readableCount } from '../authz/guards.ts';
 
 export const identityResolvers: Resolvers = {
   OrganizationRole: lowercaseEnum(ROLES),
@@ -86,13 +85,13 @@ export const identityResolvers: Resolvers = {
       connection(args, (page) => identity.membersOf(ctx, org.id, page), () => identity.countMembers(ctx, org.id)),
     adAccounts: (org, args, ctx) =>
       connection(args, (page) => ads.adAccountsOfOrganization(ctx, org.id, page),
-        () => readableCount(ctx, 'ad_account', org.id, () => ctx.loaders.ads.adAccountsOfOrganization.count(org.id))),
+        () => ads.countAdAccountsOfOrganization(ctx, org.id)),
     pages: (org, args, ctx) =>
       connection(args, (page) => comments.pagesOfOrganization(ctx, org.id, page),
-        () => readableCount(ctx, 'page', org.id, () => ctx.loaders.comments.pagesOfOrganization.count(org.id))),
+        () => comments.countPagesOfOrganization(ctx, org.id)),
     apiClients: (org, args, ctx) =>
       connection(args, (page) => oauth.apiClientsOfOrganization(ctx, org.id, page),
-        () => readableCount(ctx, 'api_client', org.id, () => ctx.loaders.oauth.apiClientsOfOrganization.count(org.id))),
+        () => oauth.countApiClientsOfOrganization(ctx, org.id)),
   },
 
   OrganizationMember: {

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { SCOPES, SCOPE_ALIASES } from '../authz/policy.ts';
-import { findReadable, readableChildren } from '../authz/guards.ts';
+import { findReadable, readableChildren, readableCount } from '../authz/guards.ts';
 import { allocateIds } from '../db/ids.ts';
 import type { PageRequest } from '../db/pagination.ts';
 import { badInput, DomainError } from '../errors/index.ts';
@@ -56,6 +56,9 @@ export const findApiClient = (ctx: RequestContext, id: string) =>
 
 export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.page(organizationId, page));
+
+export const countApiClientsOfOrganization = (ctx: RequestContext, organizationId: string) =>
+  readableCount(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.count(organizationId));
 
 async function requireClient(deps: AppDeps, clientId: string): Promise<ApiClientRecord> {
   const client = await findClientByClientId(deps.db, clientId);
