@@ -4,6 +4,7 @@ import * as oauth from './20261122000200_oauth.ts';
 import * as ads from './20261122000300_ads.ts';
 import * as pagesComments from './20261122000400_pages_comments.ts';
 import * as signingKeysOneActive from './20261122000500_signing_keys_one_active.ts';
+import * as adSetWrites from './20261122000600_ad_set_writes.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -15,6 +16,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000300_ads': ads,
   '20261122000400_pages_comments': pagesComments,
   '20261122000500_signing_keys_one_active': signingKeysOneActive,
+  '20261122000600_ad_set_writes': adSetWrites,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

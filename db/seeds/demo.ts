@@ -4,7 +4,7 @@ import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
-  adAccounts, ads, adSets, campaigns, customAudiences, customConversions,
+  adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
   type AdAccountRecord, type AdSetRecord, type CampaignRecord, newAdSet, RESTRICTED_LOOKALIKE, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
 import { comments, pages, posts, type CommentRecord, type MessageTag, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
@@ -180,7 +180,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             }));
           }
         }
-        const adSetRows = await insertObjects<AdSetRecord>(trx, 'ad_set', adSets, adSetInputs);
+        const adSetRows = await insertAdSets(trx, adSetInputs);
         adSetCount += adSetRows.length;
         const adInputs = adSetRows.flatMap((adSet, a) =>
           Array.from({ length: 1 + (a % 3) }, (_, k) => ({
@@ -221,6 +221,8 @@ async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames
       attachment: k.kind === 'photo' ? { type: 'photo', url: `https://cdn.example/${page.id}/ridge.jpg` } : k.kind === 'video' ? { type: 'video_inline', url: `https://cdn.example/${page.id}/tent.mp4` } : null,
       title: k.title ?? null, rating: k.rating ?? null,
       eventStartTime: k.kind === 'event' ? new Date(now + 14 * DAY) : null,
+      // The page's own post reaches English speakers only (locale keys 6 en_US, 24 en_GB): ad sets promoting it must too.
+      targeting: k.kind === 'page_post' ? { locales: [6, 24] } : null,
       createdTime: new Date(now - (10 - i) * DAY), updatedTime: new Date(now - (10 - i) * DAY),
     })));
 

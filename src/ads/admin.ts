@@ -8,6 +8,8 @@ import {
   adAccounts, customAudiences, customConversions,
   type AdAccountRecord, type CustomAudienceRecord, type CustomConversionRecord, type FlagReason, RESTRICTED_LOOKALIKE,
 } from './store.ts';
+import { COUNTRY_CODES } from './rules/enums.ts';
+import { CURRENCY_CODES } from './rules/currencies.ts';
 
 /**
  * Operator services for the command line (DECISIONS section 7): creating ad accounts, and the platform's
@@ -15,21 +17,11 @@ import {
  * can run the CLI against the database is the operator. Bad input names the CLI option it came from.
  */
 
-/** ISO 4217 codes an ad account may use. JPY and KRW have no minor unit; the rest have cents. */
-export const SUPPORTED_CURRENCIES = [
-  'USD', 'EUR', 'GBP', 'JPY', 'KRW', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'BRL', 'INR', 'MXN',
-] as const;
+/** ISO 4217 codes an ad account may use (rules/currencies.ts knows their minor units and budget rates). */
+export const SUPPORTED_CURRENCIES = CURRENCY_CODES;
 
 /** The 249 officially assigned ISO 3166-1 alpha-2 codes (no reserved or user-assigned ones such as EU, UK or XK). */
-export const ISO_3166_ALPHA_2 = new Set(`
-  AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ
-  CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR
-  GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP
-  KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS
-  MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS
-  RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW
-  TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW
-`.trim().split(/\s+/));
+export const ISO_3166_ALPHA_2 = COUNTRY_CODES;
 
 export const FLAG_REASONS = ['health', 'financial'] as const satisfies readonly FlagReason[];
 
@@ -102,7 +94,7 @@ export async function createAdAccount(deps: AppDeps, input: CreateAdAccountInput
 
 const TYPE_NAMES: Record<GraphObjectType, string> = {
   ad_account: 'an ad account', campaign: 'a campaign', ad_set: 'an ad set', ad: 'an ad', custom_audience: 'a custom audience',
-  custom_conversion: 'a custom conversion', async_request: 'an async request', page: 'a page', post: 'a post',
+  custom_conversion: 'a custom conversion', async_request: 'an async request', async_request_set: 'an async request set', page: 'a page', post: 'a post',
   comment: 'a comment', api_client: 'an API client',
 };
 

@@ -1,6 +1,9 @@
+import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
-import { loaderById, pagedChildren } from '../db/batch.ts';
-import { adAccounts, ads, adSets, asyncRequests, campaigns, customAudiences, customConversions } from './store.ts';
+import { loaderByColumn, loaderById, pagedChildren } from '../db/batch.ts';
+import {
+  adAccounts, adSetReferences, ads, adSets, asyncRequests, asyncRequestSets, campaigns, customAudiences, customConversions,
+} from './store.ts';
 
 /** Per-request loaders of the ads domain. Raw reads: the service decides what the caller may see. */
 export function createAdsLoaders(db: Db) {
@@ -12,6 +15,9 @@ export function createAdsLoaders(db: Db) {
     customAudienceById: loaderById(db, customAudiences),
     customConversionById: loaderById(db, customConversions),
     asyncRequestById: loaderById(db, asyncRequests),
+    asyncRequestSetById: loaderById(db, asyncRequestSets),
+    /** The audiences and conversions each ad set uses (for its issues). */
+    referencesOfAdSet: loaderByColumn(db, adSetReferences, 'ad_set_id', 'object_id'),
     adAccountsOfOrganization: pagedChildren(db, adAccounts, 'organization_id'),
     campaignsOfAccount: pagedChildren(db, campaigns, 'account_id'),
     adSetsOfAccount: pagedChildren(db, adSets, 'account_id'),
@@ -21,6 +27,17 @@ export function createAdsLoaders(db: Db) {
     adsOfAdSet: pagedChildren(db, ads, 'adset_id'),
     customAudiencesOfAccount: pagedChildren(db, customAudiences, 'account_id'),
     customConversionsOfAccount: pagedChildren(db, customConversions, 'account_id'),
+    copiesOfAdSet: pagedChildren(db, adSets, 'source_adset_id'),
+    asyncRequestSetsOfAccount: pagedChildren(db, asyncRequestSets, 'account_id'),
+    asyncRequestsOfAdSet: pagedChildren(db, asyncRequests, 'adset_id'),
+    requestsOfSet: pagedChildren(db, asyncRequests, 'set_id'),
+    /** status -> number of requests, per request set. */
+    requestStatusCountsOfSet: new DataLoader<string, Map<string, number>>(async (setIds) => {
+      const rows = (await db('async_requests').select('set_id', 'status').count({ count: '*' }).whereIn('set_id', setIds as string[]).groupBy('set_id', 'status')) as Array<{ set_id: unknown; status: string; count: unknown }>;
+      const bySet = new Map<string, Map<string, number>>(setIds.map((id) => [id, new Map()]));
+      for (const row of rows) bySet.get(String(row.set_id))?.set(row.status, Number(row.count));
+      return setIds.map((id) => bySet.get(id)!);
+    }),
   };
 }
 

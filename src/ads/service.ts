@@ -1,12 +1,15 @@
 import type { RequestContext } from '../context/index.ts';
 import { organizationsAllowing } from '../authz/policy.ts';
 import { EMPTY_SLICE, findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
+import * as rules from './rules/effective-status.ts';
+import type { EffectiveStatus } from './rules/effective-status.ts';
+import { issuesOf, type AdSetIssue, type AudienceFacts, type ConversionFacts } from './rules/restrictions.ts';
 import { fetchSlice } from '../db/batch.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
 import { badInput } from '../errors/index.ts';
+import { recommendationsOf, type AdRecommendation } from './rules/recommendations.ts';
 import {
-  adAccounts, type AdAccountRecord, type AdSetRecord, type CampaignRecord, type CustomAudienceRecord,
-  type CustomConversionRecord, type ObjectStatus,
+  adAccounts, type AdAccountRecord, type AdRecord, type AdSetRecord, type AsyncRequestSetRecord, type CampaignRecord, type ObjectStatus,
 } from './store.ts';
 
 const loaders = (ctx: RequestContext) => ctx.loaders.ads;
@@ -49,75 +52,66 @@ export const adAccountsOfOrganization = (ctx: RequestContext, organizationId: st
 export const countAdAccountsOfOrganization = (ctx: RequestContext, organizationId: string) =>
   readableCount(ctx, 'ad_account', organizationId, () => loaders(ctx).adAccountsOfOrganization.count(organizationId));
 
-export const campaignsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest, statuses?: ObjectStatus[]) =>
-  readableChildren(ctx, 'campaign', account.organizationId, () =>
-    loaders(ctx).campaignsOfAccount.page(account.id, page, statuses ? { status: statuses } : {}),
-  );
-
-export const countCampaignsOfAccount = (ctx: RequestContext, account: AdAccountRecord, statuses?: ObjectStatus[]) =>
-  readableCount(ctx, 'campaign', account.organizationId, () => loaders(ctx).campaignsOfAccount.count(account.id, statuses ? { status: statuses } : {}));
-
-export const adSetsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest, statuses?: ObjectStatus[]) =>
-  readableChildren(ctx, 'ad_set', account.organizationId, () =>
-    loaders(ctx).adSetsOfAccount.page(account.id, page, statuses ? { status: statuses } : {}),
-  );
-
-export const countAdSetsOfAccount = (ctx: RequestContext, account: AdAccountRecord, statuses?: ObjectStatus[]) =>
-  readableCount(ctx, 'ad_set', account.organizationId, () => loaders(ctx).adSetsOfAccount.count(account.id, statuses ? { status: statuses } : {}));
-
-export const adSetsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord, page: PageRequest) =>
-  readableChildren(ctx, 'ad_set', campaign.organizationId, () => loaders(ctx).adSetsOfCampaign.page(campaign.id, page));
-
-export const countAdSetsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord) =>
-  readableCount(ctx, 'ad_set', campaign.organizationId, () => loaders(ctx).adSetsOfCampaign.count(campaign.id));
-
-export const adsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest) =>
-  readableChildren(ctx, 'ad', account.organizationId, () => loaders(ctx).adsOfAccount.page(account.id, page));
-
-export const countAdsOfAccount = (ctx: RequestContext, account: AdAccountRecord) =>
-  readableCount(ctx, 'ad', account.organizationId, () => loaders(ctx).adsOfAccount.count(account.id));
-
-export const adsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord, page: PageRequest) =>
-  readableChildren(ctx, 'ad', campaign.organizationId, () => loaders(ctx).adsOfCampaign.page(campaign.id, page));
-
-export const countAdsOfCampaign = (ctx: RequestContext, campaign: CampaignRecord) =>
-  readableCount(ctx, 'ad', campaign.organizationId, () => loaders(ctx).adsOfCampaign.count(campaign.id));
-
-export const adsOfAdSet = (ctx: RequestContext, adSet: AdSetRecord, page: PageRequest) =>
-  readableChildren(ctx, 'ad', adSet.organizationId, () => loaders(ctx).adsOfAdSet.page(adSet.id, page));
-
-export const countAdsOfAdSet = (ctx: RequestContext, adSet: AdSetRecord) =>
-  readableCount(ctx, 'ad', adSet.organizationId, () => loaders(ctx).adsOfAdSet.count(adSet.id));
-
-export const customAudiencesOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest): Promise<Slice<CustomAudienceRecord>> =>
-  readableChildren(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customAudiencesOfAccount.page(account.id, page));
-
-export const countCustomAudiencesOfAccount = (ctx: RequestContext, account: AdAccountRecord) =>
-  readableCount(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customAudiencesOfAccount.count(account.id));
-
-export const customConversionsOfAccount = (ctx: RequestContext, account: AdAccountRecord, page: PageRequest): Promise<Slice<CustomConversionRecord>> =>
-  readableChildren(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customConversionsOfAccount.page(account.id, page));
-
-export const countCustomConversionsOfAccount = (ctx: RequestContext, account: AdAccountRecord) =>
-  readableCount(ctx, 'custom_audience', account.organizationId, () => loaders(ctx).customConversionsOfAccount.count(account.id));
-
 // --- Derived fields ------------------------------------------------------------------------------------
 
-export type EffectiveStatus = 'ACTIVE' | 'PAUSED' | 'DELETED' | 'CAMPAIGN_PAUSED' | 'ARCHIVED' | 'IN_PROCESS' | 'WITH_ISSUES';
-
-/**
- * An ad set's delivery status from its own status and its campaign's: a paused or archived campaign
- * stops an active ad set. (Issues from flagged audiences are added by the ad set rules.)
- */
-export function effectiveStatusOf(status: ObjectStatus, campaignStatus: ObjectStatus | undefined): EffectiveStatus {
-  if (status !== 'ACTIVE') return status;
-  if (campaignStatus === 'DELETED' || campaignStatus === 'ARCHIVED') return campaignStatus;
-  if (campaignStatus === 'PAUSED') return 'CAMPAIGN_PAUSED';
-  return 'ACTIVE';
+/** The audiences and conversions an ad set uses, keyed by id (batched: three statements for any number of ad sets). */
+export async function adSetFacts(ctx: RequestContext, adSet: Pick<AdSetRecord, 'id'>): Promise<{ audiences: Map<string, AudienceFacts>; conversions: Map<string, ConversionFacts> }> {
+  const references = await loaders(ctx).referencesOfAdSet.load(adSet.id);
+  const [audienceRows, conversionRows] = await Promise.all([
+    Promise.all(references.filter((r) => r.kind === 'custom_audience').map((r) => loaders(ctx).customAudienceById.load(r.objectId))),
+    Promise.all(references.filter((r) => r.kind === 'custom_conversion').map((r) => loaders(ctx).customConversionById.load(r.objectId))),
+  ]);
+  return {
+    audiences: new Map(audienceRows.filter((a) => a !== null).map((a) => [a.id, a])),
+    conversions: new Map(conversionRows.filter((c) => c !== null).map((c) => [c.id, c])),
+  };
 }
+
+/** issues_info: one entry per restricted audience or conversion the ad set uses (rules/restrictions.ts). */
+export async function adSetIssues(ctx: RequestContext, adSet: AdSetRecord): Promise<AdSetIssue[]> {
+  const { audiences, conversions } = await adSetFacts(ctx, adSet);
+  return issuesOf(adSet, audiences, conversions);
+}
+
+async function statusOf(ctx: RequestContext, table: 'campaign' | 'adSet', id: string): Promise<ObjectStatus> {
+  const record = table === 'campaign' ? await loaders(ctx).campaignById.load(id) : await loaders(ctx).adSetById.load(id);
+  // Foreign keys keep parents in place; a parent removed under a concurrent request counts as deleted.
+  return record?.status ?? 'DELETED';
+}
+
+export const campaignEffectiveStatus = (campaign: CampaignRecord): EffectiveStatus => rules.campaignEffectiveStatus({ own: campaign.status });
 
 export async function adSetEffectiveStatus(ctx: RequestContext, adSet: AdSetRecord): Promise<EffectiveStatus> {
-  const campaign = await loaders(ctx).campaignById.load(adSet.campaignId);
-  return effectiveStatusOf(adSet.status, campaign?.status);
+  const [campaign, issues] = await Promise.all([statusOf(ctx, 'campaign', adSet.campaignId), adSetIssues(ctx, adSet)]);
+  return rules.adSetEffectiveStatus({ own: adSet.status, campaign, hasIssues: issues.length > 0 });
 }
 
+export async function adEffectiveStatus(ctx: RequestContext, ad: AdRecord): Promise<EffectiveStatus> {
+  const [campaign, adSetRecord] = await Promise.all([statusOf(ctx, 'campaign', ad.campaignId), loaders(ctx).adSetById.load(ad.adsetId)]);
+  const issues = adSetRecord ? await adSetIssues(ctx, adSetRecord) : [];
+  return rules.adEffectiveStatus({ own: ad.status, campaign, adSet: adSetRecord?.status ?? 'DELETED', adSetHasIssues: issues.length > 0 });
+}
+
+/** Async request sets and requests are read as the ad sets they act on are (ad_set read in the organization). */
+export const findAsyncRequestSet = (ctx: RequestContext, id: string) =>
+  findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).asyncRequestSetById.load(key));
+export const findAsyncRequest = (ctx: RequestContext, id: string) =>
+  findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).asyncRequestById.load(key));
+
+/** The recommendations an ad set reads with (rules/recommendations.ts); empty when there are none. */
+export async function adSetRecommendations(ctx: RequestContext, adSet: AdSetRecord): Promise<AdRecommendation[]> {
+  const [account, campaign] = await Promise.all([loaders(ctx).adAccountById.load(adSet.accountId), loaders(ctx).campaignById.load(adSet.campaignId)]);
+  if (!account) return [];
+  return recommendationsOf(adSet, { account, campaign, budgets: ctx.config.adSets.budgets });
+}
+
+/** A request set's progress: its requests counted by status. */
+export async function asyncRequestSetProgress(ctx: RequestContext, set: AsyncRequestSetRecord) {
+  const counts = await loaders(ctx).requestStatusCountsOfSet.load(set.id);
+  const of = (status: string) => counts.get(status) ?? 0;
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return {
+    totalCount: total, initialCount: of('INITIAL'), inProgressCount: of('IN_PROGRESS'), successCount: of('SUCCESS'),
+    errorCount: of('ERROR'), canceledCount: of('CANCELED'), isCompleted: of('INITIAL') + of('IN_PROGRESS') === 0,
+  };
+}

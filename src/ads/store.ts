@@ -1,7 +1,10 @@
+import type { Knex } from 'knex';
 import { camel, defineTable, type ColumnKind } from '../db/rows.ts';
-import { OWNED_COLUMNS as OWNED, type Owned } from '../db/objects.ts';
+import { insertObjects, OWNED_COLUMNS as OWNED, type Owned } from '../db/objects.ts';
+import type { ObjectStatus } from './rules/enums.ts';
+import { audienceIdsOf, conversionIdsOf, RESTRICTED_LOOKALIKE_CODE } from './rules/restrictions.ts';
 
-export type ObjectStatus = 'ACTIVE' | 'PAUSED' | 'DELETED' | 'ARCHIVED';
+export type { ObjectStatus };
 type Json = unknown;
 
 
@@ -141,7 +144,7 @@ export type FlagReason = 'health' | 'financial';
 
 /** The operation status of a lookalike whose source audience is flagged (or is itself such a lookalike). */
 export const RESTRICTED_LOOKALIKE = {
-  code: 471,
+  code: RESTRICTED_LOOKALIKE_CODE,
   description: 'The source audience of this lookalike may suggest health conditions or financial status; the lookalike cannot be used to run ads.',
 } as const;
 
@@ -164,17 +167,32 @@ export interface CustomConversionRecord extends Owned {
   flaggedReason: FlagReason | null;
 }
 
+/** How a stored job acts for the principal who asked: the user, or the API client with the scopes it had. */
+export type StoredPrincipal = { kind: 'user'; userId: string } | { kind: 'client'; apiClientId: string; scopes: string[] };
+
+export interface AsyncRequestSetRecord extends Owned {
+  accountId: string;
+  name: string;
+  ownerId: string;
+  principal: StoredPrincipal;
+}
+
+export const ASYNC_REQUEST_STATUSES = ['INITIAL', 'IN_PROGRESS', 'SUCCESS', 'ERROR', 'CANCELED'] as const;
+export type AsyncRequestStatus = (typeof ASYNC_REQUEST_STATUSES)[number];
+
 export interface AsyncRequestRecord extends Owned {
   accountId: string;
+  setId: string;
   adsetId: string | null;
+  name: string;
   type: string;
-  status: 'PENDING' | 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
-  requestedBy: string | null;
-  params: Json;
+  status: AsyncRequestStatus;
+  input: Json;
   result: Json;
   error: Json;
-  totalCount: number;
-  completedCount: number;
+  attempts: number;
+  claimedBy: string | null;
+  leaseExpiresAt: Date | null;
 }
 
 export const adAccounts = defineTable<AdAccountRecord>('ad_accounts', {
@@ -206,9 +224,13 @@ export const customConversions = defineTable<CustomConversionRecord>('custom_con
   ...OWNED, account_id: 'id', name: 'string', rule: 'string', custom_event_type: 'string', flagged_reason: 'string',
 });
 
+export const asyncRequestSets = defineTable<AsyncRequestSetRecord>('async_request_sets', {
+  ...OWNED, account_id: 'id', name: 'string', owner_id: 'string', principal: 'json',
+});
+
 export const asyncRequests = defineTable<AsyncRequestRecord>('async_requests', {
-  ...OWNED, account_id: 'id', adset_id: 'id', type: 'string', status: 'string', requested_by: 'string', params: 'json',
-  result: 'json', error: 'json', total_count: 'int', completed_count: 'int',
+  ...OWNED, account_id: 'id', set_id: 'id', adset_id: 'id', name: 'string', type: 'string', status: 'string', input: 'json',
+  result: 'json', error: 'json', attempts: 'int', claimed_by: 'string', lease_expires_at: 'date',
 });
 
 export type NewAdSet = Omit<AdSetRecord, 'id' | 'createdTime' | 'updatedTime'>;
@@ -219,4 +241,52 @@ export function newAdSet(fields: Partial<NewAdSet> & Pick<NewAdSet, 'organizatio
     Object.keys(adSets.columns).filter((c) => !(c in OWNED)).map((column) => [camel(column), null]),
   ) as unknown as NewAdSet;
   return { ...empty, ...fields };
+}
+
+// --- Ad set references -----------------------------------------------------------------------------------
+
+export interface AdSetReferenceRecord {
+  adSetId: string;
+  kind: 'custom_audience' | 'custom_conversion';
+  objectId: string;
+}
+
+export const adSetReferences = defineTable<AdSetReferenceRecord>('ad_set_references', { ad_set_id: 'id', kind: 'string', object_id: 'id' });
+
+function referenceRows(adSet: Pick<AdSetRecord, 'id' | 'targeting' | 'promotedObject'>) {
+  return [
+    ...audienceIdsOf(adSet.targeting).map((id) => ({ ad_set_id: adSet.id, kind: 'custom_audience', object_id: id })),
+    ...conversionIdsOf(adSet.promotedObject).map((id) => ({ ad_set_id: adSet.id, kind: 'custom_conversion', object_id: id })),
+  ];
+}
+
+async function insertReferences(trx: Knex, rows: Array<Record<string, unknown>>): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await trx('ad_set_references').insert(rows.slice(i, i + 500));
+}
+
+/**
+ * Inserts ad sets with their references (the audiences and conversions they use), in the caller's transaction.
+ * Every insert of ad sets goes through here, so the references never fall behind the JSON they come from.
+ */
+export async function insertAdSets(trx: Knex, inputs: NewAdSet[]): Promise<AdSetRecord[]> {
+  const records = await insertObjects<AdSetRecord>(trx, 'ad_set', adSets, inputs);
+  await insertReferences(trx, records.flatMap(referenceRows));
+  return records;
+}
+
+/** After an update that may change targeting or the promoted object: the references follow. */
+export async function replaceAdSetReferences(trx: Knex, adSet: Pick<AdSetRecord, 'id' | 'targeting' | 'promotedObject'>): Promise<void> {
+  await trx('ad_set_references').where({ ad_set_id: adSet.id }).delete();
+  await insertReferences(trx, referenceRows(adSet));
+}
+
+/**
+ * SQL that is true when the ad set whose id is `adSetIdSql` uses a restricted audience or conversion: the SQL
+ * form of rules/restrictions.ts's isRestrictedAudience and isFlagged, for filtering edges by WITH_ISSUES.
+ * `adSetIdSql` is a column reference of the enclosing query (`ad_sets.id`, `ads.adset_id`).
+ */
+export function adSetHasIssuesSql(adSetIdSql: string): string {
+  return `exists (select 1 from ad_set_references r where r.ad_set_id = ${adSetIdSql} and (
+    (r.kind = 'custom_audience' and exists (select 1 from custom_audiences a where a.id = r.object_id and (a.flagged_reason is not null or a.operation_status_code = ${RESTRICTED_LOOKALIKE_CODE})))
+    or (r.kind = 'custom_conversion' and exists (select 1 from custom_conversions c where c.id = r.object_id and c.flagged_reason is not null))))`;
 }

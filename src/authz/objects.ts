@@ -9,7 +9,7 @@ import { parseCommentId } from '../comments/store.ts';
 import type { ResourceType, Subject } from './policy.ts';
 
 /** Every kind of object an id can name. */
-export type ObjectKind = 'user' | 'organization' | 'organization_member' | Exclude<GraphObjectType, 'async_request'>;
+export type ObjectKind = 'user' | 'organization' | 'organization_member' | GraphObjectType;
 
 export interface FoundObject {
   kind: ObjectKind;
@@ -25,6 +25,8 @@ export const RESOURCE_TYPE_OF: Record<ObjectKind, ResourceType> = {
   user: 'user', organization: 'organization', organization_member: 'organization_member', api_client: 'api_client',
   ad_account: 'ad_account', campaign: 'campaign', ad_set: 'ad_set', ad: 'ad', custom_audience: 'custom_audience',
   custom_conversion: 'custom_audience', page: 'page', post: 'post', comment: 'comment',
+  // Asynchronous requests act on ad sets, and are authorized as them.
+  async_request_set: 'ad_set', async_request: 'ad_set',
 };
 
 const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'organization_member' | 'comment'>, OwnedFinder> = {
@@ -37,6 +39,8 @@ const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'org
   page: comments.findPage,
   post: comments.findPost,
   api_client: oauth.findApiClient,
+  async_request_set: ads.findAsyncRequestSet,
+  async_request: ads.findAsyncRequest,
 };
 
 const owned = (kind: ObjectKind, record: { organizationId: string } | null): FoundObject | null =>

@@ -1,5 +1,7 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
+import { edgeConnection } from '../graphql/edges.ts';
+import { pageEdges } from './edges.ts';
 import { graphParams, lowercaseEnum, must, typed } from '../graphql/helpers.ts';
 import { assertNumericId } from '../authz/guards.ts';
 import { badInput } from '../errors/index.ts';
@@ -46,9 +48,7 @@ export const commentsResolvers: Resolvers = {
 
   Page: {
     organization: async (page, _, ctx) => must(await ctx.loaders.identity.organizationById.load(page.organizationId)),
-    posts: (page, args, ctx) =>
-      connection(args, (slice) => comments.postsOfPage(ctx, page, slice),
-        () => comments.countPostsOfPage(ctx, page)),
+    posts: (page, args, ctx) => edgeConnection(pageEdges.posts, ctx, page, args),
   },
 
   Post: {

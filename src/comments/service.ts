@@ -1,7 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import { findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
 import type { PageRequest } from '../db/pagination.ts';
-import { parseCommentId, type CommentRecord, type PageRecord, type PostRecord } from './store.ts';
+import { parseCommentId, type CommentRecord, type PostRecord } from './store.ts';
 
 const loaders = (ctx: RequestContext) => ctx.loaders.comments;
 
@@ -20,9 +20,6 @@ export async function findComment(ctx: RequestContext, externalId: string): Prom
 export const pagesOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'page', organizationId, () => loaders(ctx).pagesOfOrganization.page(organizationId, page));
 
-export const postsOfPage = (ctx: RequestContext, pageRecord: PageRecord, page: PageRequest) =>
-  readableChildren(ctx, 'post', pageRecord.organizationId, () => loaders(ctx).postsOfPage.page(pageRecord.id, page));
-
 /** Top-level comments of a post (replies hang under their parent comment). */
 export const commentsOfPost = (ctx: RequestContext, post: PostRecord, page: PageRequest) =>
   readableChildren(ctx, 'comment', post.organizationId, () => loaders(ctx).commentsOfPost.page(post.id, page, { parent_id: null }));
@@ -32,9 +29,6 @@ export const repliesOf = (ctx: RequestContext, comment: CommentRecord, page: Pag
 
 export const countPagesOfOrganization = (ctx: RequestContext, organizationId: string) =>
   readableCount(ctx, 'page', organizationId, () => loaders(ctx).pagesOfOrganization.count(organizationId));
-
-export const countPostsOfPage = (ctx: RequestContext, pageRecord: PageRecord) =>
-  readableCount(ctx, 'post', pageRecord.organizationId, () => loaders(ctx).postsOfPage.count(pageRecord.id));
 
 export const countCommentsOfPost = (ctx: RequestContext, post: PostRecord) =>
   readableCount(ctx, 'comment', post.organizationId, () => loaders(ctx).commentsOfPost.count(post.id, { parent_id: null }));

@@ -19,6 +19,8 @@ export interface PostRecord extends Owned {
   title: string | null;
   rating: number | null;
   eventStartTime: Date | null;
+  /** Who may see the post (Graph API `targeting`: `locales`); an ad set promoting it must stay within. */
+  targeting: unknown;
 }
 
 export interface MessageTag {
@@ -46,7 +48,7 @@ export const pages = defineTable<PageRecord>('pages', { ...OWNED_COLUMNS, name: 
 
 export const posts = defineTable<PostRecord>('posts', {
   ...OWNED_COLUMNS, page_id: 'id', kind: 'string', author_user_id: 'string', author_page_id: 'id', message: 'string',
-  attachment: 'json', title: 'string', rating: 'int', event_start_time: 'date',
+  attachment: 'json', title: 'string', rating: 'int', event_start_time: 'date', targeting: 'json',
 });
 
 export const comments = defineTable<CommentRecord>('comments', {

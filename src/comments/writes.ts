@@ -4,8 +4,9 @@ import { requireSignedIn } from '../authz/guards.ts';
 import { insertObjects } from '../db/objects.ts';
 import { forbidden, notFound } from '../errors/index.ts';
 import {
-  dateTime, missingParam, oneOf, optionalParam, paramError, requiredParam, smallInteger, text, type Params,
-} from '../ads/writes.ts';
+  dateTime, integer, jsonObject, list, missingParam, nested, oneOf, optionalParam, paramError, requiredParam, smallInteger, text,
+  type Params,
+} from '../graph-api/params.ts';
 import { findPage } from './service.ts';
 import { posts, type PostKind, type PostRecord } from './store.ts';
 
@@ -28,6 +29,13 @@ const link = (value: unknown, name: string): string => {
   return url;
 };
 
+/** A post's `targeting`: `{locales: [keys]}` restricts who sees it (the platform's feed targeting); other keys are kept. */
+function readPostTargeting(value: unknown, name: string): Record<string, unknown> {
+  const targeting = jsonObject(value, name);
+  const locales = nested(targeting, name, 'locales', list(integer({ min: 1n, max: 100_000n }), { min: 1, max: 50 }));
+  return locales ? { ...targeting, locales: locales.map(Number) } : targeting;
+}
+
 /**
  * POST /<PAGE_ID>/feed. Who the post is by (README, Decisions):
  * - a principal allowed to `create` posts in the page's organization (owners, admins, site admins, API clients
@@ -39,7 +47,7 @@ const link = (value: unknown, name: string): string => {
  *   write one (FORBIDDEN), nor may a client without the create right post at all;
  * - a page the caller cannot read is NOT_FOUND.
  * Parameters: message (at most 63,206 characters), link (http/https, the attachment), kind, title (events and
- * reviews, at most 255), rating (reviews: 1 to 5, required), start_time (events: required). Photos and videos
+ * reviews, at most 255), rating (reviews: 1 to 5, required), start_time (events: required), targeting ({locales}). Photos and videos
  * need a link (the media's URL); a post without a kind needs a message or a link.
  */
 export async function createFeedPost(ctx: RequestContext, pageId: string, params: Params): Promise<PostRecord> {
@@ -61,6 +69,7 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
   const title = optionalParam(params, 'title', text({ max: 255 }));
   const rating = optionalParam(params, 'rating', smallInteger(1, 5));
   const startTime = optionalParam(params, 'start_time', dateTime);
+  const targeting = optionalParam(params, 'targeting', readPostTargeting);
   if (title !== undefined && kind !== 'event' && kind !== 'review') throw paramError('title', 'Param title is only accepted with kind event or review');
   if (rating !== undefined && kind !== 'review') throw paramError('rating', 'Param rating is only accepted with kind review');
   if (startTime !== undefined && kind !== 'event') throw paramError('start_time', 'Param start_time is only accepted with kind event');
@@ -82,7 +91,7 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
       organizationId: page.organizationId, pageId: page.id, kind: postKind,
       authorUserId: byPage ? null : user, authorPageId: byPage ? page.id : null,
       message: message ?? null, attachment: url === undefined ? null : { url }, title: title ?? null, rating: rating ?? null,
-      eventStartTime: startTime ?? null,
+      eventStartTime: startTime ?? null, targeting: targeting ?? null,
     }]));
   ctx.loaders.comments.postById.clear(post!.id).prime(post!.id, post!);
   return post!;

@@ -1,3 +1,7 @@
+import { DEFAULT_HIGH_INCOME_COUNTRIES, type BudgetSettings } from '../ads/rules/budgets.ts';
+import { DEFAULT_RATES_PER_USD, parseRateTable, type RateTable } from '../ads/rules/currencies.ts';
+import { AD_SET_LIMIT, AD_SET_LIMIT_BULK, type AdSetLimits } from '../ads/rules/limits.ts';
+
 /**
  * Configuration comes from the environment only, parsed once and validated up front so a typo fails at
  * start-up with one clear line instead of misbehaving later. Every variable is listed in the README.
@@ -33,6 +37,25 @@ export interface Config {
     maxAliases: number;
     maxCost: number;
   };
+  adSets: {
+    limits: AdSetLimits;
+    budgets: BudgetSettings;
+  };
+  asyncJobs: {
+    /** Run stored asynchronous requests in this process (the server does unless ASYNC_RUNNER=false). */
+    enabled: boolean;
+    pollMs: number;
+    leaseSeconds: number;
+  };
+}
+
+function list(env: Env, name: string, fallback: readonly string[], pattern: RegExp, what: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [...fallback];
+  const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+  const bad = items.find((item) => !pattern.test(item));
+  if (bad !== undefined) throw new ConfigError(`${name} must be a comma list of ${what}, got "${bad}"`);
+  return items;
 }
 
 /** The brute-force limits: at most `points` counted events per key in `durationSeconds`. */
@@ -105,6 +128,14 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: st
   return raw;
 }
 
+function currencyRates(env: Env): RateTable {
+  const raw = env.BUDGET_CURRENCY_RATES;
+  if (raw === undefined || raw.trim() === '') return { ...DEFAULT_RATES_PER_USD };
+  const parsed = parseRateTable(raw);
+  if (typeof parsed === 'string') throw new ConfigError(`BUDGET_CURRENCY_RATES: ${parsed}`);
+  return parsed;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 4000, 0, 65535);
   const databaseUrl = env.DATABASE_URL || 'sqlite:data/adgraph.sqlite';
@@ -137,6 +168,21 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimits: Object.fromEntries(
       Object.entries(RATE_LIMIT_DEFAULTS).map(([rule, [name, fallback]]) => [rule, rateLimit(env, name, fallback)]),
     ) as Record<RateLimitRule, RateLimitSetting>,
+    adSets: {
+      limits: {
+        perAccount: integer(env, 'AD_SET_LIMIT', AD_SET_LIMIT, 1, 1_000_000),
+        perBulkAccount: integer(env, 'AD_SET_LIMIT_BULK', AD_SET_LIMIT_BULK, 1, 1_000_000),
+      },
+      budgets: {
+        rates: currencyRates(env),
+        highIncomeCountries: list(env, 'BUDGET_HIGH_INCOME_COUNTRIES', DEFAULT_HIGH_INCOME_COUNTRIES, /^[A-Z]{2}$/, 'two-letter country codes in upper case'),
+      },
+    },
+    asyncJobs: {
+      enabled: boolean(env, 'ASYNC_RUNNER', true),
+      pollMs: integer(env, 'ASYNC_POLL_MS', 1_000, 10, 600_000),
+      leaseSeconds: integer(env, 'ASYNC_LEASE_SECONDS', 300, 5, 86_400),
+    },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 1, 1000),

@@ -12,6 +12,7 @@ import { createCommentLoaders } from '../comments/loaders.ts';
 import { createOAuthLoaders } from '../oauth/loaders.ts';
 import { loaderById } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
+import type { JobRunner } from '../ads/async-runner.ts';
 
 /** What lives as long as the process: one per server. */
 export interface AppDeps {
@@ -24,6 +25,8 @@ export interface AppDeps {
   passwords: PasswordHasher;
   /** The token signing keys, read from the database (shared by every instance). */
   keys: KeyRing;
+  /** The background runner of stored asynchronous requests, when this process runs one (the server does). */
+  jobs?: JobRunner;
 }
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
@@ -41,6 +44,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
 
 /** Releases what createAppDeps opened. */
 export async function closeAppDeps(deps: AppDeps): Promise<void> {
+  await deps.jobs?.stop();
   deps.mailer.close();
   await deps.rateLimits.close();
   await deps.passwords.close();

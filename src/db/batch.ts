@@ -5,17 +5,22 @@ import type { TableMapping } from './rows.ts';
 import { toSlice, type Slice, type PageRequest } from './pagination.ts';
 import { isNumericId, isUuid } from './ids.ts';
 import { badInput } from '../errors/index.ts';
+import type { RawCondition } from './conditions.ts';
 
 /**
  * Generic batched reads. Stores build their DataLoaders from these, so a GraphQL query resolving many
  * objects issues one statement per kind of read, however many objects it returns.
  */
-export type Filters = Record<string, string | readonly string[] | null>;
+/** Column filters (equal, in a list, null), or raw conditions (derived rules such as effective status) under any name. */
+export type Filters = Record<string, string | readonly string[] | null | RawCondition>;
+
+const isRaw = (value: unknown): value is RawCondition => typeof value === 'object' && value !== null && 'sql' in value;
 
 function applyFilters(query: Knex.QueryBuilder, filters: Filters): void {
   for (const [column, value] of Object.entries(filters)) {
     if (value === null) query.whereNull(column);
     else if (typeof value === 'string') query.where(column, value);
+    else if (isRaw(value)) query.whereRaw(`(${value.sql})`, value.bindings);
     else query.whereIn(column, value as string[]);
   }
 }
@@ -55,9 +60,9 @@ export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): 
 }
 
 /** Every row whose `column` equals the key, for small child lists (a user's memberships, say). */
-export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string): DataLoader<string, T[]> {
+export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string, orderBy = 'id'): DataLoader<string, T[]> {
   return new DataLoader(async (keys) => {
-    const rows = await db(mapping.table).whereIn(column, keys as string[]).orderBy('id');
+    const rows = await db(mapping.table).whereIn(column, keys as string[]).orderBy(orderBy);
     const grouped = groupBy(rows as Array<Record<string, unknown>>, column, mapping);
     return keys.map((key) => grouped.get(key) ?? []);
   });
@@ -102,6 +107,14 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       let loader = pageLoaders.get(key);
       if (!loader) {
         loader = new DataLoader(async (parentIds) => {
+          if (parentIds.length === 1) {
+            // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
+            const query = db(mapping.table).select('*').where(parentColumn, parentIds[0]!);
+            applyFilters(query, filters);
+            applyCursor(query, request);
+            const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
+            return [toSlice(rows.map((row: Record<string, unknown>) => mapping.fromRow(row)), request)];
+          }
           const inner = db(mapping.table)
             .select('*', db.raw(`row_number() over (partition by ?? order by id ${order(request)}) as page_position`, [parentColumn]))
             .whereIn(parentColumn, parentIds as string[]);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 export type GraphObjectType =
-  | 'ad_account' | 'campaign' | 'ad_set' | 'ad' | 'custom_audience' | 'custom_conversion' | 'async_request'
+  | 'ad_account' | 'campaign' | 'ad_set' | 'ad' | 'custom_audience' | 'custom_conversion' | 'async_request' | 'async_request_set'
   | 'page' | 'post' | 'comment' | 'api_client';
 
 /**

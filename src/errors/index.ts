@@ -9,6 +9,8 @@ export type ErrorCode =
   | 'BAD_USER_INPUT'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  /** A count the specification caps (ad sets per account) would be exceeded. */
+  | 'LIMIT_EXCEEDED'
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE';
 

@@ -2,7 +2,10 @@ import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
 import { findObject } from '../authz/objects.ts';
 import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
-import { badInput, DomainError } from '../errors/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { decodeJsonText, paramError } from './params.ts';
+import type { EdgeFilter } from '../ads/edges.ts';
+import { DATE_PRESETS } from '../ads/rules/enums.ts';
 import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
@@ -60,7 +63,7 @@ function checkVersion(method: string, version: string): void {
 function stringParam(params: Record<string, unknown>, name: string): string | undefined {
   const value = params[name];
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number') throw badInput(name, `Param ${name} must be a string`, { graph: { code: 100 } });
+  if (typeof value !== 'string' && typeof value !== 'number') throw paramError(name, `Param ${name} must be a string`);
   return String(value);
 }
 
@@ -68,13 +71,53 @@ function pageRequest(params: { limit?: string; after?: string; before?: string }
   let limit = DEFAULT_PAGE_SIZE;
   if (params.limit !== undefined) {
     if (!/^\d+$/.test(params.limit) || Number(params.limit) > MAX_PAGE_SIZE) {
-      throw badInput('limit', `Param limit must be an integer between 0 and ${MAX_PAGE_SIZE}`, { graph: { code: 100 } });
+      throw paramError('limit', `Param limit must be an integer between 0 and ${MAX_PAGE_SIZE}`);
     }
     limit = Number(params.limit);
   }
-  if (params.after !== undefined && params.before !== undefined) throw badInput('before', 'Use after or before, not both', { graph: { code: 100 } });
+  if (params.after !== undefined && params.before !== undefined) throw paramError('before', 'Use after or before, not both');
   if (params.before !== undefined) return { direction: 'backward', limit, cursorId: decodeCursor(params.before, 'before') };
   return { direction: 'forward', limit, cursorId: params.after !== undefined ? decodeCursor(params.after, 'after') : undefined };
+}
+
+/**
+ * An edge's effective_status filter: a JSON list (`["ACTIVE","PAUSED"]`, as the SDKs send it), or a comma list
+ * (`ACTIVE,PAUSED`, as people type it). Only edges of campaigns, ad sets and ads take it.
+ */
+function edgeFilter(edge: GraphEdge<any>, raw: unknown): EdgeFilter | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const value = decodeJsonText(raw, 'effective_status');
+  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : null;
+  if (!list || list.some((v) => typeof v !== 'string')) throw paramError('effective_status', 'Param effective_status must be a list of statuses');
+  if (!edge.edge.effectiveStatuses) throw paramError('effective_status', 'Param effective_status is not supported on this edge');
+  return { effectiveStatus: list as string[] };
+}
+
+/**
+ * date_preset (the enum; `lifetime`, disabled since v10.0, reads as `maximum`) and time_range ({since, until};
+ * an invalid range is ignored, as the platform ignores it). They scope statistics, which this gateway does not
+ * keep, so a read answers the same objects with or without them; a wrong preset is still error 100.
+ */
+function checkReportingWindow(params: Record<string, unknown>): { datePreset?: string; timeRange?: { since: string; until: string } } {
+  const preset = params.date_preset;
+  let datePreset: string | undefined;
+  if (preset !== undefined && preset !== null && preset !== '') {
+    if (preset === 'lifetime') datePreset = 'maximum';
+    else if (typeof preset === 'string' && (DATE_PRESETS as readonly string[]).includes(preset)) datePreset = preset;
+    else throw paramError('date_preset', `Param date_preset must be one of {${DATE_PRESETS.join(', ')}}`);
+  }
+  let timeRange: { since: string; until: string } | undefined;
+  try {
+    const range = decodeJsonText(params.time_range, 'time_range') as { since?: unknown; until?: unknown } | undefined;
+    const day = /^\d{4}-\d{2}-\d{2}$/;
+    if (range && typeof range.since === 'string' && typeof range.until === 'string' && day.test(range.since) && day.test(range.until)
+      && !Number.isNaN(Date.parse(range.since)) && !Number.isNaN(Date.parse(range.until)) && range.since <= range.until) {
+      timeRange = { since: range.since, until: range.until };
+    }
+  } catch {
+    timeRange = undefined;
+  }
+  return { datePreset, timeRange };
 }
 
 interface Output {
@@ -112,7 +155,8 @@ async function renderNode(out: Output, node: GraphNode<any>, record: any, select
     const edge = node.edges[item.name];
     if (edge) {
       const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
-      result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children)).body;
+      const filter = edgeFilter(edge, item.modifiers.effective_status);
+      result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children, filter)).body;
       continue;
     }
     if (!field) throw unknownField(item.name, node.name);
@@ -135,11 +179,11 @@ interface EdgeBody {
 }
 
 async function renderEdge(
-  out: Output, edge: GraphEdge<any>, parent: any, page: PageRequest, children: FieldSelection[] | undefined,
+  out: Output, edge: GraphEdge<any>, parent: any, page: PageRequest, children: FieldSelection[] | undefined, filter?: EdgeFilter,
 ): Promise<{ body: EdgeBody; hasNext: boolean; hasPrevious: boolean }> {
   const node = NODES[edge.node];
   checkSelection(node, children);
-  const slice = await edge.list(out.ctx, parent, page);
+  const slice = await edge.edge.list(out.ctx, parent, page, filter);
   const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, children)));
   const body: EdgeBody = { data };
   const first = slice.items[0];
@@ -189,13 +233,13 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     if (edgeName === undefined) {
       if (method === 'GET') {
         checkSelection(node, selection);
+        checkReportingWindow(request.params);
         return await renderNode(out, node, record, selection);
       }
       if (method === 'POST') {
         const update = WRITES[nodeName]?.update;
         if (!update) throw unsupported('post', id);
-        await update(ctx, record, request.params);
-        return { success: true };
+        return await update(ctx, record, request.params);
       }
       if (method === 'DELETE') {
         const remove = WRITES[nodeName]?.remove;
@@ -216,13 +260,15 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     const page = pageRequest({
       limit: stringParam(request.params, 'limit'), after: stringParam(request.params, 'after'), before: stringParam(request.params, 'before'),
     });
-    const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection);
+    checkReportingWindow(request.params);
+    const filter = edgeFilter(edge, request.params.effective_status);
+    const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection, filter);
     if (body.paging) {
       if (hasNext) body.paging.next = pagingLink(request, 'after', body.paging.cursors.after);
       if (hasPrevious) body.paging.previous = pagingLink(request, 'before', body.paging.cursors.before);
     }
     const summary = stringParam(request.params, 'summary');
-    if (summary === 'total_count' || summary === 'true') body.summary = { total_count: await edge.count(ctx, record) };
+    if (summary === 'total_count' || summary === 'true') body.summary = { total_count: await edge.edge.count(ctx, record, filter) };
     return body;
   } finally {
     if (accountId) {

@@ -1,18 +1,24 @@
 import type { RequestContext } from '../context/index.ts';
 import type { ObjectKind } from '../authz/objects.ts';
+import type { Edge } from '../authz/edges.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
-import type { PageRequest, Slice } from '../db/pagination.ts';
 import * as ads from '../ads/service.ts';
-import * as comments from '../comments/service.ts';
+import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter } from '../ads/edges.ts';
+import { recommendationJson } from '../ads/rules/recommendations.ts';
+import type { AdSetIssue } from '../ads/rules/restrictions.ts';
+import { pageEdges } from '../comments/edges.ts';
 import {
-  adAccounts, ads as adsTable, adSets, campaigns, customAudiences, customConversions,
-  type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord, type CustomAudienceRecord, type CustomConversionRecord,
+  adAccounts, ads as adsTable, adSets, asyncRequests, campaigns, customAudiences, customConversions,
+  type AdAccountRecord, type AdRecord, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type CampaignRecord,
+  type CustomAudienceRecord, type CustomConversionRecord,
 } from '../ads/store.ts';
 import { pages, posts, type PageRecord, type PostRecord } from '../comments/store.ts';
 
 /**
- * What each Graph-style object exposes on /v24.0: its fields (with how to print them), the objects its
- * fields refer to, and its edges. Reads only; writes are wired in writes.ts.
+ * What each Graph-style object exposes on /v24.0: its fields (with how to print them), the objects its fields
+ * refer to, and its edges. Edges are the domain's edge objects (src/ads/edges.ts, src/comments/edges.ts), the
+ * same GraphQL's connections use; derived fields (effective status, issues) come from the ad services.
+ * Reads only; writes are wired in writes.ts.
  */
 export type FieldKind = 'plain' | 'date' | 'money';
 
@@ -25,8 +31,7 @@ export interface GraphField<T> {
 
 export interface GraphEdge<T> {
   node: NodeName;
-  list(ctx: RequestContext, parent: T, page: PageRequest): Promise<Slice<{ id: string }>>;
-  count(ctx: RequestContext, parent: T): Promise<number>;
+  edge: Edge<T, { id: string }, EdgeFilter>;
 }
 
 export interface GraphNode<T> {
@@ -39,7 +44,8 @@ export interface GraphNode<T> {
   edges: Record<string, GraphEdge<T>>;
 }
 
-export type NodeName = 'AdAccount' | 'Campaign' | 'AdSet' | 'Ad' | 'CustomAudience' | 'CustomConversion' | 'Page' | 'Post';
+export type NodeName =
+  | 'AdAccount' | 'Campaign' | 'AdSet' | 'Ad' | 'CustomAudience' | 'CustomConversion' | 'Page' | 'Post' | 'AdAsyncRequestSet' | 'AdAsyncRequest';
 
 /** Fields straight from a table's columns, by their snake_case names; money columns print as numeric strings. */
 function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?: string[] } = {}): Record<string, GraphField<T>> {
@@ -56,6 +62,9 @@ function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?
 }
 
 const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>): GraphField<T> => ({ kind: 'plain', ref: node, get: load });
+const plain = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'plain', get });
+const edge = <T>(node: NodeName, of: Edge<T, { id: string }, EdgeFilter> | Edge<T, { id: string }>): GraphEdge<T> =>
+  ({ node, edge: of as Edge<T, { id: string }, EdgeFilter> });
 
 const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   name: 'AdAccount',
@@ -63,36 +72,17 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   accountId: (account) => account.id,
   fields: {
     ...columns(adAccounts, { money: ['spend_cap', 'amount_spent'], hide: ['organization_id', 'country', 'is_bulk'] }),
-    id: { kind: 'plain', get: (account) => `act_${account.id}` },
-    account_id: { kind: 'plain', get: (account) => account.id },
-    business_country_code: { kind: 'plain', get: (account) => account.country },
+    id: plain((account) => `act_${account.id}`),
+    account_id: plain((account) => account.id),
+    business_country_code: plain((account) => account.country),
   },
   edges: {
-    campaigns: {
-      node: 'Campaign',
-      list: (ctx, account, page) => ads.campaignsOfAccount(ctx, account, page),
-      count: (ctx, account) => ads.countCampaignsOfAccount(ctx, account),
-    },
-    adsets: {
-      node: 'AdSet',
-      list: (ctx, account, page) => ads.adSetsOfAccount(ctx, account, page),
-      count: (ctx, account) => ads.countAdSetsOfAccount(ctx, account),
-    },
-    ads: {
-      node: 'Ad',
-      list: (ctx, account, page) => ads.adsOfAccount(ctx, account, page),
-      count: (ctx, account) => ads.countAdsOfAccount(ctx, account),
-    },
-    customaudiences: {
-      node: 'CustomAudience',
-      list: (ctx, account, page) => ads.customAudiencesOfAccount(ctx, account, page),
-      count: (ctx, account) => ads.countCustomAudiencesOfAccount(ctx, account),
-    },
-    customconversions: {
-      node: 'CustomConversion',
-      list: (ctx, account, page) => ads.customConversionsOfAccount(ctx, account, page),
-      count: (ctx, account) => ads.countCustomConversionsOfAccount(ctx, account),
-    },
+    campaigns: edge('Campaign', accountEdges.campaigns),
+    adsets: edge('AdSet', accountEdges.adsets),
+    ads: edge('Ad', accountEdges.ads),
+    customaudiences: edge('CustomAudience', accountEdges.customaudiences),
+    customconversions: edge('CustomConversion', accountEdges.customconversions),
+    asyncadrequestsets: edge('AdAsyncRequestSet', accountEdges.async_batch_requests),
   },
 };
 
@@ -104,25 +94,23 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
   accountId: (campaign) => campaign.accountId,
   fields: {
     ...columns(campaigns, { money: ['daily_budget', 'lifetime_budget', 'spend_cap'], hide: ['organization_id'] }),
-    configured_status: { kind: 'plain', get: (campaign) => campaign.status },
-    effective_status: { kind: 'plain', get: (campaign) => campaign.status },
+    configured_status: plain((campaign) => campaign.status),
+    effective_status: plain((campaign) => ads.campaignEffectiveStatus(campaign)),
     account: ref('AdAccount', accountOf),
   },
   edges: {
-    adsets: {
-      node: 'AdSet',
-      list: (ctx, campaign, page) => ads.adSetsOfCampaign(ctx, campaign, page),
-      count: (ctx, campaign) => ads.countAdSetsOfCampaign(ctx, campaign),
-    },
-    ads: {
-      node: 'Ad',
-      list: (ctx, campaign, page) => ads.adsOfCampaign(ctx, campaign, page),
-      count: (ctx, campaign) => ads.countAdsOfCampaign(ctx, campaign),
-    },
+    adsets: edge('AdSet', campaignEdges.adsets),
+    ads: edge('Ad', campaignEdges.ads),
   },
 };
 
 const AD_SET_MONEY = ['bid_amount', 'budget_remaining', 'daily_budget', 'daily_min_spend_target', 'daily_spend_cap', 'lifetime_budget', 'lifetime_min_spend_target', 'lifetime_spend_cap'];
+
+/** An issue as the platform prints it. */
+const issueJson = (issue: AdSetIssue) => ({
+  level: issue.level, error_code: issue.errorCode, error_summary: issue.errorSummary, error_message: issue.errorMessage,
+  error_type: issue.errorType, additional_info: issue.additionalInfo,
+});
 
 const AD_SET: GraphNode<AdSetRecord> = {
   name: 'AdSet',
@@ -130,18 +118,22 @@ const AD_SET: GraphNode<AdSetRecord> = {
   accountId: (adSet) => adSet.accountId,
   fields: {
     ...columns(adSets, { money: AD_SET_MONEY, hide: ['organization_id'] }),
-    configured_status: { kind: 'plain', get: (adSet) => adSet.status },
-    effective_status: { kind: 'plain', get: (adSet, ctx) => ads.adSetEffectiveStatus(ctx, adSet) },
+    configured_status: plain((adSet) => adSet.status),
+    effective_status: plain((adSet, ctx) => ads.adSetEffectiveStatus(ctx, adSet)),
+    issues_info: plain(async (adSet, ctx) => (await ads.adSetIssues(ctx, adSet)).map(issueJson)),
+    // Present only when there are recommendations, as the platform's field.
+    recommendations: plain(async (adSet, ctx) => {
+      const found = await ads.adSetRecommendations(ctx, adSet);
+      return found.length > 0 ? found.map(recommendationJson) : undefined;
+    }),
     campaign: ref('Campaign', (adSet, ctx) => ctx.loaders.ads.campaignById.load(adSet.campaignId)),
     account: ref('AdAccount', accountOf),
     source_adset: ref('AdSet', (adSet, ctx) => (adSet.sourceAdsetId ? ads.findAdSet(ctx, adSet.sourceAdsetId) : Promise.resolve(null))),
   },
   edges: {
-    ads: {
-      node: 'Ad',
-      list: (ctx, adSet, page) => ads.adsOfAdSet(ctx, adSet, page),
-      count: (ctx, adSet) => ads.countAdsOfAdSet(ctx, adSet),
-    },
+    ads: edge('Ad', adSetEdges.ads),
+    copies: edge('AdSet', adSetEdges.copies),
+    asyncadrequests: edge('AdAsyncRequest', adSetEdges.asyncadrequests),
   },
 };
 
@@ -151,8 +143,8 @@ const AD: GraphNode<AdRecord> = {
   accountId: (ad) => ad.accountId,
   fields: {
     ...columns(adsTable, { hide: ['organization_id'] }),
-    configured_status: { kind: 'plain', get: (ad) => ad.status },
-    effective_status: { kind: 'plain', get: (ad) => ad.status },
+    configured_status: plain((ad) => ad.status),
+    effective_status: plain((ad, ctx) => ads.adEffectiveStatus(ctx, ad)),
     adset: ref('AdSet', (ad, ctx) => ctx.loaders.ads.adSetById.load(ad.adsetId)),
     campaign: ref('Campaign', (ad, ctx) => ctx.loaders.ads.campaignById.load(ad.campaignId)),
     account: ref('AdAccount', accountOf),
@@ -166,7 +158,7 @@ const CUSTOM_AUDIENCE: GraphNode<CustomAudienceRecord> = {
   accountId: (audience) => audience.accountId,
   fields: {
     ...columns(customAudiences, { hide: ['organization_id', 'operation_status_code', 'operation_status_description'] }),
-    operation_status: { kind: 'plain', get: (audience) => ({ code: audience.operationStatusCode, description: audience.operationStatusDescription ?? '' }) },
+    operation_status: plain((audience) => ({ code: audience.operationStatusCode, description: audience.operationStatusDescription ?? '' })),
   },
   edges: {},
 };
@@ -179,17 +171,49 @@ const CUSTOM_CONVERSION: GraphNode<CustomConversionRecord> = {
   edges: {},
 };
 
-const postEdge: GraphEdge<PageRecord> = {
-  node: 'Post',
-  list: (ctx, page, request) => comments.postsOfPage(ctx, page, request),
-  count: (ctx, page) => comments.countPostsOfPage(ctx, page),
+const progress = (field: keyof Awaited<ReturnType<typeof ads.asyncRequestSetProgress>>) =>
+  plain<AsyncRequestSetRecord>(async (set, ctx) => (await ads.asyncRequestSetProgress(ctx, set))[field]);
+
+const ASYNC_REQUEST_SET: GraphNode<AsyncRequestSetRecord> = {
+  name: 'AdAsyncRequestSet',
+  id: (set) => set.id,
+  accountId: (set) => set.accountId,
+  fields: {
+    id: plain((set) => set.id),
+    name: plain((set) => set.name),
+    owner_id: plain((set) => set.ownerId),
+    total_count: progress('totalCount'),
+    initial_count: progress('initialCount'),
+    in_progress_count: progress('inProgressCount'),
+    success_count: progress('successCount'),
+    error_count: progress('errorCount'),
+    canceled_count: progress('canceledCount'),
+    is_completed: progress('isCompleted'),
+    notification_mode: plain(() => 'OFF'),
+    created_time: { kind: 'date', get: (set) => set.createdTime },
+    updated_time: { kind: 'date', get: (set) => set.updatedTime },
+  },
+  edges: { requests: edge('AdAsyncRequest', asyncRequestSetEdges.requests) },
+};
+
+const ASYNC_REQUEST: GraphNode<AsyncRequestRecord> = {
+  name: 'AdAsyncRequest',
+  id: (request) => request.id,
+  accountId: (request) => request.accountId,
+  fields: {
+    ...columns(asyncRequests, { hide: ['organization_id', 'account_id', 'set_id', 'adset_id', 'attempts', 'claimed_by', 'lease_expires_at', 'input'] }),
+    scope_object_id: plain((request) => request.adsetId ?? undefined),
+    input: plain((request) => ({ relative_url: (request.input as { relative_url?: string }).relative_url })),
+    async_request_set: ref('AdAsyncRequestSet', (request, ctx) => ads.findAsyncRequestSet(ctx, request.setId)),
+  },
+  edges: {},
 };
 
 const PAGE: GraphNode<PageRecord> = {
   name: 'Page',
   id: (page) => page.id,
   fields: columns(pages, { hide: ['organization_id'] }),
-  edges: { feed: postEdge, posts: postEdge },
+  edges: { feed: edge('Post', pageEdges.posts), posts: edge('Post', pageEdges.posts) },
 };
 
 const POST: GraphNode<PostRecord> = {
@@ -197,17 +221,14 @@ const POST: GraphNode<PostRecord> = {
   id: (post) => post.id,
   fields: {
     ...columns(posts, { hide: ['organization_id', 'author_user_id', 'author_page_id'] }),
-    from: {
-      kind: 'plain',
-      async get(post, ctx) {
-        if (post.authorPageId) {
-          const page = await ctx.loaders.comments.pageById.load(post.authorPageId);
-          return page && { id: page.id, name: page.name };
-        }
-        const user = post.authorUserId ? await ctx.loaders.identity.userById.load(post.authorUserId) : null;
-        return user && { id: user.id, name: user.name || user.username };
-      },
-    },
+    from: plain(async (post, ctx) => {
+      if (post.authorPageId) {
+        const page = await ctx.loaders.comments.pageById.load(post.authorPageId);
+        return page && { id: page.id, name: page.name };
+      }
+      const user = post.authorUserId ? await ctx.loaders.identity.userById.load(post.authorUserId) : null;
+      return user && { id: user.id, name: user.name || user.username };
+    }),
     page: ref('Page', (post, ctx) => ctx.loaders.comments.pageById.load(post.pageId)),
   },
   edges: {},
@@ -215,11 +236,11 @@ const POST: GraphNode<PostRecord> = {
 
 export const NODES: Record<NodeName, GraphNode<any>> = {
   AdAccount: AD_ACCOUNT, Campaign: CAMPAIGN, AdSet: AD_SET, Ad: AD, CustomAudience: CUSTOM_AUDIENCE,
-  CustomConversion: CUSTOM_CONVERSION, Page: PAGE, Post: POST,
+  CustomConversion: CUSTOM_CONVERSION, Page: PAGE, Post: POST, AdAsyncRequestSet: ASYNC_REQUEST_SET, AdAsyncRequest: ASYNC_REQUEST,
 };
 
 /** The Graph node type of each kind of object the API serves. */
 export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   ad_account: 'AdAccount', campaign: 'Campaign', ad_set: 'AdSet', ad: 'Ad', custom_audience: 'CustomAudience',
-  custom_conversion: 'CustomConversion', page: 'Page', post: 'Post',
+  custom_conversion: 'CustomConversion', page: 'Page', post: 'Post', async_request_set: 'AdAsyncRequestSet', async_request: 'AdAsyncRequest',
 };

@@ -1,8 +1,8 @@
 import express, { type Request, type Router } from 'express';
 import type { AppDeps } from '../context/index.ts';
-import { DomainError } from '../errors/index.ts';
 import { graphErrorHandler, graphErrorResponse } from '../http/errors/graph.ts';
 import { dispatch, type GraphRequest, type GraphResponse } from './dispatch.ts';
+import { decodeParams, paramError } from './params.ts';
 
 export const MAX_BATCH = 50;
 /** /<version>/<path>: any first segment that starts with v is a version (an unknown one names no object). */
@@ -17,35 +17,6 @@ function decodeSegment(segment: string): string {
   } catch {
     return segment;
   }
-}
-
-const invalidParameter = (name: string, message: string) =>
-  new DomainError('BAD_USER_INPUT', message, { field: name, graph: { code: 100 } });
-
-/**
- * Form fields carry objects, lists and booleans as JSON-encoded strings (DECISIONS section 4): a value that
- * opens like JSON is decoded here, once, for every route; broken JSON names its parameter.
- */
-export function decodeParams(raw: Record<string, unknown>, source: 'form' | 'json' = 'form'): Record<string, unknown> {
-  const params: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    // In a query string or a form a list can only mean the name came twice; in a JSON body it is a list.
-    if (Array.isArray(value)) {
-      if (source === 'form') throw invalidParameter(name, `Param ${name} is repeated`);
-      params[name] = value;
-      continue;
-    }
-    if (typeof value === 'string' && /^\s*[[{]/.test(value)) {
-      try {
-        params[name] = JSON.parse(value);
-      } catch {
-        throw invalidParameter(name, `Param ${name} must be JSON-encoded: ${value.length > 80 ? `${value.slice(0, 80)}…` : value}`);
-      }
-    } else {
-      params[name] = value;
-    }
-  }
-  return params;
 }
 
 /** `Authorization: Bearer <token>` or `Authorization: OAuth <token>`. */
@@ -66,14 +37,14 @@ interface BatchItem {
 
 /** Runs the calls of a batch one after another, each answered as {code, headers, body} like a call of its own. */
 async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Promise<unknown> {
-  if (!Array.isArray(batch)) throw invalidParameter('batch', 'Param batch must be a JSON array of requests');
-  if (batch.length === 0) throw invalidParameter('batch', 'Param batch must not be empty');
-  if (batch.length > MAX_BATCH) throw invalidParameter('batch', `Too many requests in batch message. Maximum batch size is ${MAX_BATCH}`);
+  if (!Array.isArray(batch)) throw paramError('batch', 'Param batch must be a JSON array of requests');
+  if (batch.length === 0) throw paramError('batch', 'Param batch must not be empty');
+  if (batch.length > MAX_BATCH) throw paramError('batch', `Too many requests in batch message. Maximum batch size is ${MAX_BATCH}`);
   const answers = [];
   for (const [index, raw] of batch.entries()) {
     const item = raw as BatchItem;
     if (typeof item !== 'object' || item === null || typeof item.relative_url !== 'string') {
-      throw invalidParameter('batch', `Param batch[${index}] must have a relative_url`);
+      throw paramError('batch', `Param batch[${index}] must have a relative_url`);
     }
     const [pathPart = '', query = ''] = item.relative_url.replace(/^\/+/, '').split('?', 2);
     const segments = pathPart.split('/').filter(Boolean);

@@ -1,12 +1,23 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import { classify } from '../http/errors/classify.ts';
+import type { GraphErrorDetails } from '../errors/index.ts';
 
 // Errors Apollo raises itself about the request (syntax, validation, variables): safe to show as they are.
 const CLIENT_ERROR_CODES = new Set([
   'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST',
   'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
+
+function graphApiOf(graph: GraphErrorDetails) {
+  return {
+    code: graph.code,
+    ...(graph.subcode !== undefined ? { error_subcode: graph.subcode } : {}),
+    ...(graph.userTitle ? { error_user_title: graph.userTitle } : {}),
+    ...(graph.userMessage ? { error_user_msg: graph.userMessage } : {}),
+    ...(graph.data !== undefined ? { error_data: graph.data } : {}),
+  };
+}
 
 /**
  * The GraphQL side of the one error mapping: domain errors keep their message and gain
@@ -23,6 +34,8 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
         code: domain.code,
         ...(domain.field ? { field: domain.field } : {}),
         ...(domain.retryAfterSeconds !== undefined ? { retryAfterSeconds: domain.retryAfterSeconds } : {}),
+        // The same failure as the Graph-style API reports it, for callers that know its codes.
+        ...(domain.graph ? { graphApi: graphApiOf(domain.graph) } : {}),
       },
     };
   }

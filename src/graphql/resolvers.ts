@@ -4,7 +4,7 @@ import { badInput } from '../errors/index.ts';
 import { resolveNode } from './node.ts';
 import { identityResolvers } from '../identity/resolvers.ts';
 import { oauthResolvers } from '../oauth/resolvers.ts';
-import { adsResolvers } from '../ads/resolvers.ts';
+import { adsResolvers } from '../ads/resolvers/index.ts';
 import { commentsResolvers } from '../comments/resolvers.ts';
 import { dateFormatResolvers } from '../dateformats/resolvers.ts';
 

@@ -1,9 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
-import { ANONYMOUS, type Principal } from '../authz/policy.ts';
-import { authenticateSessionToken } from '../identity/service.ts';
+import { ANONYMOUS, expandScopes, type Principal } from '../authz/policy.ts';
+import { authenticateSessionToken, principalForUser } from '../identity/service.ts';
+import { membershipsOfUser, users } from '../identity/store.ts';
+import { apiClients } from '../oauth/store.ts';
 import { authenticateAccessToken, looksLikeJwt } from '../oauth/tokens.ts';
+import type { StoredPrincipal } from '../ads/store.ts';
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -27,6 +30,27 @@ export function presentedToken(headers: Record<string, string | string[] | undef
 export async function resolvePrincipal(deps: AppDeps, token: string): Promise<Principal | null> {
   if (token.length > 8192) return null;
   return looksLikeJwt(token) ? authenticateAccessToken(deps, token) : authenticateSessionToken(deps, token);
+}
+
+/**
+ * The principal a stored job acts as, as it is now: the user with its current roles (none if suspended or
+ * gone), or the API client with the scopes it had when it asked that it still holds (none if deleted).
+ */
+export async function restorePrincipal(deps: AppDeps, stored: StoredPrincipal): Promise<Principal | null> {
+  if (stored.kind === 'user') {
+    const row = await deps.db(users.table).where({ id: stored.userId }).first();
+    const user = row ? users.fromRow(row) : null;
+    if (!user || user.status === 'suspended') return null;
+    return principalForUser(user, await membershipsOfUser(deps.db, user.id));
+  }
+  const row = await deps.db(apiClients.table).where({ id: stored.apiClientId }).first();
+  if (!row) return null;
+  const client = apiClients.fromRow(row);
+  const granted = expandScopes(client.scope.split(' '));
+  return {
+    kind: 'client', clientId: client.clientId, apiClientId: client.id, organizationId: client.organizationId,
+    scopes: new Set(stored.scopes.filter((scope) => granted.has(scope as never)) as never[]),
+  };
 }
 
 /**

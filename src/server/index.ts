@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { closeAppDeps, type AppDeps } from '../context/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
+import { startJobRunner } from '../ads/async-runner.ts';
 
 export interface RunningServer {
   url: string;
@@ -31,6 +32,10 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
+  // Stored asynchronous requests (ad set copies) run in the background of every serving instance.
+  if (deps.config.asyncJobs.enabled && !deps.jobs) {
+    deps.jobs = startJobRunner(deps, { pollMs: deps.config.asyncJobs.pollMs, leaseSeconds: deps.config.asyncJobs.leaseSeconds });
+  }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 

@@ -8,7 +8,11 @@ import { createRequestContext, type RequestContext } from '../../src/context/ind
 import { resolvePrincipal } from '../../src/http/authenticate.ts';
 import { graphError } from '../../src/http/errors/graph.ts';
 import { DomainError } from '../../src/errors/index.ts';
-import * as writes from '../../src/ads/writes.ts';
+import * as campaignWrites from '../../src/ads/writes/campaigns.ts';
+import * as adWrites from '../../src/ads/writes/ads.ts';
+import * as audienceWrites from '../../src/ads/writes/audiences.ts';
+
+const writes = { ...campaignWrites, ...adWrites, ...audienceWrites };
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../../src/ads/store.ts';
 
 // Writes of campaigns, ads, custom audiences and custom conversions (issue 5, DECISIONS section 8), through
@@ -254,9 +258,16 @@ describe('deleteCampaign', () => {
     const sets = await world.adSets(record, 2, (i) => ({ status: i === 0 ? 'ACTIVE' : 'ARCHIVED' }));
     const adsOfSet = await world.ads(sets[0]!, 2);
     expect(ok(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
-    const read = ok(await gql('query ($id: ID!, $ad: ID!) { campaign(id: $id) { status adSets { nodes { status } } ads { nodes { status } } } ad(id: $ad) { status } }', { id: created.id, ad: adsOfSet[0]!.id }));
+    // Lists leave DELETED objects out unless asked for them; each stays readable by its id.
+    const read = ok(await gql(`query ($id: ID!, $ad: ID!) { campaign(id: $id) { status
+      adSets { totalCount } ads { totalCount }
+      deletedSets: adSets(effectiveStatus: [DELETED]) { nodes { status } } deletedAds: ads(effectiveStatus: [DELETED]) { nodes { status } } }
+      ad(id: $ad) { status } }`, { id: created.id, ad: adsOfSet[0]!.id }));
     expect(read).toEqual({
-      campaign: { status: 'DELETED', adSets: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] }, ads: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] } },
+      campaign: {
+        status: 'DELETED', adSets: { totalCount: 0 }, ads: { totalCount: 0 },
+        deletedSets: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] }, deletedAds: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] },
+      },
       ad: { status: 'DELETED' },
     });
     expect(ok(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
@@ -320,7 +331,7 @@ describe('createAd', () => {
     expect(succeeded).toHaveLength(50);
     expect(failed).toHaveLength(10);
     for (const body of failed) {
-      expect(body.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'adset_id' });
+      expect(body.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'adset_id', graphApi: { code: 100 } });
       expect(body.errors![0]!.message).toMatch(/already has 50 ads that are not archived or deleted/);
     }
     expect(await liveAds()).toBe(50);
@@ -506,7 +517,7 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
     [{ special_ad_categories: undefined }, 'special_ad_categories', 'The parameter special_ad_categories is required'],
     [{ special_ad_categories: 'HOUSING' }, 'special_ad_categories', 'Param special_ad_categories must be an array'],
     [{ daily_budget: 'lots' }, 'daily_budget', 'Param daily_budget must be an integer'],
-    [{ daily_budget: 12.5 }, 'daily_budget', 'Param daily_budget must be an integer'],
+    [{ daily_budget: 12.5 }, 'daily_budget', "Param daily_budget must be a whole number in the currency's smallest unit or the field's unit, without decimals"],
     [{ daily_budget: true }, 'daily_budget', 'Param daily_budget must be an integer'],
     [{ start_time: 'tomorrow' }, 'start_time', 'Param start_time must be a valid date-time (ISO 8601 or Unix seconds)'],
     [{ start_time: '2026-02-30T00:00:00Z' }, 'start_time', 'Param start_time must be a valid date-time (ISO 8601 or Unix seconds)'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeParams } from '../../src/graph-api/router.ts';
+import { decodeParams } from '../../src/graph-api/params.ts';
 import { graphTime, parseFields } from '../../src/graph-api/fields.ts';
 import { DomainError } from '../../src/errors/index.ts';
 

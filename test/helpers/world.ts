@@ -3,7 +3,7 @@ import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser, issueSession } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
-  adAccounts, ads, adSets, campaigns, customAudiences, customConversions,
+  adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
   newAdSet, type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
 import { comments, pages, posts, type CommentRecord, type PageRecord, type PostRecord } from '../../src/comments/store.ts';
@@ -46,7 +46,7 @@ export function worldBuilder(deps: AppDeps) {
     },
     async adSets(campaign: CampaignRecord, count: number, fields: (i: number) => Partial<AdSetRecord> = () => ({})) {
       return deps.db.transaction((trx) =>
-        insertObjects<AdSetRecord>(trx, 'ad_set', adSets, Array.from({ length: count }, (_, i) => newAdSet({
+        insertAdSets(trx, Array.from({ length: count }, (_, i) => newAdSet({
           organizationId: campaign.organizationId, accountId: campaign.accountId, campaignId: campaign.id,
           name: `Ad set ${i + 1}`, status: 'ACTIVE', targeting: { geo_locations: { countries: ['US'] } }, ...fields(i),
         }))));
@@ -81,7 +81,7 @@ export function worldBuilder(deps: AppDeps) {
       const [post] = await deps.db.transaction((trx) =>
         insertObjects<PostRecord>(trx, 'post', posts, [{
           organizationId: page.organizationId, pageId: page.id, kind: authorUserId ? 'visitor_post' : 'page_post',
-          authorUserId, authorPageId: authorUserId ? null : page.id, message: 'Hello', attachment: null, title: null, rating: null, eventStartTime: null,
+          authorUserId, authorPageId: authorUserId ? null : page.id, message: 'Hello', attachment: null, title: null, rating: null, eventStartTime: null, targeting: null,
         }]));
       return post!;
     },

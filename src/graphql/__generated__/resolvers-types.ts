@@ -2,7 +2,12 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { UserRecord, OrganizationRecord, MembershipRecord } from '../../identity/store.ts';
 import type { ApiClientRecord } from '../../oauth/store.ts';
-import type { AdAccountRecord, CampaignRecord, AdSetRecord, AdRecord, CustomAudienceRecord, CustomConversionRecord } from '../../ads/store.ts';
+import type { AdAccountRecord, CampaignRecord, AdSetRecord, AdRecord, CustomAudienceRecord, CustomConversionRecord, AsyncRequestSetRecord, AsyncRequestRecord } from '../../ads/store.ts';
+import type { AdSetIssue as AdSetIssueModel } from '../../ads/rules/restrictions.ts';
+import type { AdRecommendation as AdRecommendationModel } from '../../ads/rules/recommendations.ts';
+import type { Violation } from '../../ads/rules/violations.ts';
+import type { CopyResultModel } from '../../ads/resolvers/async-requests.ts';
+import type { AdObjectId as AdObjectIdModel } from '../../ads/writes/ad-set-copies.ts';
 import type { PageRecord, PostRecord, CommentRecord } from '../../comments/store.ts';
 import type { ConnectionModel, EdgeModel } from '../connections.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
@@ -39,8 +44,11 @@ export type Ad = Node & {
   account: AdAccount;
   adSet: AdSet;
   campaign: Campaign;
+  configuredStatus: ObjectStatus;
   createdTime: Scalars['DateTime']['output'];
   creative?: Maybe<Scalars['JSON']['output']>;
+  /** From its own status, its campaign's, its ad set's and the ad set's issues (ADSET_PAUSED when the ad set is paused). */
+  effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   status: ObjectStatus;
@@ -56,6 +64,8 @@ export type AdAccount = Node & {
   adSets: AdSetConnection;
   ads: AdConnection;
   amountSpent: Scalars['BigInt']['output'];
+  asyncRequestSets: AsyncRequestSetConnection;
+  /** Its campaigns; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
   campaigns: CampaignConnection;
   country: Scalars['String']['output'];
   createdTime: Scalars['DateTime']['output'];
@@ -78,6 +88,7 @@ export type AdAccount = Node & {
 export type AdAccountAdSetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<ObjectStatus>>;
@@ -86,6 +97,16 @@ export type AdAccountAdSetsArgs = {
 
 /** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
 export type AdAccountAdsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
+export type AdAccountAsyncRequestSetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -97,6 +118,7 @@ export type AdAccountAdsArgs = {
 export type AdAccountCampaignsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<ObjectStatus>>;
@@ -148,55 +170,102 @@ export type AdEdge = {
   node: Ad;
 };
 
+export type AdObjectId = {
+  __typename?: 'AdObjectId';
+  /** ad_set or ad. */
+  adObjectType: Scalars['String']['output'];
+  copiedId: Scalars['ID']['output'];
+  sourceId: Scalars['ID']['output'];
+};
+
+/** Advice the rules give without refusing (include_recommendations). */
+export type AdRecommendation = {
+  __typename?: 'AdRecommendation';
+  /** The parameter it is about (snake_case). */
+  blameField: Scalars['String']['output'];
+  code: Scalars['Int']['output'];
+  confidence: Scalars['String']['output'];
+  importance: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  title: Scalars['String']['output'];
+};
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
+ * attribution ...) are JSON in the Graph API's own shape.
+ */
 export type AdSet = Node & {
   __typename?: 'AdSet';
   account: AdAccount;
+  accountId: Scalars['ID']['output'];
   adlabels?: Maybe<Scalars['JSON']['output']>;
+  /** Its ads; without effectiveStatus, those neither DELETED nor ARCHIVED. */
   ads: AdConnection;
   adsetSchedule?: Maybe<Scalars['JSON']['output']>;
+  anchorEventAttributionWindowDays?: Maybe<Scalars['BigInt']['output']>;
   assetFeedId?: Maybe<Scalars['String']['output']>;
+  /** Asynchronous requests (deep copies) that act on this ad set. */
+  asyncRequests: AsyncRequestConnection;
   attributionSpec?: Maybe<Scalars['JSON']['output']>;
+  automaticManualState?: Maybe<AutomaticManualState>;
   bidAdjustments?: Maybe<Scalars['JSON']['output']>;
   bidAmount?: Maybe<Scalars['BigInt']['output']>;
   bidConstraints?: Maybe<Scalars['JSON']['output']>;
   bidInfo?: Maybe<Scalars['JSON']['output']>;
-  bidStrategy?: Maybe<Scalars['String']['output']>;
-  billingEvent?: Maybe<Scalars['String']['output']>;
+  bidStrategy?: Maybe<BidStrategy>;
+  billingEvent?: Maybe<BillingEvent>;
   brandSafetyConfig?: Maybe<Scalars['JSON']['output']>;
   budgetRemaining?: Maybe<Scalars['BigInt']['output']>;
+  budgetScheduleSpecs?: Maybe<Scalars['JSON']['output']>;
+  budgetSource?: Maybe<BudgetSource>;
+  budgetSplitSetId?: Maybe<Scalars['String']['output']>;
   campaign: Campaign;
   campaignActiveTime?: Maybe<Scalars['BigInt']['output']>;
   campaignAttribution?: Maybe<Scalars['String']['output']>;
-  /** Same as status: the status set on the ad set itself. */
+  campaignId: Scalars['ID']['output'];
+  campaignSpec?: Maybe<Scalars['JSON']['output']>;
+  /** Same as status. */
   configuredStatus: ObjectStatus;
   contextualBundlingSpec?: Maybe<Scalars['JSON']['output']>;
+  /** Ad sets copied from this one. */
+  copies: AdSetConnection;
   createdTime: Scalars['DateTime']['output'];
   creativeSequence?: Maybe<Scalars['JSON']['output']>;
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
+  dailyImps?: Maybe<Scalars['BigInt']['output']>;
   dailyMinSpendTarget?: Maybe<Scalars['BigInt']['output']>;
   dailySpendCap?: Maybe<Scalars['BigInt']['output']>;
-  destinationType?: Maybe<Scalars['String']['output']>;
+  destinationType?: Maybe<DestinationType>;
   dsaBeneficiary?: Maybe<Scalars['String']['output']>;
   dsaPayor?: Maybe<Scalars['String']['output']>;
+  /** From its own status, its campaign's and its issues: ACTIVE, PAUSED, DELETED, ARCHIVED, CAMPAIGN_PAUSED or WITH_ISSUES. */
   effectiveStatus: EffectiveStatus;
   endTime?: Maybe<Scalars['DateTime']['output']>;
+  existingCustomerBudgetPercentage?: Maybe<Scalars['BigInt']['output']>;
   frequencyControlSpecs?: Maybe<Scalars['JSON']['output']>;
   id: Scalars['ID']['output'];
   instagramUserId?: Maybe<Scalars['String']['output']>;
   isDynamicCreative?: Maybe<Scalars['Boolean']['output']>;
   isIncrementalAttributionEnabled?: Maybe<Scalars['Boolean']['output']>;
+  isSacCfcaTermsCertified?: Maybe<Scalars['Boolean']['output']>;
+  /** What keeps it from delivering: one per restricted audience or conversion it uses (issues_info). */
+  issues: Array<AdSetIssue>;
   learningStageInfo?: Maybe<Scalars['JSON']['output']>;
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   lifetimeImps?: Maybe<Scalars['BigInt']['output']>;
   lifetimeMinSpendTarget?: Maybe<Scalars['BigInt']['output']>;
   lifetimeSpendCap?: Maybe<Scalars['BigInt']['output']>;
+  maxBudgetSpendPercentage?: Maybe<Scalars['BigInt']['output']>;
   minBudgetSpendPercentage?: Maybe<Scalars['BigInt']['output']>;
-  multiOptimizationGoalWeight?: Maybe<Scalars['String']['output']>;
+  multiOptimizationGoalWeight?: Maybe<MultiOptimizationGoalWeight>;
   name: Scalars['String']['output'];
-  optimizationGoal?: Maybe<Scalars['String']['output']>;
-  optimizationSubEvent?: Maybe<Scalars['String']['output']>;
-  pacingType?: Maybe<Scalars['JSON']['output']>;
+  optimizationGoal?: Maybe<OptimizationGoal>;
+  optimizationSubEvent?: Maybe<OptimizationSubEvent>;
+  pacingType?: Maybe<Array<PacingType>>;
   promotedObject?: Maybe<Scalars['JSON']['output']>;
+  /** Advice on its budget and targeting; null when there is none. */
+  recommendations?: Maybe<Array<AdRecommendation>>;
   recurringBudgetSemantics?: Maybe<Scalars['Boolean']['output']>;
   regionalRegulatedCategories?: Maybe<Scalars['JSON']['output']>;
   regionalRegulationIdentities?: Maybe<Scalars['JSON']['output']>;
@@ -204,21 +273,58 @@ export type AdSet = Node & {
   rfPredictionId?: Maybe<Scalars['String']['output']>;
   /** The ad set this one was copied from, when you may see it. */
   sourceAdSet?: Maybe<AdSet>;
+  sourceAdsetId?: Maybe<Scalars['ID']['output']>;
   startTime?: Maybe<Scalars['DateTime']['output']>;
+  /** ACTIVE, PAUSED, DELETED or ARCHIVED: the status set on the ad set itself. */
   status: ObjectStatus;
   targeting?: Maybe<Scalars['JSON']['output']>;
   targetingOptimizationTypes?: Maybe<Scalars['JSON']['output']>;
   timeBasedAdRotationIdBlocks?: Maybe<Scalars['JSON']['output']>;
   timeBasedAdRotationIntervals?: Maybe<Scalars['JSON']['output']>;
+  tuneForCategory?: Maybe<TuneForCategory>;
   updatedTime: Scalars['DateTime']['output'];
   useNewAppClick?: Maybe<Scalars['Boolean']['output']>;
   valueRuleSetId?: Maybe<Scalars['String']['output']>;
+  valueRulesApplied?: Maybe<Scalars['Boolean']['output']>;
 };
 
 
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
+ * attribution ...) are JSON in the Graph API's own shape.
+ */
 export type AdSetAdsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
+ * attribution ...) are JSON in the Graph API's own shape.
+ */
+export type AdSetAsyncRequestsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
+ * attribution ...) are JSON in the Graph API's own shape.
+ */
+export type AdSetCopiesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -231,10 +337,63 @@ export type AdSetConnection = {
   totalCount: Scalars['Int']['output'];
 };
 
+/**
+ * A copy's outcome. Synchronously: the copy and the ids of everything copied. With async: true, the request
+ * to poll instead (its status, and its result once it has SUCCEEDED).
+ */
+export type AdSetCopyResult = {
+  __typename?: 'AdSetCopyResult';
+  adObjectIds: Array<AdObjectId>;
+  copiedAdSet?: Maybe<AdSet>;
+  request?: Maybe<AsyncRequest>;
+};
+
 export type AdSetEdge = {
   __typename?: 'AdSetEdge';
   cursor: Scalars['String']['output'];
   node: AdSet;
+};
+
+/** An element of issues_info: something that keeps an ad set from delivering. */
+export type AdSetIssue = {
+  __typename?: 'AdSetIssue';
+  /** Names the audience or conversion: custom_audience_id: <id>. */
+  additionalInfo: Scalars['String']['output'];
+  /** 2460003 (custom audience blocked, or a restricted lookalike), 2460004 (custom conversion blocked). */
+  errorCode: Scalars['Int']['output'];
+  errorMessage: Scalars['String']['output'];
+  errorSummary: Scalars['String']['output'];
+  /** SOFT_ERROR. */
+  errorType: Scalars['String']['output'];
+  /** AD_SET. */
+  level: Scalars['String']['output'];
+};
+
+/** Every violation of an ad set at once, so a form can be checked before it is submitted; nothing is written. */
+export type AdSetValidation = {
+  __typename?: 'AdSetValidation';
+  valid: Scalars['Boolean']['output'];
+  violations: Array<AdSetViolation>;
+};
+
+/**
+ * One broken rule of an ad set: the parameter (a path for nested ones, e.g. targeting.geo_locations.countries),
+ * the message, the Graph API code and subcode the write would fail with, and the text for a person.
+ */
+export type AdSetViolation = {
+  __typename?: 'AdSetViolation';
+  /** Graph API error code: 100, 2641 (restricted locations), 2695 (ad set limit). */
+  code: Scalars['Int']['output'];
+  /** The platform's error_data: restricted ids, blame_field_specs, minimum budgets. */
+  data?: Maybe<Scalars['JSON']['output']>;
+  field: Scalars['String']['output'];
+  /** The error code every surface uses (extensions.code): BAD_USER_INPUT, LIMIT_EXCEEDED. */
+  kind: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  /** Graph API subcode: 1885272 (budget too low), 3858079/3858081 (payor/beneficiary), 246003/246004 (restricted audience/conversion). */
+  subcode?: Maybe<Scalars['Int']['output']>;
+  userMessage?: Maybe<Scalars['String']['output']>;
+  userTitle?: Maybe<Scalars['String']['output']>;
 };
 
 export type AddOrganizationMemberInput = {
@@ -266,6 +425,89 @@ export type ApiClientEdge = {
   cursor: Scalars['String']['output'];
   node: ApiClient;
 };
+
+/** One asynchronous request: an ad set copy run in the background. */
+export type AsyncRequest = Node & {
+  __typename?: 'AsyncRequest';
+  createdTime: Scalars['DateTime']['output'];
+  /** On ERROR: the Graph API error (message, code, error_subcode, error_user_msg ...). */
+  error?: Maybe<Scalars['JSON']['output']>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  requestSet: AsyncRequestSet;
+  /** On SUCCESS: {copied_adset_id, ad_object_ids}, as the synchronous copy answers. */
+  result?: Maybe<Scalars['JSON']['output']>;
+  /** The ad set it acts on. */
+  scopeObjectId?: Maybe<Scalars['ID']['output']>;
+  status: AsyncRequestStatus;
+  /** ADSET_COPY. */
+  type: Scalars['String']['output'];
+  updatedTime: Scalars['DateTime']['output'];
+};
+
+export type AsyncRequestConnection = {
+  __typename?: 'AsyncRequestConnection';
+  edges: Array<AsyncRequestEdge>;
+  nodes: Array<AsyncRequest>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AsyncRequestEdge = {
+  __typename?: 'AsyncRequestEdge';
+  cursor: Scalars['String']['output'];
+  node: AsyncRequest;
+};
+
+/** A set of asynchronous requests (POST /act_<id>/async_batch_requests), with its progress. */
+export type AsyncRequestSet = Node & {
+  __typename?: 'AsyncRequestSet';
+  canceledCount: Scalars['Int']['output'];
+  createdTime: Scalars['DateTime']['output'];
+  errorCount: Scalars['Int']['output'];
+  id: Scalars['ID']['output'];
+  inProgressCount: Scalars['Int']['output'];
+  initialCount: Scalars['Int']['output'];
+  isCompleted: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+  /** The user or API client that made it. */
+  ownerId: Scalars['String']['output'];
+  requests: AsyncRequestConnection;
+  successCount: Scalars['Int']['output'];
+  totalCount: Scalars['Int']['output'];
+  updatedTime: Scalars['DateTime']['output'];
+};
+
+
+/** A set of asynchronous requests (POST /act_<id>/async_batch_requests), with its progress. */
+export type AsyncRequestSetRequestsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type AsyncRequestSetConnection = {
+  __typename?: 'AsyncRequestSetConnection';
+  edges: Array<AsyncRequestSetEdge>;
+  nodes: Array<AsyncRequestSet>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AsyncRequestSetEdge = {
+  __typename?: 'AsyncRequestSetEdge';
+  cursor: Scalars['String']['output'];
+  node: AsyncRequestSet;
+};
+
+/** Status of an asynchronous request. */
+export type AsyncRequestStatus =
+  | 'CANCELED'
+  | 'ERROR'
+  | 'INITIAL'
+  | 'IN_PROGRESS'
+  | 'SUCCESS';
 
 export type AuthAction =
   | 'CREATE'
@@ -304,6 +546,34 @@ export type AuthScopes = {
   external: Array<Scalars['String']['output']>;
 };
 
+export type AutomaticManualState =
+  | 'AUTOMATIC'
+  | 'MANUAL'
+  | 'UNSET';
+
+export type BidStrategy =
+  | 'COST_CAP'
+  | 'LOWEST_COST_WITHOUT_CAP'
+  | 'LOWEST_COST_WITH_BID_CAP'
+  | 'LOWEST_COST_WITH_MIN_ROAS';
+
+export type BillingEvent =
+  | 'APP_INSTALLS'
+  | 'CLICKS'
+  | 'IMPRESSIONS'
+  | 'LINK_CLICKS'
+  | 'LISTING_INTERACTION'
+  | 'NONE'
+  | 'OFFER_CLAIMS'
+  | 'PAGE_LIKES'
+  | 'POST_ENGAGEMENT'
+  | 'PURCHASE'
+  | 'THRUPLAY';
+
+export type BudgetSource =
+  | 'NONE'
+  | 'RMN';
+
 export type Campaign = Node & {
   __typename?: 'Campaign';
   account: AdAccount;
@@ -313,6 +583,7 @@ export type Campaign = Node & {
   buyingType: Scalars['String']['output'];
   createdTime: Scalars['DateTime']['output'];
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
+  effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   name: Scalars['String']['output'];
@@ -329,14 +600,17 @@ export type Campaign = Node & {
 export type CampaignAdSetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<Array<ObjectStatus>>;
 };
 
 
 export type CampaignAdsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
@@ -408,6 +682,20 @@ export type ConvertLoginInput = {
   toType: Scalars['String']['input'];
 };
 
+/** A copy of an ad set (Graph API: POST /<id>/copies). */
+export type CopyAdSetInput = {
+  /** Another campaign of the same account; the copy takes its settings (its budget, its objective's rules). */
+  campaignId?: InputMaybe<Scalars['ID']['input']>;
+  /** Copy the ads too: at most 3 synchronously, 51 with async: true. */
+  deepCopy?: InputMaybe<Scalars['Boolean']['input']>;
+  endTime?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Without it the copy is named "<name> - Copy". */
+  renameOptions?: InputMaybe<RenameOptionsInput>;
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  /** PAUSED by default. */
+  statusOption?: InputMaybe<StatusOption>;
+};
+
 /** A new ad (Graph API: POST /act_<id>/ads) in an ad set of the same account; at most 50 ads of an ad set may be neither ARCHIVED nor DELETED. */
 export type CreateAdInput = {
   adSetId: Scalars['ID']['input'];
@@ -417,6 +705,81 @@ export type CreateAdInput = {
   name: Scalars['String']['input'];
   /** ACTIVE (the default) or PAUSED. */
   status?: InputMaybe<ObjectStatus>;
+};
+
+/**
+ * A new ad set (Graph API: POST /act_<id>/adsets), checked by the same rules (the specification's and DECISIONS
+ * section 5's); a failure is BAD_USER_INPUT (LIMIT_EXCEEDED for the ad set limit) with extensions.field naming
+ * the snake_case parameter and extensions.graphApi the platform's code, subcode and error_data.
+ */
+export type CreateAdSetInput = {
+  adlabels?: InputMaybe<Scalars['JSON']['input']>;
+  adsetSchedule?: InputMaybe<Scalars['JSON']['input']>;
+  anchorEventAttributionWindowDays?: InputMaybe<Scalars['BigInt']['input']>;
+  attributionSpec?: InputMaybe<Scalars['JSON']['input']>;
+  automaticManualState?: InputMaybe<AutomaticManualState>;
+  bidAdjustments?: InputMaybe<Scalars['JSON']['input']>;
+  /** Bid cap or cost cap, in the minor unit. */
+  bidAmount?: InputMaybe<Scalars['BigInt']['input']>;
+  bidConstraints?: InputMaybe<Scalars['JSON']['input']>;
+  bidStrategy?: InputMaybe<BidStrategy>;
+  billingEvent: BillingEvent;
+  brandSafetyConfig?: InputMaybe<Scalars['JSON']['input']>;
+  budgetScheduleSpecs?: InputMaybe<Scalars['JSON']['input']>;
+  budgetSource?: InputMaybe<BudgetSource>;
+  budgetSplitSetId?: InputMaybe<Scalars['ID']['input']>;
+  campaignAttribution?: InputMaybe<Scalars['String']['input']>;
+  /** A campaign of the same account. */
+  campaignId: Scalars['ID']['input'];
+  campaignSpec?: InputMaybe<Scalars['JSON']['input']>;
+  contextualBundlingSpec?: InputMaybe<Scalars['JSON']['input']>;
+  creativeSequence?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** One of dailyBudget and lifetimeBudget, unless the campaign has its own budget. */
+  dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  dailyImps?: InputMaybe<Scalars['BigInt']['input']>;
+  dailyMinSpendTarget?: InputMaybe<Scalars['BigInt']['input']>;
+  /** 922337203685478 removes the cap. */
+  dailySpendCap?: InputMaybe<Scalars['BigInt']['input']>;
+  destinationType?: InputMaybe<DestinationType>;
+  dsaBeneficiary?: InputMaybe<Scalars['String']['input']>;
+  /** Required when targeting the European Union unless the account has a default (at most 512 characters). */
+  dsaPayor?: InputMaybe<Scalars['String']['input']>;
+  endTime?: InputMaybe<Scalars['DateTime']['input']>;
+  existingCustomerBudgetPercentage?: InputMaybe<Scalars['BigInt']['input']>;
+  frequencyControlSpecs?: InputMaybe<Scalars['JSON']['input']>;
+  instagramUserId?: InputMaybe<Scalars['ID']['input']>;
+  isDynamicCreative?: InputMaybe<Scalars['Boolean']['input']>;
+  isIncrementalAttributionEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  isSacCfcaTermsCertified?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Needs endTime. */
+  lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeImps?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeMinSpendTarget?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeSpendCap?: InputMaybe<Scalars['BigInt']['input']>;
+  maxBudgetSpendPercentage?: InputMaybe<Scalars['BigInt']['input']>;
+  minBudgetSpendPercentage?: InputMaybe<Scalars['BigInt']['input']>;
+  multiOptimizationGoalWeight?: InputMaybe<MultiOptimizationGoalWeight>;
+  /** At most 400 characters. */
+  name: Scalars['String']['input'];
+  /** Defaults to the campaign objective's first goal. */
+  optimizationGoal?: InputMaybe<OptimizationGoal>;
+  optimizationSubEvent?: InputMaybe<OptimizationSubEvent>;
+  pacingType?: InputMaybe<Array<PacingType>>;
+  /** What the ads promote: page_id, application_id + object_store_url, pixel_id, custom_conversion_id, object_story_id ... */
+  promotedObject?: InputMaybe<Scalars['JSON']['input']>;
+  rfPredictionId?: InputMaybe<Scalars['ID']['input']>;
+  sourceAdsetId?: InputMaybe<Scalars['ID']['input']>;
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  /** ACTIVE (the default) or PAUSED. */
+  status?: InputMaybe<ObjectStatus>;
+  /** Required: geo_locations.countries; also age_min, age_max, genders, locales, custom_audiences, publisher_platforms, page_types ... */
+  targeting: Scalars['JSON']['input'];
+  timeBasedAdRotationIdBlocks?: InputMaybe<Scalars['JSON']['input']>;
+  timeBasedAdRotationIntervals?: InputMaybe<Scalars['JSON']['input']>;
+  tuneForCategory?: InputMaybe<TuneForCategory>;
+  useNewAppClick?: InputMaybe<Scalars['Boolean']['input']>;
+  valueRuleSetId?: InputMaybe<Scalars['ID']['input']>;
+  valueRulesApplied?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 /**
@@ -636,9 +999,39 @@ export type DateFormatSeverity =
   /** No java.time pattern is equivalent: the finding says what to do. */
   | 'UNSUPPORTED';
 
-/** Whether an ad set delivers, from its own status, its campaign's and its issues. */
+export type DestinationType =
+  | 'APP'
+  | 'APPLINKS_AUTOMATIC'
+  | 'FACEBOOK'
+  | 'FACEBOOK_LIVE'
+  | 'FACEBOOK_PAGE'
+  | 'IMAGINE'
+  | 'INSTAGRAM_DIRECT'
+  | 'INSTAGRAM_LIVE'
+  | 'INSTAGRAM_PROFILE'
+  | 'INSTAGRAM_PROFILE_AND_FACEBOOK_PAGE'
+  | 'MESSAGING_INSTAGRAM_DIRECT_MESSENGER'
+  | 'MESSAGING_INSTAGRAM_DIRECT_MESSENGER_WHATSAPP'
+  | 'MESSAGING_INSTAGRAM_DIRECT_WHATSAPP'
+  | 'MESSAGING_MESSENGER_WHATSAPP'
+  | 'MESSENGER'
+  | 'ON_AD'
+  | 'ON_EVENT'
+  | 'ON_PAGE'
+  | 'ON_POST'
+  | 'ON_VIDEO'
+  | 'SHOP_AUTOMATIC'
+  | 'WEBSITE'
+  | 'WHATSAPP';
+
+/**
+ * Whether an object delivers, from its own status, its parents' and its ad set's issues. Campaigns read
+ * ACTIVE, PAUSED, DELETED or ARCHIVED; ad sets also CAMPAIGN_PAUSED and WITH_ISSUES; ads also ADSET_PAUSED.
+ * Lists leave out DELETED and ARCHIVED objects unless asked for them with effectiveStatus (or status).
+ */
 export type EffectiveStatus =
   | 'ACTIVE'
+  | 'ADSET_PAUSED'
   | 'ARCHIVED'
   | 'CAMPAIGN_PAUSED'
   | 'DELETED'
@@ -715,6 +1108,12 @@ export type MigrateIndexDateFormatsInput = {
   newIndex?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type MultiOptimizationGoalWeight =
+  | 'BALANCED'
+  | 'PREFER_EVENT'
+  | 'PREFER_INSTALL'
+  | 'UNDEFINED';
+
 export type Mutation = {
   __typename?: 'Mutation';
   addOrganizationMember: OrganizationMember;
@@ -723,7 +1122,14 @@ export type Mutation = {
   changePasswordWithOneTimePasscode: Scalars['Boolean']['output'];
   /** Starts converting a password account to GitHub or OIDC login. user: an id, a username or me. */
   convertLogin: LoginConversion;
+  /**
+   * Copies an ad set (with its ads when deepCopy). async: true stores the copy as an asynchronous request and
+   * answers it at once (poll it with asyncRequest or node); deep copies of more than 3 ads need it.
+   */
+  copyAdSet: AdSetCopyResult;
   createAd: Ad;
+  /** Creates an ad set in the account (act_<id> is accepted). validateAdSet checks the same input without writing. */
+  createAdSet: AdSet;
   /** Creates a campaign in the ad account (act_<id> is accepted). */
   createCampaign: Campaign;
   createCustomAudience: CustomAudience;
@@ -731,6 +1137,8 @@ export type Mutation = {
   createPagePost: Post;
   /** Sets the ad to DELETED; it stays readable. */
   deleteAd: Scalars['Boolean']['output'];
+  /** Sets the ad set and its ads to DELETED; the ad set stays readable by id. */
+  deleteAdSet: Scalars['Boolean']['output'];
   /** Sets the campaign, its ad sets and its ads to DELETED; the campaign stays readable. */
   deleteCampaign: Scalars['Boolean']['output'];
   /** Signs in with e-mail and password and returns a session token. */
@@ -743,8 +1151,13 @@ export type Mutation = {
   /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
   requestOneTimePasscode: Scalars['Boolean']['output'];
   updateAd: Ad;
+  updateAdSet: AdSet;
   updateCampaign: Campaign;
   updateUser: User;
+  /** Every violation of createAdSet's input at once (the write stops at the first); nothing is written. */
+  validateAdSet: AdSetValidation;
+  /** Every violation of updateAdSet's input at once; nothing is written. */
+  validateAdSetUpdate: AdSetValidation;
 };
 
 
@@ -770,9 +1183,22 @@ export type MutationConvertLoginArgs = {
 };
 
 
+export type MutationCopyAdSetArgs = {
+  async?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
+  input?: InputMaybe<CopyAdSetInput>;
+};
+
+
 export type MutationCreateAdArgs = {
   accountId: Scalars['ID']['input'];
   input: CreateAdInput;
+};
+
+
+export type MutationCreateAdSetArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateAdSetInput;
 };
 
 
@@ -801,6 +1227,11 @@ export type MutationCreatePagePostArgs = {
 
 
 export type MutationDeleteAdArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteAdSetArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -836,6 +1267,12 @@ export type MutationUpdateAdArgs = {
 };
 
 
+export type MutationUpdateAdSetArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateAdSetInput;
+};
+
+
 export type MutationUpdateCampaignArgs = {
   id: Scalars['ID']['input'];
   input: UpdateCampaignInput;
@@ -844,6 +1281,18 @@ export type MutationUpdateCampaignArgs = {
 
 export type MutationUpdateUserArgs = {
   input: UpdateUserInput;
+};
+
+
+export type MutationValidateAdSetArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateAdSetInput;
+};
+
+
+export type MutationValidateAdSetUpdateArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateAdSetInput;
 };
 
 /**
@@ -867,6 +1316,52 @@ export type OperationStatus = {
   code: Scalars['Int']['output'];
   description?: Maybe<Scalars['String']['output']>;
 };
+
+export type OptimizationGoal =
+  | 'ADVERTISER_SILOED_VALUE'
+  | 'AD_RECALL_LIFT'
+  | 'APP_INSTALLS'
+  | 'APP_INSTALLS_AND_OFFSITE_CONVERSIONS'
+  | 'AUTOMATIC_OBJECTIVE'
+  | 'CONVERSATIONS'
+  | 'DERIVED_EVENTS'
+  | 'ENGAGED_USERS'
+  | 'EVENT_RESPONSES'
+  | 'IMPRESSIONS'
+  | 'IN_APP_VALUE'
+  | 'LANDING_PAGE_VIEWS'
+  | 'LEAD_GENERATION'
+  | 'LINK_CLICKS'
+  | 'MEANINGFUL_CALL_ATTEMPT'
+  | 'MESSAGING_APPOINTMENT_CONVERSION'
+  | 'MESSAGING_PURCHASE_CONVERSION'
+  | 'NONE'
+  | 'OFFSITE_CONVERSIONS'
+  | 'PAGE_LIKES'
+  | 'POST_ENGAGEMENT'
+  | 'PROFILE_AND_PAGE_ENGAGEMENT'
+  | 'PROFILE_VISIT'
+  | 'QUALITY_CALL'
+  | 'QUALITY_LEAD'
+  | 'REACH'
+  | 'REMINDERS_SET'
+  | 'SUBSCRIBERS'
+  | 'THRUPLAY'
+  | 'VALUE'
+  | 'VISIT_INSTAGRAM_PROFILE';
+
+export type OptimizationSubEvent =
+  | 'NONE'
+  | 'POST_INTERACTION'
+  | 'TRAVEL_INTENT'
+  | 'TRAVEL_INTENT_BUCKET_01'
+  | 'TRAVEL_INTENT_BUCKET_02'
+  | 'TRAVEL_INTENT_BUCKET_03'
+  | 'TRAVEL_INTENT_BUCKET_04'
+  | 'TRAVEL_INTENT_BUCKET_05'
+  | 'TRAVEL_INTENT_NO_DESTINATION_INTENT'
+  | 'TRIP_CONSIDERATION'
+  | 'VIDEO_SOUND_ON';
 
 export type Organization = Node & {
   __typename?: 'Organization';
@@ -942,6 +1437,12 @@ export type OrganizationRole =
   | 'MEMBER'
   | 'MODERATOR'
   | 'OWNER';
+
+/** Graph API pacing types: standard (the default), day_parting (ad scheduling), no_pacing. */
+export type PacingType =
+  | 'DAY_PARTING'
+  | 'NO_PACING'
+  | 'STANDARD';
 
 export type Page = Node & {
   __typename?: 'Page';
@@ -1047,8 +1548,11 @@ export type Query = {
   /** Every ad account you may see, across your organizations. */
   adAccounts: AdAccountConnection;
   adSet?: Maybe<AdSet>;
-  /** The ad sets of one account, optionally only those with the given statuses. */
+  /** The ad sets of one account; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
   adSets: AdSetConnection;
+  asyncRequest?: Maybe<AsyncRequest>;
+  /** An asynchronous request set (the id POST /act_<id>/async_batch_requests or copyAdSet(async: true) answered). */
+  asyncRequestSet?: Maybe<AsyncRequestSet>;
   /** Whether you may perform each action; at most 100 checks, at most 10 naming a resourceId. */
   authCheck: Array<AuthCheckResult>;
   authScopes: AuthScopes;
@@ -1103,9 +1607,20 @@ export type QueryAdSetsArgs = {
   accountId: Scalars['ID']['input'];
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<ObjectStatus>>;
+};
+
+
+export type QueryAsyncRequestArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryAsyncRequestSetArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1180,11 +1695,92 @@ export type QueryValidatePasswordArgs = {
   password: Scalars['String']['input'];
 };
 
+export type RenameOptionsInput = {
+  renamePrefix?: InputMaybe<Scalars['String']['input']>;
+  /** ONLY_TOP_LEVEL_RENAME by default. */
+  renameStrategy?: InputMaybe<RenameStrategy>;
+  /** " - Copy" when neither prefix nor suffix is given. */
+  renameSuffix?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** How copied objects are named (rename_options.rename_strategy). */
+export type RenameStrategy =
+  | 'DEEP_RENAME'
+  | 'NO_RENAME'
+  | 'ONLY_TOP_LEVEL_RENAME';
+
+/** The status of a copy and its ads: PAUSED by default, or ACTIVE, or each one's source status. */
+export type StatusOption =
+  | 'ACTIVE'
+  | 'INHERITED_FROM_SOURCE'
+  | 'PAUSED';
+
+export type TuneForCategory =
+  | 'CREDIT'
+  | 'EMPLOYMENT'
+  | 'FINANCIAL_PRODUCTS_SERVICES'
+  | 'HOUSING'
+  | 'ISSUES_ELECTIONS_POLITICS'
+  | 'NONE'
+  | 'ONLINE_GAMBLING_AND_GAMING';
+
 /** Changes to an ad; it stays in its ad set. A DELETED ad accepts only name; an ARCHIVED one only name and status DELETED. */
 export type UpdateAdInput = {
   creative?: InputMaybe<Scalars['JSON']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<ObjectStatus>;
+};
+
+/**
+ * Changes to an ad set: any subset of the create fields (null leaves a field as it is). A DELETED ad set accepts
+ * only name; an ARCHIVED one only name and status DELETED. The ad set stays in its campaign.
+ */
+export type UpdateAdSetInput = {
+  adlabels?: InputMaybe<Scalars['JSON']['input']>;
+  adsetSchedule?: InputMaybe<Scalars['JSON']['input']>;
+  attributionSpec?: InputMaybe<Scalars['JSON']['input']>;
+  automaticManualState?: InputMaybe<AutomaticManualState>;
+  bidAdjustments?: InputMaybe<Scalars['JSON']['input']>;
+  bidAmount?: InputMaybe<Scalars['BigInt']['input']>;
+  bidConstraints?: InputMaybe<Scalars['JSON']['input']>;
+  bidStrategy?: InputMaybe<BidStrategy>;
+  billingEvent?: InputMaybe<BillingEvent>;
+  brandSafetyConfig?: InputMaybe<Scalars['JSON']['input']>;
+  budgetScheduleSpecs?: InputMaybe<Scalars['JSON']['input']>;
+  /** The ad-set-level status, as the Graph API's update names it (same as status). */
+  campaignStatus?: InputMaybe<ObjectStatus>;
+  contextualBundlingSpec?: InputMaybe<Scalars['JSON']['input']>;
+  creativeSequence?: InputMaybe<Array<Scalars['ID']['input']>>;
+  dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  dailyImps?: InputMaybe<Scalars['BigInt']['input']>;
+  dailyMinSpendTarget?: InputMaybe<Scalars['BigInt']['input']>;
+  dailySpendCap?: InputMaybe<Scalars['BigInt']['input']>;
+  destinationType?: InputMaybe<DestinationType>;
+  dsaBeneficiary?: InputMaybe<Scalars['String']['input']>;
+  dsaPayor?: InputMaybe<Scalars['String']['input']>;
+  endTime?: InputMaybe<Scalars['DateTime']['input']>;
+  existingCustomerBudgetPercentage?: InputMaybe<Scalars['BigInt']['input']>;
+  frequencyControlSpecs?: InputMaybe<Scalars['JSON']['input']>;
+  isDynamicCreative?: InputMaybe<Scalars['Boolean']['input']>;
+  lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeImps?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeMinSpendTarget?: InputMaybe<Scalars['BigInt']['input']>;
+  lifetimeSpendCap?: InputMaybe<Scalars['BigInt']['input']>;
+  maxBudgetSpendPercentage?: InputMaybe<Scalars['BigInt']['input']>;
+  minBudgetSpendPercentage?: InputMaybe<Scalars['BigInt']['input']>;
+  multiOptimizationGoalWeight?: InputMaybe<MultiOptimizationGoalWeight>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  optimizationGoal?: InputMaybe<OptimizationGoal>;
+  optimizationSubEvent?: InputMaybe<OptimizationSubEvent>;
+  pacingType?: InputMaybe<Array<PacingType>>;
+  promotedObject?: InputMaybe<Scalars['JSON']['input']>;
+  startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  status?: InputMaybe<ObjectStatus>;
+  targeting?: InputMaybe<Scalars['JSON']['input']>;
+  timeBasedAdRotationIdBlocks?: InputMaybe<Scalars['JSON']['input']>;
+  timeBasedAdRotationIntervals?: InputMaybe<Scalars['JSON']['input']>;
+  tuneForCategory?: InputMaybe<TuneForCategory>;
+  useNewAppClick?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 /** Changes to a campaign: any subset of the create fields (the objective cannot change). A DELETED campaign accepts only name; an ARCHIVED one only name and status DELETED. A null field is left as it is. */
@@ -1309,6 +1905,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( AdAccountRecord )
     | ( AdSetRecord )
     | ( ApiClientRecord )
+    | ( AsyncRequestRecord )
+    | ( AsyncRequestSetRecord )
     | ( CampaignRecord )
     | ( CommentRecord )
     | ( CustomAudienceRecord )
@@ -1330,20 +1928,37 @@ export type ResolversTypes = ResolversObject<{
   AdAccountEdge: ResolverTypeWrapper<EdgeModel>;
   AdConnection: ResolverTypeWrapper<ConnectionModel>;
   AdEdge: ResolverTypeWrapper<EdgeModel>;
+  AdObjectId: ResolverTypeWrapper<AdObjectIdModel>;
+  AdRecommendation: ResolverTypeWrapper<AdRecommendationModel>;
   AdSet: ResolverTypeWrapper<AdSetRecord>;
   AdSetConnection: ResolverTypeWrapper<ConnectionModel>;
+  AdSetCopyResult: ResolverTypeWrapper<CopyResultModel>;
   AdSetEdge: ResolverTypeWrapper<EdgeModel>;
+  AdSetIssue: ResolverTypeWrapper<AdSetIssueModel>;
+  AdSetValidation: ResolverTypeWrapper<Omit<AdSetValidation, 'violations'> & { violations: Array<ResolversTypes['AdSetViolation']> }>;
+  AdSetViolation: ResolverTypeWrapper<Violation>;
   AddOrganizationMemberInput: AddOrganizationMemberInput;
   ApiClient: ResolverTypeWrapper<ApiClientRecord>;
   ApiClientConnection: ResolverTypeWrapper<ConnectionModel>;
   ApiClientEdge: ResolverTypeWrapper<EdgeModel>;
+  AsyncRequest: ResolverTypeWrapper<AsyncRequestRecord>;
+  AsyncRequestConnection: ResolverTypeWrapper<ConnectionModel>;
+  AsyncRequestEdge: ResolverTypeWrapper<EdgeModel>;
+  AsyncRequestSet: ResolverTypeWrapper<AsyncRequestSetRecord>;
+  AsyncRequestSetConnection: ResolverTypeWrapper<ConnectionModel>;
+  AsyncRequestSetEdge: ResolverTypeWrapper<EdgeModel>;
+  AsyncRequestStatus: AsyncRequestStatus;
   AuthAction: AuthAction;
   AuthCheckInput: AuthCheckInput;
   AuthCheckObjectInput: AuthCheckObjectInput;
   AuthCheckResult: ResolverTypeWrapper<AuthCheckResult>;
   AuthScopes: ResolverTypeWrapper<AuthScopes>;
+  AutomaticManualState: AutomaticManualState;
+  BidStrategy: BidStrategy;
   BigInt: ResolverTypeWrapper<Scalars['BigInt']['output']>;
+  BillingEvent: BillingEvent;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BudgetSource: BudgetSource;
   Campaign: ResolverTypeWrapper<CampaignRecord>;
   CampaignConnection: ResolverTypeWrapper<ConnectionModel>;
   CampaignEdge: ResolverTypeWrapper<EdgeModel>;
@@ -1352,7 +1967,9 @@ export type ResolversTypes = ResolversObject<{
   CommentConnection: ResolverTypeWrapper<ConnectionModel>;
   CommentEdge: ResolverTypeWrapper<EdgeModel>;
   ConvertLoginInput: ConvertLoginInput;
+  CopyAdSetInput: CopyAdSetInput;
   CreateAdInput: CreateAdInput;
+  CreateAdSetInput: CreateAdSetInput;
   CreateCampaignInput: CreateCampaignInput;
   CreateCustomAudienceInput: CreateCustomAudienceInput;
   CreateCustomConversionInput: CreateCustomConversionInput;
@@ -1374,6 +1991,7 @@ export type ResolversTypes = ResolversObject<{
   DateFormatScanTarget: ResolverTypeWrapper<ScanTarget>;
   DateFormatSeverity: DateFormatSeverity;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DestinationType: DestinationType;
   EffectiveStatus: EffectiveStatus;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   FlagReason: FlagReason;
@@ -1389,15 +2007,19 @@ export type ResolversTypes = ResolversObject<{
   MessageTag: ResolverTypeWrapper<MessageTag>;
   MessageTagType: MessageTagType;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
+  MultiOptimizationGoalWeight: MultiOptimizationGoalWeight;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   ObjectStatus: ObjectStatus;
   OperationStatus: ResolverTypeWrapper<OperationStatus>;
+  OptimizationGoal: OptimizationGoal;
+  OptimizationSubEvent: OptimizationSubEvent;
   Organization: ResolverTypeWrapper<OrganizationRecord>;
   OrganizationMember: ResolverTypeWrapper<MembershipRecord>;
   OrganizationMemberConnection: ResolverTypeWrapper<ConnectionModel>;
   OrganizationMemberEdge: ResolverTypeWrapper<EdgeModel>;
   OrganizationRole: OrganizationRole;
+  PacingType: PacingType;
   Page: ResolverTypeWrapper<PageRecord>;
   PageConnection: ResolverTypeWrapper<ConnectionModel>;
   PageEdge: ResolverTypeWrapper<EdgeModel>;
@@ -1408,9 +2030,14 @@ export type ResolversTypes = ResolversObject<{
   PostEdge: ResolverTypeWrapper<EdgeModel>;
   PostKind: PostKind;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RenameOptionsInput: RenameOptionsInput;
+  RenameStrategy: RenameStrategy;
+  StatusOption: StatusOption;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  TuneForCategory: TuneForCategory;
   UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
   UpdateAdInput: UpdateAdInput;
+  UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserRecord>;
@@ -1426,13 +2053,25 @@ export type ResolversParentTypes = ResolversObject<{
   AdAccountEdge: EdgeModel;
   AdConnection: ConnectionModel;
   AdEdge: EdgeModel;
+  AdObjectId: AdObjectIdModel;
+  AdRecommendation: AdRecommendationModel;
   AdSet: AdSetRecord;
   AdSetConnection: ConnectionModel;
+  AdSetCopyResult: CopyResultModel;
   AdSetEdge: EdgeModel;
+  AdSetIssue: AdSetIssueModel;
+  AdSetValidation: Omit<AdSetValidation, 'violations'> & { violations: Array<ResolversParentTypes['AdSetViolation']> };
+  AdSetViolation: Violation;
   AddOrganizationMemberInput: AddOrganizationMemberInput;
   ApiClient: ApiClientRecord;
   ApiClientConnection: ConnectionModel;
   ApiClientEdge: EdgeModel;
+  AsyncRequest: AsyncRequestRecord;
+  AsyncRequestConnection: ConnectionModel;
+  AsyncRequestEdge: EdgeModel;
+  AsyncRequestSet: AsyncRequestSetRecord;
+  AsyncRequestSetConnection: ConnectionModel;
+  AsyncRequestSetEdge: EdgeModel;
   AuthCheckInput: AuthCheckInput;
   AuthCheckObjectInput: AuthCheckObjectInput;
   AuthCheckResult: AuthCheckResult;
@@ -1447,7 +2086,9 @@ export type ResolversParentTypes = ResolversObject<{
   CommentConnection: ConnectionModel;
   CommentEdge: EdgeModel;
   ConvertLoginInput: ConvertLoginInput;
+  CopyAdSetInput: CopyAdSetInput;
   CreateAdInput: CreateAdInput;
+  CreateAdSetInput: CreateAdSetInput;
   CreateCampaignInput: CreateCampaignInput;
   CreateCustomAudienceInput: CreateCustomAudienceInput;
   CreateCustomConversionInput: CreateCustomConversionInput;
@@ -1494,9 +2135,11 @@ export type ResolversParentTypes = ResolversObject<{
   PostConnection: ConnectionModel;
   PostEdge: EdgeModel;
   Query: Record<PropertyKey, never>;
+  RenameOptionsInput: RenameOptionsInput;
   String: Scalars['String']['output'];
   UUID: Scalars['UUID']['output'];
   UpdateAdInput: UpdateAdInput;
+  UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
   UpdateUserInput: UpdateUserInput;
   User: UserRecord;
@@ -1510,8 +2153,10 @@ export type AdResolvers<ContextType = RequestContext, ParentType extends Resolve
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   adSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType>;
   campaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType>;
+  configuredStatus?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   creative?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
@@ -1525,6 +2170,7 @@ export type AdAccountResolvers<ContextType = RequestContext, ParentType extends 
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<AdAccountAdSetsArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdAccountAdsArgs>>;
   amountSpent?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  asyncRequestSets?: Resolver<ResolversTypes['AsyncRequestSetConnection'], ParentType, ContextType, Partial<AdAccountAsyncRequestSetsArgs>>;
   campaigns?: Resolver<ResolversTypes['CampaignConnection'], ParentType, ContextType, Partial<AdAccountCampaignsArgs>>;
   country?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1567,68 +2213,102 @@ export type AdEdgeResolvers<ContextType = RequestContext, ParentType extends Res
   node?: Resolver<ResolversTypes['Ad'], ParentType, ContextType>;
 }>;
 
+export type AdObjectIdResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdObjectId'] = ResolversParentTypes['AdObjectId']> = ResolversObject<{
+  adObjectType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  copiedId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  sourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+}>;
+
+export type AdRecommendationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRecommendation'] = ResolversParentTypes['AdRecommendation']> = ResolversObject<{
+  blameField?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  code?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  confidence?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  importance?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type AdSetResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSet'] = ResolversParentTypes['AdSet']> = ResolversObject<{
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   adlabels?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdSetAdsArgs>>;
   adsetSchedule?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  anchorEventAttributionWindowDays?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   assetFeedId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  asyncRequests?: Resolver<ResolversTypes['AsyncRequestConnection'], ParentType, ContextType, Partial<AdSetAsyncRequestsArgs>>;
   attributionSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  automaticManualState?: Resolver<Maybe<ResolversTypes['AutomaticManualState']>, ParentType, ContextType>;
   bidAdjustments?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   bidAmount?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   bidConstraints?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   bidInfo?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  bidStrategy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  billingEvent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
+  billingEvent?: Resolver<Maybe<ResolversTypes['BillingEvent']>, ParentType, ContextType>;
   brandSafetyConfig?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   budgetRemaining?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  budgetScheduleSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  budgetSource?: Resolver<Maybe<ResolversTypes['BudgetSource']>, ParentType, ContextType>;
+  budgetSplitSetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   campaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType>;
   campaignActiveTime?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   campaignAttribution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  campaignId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  campaignSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   configuredStatus?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
   contextualBundlingSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  copies?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<AdSetCopiesArgs>>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   creativeSequence?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   dailyBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  dailyImps?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   dailyMinSpendTarget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   dailySpendCap?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
-  destinationType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  destinationType?: Resolver<Maybe<ResolversTypes['DestinationType']>, ParentType, ContextType>;
   dsaBeneficiary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   dsaPayor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   endTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  existingCustomerBudgetPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   frequencyControlSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   instagramUserId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   isDynamicCreative?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isIncrementalAttributionEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  isSacCfcaTermsCertified?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  issues?: Resolver<Array<ResolversTypes['AdSetIssue']>, ParentType, ContextType>;
   learningStageInfo?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   lifetimeBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeImps?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeMinSpendTarget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeSpendCap?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  maxBudgetSpendPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   minBudgetSpendPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
-  multiOptimizationGoalWeight?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  multiOptimizationGoalWeight?: Resolver<Maybe<ResolversTypes['MultiOptimizationGoalWeight']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  optimizationGoal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  optimizationSubEvent?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  pacingType?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  optimizationGoal?: Resolver<Maybe<ResolversTypes['OptimizationGoal']>, ParentType, ContextType>;
+  optimizationSubEvent?: Resolver<Maybe<ResolversTypes['OptimizationSubEvent']>, ParentType, ContextType>;
+  pacingType?: Resolver<Maybe<Array<ResolversTypes['PacingType']>>, ParentType, ContextType>;
   promotedObject?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  recommendations?: Resolver<Maybe<Array<ResolversTypes['AdRecommendation']>>, ParentType, ContextType>;
   recurringBudgetSemantics?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   regionalRegulatedCategories?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   regionalRegulationIdentities?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   reviewFeedback?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   rfPredictionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   sourceAdSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType>;
+  sourceAdsetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   startTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
   targeting?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   targetingOptimizationTypes?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   timeBasedAdRotationIdBlocks?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   timeBasedAdRotationIntervals?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  tuneForCategory?: Resolver<Maybe<ResolversTypes['TuneForCategory']>, ParentType, ContextType>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   useNewAppClick?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   valueRuleSetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  valueRulesApplied?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
@@ -1639,9 +2319,40 @@ export type AdSetConnectionResolvers<ContextType = RequestContext, ParentType ex
   totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
+export type AdSetCopyResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSetCopyResult'] = ResolversParentTypes['AdSetCopyResult']> = ResolversObject<{
+  adObjectIds?: Resolver<Array<ResolversTypes['AdObjectId']>, ParentType, ContextType>;
+  copiedAdSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType>;
+  request?: Resolver<Maybe<ResolversTypes['AsyncRequest']>, ParentType, ContextType>;
+}>;
+
 export type AdSetEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSetEdge'] = ResolversParentTypes['AdSetEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType>;
+}>;
+
+export type AdSetIssueResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSetIssue'] = ResolversParentTypes['AdSetIssue']> = ResolversObject<{
+  additionalInfo?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  errorCode?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  errorMessage?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  errorSummary?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  errorType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  level?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type AdSetValidationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSetValidation'] = ResolversParentTypes['AdSetValidation']> = ResolversObject<{
+  valid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  violations?: Resolver<Array<ResolversTypes['AdSetViolation']>, ParentType, ContextType>;
+}>;
+
+export type AdSetViolationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSetViolation'] = ResolversParentTypes['AdSetViolation']> = ResolversObject<{
+  code?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  data?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  subcode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  userMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  userTitle?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
 export type ApiClientResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiClient'] = ResolversParentTypes['ApiClient']> = ResolversObject<{
@@ -1666,6 +2377,61 @@ export type ApiClientEdgeResolvers<ContextType = RequestContext, ParentType exte
   node?: Resolver<ResolversTypes['ApiClient'], ParentType, ContextType>;
 }>;
 
+export type AsyncRequestResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AsyncRequest'] = ResolversParentTypes['AsyncRequest']> = ResolversObject<{
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requestSet?: Resolver<ResolversTypes['AsyncRequestSet'], ParentType, ContextType>;
+  result?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  scopeObjectId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AsyncRequestStatus'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type AsyncRequestConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AsyncRequestConnection'] = ResolversParentTypes['AsyncRequestConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AsyncRequestEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AsyncRequest']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AsyncRequestEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AsyncRequestEdge'] = ResolversParentTypes['AsyncRequestEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AsyncRequest'], ParentType, ContextType>;
+}>;
+
+export type AsyncRequestSetResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AsyncRequestSet'] = ResolversParentTypes['AsyncRequestSet']> = ResolversObject<{
+  canceledCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  errorCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  inProgressCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  initialCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  isCompleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ownerId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requests?: Resolver<ResolversTypes['AsyncRequestConnection'], ParentType, ContextType, Partial<AsyncRequestSetRequestsArgs>>;
+  successCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type AsyncRequestSetConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AsyncRequestSetConnection'] = ResolversParentTypes['AsyncRequestSetConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AsyncRequestSetEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AsyncRequestSet']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AsyncRequestSetEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AsyncRequestSetEdge'] = ResolversParentTypes['AsyncRequestSetEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AsyncRequestSet'], ParentType, ContextType>;
+}>;
+
 export type AuthCheckResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthCheckResult'] = ResolversParentTypes['AuthCheckResult']> = ResolversObject<{
   allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1687,6 +2453,7 @@ export type CampaignResolvers<ContextType = RequestContext, ParentType extends R
   buyingType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dailyBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lifetimeBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1903,12 +2670,15 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   changeOrganizationMemberRole?: Resolver<ResolversTypes['OrganizationMember'], ParentType, ContextType, RequireFields<MutationChangeOrganizationMemberRoleArgs, 'id' | 'role'>>;
   changePasswordWithOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationChangePasswordWithOneTimePasscodeArgs, 'input'>>;
   convertLogin?: Resolver<ResolversTypes['LoginConversion'], ParentType, ContextType, RequireFields<MutationConvertLoginArgs, 'input' | 'user'>>;
+  copyAdSet?: Resolver<ResolversTypes['AdSetCopyResult'], ParentType, ContextType, RequireFields<MutationCopyAdSetArgs, 'id'>>;
   createAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationCreateAdArgs, 'accountId' | 'input'>>;
+  createAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationCreateAdSetArgs, 'accountId' | 'input'>>;
   createCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationCreateCampaignArgs, 'accountId' | 'input'>>;
   createCustomAudience?: Resolver<ResolversTypes['CustomAudience'], ParentType, ContextType, RequireFields<MutationCreateCustomAudienceArgs, 'accountId' | 'input'>>;
   createCustomConversion?: Resolver<ResolversTypes['CustomConversion'], ParentType, ContextType, RequireFields<MutationCreateCustomConversionArgs, 'accountId' | 'input'>>;
   createPagePost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePagePostArgs, 'input' | 'pageId'>>;
   deleteAd?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdArgs, 'id'>>;
+  deleteAdSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdSetArgs, 'id'>>;
   deleteCampaign?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCampaignArgs, 'id'>>;
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -1916,12 +2686,15 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
   requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
   updateAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationUpdateAdArgs, 'id' | 'input'>>;
+  updateAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationUpdateAdSetArgs, 'id' | 'input'>>;
   updateCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'id' | 'input'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input'>>;
+  validateAdSet?: Resolver<ResolversTypes['AdSetValidation'], ParentType, ContextType, RequireFields<MutationValidateAdSetArgs, 'accountId' | 'input'>>;
+  validateAdSetUpdate?: Resolver<ResolversTypes['AdSetValidation'], ParentType, ContextType, RequireFields<MutationValidateAdSetUpdateArgs, 'id' | 'input'>>;
 }>;
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'ApiClient' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
 }>;
 
 export type OperationStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OperationStatus'] = ResolversParentTypes['OperationStatus']> = ResolversObject<{
@@ -2029,6 +2802,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adAccounts?: Resolver<ResolversTypes['AdAccountConnection'], ParentType, ContextType, Partial<QueryAdAccountsArgs>>;
   adSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType, RequireFields<QueryAdSetArgs, 'id'>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, RequireFields<QueryAdSetsArgs, 'accountId'>>;
+  asyncRequest?: Resolver<Maybe<ResolversTypes['AsyncRequest']>, ParentType, ContextType, RequireFields<QueryAsyncRequestArgs, 'id'>>;
+  asyncRequestSet?: Resolver<Maybe<ResolversTypes['AsyncRequestSet']>, ParentType, ContextType, RequireFields<QueryAsyncRequestSetArgs, 'id'>>;
   authCheck?: Resolver<Array<ResolversTypes['AuthCheckResult']>, ParentType, ContextType, RequireFields<QueryAuthCheckArgs, 'checks'>>;
   authScopes?: Resolver<ResolversTypes['AuthScopes'], ParentType, ContextType>;
   campaign?: Resolver<Maybe<ResolversTypes['Campaign']>, ParentType, ContextType, RequireFields<QueryCampaignArgs, 'id'>>;
@@ -2072,12 +2847,24 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdAccountEdge?: AdAccountEdgeResolvers<ContextType>;
   AdConnection?: AdConnectionResolvers<ContextType>;
   AdEdge?: AdEdgeResolvers<ContextType>;
+  AdObjectId?: AdObjectIdResolvers<ContextType>;
+  AdRecommendation?: AdRecommendationResolvers<ContextType>;
   AdSet?: AdSetResolvers<ContextType>;
   AdSetConnection?: AdSetConnectionResolvers<ContextType>;
+  AdSetCopyResult?: AdSetCopyResultResolvers<ContextType>;
   AdSetEdge?: AdSetEdgeResolvers<ContextType>;
+  AdSetIssue?: AdSetIssueResolvers<ContextType>;
+  AdSetValidation?: AdSetValidationResolvers<ContextType>;
+  AdSetViolation?: AdSetViolationResolvers<ContextType>;
   ApiClient?: ApiClientResolvers<ContextType>;
   ApiClientConnection?: ApiClientConnectionResolvers<ContextType>;
   ApiClientEdge?: ApiClientEdgeResolvers<ContextType>;
+  AsyncRequest?: AsyncRequestResolvers<ContextType>;
+  AsyncRequestConnection?: AsyncRequestConnectionResolvers<ContextType>;
+  AsyncRequestEdge?: AsyncRequestEdgeResolvers<ContextType>;
+  AsyncRequestSet?: AsyncRequestSetResolvers<ContextType>;
+  AsyncRequestSetConnection?: AsyncRequestSetConnectionResolvers<ContextType>;
+  AsyncRequestSetEdge?: AsyncRequestSetEdgeResolvers<ContextType>;
   AuthCheckResult?: AuthCheckResultResolvers<ContextType>;
   AuthScopes?: AuthScopesResolvers<ContextType>;
   BigInt?: GraphQLScalarType;

@@ -19,6 +19,7 @@ const STATUS: Record<DomainError['code'], number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  LIMIT_EXCEEDED: 409,
   RATE_LIMITED: 429,
   SERVICE_UNAVAILABLE: 503,
 };

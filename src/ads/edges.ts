@@ -1,0 +1,117 @@
+import { childEdge } from '../authz/edges.ts';
+import type { Filters } from '../db/batch.ts';
+import { conditionFor, type Dimension } from '../db/conditions.ts';
+import { paramError } from '../graph-api/params.ts';
+import { OBJECT_STATUSES, type ObjectStatus } from './rules/enums.ts';
+import {
+  AD_EFFECTIVE_STATUSES, AD_SET_EFFECTIVE_STATUSES, adEffectiveStatus, adSetEffectiveStatus, CAMPAIGN_EFFECTIVE_STATUSES,
+  campaignEffectiveStatus, HIDDEN_BY_DEFAULT, type EffectiveStatus,
+} from './rules/effective-status.ts';
+import {
+  adSetHasIssuesSql, type AdAccountRecord, type AdRecord, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord,
+  type CampaignRecord, type CustomAudienceRecord, type CustomConversionRecord,
+} from './store.ts';
+
+/**
+ * The edges of ad objects: each is one object with `list` and `count`, which the GraphQL resolvers and the
+ * /v24.0 node table both wire from, so the two surfaces list and count the same things.
+ *
+ * Edges of campaigns, ad sets and ads take an effective status filter; without one they leave out DELETED and
+ * ARCHIVED objects, as the platform's edges do (a DELETED object is read by its id only). The filter becomes
+ * SQL by enumerating the inputs of rules/effective-status.ts, so it agrees with the effective_status each
+ * object reads with.
+ */
+export interface EdgeFilter {
+  /** Effective statuses to keep; undefined: all but DELETED and ARCHIVED. */
+  effectiveStatus?: readonly string[];
+  /** Configured statuses to keep (GraphQL's `status` argument). Given alone, it replaces the default filter. */
+  status?: readonly ObjectStatus[];
+}
+
+type StatusTable = 'campaigns' | 'ad_sets' | 'ads';
+
+const campaignStatusOf = (table: StatusTable) => `(select c.status from campaigns c where c.id = ${table}.campaign_id)`;
+
+/** The inputs of each table's effective status, as SQL of its rows. */
+const DIMENSIONS: Record<StatusTable, Dimension[]> = {
+  campaigns: [{ name: 'own', sql: 'campaigns.status', values: OBJECT_STATUSES }],
+  ad_sets: [
+    { name: 'own', sql: 'ad_sets.status', values: OBJECT_STATUSES },
+    { name: 'campaign', sql: campaignStatusOf('ad_sets'), values: OBJECT_STATUSES },
+    { name: 'hasIssues', sql: adSetHasIssuesSql('ad_sets.id'), values: [false, true] },
+  ],
+  ads: [
+    { name: 'own', sql: 'ads.status', values: OBJECT_STATUSES },
+    { name: 'campaign', sql: campaignStatusOf('ads'), values: OBJECT_STATUSES },
+    { name: 'adSet', sql: '(select s.status from ad_sets s where s.id = ads.adset_id)', values: OBJECT_STATUSES },
+    { name: 'adSetHasIssues', sql: adSetHasIssuesSql('ads.adset_id'), values: [false, true] },
+  ],
+};
+
+type Inputs = Record<string, string | boolean>;
+const RULE: Record<StatusTable, (inputs: Inputs) => EffectiveStatus> = {
+  campaigns: (i) => campaignEffectiveStatus({ own: i.own as ObjectStatus }),
+  ad_sets: (i) => adSetEffectiveStatus({ own: i.own as ObjectStatus, campaign: i.campaign as ObjectStatus, hasIssues: i.hasIssues as boolean }),
+  ads: (i) => adEffectiveStatus({
+    own: i.own as ObjectStatus, campaign: i.campaign as ObjectStatus, adSet: i.adSet as ObjectStatus, adSetHasIssues: i.adSetHasIssues as boolean,
+  }),
+};
+
+const ALLOWED: Record<StatusTable, readonly EffectiveStatus[]> = {
+  campaigns: CAMPAIGN_EFFECTIVE_STATUSES, ad_sets: AD_SET_EFFECTIVE_STATUSES, ads: AD_EFFECTIVE_STATUSES,
+};
+
+/** The filters of one request: checked values, and the SQL condition (cached per table and value set). */
+const conditionCache = new Map<string, ReturnType<typeof conditionFor>>();
+
+export function statusFilters(table: StatusTable, filter: EdgeFilter = {}): Filters {
+  const allowed = ALLOWED[table];
+  filter.effectiveStatus?.forEach((value, i) => {
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw paramError('effective_status', `Param effective_status[${i}] must be one of {${allowed.join(', ')}}`);
+    }
+  });
+  const filters: Filters = {};
+  if (filter.status) filters.status = filter.status;
+  const wanted = filter.effectiveStatus ?? (filter.status ? undefined : allowed.filter((s) => !HIDDEN_BY_DEFAULT.includes(s)));
+  if (wanted) {
+    const key = `${table}:${[...new Set(wanted)].sort().join(',')}`;
+    let condition = conditionCache.get(key);
+    if (!condition) {
+      condition = conditionFor(DIMENSIONS[table], (inputs) => wanted.includes(RULE[table](inputs)));
+      conditionCache.set(key, condition);
+    }
+    filters.effective_status = condition;
+  }
+  return filters;
+}
+
+type StatusEdgeOptions = { filters: (filter?: EdgeFilter) => Filters; effectiveStatuses: readonly EffectiveStatus[] };
+const byStatus = (table: StatusTable): StatusEdgeOptions => ({ filters: (filter) => statusFilters(table, filter), effectiveStatuses: ALLOWED[table] });
+
+export const accountEdges = {
+  campaigns: childEdge<AdAccountRecord, CampaignRecord, EdgeFilter>('campaign', (l) => l.ads.campaignsOfAccount, byStatus('campaigns')),
+  adsets: childEdge<AdAccountRecord, AdSetRecord, EdgeFilter>('ad_set', (l) => l.ads.adSetsOfAccount, byStatus('ad_sets')),
+  ads: childEdge<AdAccountRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfAccount, byStatus('ads')),
+  customaudiences: childEdge<AdAccountRecord, CustomAudienceRecord>('custom_audience', (l) => l.ads.customAudiencesOfAccount),
+  // Custom conversions are authorized as custom audiences: one resource type for both.
+  customconversions: childEdge<AdAccountRecord, CustomConversionRecord>('custom_audience', (l) => l.ads.customConversionsOfAccount),
+  async_batch_requests: childEdge<AdAccountRecord, AsyncRequestSetRecord>('ad_set', (l) => l.ads.asyncRequestSetsOfAccount),
+};
+
+export const campaignEdges = {
+  adsets: childEdge<CampaignRecord, AdSetRecord, EdgeFilter>('ad_set', (l) => l.ads.adSetsOfCampaign, byStatus('ad_sets')),
+  ads: childEdge<CampaignRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfCampaign, byStatus('ads')),
+};
+
+export const adSetEdges = {
+  ads: childEdge<AdSetRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfAdSet, byStatus('ads')),
+  /** Ad sets copied from this one. */
+  copies: childEdge<AdSetRecord, AdSetRecord, EdgeFilter>('ad_set', (l) => l.ads.copiesOfAdSet, byStatus('ad_sets')),
+  /** Asynchronous requests acting on this ad set (its asynchronous deep copies). */
+  asyncadrequests: childEdge<AdSetRecord, AsyncRequestRecord>('ad_set', (l) => l.ads.asyncRequestsOfAdSet),
+};
+
+export const asyncRequestSetEdges = {
+  requests: childEdge<AsyncRequestSetRecord, AsyncRequestRecord>('ad_set', (l) => l.ads.requestsOfSet),
+};

@@ -1,0 +1,17 @@
+import type { AdAccountResolvers } from '../../graphql/__generated__/resolvers-types.ts';
+import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
+import { must } from '../../graphql/helpers.ts';
+import { accountEdges } from '../edges.ts';
+
+export const adAccountResolvers: AdAccountResolvers = {
+  actId: (account) => `act_${account.id}`,
+  organization: async (account, _, ctx) => must(await ctx.loaders.identity.organizationById.load(account.organizationId)),
+  campaigns: (account, { effectiveStatus, status, ...args }, ctx) =>
+    edgeConnection(accountEdges.campaigns, ctx, account, args, statusFilter({ effectiveStatus, status })),
+  adSets: (account, { effectiveStatus, status, ...args }, ctx) =>
+    edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status })),
+  ads: (account, { effectiveStatus, ...args }, ctx) => edgeConnection(accountEdges.ads, ctx, account, args, statusFilter({ effectiveStatus })),
+  customAudiences: (account, args, ctx) => edgeConnection(accountEdges.customaudiences, ctx, account, args),
+  customConversions: (account, args, ctx) => edgeConnection(accountEdges.customconversions, ctx, account, args),
+  asyncRequestSets: (account, args, ctx) => edgeConnection(accountEdges.async_batch_requests, ctx, account, args),
+};

@@ -1,0 +1,24 @@
+import type { AdSetResolvers } from '../../graphql/__generated__/resolvers-types.ts';
+import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
+import { must } from '../../graphql/helpers.ts';
+import { adSetEdges } from '../edges.ts';
+import * as ads from '../service.ts';
+
+/** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
+export const adSetResolvers: AdSetResolvers = {
+  configuredStatus: (adSet) => adSet.status,
+  effectiveStatus: (adSet, _, ctx) => ads.adSetEffectiveStatus(ctx, adSet),
+  issues: (adSet, _, ctx) => ads.adSetIssues(ctx, adSet),
+  recommendations: async (adSet, _, ctx) => {
+    const found = await ads.adSetRecommendations(ctx, adSet);
+    return found.length > 0 ? found : null;
+  },
+  account: async (adSet, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(adSet.accountId)),
+  campaign: async (adSet, _, ctx) => must(await ctx.loaders.ads.campaignById.load(adSet.campaignId)),
+  sourceAdSet: (adSet, _, ctx) => (adSet.sourceAdsetId ? ads.findAdSet(ctx, adSet.sourceAdsetId) : null),
+  // Stored values outside the enums (rows written before the rules) read as null rather than failing the query.
+  bidStrategy: (adSet) => adSet.bidStrategy as never,
+  ads: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus })),
+  copies: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus })),
+  asyncRequests: (adSet, args, ctx) => edgeConnection(adSetEdges.asyncadrequests, ctx, adSet, args),
+};

@@ -1,0 +1,38 @@
+import type { Resolvers } from '../../graphql/__generated__/resolvers-types.ts';
+import { connectionFields } from '../../graphql/connections.ts';
+import { lowercaseEnum } from '../../graphql/helpers.ts';
+import { PACING_TYPES } from '../rules/enums.ts';
+import { adAccountResolvers } from './ad-account.ts';
+import { adSetResolvers } from './ad-set.ts';
+import { adResolvers, campaignResolvers, customAudienceResolvers, customConversionResolvers } from './objects.ts';
+import { asyncRequestResolvers, asyncRequestSetResolvers, copyResultResolvers } from './async-requests.ts';
+import { adsMutations } from './mutations.ts';
+import { adsQueries } from './queries.ts';
+
+export type { CopyResultModel } from './async-requests.ts';
+
+/** The ads domain's resolvers, one file per type (queries and mutations apart), merged here. */
+export const adsResolvers: Resolvers = {
+  FlagReason: lowercaseEnum(['health', 'financial']),
+  PacingType: lowercaseEnum(PACING_TYPES),
+  Query: adsQueries,
+  Mutation: adsMutations,
+  AdAccount: adAccountResolvers,
+  Campaign: campaignResolvers,
+  AdSet: adSetResolvers,
+  Ad: adResolvers,
+  CustomAudience: customAudienceResolvers,
+  CustomConversion: customConversionResolvers,
+  AsyncRequestSet: asyncRequestSetResolvers,
+  AsyncRequest: asyncRequestResolvers,
+  AdSetCopyResult: copyResultResolvers,
+  AdSetViolation: { kind: (violation) => violation.kind ?? 'BAD_USER_INPUT' },
+  AdAccountConnection: connectionFields,
+  CampaignConnection: connectionFields,
+  AdSetConnection: connectionFields,
+  AdConnection: connectionFields,
+  CustomAudienceConnection: connectionFields,
+  CustomConversionConnection: connectionFields,
+  AsyncRequestSetConnection: connectionFields,
+  AsyncRequestConnection: connectionFields,
+};

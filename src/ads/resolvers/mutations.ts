@@ -1,0 +1,64 @@
+import type { MutationResolvers } from '../../graphql/__generated__/resolvers-types.ts';
+import { graphParams } from '../../graphql/helpers.ts';
+import { assertNumericId } from '../../authz/guards.ts';
+import type { Violation } from '../rules/violations.ts';
+import * as ads from '../service.ts';
+import * as campaigns from '../writes/campaigns.ts';
+import * as adWrites from '../writes/ads.ts';
+import * as audiences from '../writes/audiences.ts';
+import * as adSets from '../writes/ad-sets.ts';
+import { copyAdSet, readCopyParams, sourceForCopy } from '../writes/ad-set-copies.ts';
+import { enqueue } from '../writes/async-requests.ts';
+
+const accountOf = (accountId: string) => ads.parseAdAccountId(accountId, 'accountId');
+const numeric = (id: string) => {
+  assertNumericId(id);
+  return id;
+};
+const validation = (violations: Violation[]) => ({ valid: violations.length === 0, violations });
+
+/** GraphQL's copy input as the Graph API's copy parameters (rename_options nested too). */
+function copyParams(input: Record<string, unknown> | null | undefined): Record<string, unknown> {
+  const params = graphParams(input ?? {});
+  if (input?.renameOptions) params.rename_options = graphParams(input.renameOptions as object);
+  return params;
+}
+
+/** Mutations of the ads domain: thin adapters from GraphQL inputs to the write services' Graph parameters. */
+export const adsMutations: MutationResolvers = {
+  createCampaign: (_, { accountId, input }, ctx) => campaigns.createCampaign(ctx, accountOf(accountId), graphParams(input)),
+  updateCampaign: (_, { id, input }, ctx) => campaigns.updateCampaign(ctx, numeric(id), graphParams(input)),
+  deleteCampaign: async (_, { id }, ctx) => {
+    await campaigns.deleteCampaign(ctx, numeric(id));
+    return true;
+  },
+  createAd: (_, { accountId, input }, ctx) => adWrites.createAd(ctx, accountOf(accountId), graphParams(input, { adSetId: 'adset_id' })),
+  updateAd: (_, { id, input }, ctx) => adWrites.updateAd(ctx, numeric(id), graphParams(input)),
+  deleteAd: async (_, { id }, ctx) => {
+    await adWrites.deleteAd(ctx, numeric(id));
+    return true;
+  },
+  createCustomAudience: (_, { accountId, input }, ctx) => audiences.createCustomAudience(ctx, accountOf(accountId), graphParams(input)),
+  createCustomConversion: (_, { accountId, input }, ctx) => audiences.createCustomConversion(ctx, accountOf(accountId), graphParams(input)),
+
+  createAdSet: async (_, { accountId, input }, ctx) => (await adSets.createAdSet(ctx, accountOf(accountId), graphParams(input))).adSet!,
+  validateAdSet: async (_, { accountId, input }, ctx) => validation(await adSets.validateAdSetCreate(ctx, accountOf(accountId), graphParams(input))),
+  updateAdSet: async (_, { id, input }, ctx) => (await adSets.updateAdSet(ctx, numeric(id), graphParams(input))).adSet!,
+  validateAdSetUpdate: async (_, { id, input }, ctx) => validation(await adSets.validateAdSetUpdate(ctx, numeric(id), graphParams(input))),
+  deleteAdSet: async (_, { id }, ctx) => {
+    await adSets.deleteAdSet(ctx, numeric(id));
+    return true;
+  },
+  copyAdSet: async (_, { id, input, async }, ctx) => {
+    const params = copyParams(input as Record<string, unknown> | null | undefined);
+    if (!async) {
+      const result = await copyAdSet(ctx, numeric(id), params);
+      return { copiedAdsetId: result.copiedAdsetId, adObjectIds: result.adObjectIds, request: null };
+    }
+    const source = await sourceForCopy(ctx, numeric(id));
+    readCopyParams(params);
+    const set = await enqueue(ctx, source.accountId, source.organizationId, `copy of ad set ${source.id}`, [{ name: `copy of ad set ${source.id}`, adSetId: source.id, params }]);
+    const [request] = (await ctx.loaders.ads.requestsOfSet.page(set.id, { direction: 'forward', limit: 1 })).items;
+    return { copiedAdsetId: null, adObjectIds: [], request: request! };
+  },
+};

@@ -1,0 +1,32 @@
+import type {
+  AdResolvers, CampaignResolvers, CustomAudienceResolvers, CustomConversionResolvers,
+} from '../../graphql/__generated__/resolvers-types.ts';
+import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
+import { must } from '../../graphql/helpers.ts';
+import { campaignEdges } from '../edges.ts';
+import * as ads from '../service.ts';
+
+export const campaignResolvers: CampaignResolvers = {
+  effectiveStatus: (campaign) => ads.campaignEffectiveStatus(campaign),
+  account: async (campaign, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(campaign.accountId)),
+  adSets: (campaign, { effectiveStatus, status, ...args }, ctx) =>
+    edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status })),
+  ads: (campaign, { effectiveStatus, ...args }, ctx) => edgeConnection(campaignEdges.ads, ctx, campaign, args, statusFilter({ effectiveStatus })),
+};
+
+export const adResolvers: AdResolvers = {
+  configuredStatus: (ad) => ad.status,
+  effectiveStatus: (ad, _, ctx) => ads.adEffectiveStatus(ctx, ad),
+  account: async (ad, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(ad.accountId)),
+  campaign: async (ad, _, ctx) => must(await ctx.loaders.ads.campaignById.load(ad.campaignId)),
+  adSet: async (ad, _, ctx) => must(await ctx.loaders.ads.adSetById.load(ad.adsetId)),
+};
+
+export const customAudienceResolvers: CustomAudienceResolvers = {
+  operationStatus: (audience) => ({ code: audience.operationStatusCode, description: audience.operationStatusDescription }),
+  account: async (audience, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(audience.accountId)),
+};
+
+export const customConversionResolvers: CustomConversionResolvers = {
+  account: async (conversion, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(conversion.accountId)),
+};

@@ -1,0 +1,81 @@
+import type { RequestContext } from '../../context/index.ts';
+import { insertObjects } from '../../db/objects.ts';
+import { graphId, jsonObject, oneOf, optionalParam, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
+import { CREATE_STATUSES, OBJECT_STATUSES } from '../rules/enums.ts';
+import { LIVE_AD_STATUSES, MAX_ADS_PER_AD_SET } from '../rules/limits.ts';
+import { stateViolations } from '../rules/state.ts';
+import { refuseFirst } from '../rules/violations.ts';
+import { findAd } from '../service.ts';
+import { ads, type AdRecord } from '../store.ts';
+import { createInAccount, definedOnly, lockRow, sentOf, writeLocked, type WriteTarget } from './common.ts';
+
+/** Ad writes (DECISIONS section 8): POST /act_<ID>/ads, POST /<AD_ID>, DELETE /<AD_ID>. */
+
+const AD_PARAMS = ['name', 'adset_id', 'status', 'creative'] as const;
+
+function readAdParams(params: Params, mode: 'create' | 'update') {
+  const read = mode === 'create' ? requiredParam : optionalParam;
+  return {
+    name: read(params, 'name', text({ max: 400, nonEmpty: true })),
+    adsetId: read(params, 'adset_id', graphId),
+    status: optionalParam(params, 'status', oneOf(mode === 'create' ? CREATE_STATUSES : OBJECT_STATUSES)),
+    creative: read(params, 'creative', jsonObject),
+  };
+}
+
+const wrongAdSet = (accountId: string) => paramError('adset_id', `Param adset_id must be the id of an ad set of ad account act_${accountId}`);
+
+const AD: WriteTarget<AdRecord> = { type: 'ad', label: 'Ad', mapping: ads, find: findAd, loader: (ctx) => ctx.loaders.ads.adById };
+
+/**
+ * POST /act_<ID>/ads: an ad in one of the account's ad sets. The ad set's row is held while its ads are counted
+ * and the new one inserted, so the limit of 50 ads that are neither ARCHIVED nor DELETED holds under concurrency.
+ */
+export function createAd(ctx: RequestContext, accountId: string, params: Params): Promise<AdRecord> {
+  return createInAccount(ctx, accountId, 'ad', 'ads', {
+    read: () => readAdParams(params ?? {}, 'create'),
+    async insert(trx, account, input) {
+      const adsetId = input.adsetId!;
+      // The ad set is checked under its lock: an id of another type or of another account names no row here.
+      const adSet = await lockRow(ctx.db, trx, 'ad_sets', adsetId);
+      if (!adSet || String(adSet.account_id) !== account.id) throw wrongAdSet(account.id);
+      if (adSet.status === 'DELETED' || adSet.status === 'ARCHIVED') {
+        throw paramError('adset_id', `Param adset_id names ad set ${adsetId}, which is ${String(adSet.status)}: ads cannot be added to it`);
+      }
+      const [{ count }] = (await trx('ads').where({ adset_id: adsetId }).whereIn('status', LIVE_AD_STATUSES).count({ count: '*' })) as [{ count: number | string }];
+      if (Number(count) >= MAX_ADS_PER_AD_SET) {
+        throw paramError('adset_id', `Ad set ${adsetId} already has ${MAX_ADS_PER_AD_SET} ads that are not archived or deleted, the most an ad set may have. Archive or delete some before adding more`);
+      }
+      const [created] = await insertObjects<AdRecord>(trx, 'ad', ads, [{
+        organizationId: account.organizationId, accountId: account.id, campaignId: String(adSet.campaign_id), adsetId,
+        name: input.name!, status: input.status ?? 'ACTIVE', creative: input.creative!, sourceAdId: null,
+      }]);
+      return created!;
+    },
+    loader: AD.loader,
+  });
+}
+
+/** POST /<AD_ID>: name, status, creative (an ad stays in its ad set: adset_id may only repeat the current one). */
+export function updateAd(ctx: RequestContext, adId: string, params: Params): Promise<AdRecord> {
+  params ??= {};
+  return writeLocked(ctx, AD, adId, 'update', async (trx, current) => {
+    const input = readAdParams(params, 'update');
+    if (input.adsetId !== undefined && input.adsetId !== current.adsetId) {
+      throw paramError('adset_id', 'Param adset_id cannot be changed: an ad stays in the ad set it was created in');
+    }
+    const sent = sentOf(params, AD_PARAMS).filter((name) => name !== 'adset_id');
+    refuseFirst(stateViolations('ad', current.id, current.status, sent, { status: input.status }));
+    // Only the state table's transitions are allowed, so an ad never returns from ARCHIVED or DELETED and
+    // the count of the ad set's live ads cannot grow here.
+    const patch: Partial<AdRecord> = { ...definedOnly({ name: input.name, status: input.status, creative: input.creative }), updatedTime: new Date() };
+    await trx(ads.table).where({ id: current.id }).update(ads.toRow(patch));
+  });
+}
+
+/** DELETE /<AD_ID>: status DELETED; the ad stays readable. Deleting twice is no error. */
+export async function deleteAd(ctx: RequestContext, adId: string): Promise<void> {
+  await writeLocked(ctx, AD, adId, 'delete', async (trx, current) => {
+    if (current.status !== 'DELETED') await trx(ads.table).where({ id: current.id }).update({ status: 'DELETED', updated_time: new Date() });
+  });
+}

@@ -1,0 +1,133 @@
+import type { Knex } from 'knex';
+import type { RequestContext } from '../../context/index.ts';
+import { insertObjects } from '../../db/objects.ts';
+import {
+  dateTime, list, oneOf, optionalParam, paramError, positiveInteger, requiredParam, text, type Params,
+} from '../../graph-api/params.ts';
+import { BID_STRATEGIES, CREATE_STATUSES, OBJECT_STATUSES, OBJECTIVES, SPECIAL_AD_CATEGORIES, type ObjectStatus } from '../rules/enums.ts';
+import { stateViolations } from '../rules/state.ts';
+import { refuseFirst } from '../rules/violations.ts';
+import { findCampaign } from '../service.ts';
+import { campaigns, type CampaignRecord } from '../store.ts';
+import { createInAccount, definedOnly, sentOf, writeLocked, type WriteTarget } from './common.ts';
+
+/** Campaign writes (DECISIONS section 8): POST /act_<ID>/campaigns, POST /<CAMPAIGN_ID>, DELETE /<CAMPAIGN_ID>. */
+
+const CAMPAIGN_PARAMS = [
+  'name', 'objective', 'status', 'special_ad_categories', 'bid_strategy', 'daily_budget', 'lifetime_budget', 'start_time', 'stop_time',
+] as const;
+
+interface CampaignChanges {
+  name?: string;
+  objective?: string;
+  status?: ObjectStatus;
+  specialAdCategories?: string[];
+  bidStrategy?: string;
+  dailyBudget?: string;
+  lifetimeBudget?: string;
+  startTime?: Date;
+  stopTime?: Date;
+}
+
+function readCampaignParams(params: Params, mode: 'create' | 'update'): CampaignChanges {
+  const read = mode === 'create' ? requiredParam : optionalParam;
+  const changes: CampaignChanges = {
+    name: read(params, 'name', text({ max: 400, nonEmpty: true })),
+    objective: read(params, 'objective', oneOf(OBJECTIVES)),
+    status: optionalParam(params, 'status', oneOf(mode === 'create' ? CREATE_STATUSES : OBJECT_STATUSES)),
+    specialAdCategories: read(params, 'special_ad_categories', list(oneOf(SPECIAL_AD_CATEGORIES), { max: SPECIAL_AD_CATEGORIES.length })),
+    bidStrategy: optionalParam(params, 'bid_strategy', oneOf(BID_STRATEGIES)),
+    dailyBudget: optionalParam(params, 'daily_budget', positiveInteger),
+    lifetimeBudget: optionalParam(params, 'lifetime_budget', positiveInteger),
+    startTime: optionalParam(params, 'start_time', dateTime),
+    stopTime: optionalParam(params, 'stop_time', dateTime),
+  };
+  const categories = changes.specialAdCategories;
+  if (categories) {
+    if (categories.includes('NONE') && categories.length > 1) {
+      throw paramError('special_ad_categories', 'Param special_ad_categories cannot combine NONE with other categories');
+    }
+    changes.specialAdCategories = [...new Set(categories)];
+  }
+  return changes;
+}
+
+/** Budget and schedule rules on the values the campaign will have after the write. */
+function assertCampaignCoherent(changes: CampaignChanges, after: Pick<CampaignRecord, 'dailyBudget' | 'lifetimeBudget' | 'startTime' | 'stopTime'>): void {
+  if (after.dailyBudget !== null && after.lifetimeBudget !== null) {
+    const field = changes.lifetimeBudget !== undefined ? 'lifetime_budget' : 'daily_budget';
+    throw paramError(field, 'Only one of daily_budget and lifetime_budget may be set on a campaign');
+  }
+  if (after.startTime && after.stopTime && after.stopTime.getTime() <= after.startTime.getTime()) {
+    const field = changes.stopTime !== undefined ? 'stop_time' : 'start_time';
+    throw paramError(field, 'Param stop_time must be after start_time');
+  }
+}
+
+const CAMPAIGN: WriteTarget<CampaignRecord> = {
+  type: 'campaign', label: 'Campaign', mapping: campaigns, find: findCampaign, loader: (ctx) => ctx.loaders.ads.campaignById,
+};
+
+/** POST /act_<ID>/campaigns: a campaign under the account. */
+export function createCampaign(ctx: RequestContext, accountId: string, params: Params): Promise<CampaignRecord> {
+  return createInAccount(ctx, accountId, 'campaign', 'campaigns', {
+    read() {
+      const changes = readCampaignParams(params ?? {}, 'create');
+      const fields = {
+        dailyBudget: changes.dailyBudget ?? null, lifetimeBudget: changes.lifetimeBudget ?? null,
+        startTime: changes.startTime ?? null, stopTime: changes.stopTime ?? null,
+      };
+      assertCampaignCoherent(changes, fields);
+      return { changes, fields };
+    },
+    async insert(trx, account, { changes, fields }) {
+      const [campaign] = await insertObjects<CampaignRecord>(trx, 'campaign', campaigns, [{
+        organizationId: account.organizationId, accountId: account.id, name: changes.name!, objective: changes.objective!,
+        status: changes.status ?? 'ACTIVE', specialAdCategories: changes.specialAdCategories!, specialAdCategoryCountry: null,
+        bidStrategy: changes.bidStrategy ?? null, buyingType: 'AUCTION', spendCap: null, ...fields,
+      }]);
+      return campaign!;
+    },
+    loader: CAMPAIGN.loader,
+  });
+}
+
+/** Marks a campaign DELETED with its ad sets and ads, as the Graph API deletes a campaign's children with it. */
+async function cascadeCampaignDelete(trx: Knex.Transaction, campaignId: string, now: Date): Promise<void> {
+  // Ad sets first, then ads: an ad being created under one of these ad sets holds that ad set's row, and
+  // is either committed before the ads update starts (and is deleted with the rest) or sees a DELETED ad set.
+  await trx('ad_sets').where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' }).update({ status: 'DELETED', updated_time: now });
+  await trx('ads').where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' }).update({ status: 'DELETED', updated_time: now });
+}
+
+/** POST /<CAMPAIGN_ID>: the same parameters as create (any subset), plus status changes. */
+export async function updateCampaign(ctx: RequestContext, campaignId: string, params: Params): Promise<CampaignRecord> {
+  params ??= {};
+  return writeLocked(ctx, CAMPAIGN, campaignId, 'update', async (trx, current) => {
+    const changes = readCampaignParams(params, 'update');
+    refuseFirst(stateViolations('campaign', current.id, current.status, sentOf(params, CAMPAIGN_PARAMS), { status: changes.status }));
+    if (changes.objective !== undefined && changes.objective !== current.objective) {
+      throw paramError('objective', 'Param objective cannot be changed once the campaign is created');
+    }
+    const after = {
+      dailyBudget: changes.dailyBudget ?? current.dailyBudget, lifetimeBudget: changes.lifetimeBudget ?? current.lifetimeBudget,
+      startTime: changes.startTime ?? current.startTime, stopTime: changes.stopTime ?? current.stopTime,
+    };
+    assertCampaignCoherent(changes, after);
+    const now = new Date();
+    const patch: Partial<CampaignRecord> = { ...definedOnly(changes), updatedTime: now };
+    delete patch.objective;
+    await trx(campaigns.table).where({ id: current.id }).update(campaigns.toRow(patch));
+    if (changes.status === 'DELETED' && current.status !== 'DELETED') await cascadeCampaignDelete(trx, current.id, now);
+  });
+}
+
+/** DELETE /<CAMPAIGN_ID>: status DELETED (the campaign stays readable), its ad sets and ads with it. Deleting twice is no error. */
+export async function deleteCampaign(ctx: RequestContext, campaignId: string): Promise<void> {
+  await writeLocked(ctx, CAMPAIGN, campaignId, 'delete', async (trx, current) => {
+    if (current.status === 'DELETED') return;
+    const now = new Date();
+    await trx(campaigns.table).where({ id: current.id }).update({ status: 'DELETED', updated_time: now });
+    await cascadeCampaignDelete(trx, current.id, now);
+  });
+}

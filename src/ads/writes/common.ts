@@ -1,0 +1,120 @@
+import type DataLoader from 'dataloader';
+import type { Knex } from 'knex';
+import type { RequestContext } from '../../context/index.ts';
+import { can, type ResourceType } from '../../authz/policy.ts';
+import { requireSignedIn } from '../../authz/guards.ts';
+import { dialect, type Db } from '../../db/index.ts';
+import type { TableMapping } from '../../db/rows.ts';
+import { forbidden, notFound } from '../../errors/index.ts';
+import { given, type Params } from '../../graph-api/params.ts';
+import { findAdAccount, parseAdAccountId } from '../service.ts';
+import type { AdAccountRecord } from '../store.ts';
+
+/**
+ * The template every write of ad objects follows (DECISIONS section 8), once:
+ * principal -> the object or parent named (missing or invisible: NOT_FOUND) -> permission (FORBIDDEN, code 200)
+ * -> parameters and rules -> one transaction holding the row it changes -> the request's loaders refreshed.
+ */
+
+/**
+ * The account a create goes into: invisible or missing is NOT_FOUND (named as the caller wrote it), visible
+ * but without `create` on `type` in its organization is FORBIDDEN.
+ */
+export async function accountForCreate(ctx: RequestContext, accountId: string, type: ResourceType, what: string): Promise<AdAccountRecord> {
+  requireSignedIn(ctx);
+  const id = parseAdAccountId(String(accountId));
+  const account = await findAdAccount(ctx, id);
+  if (!account) throw notFound('Ad account', String(accountId));
+  if (!can(ctx.viewer, 'create', { type, organizationId: account.organizationId })) {
+    throw forbidden(`Permissions error: you may not create ${what} in ad account act_${account.id}`);
+  }
+  return account;
+}
+
+export type WriteAction = 'update' | 'delete';
+
+/** The object a write names: missing or invisible is NOT_FOUND, visible but not allowed is FORBIDDEN. */
+export async function visibleForWrite<T extends { organizationId: string; id: string }>(
+  ctx: RequestContext, type: ResourceType, label: string, id: string, action: WriteAction,
+  find: (ctx: RequestContext, id: string) => Promise<T | null>,
+): Promise<T> {
+  requireSignedIn(ctx);
+  const record = await find(ctx, String(id));
+  if (!record) throw notFound(label, String(id));
+  if (!can(ctx.viewer, action, { type, organizationId: record.organizationId })) {
+    throw forbidden(`Permissions error: you may not ${action} ${label.toLowerCase()} ${record.id}`);
+  }
+  return record;
+}
+
+/**
+ * Reads a row inside a transaction and holds it until the transaction ends, so concurrent writes to the same
+ * object (or to the list of its children) go one after the other. PostgreSQL: `FOR NO KEY UPDATE` (what an
+ * UPDATE takes; it leaves foreign-key checks of inserted children free, so no deadlock with them). SQLite: a
+ * no-op write first takes the database's write lock, as `BEGIN IMMEDIATE` would, so the reads that follow
+ * cannot go stale before this transaction writes (this also holds across processes).
+ */
+export async function lockRow(db: Db, trx: Knex.Transaction, table: string, id: string): Promise<Record<string, unknown> | undefined> {
+  if (dialect(db) === 'postgres') return trx(table).where({ id }).forNoKeyUpdate().first();
+  await trx(table).where({ id }).update({ updated_time: trx.raw('??', ['updated_time']) });
+  return trx(table).where({ id }).first();
+}
+
+export async function lockRecord<T>(ctx: RequestContext, trx: Knex.Transaction, mapping: TableMapping<T>, id: string): Promise<T> {
+  const row = await lockRow(ctx.db, trx, mapping.table, id);
+  // Found a moment ago; only a concurrent hard delete (an account removed) can take it away.
+  if (!row) throw notFound(mapping.table, id);
+  return mapping.fromRow(row);
+}
+
+/** Names every known parameter the caller sent, in the order given. */
+export const sentOf = (params: Params, known: readonly string[]) => known.filter((name) => given(params, name));
+
+export function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+export interface WriteTarget<T extends { id: string; organizationId: string }> {
+  type: ResourceType;
+  label: string;
+  mapping: TableMapping<T>;
+  find: (ctx: RequestContext, id: string) => Promise<T | null>;
+  loader: (ctx: RequestContext) => DataLoader<string, T | null>;
+}
+
+/**
+ * The update/delete template: find and authorize, then in one transaction lock the row, let `write` check and
+ * change it (it sees the row as it is under the lock), and read it back; the request's loader is refreshed.
+ */
+export async function writeLocked<T extends { id: string; organizationId: string }>(
+  ctx: RequestContext, target: WriteTarget<T>, id: string, action: WriteAction,
+  write: (trx: Knex.Transaction, current: T) => Promise<void>,
+): Promise<T> {
+  const found = await visibleForWrite(ctx, target.type, target.label, id, action, target.find);
+  const updated = await ctx.db.transaction(async (trx) => {
+    const current = await lockRecord(ctx, trx, target.mapping, found.id);
+    await write(trx, current);
+    return target.mapping.fromRow(await trx(target.mapping.table).where({ id: current.id }).first());
+  });
+  target.loader(ctx).clear(updated.id).prime(updated.id, updated);
+  return updated;
+}
+
+/**
+ * The create template: the account checked for `create` on `type`, then `read` checks the parameters (after
+ * permission, as the platform does), `insert` writes in one transaction, and the request's loader is primed.
+ */
+export async function createInAccount<T extends { id: string }, I>(
+  ctx: RequestContext, accountId: string, type: ResourceType, what: string,
+  steps: {
+    read: (account: AdAccountRecord) => I | Promise<I>;
+    insert: (trx: Knex.Transaction, account: AdAccountRecord, input: I) => Promise<T>;
+    loader: (ctx: RequestContext) => DataLoader<string, T | null>;
+  },
+): Promise<T> {
+  const account = await accountForCreate(ctx, accountId, type, what);
+  const input = await steps.read(account);
+  const created = await ctx.db.transaction((trx) => steps.insert(trx, account, input));
+  steps.loader(ctx).clear(created.id).prime(created.id, created);
+  return created;
+}
