@@ -16,9 +16,13 @@ describe('DataLoader batching', () => {
     ({ token } = await world.user({ organizationId: org.id, role: 'admin' }));
     const account = await world.adAccount(org.id);
     accountId = account.id;
+    // Every third ad set uses a flagged audience, so issues and WITH_ISSUES are resolved for real.
+    const flagged = await world.audience(account);
     const campaigns = await world.campaigns(account, 5);
     for (const campaign of campaigns) {
-      const sets = await world.adSets(campaign, 10);
+      const sets = await world.adSets(campaign, 10, (i) => ({
+        targeting: { geo_locations: { countries: ['US'] }, ...(i % 3 === 0 ? { custom_audiences: [{ id: flagged.id }] } : {}) },
+      }));
       for (const adSet of sets) await world.ads(adSet, 2);
     }
   });
@@ -28,10 +32,10 @@ describe('DataLoader batching', () => {
     adSets(accountId: $account, first: $n) {
       totalCount
       nodes {
-        name effectiveStatus
-        campaign { name account { name } }
+        name effectiveStatus issues { errorCode additionalInfo }
+        campaign { name effectiveStatus account { name } }
         account { name organization { name } }
-        ads(first: 5) { totalCount nodes { name adSet { name } } }
+        ads(first: 5) { totalCount nodes { name effectiveStatus adSet { name } } }
       }
     }
   }`;
@@ -39,9 +43,15 @@ describe('DataLoader batching', () => {
   async function statementsFor(n: number) {
     const { result, statements } = await countStatements(server.deps.db, () => server.graphql(query, { account: accountId, n }, token));
     expect(result.body.errors).toBeUndefined();
-    const nodes = result.body.data!.adSets.nodes as Array<{ ads: { nodes: unknown[] } }>;
+    const nodes = result.body.data!.adSets.nodes as Array<{ effectiveStatus: string; issues: unknown[]; ads: { nodes: Array<{ effectiveStatus: string }> } }>;
     expect(nodes).toHaveLength(n);
     expect(nodes.every((node) => node.ads.nodes.length === 2)).toBe(true);
+    // The issues are real: flagged ad sets (and their ads) read WITH_ISSUES, the others ACTIVE.
+    expect(nodes.filter((node) => node.issues.length === 1).length).toBeGreaterThan(0);
+    for (const node of nodes) {
+      const expected = node.issues.length > 0 ? 'WITH_ISSUES' : 'ACTIVE';
+      expect([node.effectiveStatus, ...node.ads.nodes.map((ad) => ad.effectiveStatus)]).toEqual([expected, expected, expected]);
+    }
     return statements;
   }
 
@@ -49,7 +59,8 @@ describe('DataLoader batching', () => {
     const five = await statementsFor(5);
     const fifty = await statementsFor(50);
     expect(fifty.length).toBe(five.length);
-    // Authentication (2), the account, the page, the count, campaigns, accounts, organizations, ads and their count.
+    // Authentication (2), the account, the page, the count, campaigns, accounts, organizations, ads and their count,
+    // the ad sets' references and their audiences (issues, effective status): each one statement for all 50.
     expect(fifty.length).toBeLessThanOrEqual(12);
   });
 

@@ -8,6 +8,7 @@ import { insertMembership } from '../../src/identity/store.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import { startTestServer, type GraphQLBody, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
+import type { AdAccountRecord, CampaignRecord } from '../../src/ads/store.ts';
 
 /**
  * authcheck (DECISIONS section 2) over both surfaces, REST `POST /api/v2/authcheck` and GraphQL `authCheck`.
@@ -127,6 +128,8 @@ const ALL_TYPES: ResourceType[] = [
 interface World {
   orgA: string;
   orgB: string;
+  /** Each organization's ad account and campaign, where ad set writes happen. */
+  ads: Record<'A' | 'B', { account: AdAccountRecord; campaign: CampaignRecord }>;
   principals: Record<PrincipalName, { id: string; token: string }>;
   objects: WorldObject[];
   /** Objects whose ids are UUIDs (users, organizations, memberships, a missing UUID). */
@@ -175,12 +178,14 @@ async function buildWorld(): Promise<World> {
   const put = (label: string, id: string, kind: Kind, type: ResourceType, shape: Shape) => objects.push({ label, id, kind, type, shape });
   const posts: Record<string, string> = {};
   const comments: Record<string, string> = {};
+  const adWorld = {} as World['ads'];
   for (const [org, name] of [[a, 'A'], [b, 'B']] as const) {
     put(`organization ${name}`, org.id, 'organization', 'organization', 'uuid');
     const account = await build.adAccount(org.id);
     const [campaign] = await build.campaigns(account, 1);
     const [adSet] = await build.adSets(campaign!, 1);
     const [ad] = await build.ads(adSet!, 1);
+    adWorld[name] = { account, campaign: campaign! };
     const audience = await build.audience(account);
     const conversion = await build.conversion(account);
     const page = await build.page(org.id);
@@ -215,7 +220,7 @@ async function buildWorld(): Promise<World> {
     ...uuidObjects.filter((o) => o.kind !== 'missing').map((o) => ({ ...o, label: `${o.label}, id in upper case`, id: o.id.toUpperCase() })),
     ...objects.filter((o) => o.kind === 'ad_account').map((o) => ({ ...o, label: `${o.label} as act_<id>`, id: `act_${o.id}`, shape: 'act' as Shape })),
   ];
-  return { orgA: a.id, orgB: b.id, principals, objects, uuidObjects, spellings, byLabel };
+  return { orgA: a.id, orgB: b.id, ads: adWorld, principals, objects, uuidObjects, spellings, byLabel };
 }
 
 // -- The cases ----------------------------------------------------------------------------------------
@@ -229,16 +234,21 @@ async function buildWorld(): Promise<World> {
  *          naming a user or a membership;
  *   delete on organization_member (removeOrganizationMember, of a fresh membership), and on `*` naming one;
  *   create on organization_member in an organization (addOrganizationMember of a fresh user; the check names
- *          organization_id, not resource_id).
- * Every other pair (create/update/delete of organizations, API clients, ad objects, pages, posts and comments;
- * creating or deleting users) has no operation yet: the ad set and comment issue and the API client issue add them,
- * and this list grows with them.
+ *          organization_id, not resource_id);
+ *   ad objects (issue 9): create ad_set in an organization (createAdSet with a valid input, organization_id),
+ *          update ad_set, campaign and ad (updateAdSet, updateCampaign, updateAd renaming the object named by
+ *          resource_id), delete ad_set (deleteAdSet of a fresh ad set).
+ * Every other pair (create/update/delete of organizations, API clients, pages, posts and comments; creating or
+ * deleting users) has no operation yet: the comment issue and the API client issue add them, and this list grows.
  */
 type Case =
   | { op: 'read'; type: ResourceType | '*'; target: WorldObject }
   | { op: 'update'; type: 'user' | 'organization_member' | '*'; target: WorldObject }
   | { op: 'delete'; type: 'organization_member' | '*'; target: WorldObject | { fresh: 'A' | 'B'; role: Role } }
-  | { op: 'create'; org: 'A' | 'B' | 'missing'; role: Role; upperCase?: boolean };
+  | { op: 'create'; org: 'A' | 'B' | 'missing'; role: Role; upperCase?: boolean }
+  | { op: 'createAdSet'; org: 'A' | 'B' }
+  | { op: 'updateAdObject'; target: WorldObject }
+  | { op: 'deleteAdSet'; org: 'A' | 'B' };
 
 const roleArb = fc.constantFrom<Role>('owner', 'admin', 'advertiser', 'moderator', 'auditor', 'member');
 
@@ -269,7 +279,17 @@ function caseArb(objects: WorldObject[], uuidObjects: WorldObject[]): fc.Arbitra
   // (An organization that does not exist has its own test below.)
   const create = fc.record({ org: fc.constantFrom('A' as const, 'B' as const), role: roleArb })
     .map(({ org, role }): Case => ({ op: 'create', org, role }));
-  return fc.oneof({ arbitrary: read, weight: 6 }, { arbitrary: update, weight: 2 }, { arbitrary: del, weight: 1 }, { arbitrary: create, weight: 1 });
+  const org = fc.constantFrom('A' as const, 'B' as const);
+  const adObjects = objects.filter((o) => ['ad_set', 'campaign', 'ad'].includes(o.kind) || o.label === 'a missing numeric id');
+  const adWrites = fc.oneof(
+    org.map((o): Case => ({ op: 'createAdSet', org: o })),
+    fc.constantFrom(...adObjects).map((target): Case => ({ op: 'updateAdObject', target })),
+    org.map((o): Case => ({ op: 'deleteAdSet', org: o })),
+  );
+  return fc.oneof(
+    { arbitrary: read, weight: 6 }, { arbitrary: update, weight: 2 }, { arbitrary: del, weight: 1 }, { arbitrary: create, weight: 1 },
+    { arbitrary: adWrites, weight: 2 },
+  );
 }
 
 /** A case made concrete: the check to ask and the operation that performs it. */
@@ -309,8 +329,56 @@ async function removeMember(id: string, token: string): Promise<boolean> {
   return succeeded(body, 'removeOrganizationMember', (value) => value === true);
 }
 
+/** A valid ad set for the organization's campaign: only permission can make it fail. */
+const adSetInput = (org: 'A' | 'B') => ({
+  name: `Ad set ${++freshCounter}`, campaignId: world.ads[org].campaign.id, billingEvent: 'IMPRESSIONS', dailyBudget: '100000',
+  targeting: { geo_locations: { countries: ['US'] } },
+});
+
+const UPDATE_MUTATION: Record<string, { field: string; input: string }> = {
+  ad_set: { field: 'updateAdSet', input: 'UpdateAdSetInput' },
+  campaign: { field: 'updateCampaign', input: 'UpdateCampaignInput' },
+  ad: { field: 'updateAd', input: 'UpdateAdInput' },
+};
+
 async function prepare(c: Case): Promise<Prepared> {
   switch (c.op) {
+    case 'createAdSet': {
+      const orgId = c.org === 'A' ? world.orgA : world.orgB;
+      return {
+        description: `create ad_set in ${c.org}`,
+        check: { action: 'create', object: { resource_type: 'ad_set', organization_id: orgId } },
+        perform: async (token) => {
+          const { body } = await server.graphql('mutation ($a: ID!, $input: CreateAdSetInput!) { createAdSet(accountId: $a, input: $input) { id } }',
+            { a: world.ads[c.org].account.id, input: adSetInput(c.org) }, token);
+          return succeeded(body, 'createAdSet');
+        },
+      };
+    }
+    case 'updateAdObject': {
+      const { target } = c;
+      const mutation = UPDATE_MUTATION[target.type]!;
+      return {
+        description: `update ${target.type} ${target.label} (${target.id})`,
+        check: { action: 'update', object: { resource_type: target.type, resource_id: target.id } },
+        perform: async (token) => {
+          const { body } = await server.graphql(`mutation ($id: ID!, $input: ${mutation.input}!) { ${mutation.field}(id: $id, input: $input) { id } }`,
+            { id: target.id, input: { name: `Renamed ${++freshCounter}` } }, token);
+          return succeeded(body, mutation.field);
+        },
+      };
+    }
+    case 'deleteAdSet': {
+      const [fresh] = await worldBuilder(server.deps).adSets(world.ads[c.org].campaign, 1);
+      return {
+        description: `delete a fresh ad_set in ${c.org} (${fresh!.id})`,
+        check: { action: 'delete', object: { resource_type: 'ad_set', resource_id: fresh!.id } },
+        perform: async (token) => {
+          const { body } = await server.graphql('mutation ($id: ID!) { deleteAdSet(id: $id) }', { id: fresh!.id }, token);
+          return succeeded(body, 'deleteAdSet', (value) => value === true);
+        },
+      };
+    }
     case 'read':
       return {
         description: `read ${c.type} ${c.target.label} (${c.target.id})`,
@@ -366,9 +434,11 @@ interface Tally {
   allowed: number;
   denied: number;
   byOp: Record<string, number>;
+  /** `<action> <resource type> <allowed|denied>`: which outcomes each kind of check reached. */
+  outcomes: Set<string>;
   principals: Set<string>;
 }
-const newTally = (): Tally => ({ cases: 0, allowed: 0, denied: 0, byOp: {}, principals: new Set() });
+const newTally = (): Tally => ({ cases: 0, allowed: 0, denied: 0, byOp: {}, outcomes: new Set(), principals: new Set() });
 
 /**
  * One run: a principal and a few cases. All checks go in one request per surface (at most 10 name a
@@ -390,6 +460,7 @@ async function runCases(principal: PrincipalName, cases: Case[], tally: Tally): 
     if (outcome) tally.allowed++;
     else tally.denied++;
     tally.byOp[p.check.action] = (tally.byOp[p.check.action] ?? 0) + 1;
+    tally.outcomes.add(`${p.check.action} ${p.check.object.resource_type} ${outcome ? 'allowed' : 'denied'}`);
     tally.principals.add(principal);
   }
 }
@@ -424,6 +495,10 @@ describe('authcheck', () => {
       expect(tally.allowed).toBeGreaterThan(tally.cases / 10);
       expect(tally.denied).toBeGreaterThan(tally.cases / 10);
       for (const action of ['read', 'update', 'delete', 'create']) expect(tally.byOp[action] ?? 0).toBeGreaterThan(10);
+      // The ad set writes were exercised both ways.
+      for (const kind of ['create ad_set', 'update ad_set', 'delete ad_set', 'update campaign', 'update ad']) {
+        for (const outcome of ['allowed', 'denied']) expect([...tally.outcomes], `${kind} ${outcome}`).toContain(`${kind} ${outcome}`);
+      }
       expect([...tally.principals].sort()).toEqual([...PRINCIPALS].sort());
     }, 300_000);
 
