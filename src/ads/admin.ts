@@ -4,8 +4,15 @@ import { insertObjects, graphObjects } from '../db/objects.ts';
 import { isNumericId, type GraphObjectType } from '../db/ids.ts';
 import { badInput, DomainError } from '../errors/index.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
+import { lockRow } from './writes/common.ts';
+import { countLiveAdSets } from './writes/ad-sets.ts';
+import { adSetLimitOf, adSetLimitViolation } from './rules/limits.ts';
+import { violationError } from './rules/violations.ts';
+import { convertUsdCents } from './rules/currencies.ts';
+import { DEFAULT_GOAL } from './rules/objectives.ts';
+import type { Objective } from './rules/enums.ts';
 import {
-  adAccounts, customAudiences, customConversions,
+  adAccounts, campaigns, customAudiences, customConversions, insertAdSets, newAdSet,
   type AdAccountRecord, type CustomAudienceRecord, type CustomConversionRecord, type FlagReason, RESTRICTED_LOOKALIKE,
 } from './store.ts';
 import { COUNTRY_CODES } from './rules/enums.ts';
@@ -104,7 +111,7 @@ const TYPE_NAMES: Record<GraphObjectType, string> = {
  */
 async function requireObjectOfType(trx: Knex, id: string, type: GraphObjectType, field: string): Promise<void> {
   const label = TYPE_NAMES[type].replace(/^an? /, '');
-  if (!isNumericId(id)) throw badInput(field, `"${id}" is not a ${label} id (a number).`);
+  if (!isNumericId(id)) throw badInput(field, `"${id}" is not ${TYPE_NAMES[type]} id (a number).`);
   const entry = await trx(graphObjects.table).where({ id }).first();
   const actual = entry ? graphObjects.fromRow(entry).type : undefined;
   if (!actual) throw new DomainError('NOT_FOUND', `No ${label} ${id}.`, { field, detail: id });
@@ -241,5 +248,64 @@ export async function flagConversion(deps: AppDeps, input: { id: string; reason:
     const now = new Date();
     await trx(customConversions.table).where({ id }).update(customConversions.toRow({ flaggedReason: reason, updatedTime: now }));
     return { ...customConversions.fromRow(row), flaggedReason: reason, updatedTime: now };
+  });
+}
+
+export interface UpdateAdAccountInput {
+  id: string;
+  isBulk?: boolean;
+  /** A new default, or null to remove it. */
+  defaultDsaPayor?: string | null;
+  defaultDsaBeneficiary?: string | null;
+}
+
+/** Changes what the ad set rules read from an account: bulk (the 10,000 limit) and the DSA defaults. */
+export async function updateAdAccount(deps: AppDeps, input: UpdateAdAccountInput): Promise<AdAccountRecord> {
+  const id = input.id.startsWith('act_') ? input.id.slice(4) : input.id;
+  const patch: Partial<AdAccountRecord> = {};
+  if (input.isBulk !== undefined) patch.isBulk = input.isBulk;
+  if (input.defaultDsaPayor !== undefined) patch.defaultDsaPayor = input.defaultDsaPayor === null ? null : validateDsaName(input.defaultDsaPayor, 'default-dsa-payor', 'payor');
+  if (input.defaultDsaBeneficiary !== undefined) {
+    patch.defaultDsaBeneficiary = input.defaultDsaBeneficiary === null ? null : validateDsaName(input.defaultDsaBeneficiary, 'default-dsa-beneficiary', 'beneficiary');
+  }
+  return deps.db.transaction(async (trx) => {
+    await requireObjectOfType(trx, id, 'ad_account', 'account');
+    if (Object.keys(patch).length === 0) throw badInput('account', 'Nothing to change: give --bulk, --no-bulk, a DSA default or a --clear-… option.');
+    await trx(adAccounts.table).where({ id }).update(adAccounts.toRow({ ...patch, updatedTime: new Date() }));
+    return adAccounts.fromRow(await trx(adAccounts.table).where({ id }).first());
+  });
+}
+
+export interface FillAdSetsResult {
+  campaignId: string;
+  created: string[];
+  /** Non-deleted ad sets of the account afterwards, and its limit. */
+  liveAdSets: number;
+  limit: number;
+}
+
+/**
+ * Fills a campaign with `count` paused ad sets (targeting the account's country, a daily budget well above
+ * the minimum), in one transaction that holds the account: for testers who need an account at or near its ad
+ * set limit without thousands of API calls. The limit holds here too (error 2695 beyond it).
+ */
+export async function fillAdSets(deps: AppDeps, input: { campaign: string; count: number }): Promise<FillAdSetsResult> {
+  if (!Number.isSafeInteger(input.count) || input.count < 1 || input.count > 20_000) throw badInput('count', 'count must be a whole number from 1 to 20000.');
+  return deps.db.transaction(async (trx) => {
+    await requireObjectOfType(trx, input.campaign, 'campaign', 'campaign');
+    const campaign = campaigns.fromRow(await trx(campaigns.table).where({ id: input.campaign }).first());
+    const lockedAccount = await lockRow(deps.db, trx, 'ad_accounts', campaign.accountId);
+    const account = adAccounts.fromRow(lockedAccount!);
+    const live = await countLiveAdSets(trx, account.id);
+    const limit = adSetLimitViolation(account, live, input.count, deps.config.adSets.limits, 'count');
+    if (limit) throw violationError(limit);
+    const ownBudget = campaign.dailyBudget === null && campaign.lifetimeBudget === null;
+    const created = await insertAdSets(trx, Array.from({ length: input.count }, (_, i) => newAdSet({
+      organizationId: account.organizationId, accountId: account.id, campaignId: campaign.id, name: `Filler ${live + i + 1}`, status: 'PAUSED',
+      billingEvent: 'IMPRESSIONS', optimizationGoal: DEFAULT_GOAL[campaign.objective as Objective] ?? 'REACH',
+      dailyBudget: ownBudget ? convertUsdCents(10_000n, account.currency, deps.config.adSets.budgets.rates).toString() : null,
+      targeting: { geo_locations: { countries: [account.country] } },
+    })));
+    return { campaignId: campaign.id, created: created.map((a) => a.id), liveAdSets: live + created.length, limit: adSetLimitOf(account, deps.config.adSets.limits) };
   });
 }

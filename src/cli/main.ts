@@ -7,7 +7,7 @@ import { DomainError } from '../errors/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createOrganization, createUser } from '../identity/service.ts';
 import { createClient, deleteClient, listAllClients, rotateClientSecret } from '../oauth/service.ts';
-import { createAdAccount, FLAG_REASONS, flagAudience, flagConversion, SUPPORTED_CURRENCIES } from '../ads/admin.ts';
+import { createAdAccount, fillAdSets, FLAG_REASONS, flagAudience, flagConversion, SUPPORTED_CURRENCIES, updateAdAccount } from '../ads/admin.ts';
 import { createPage } from '../comments/admin.ts';
 import { rotateKeys } from '../oauth/keys.ts';
 import { closeOnSignals, startServer } from '../server/index.ts';
@@ -208,9 +208,8 @@ program
     }),
   );
 
-program
-  .command('accounts')
-  .description('ad accounts')
+const accounts = program.command('accounts').description('ad accounts');
+accounts
   .command('create')
   .description('create an active ad account (time zone Etc/UTC, nothing spent, no spend cap)')
   .requiredOption('--org <org>', 'organization id or name')
@@ -230,6 +229,50 @@ program
       print(!!options.json, { id: account.id }, `${account.id}  ${account.name}  ${account.currency} ${account.country}${account.isBulk ? '  bulk' : ''}`);
     }),
   );
+
+accounts
+  .command('update')
+  .description('change what the ad set rules read from an account: bulk (10,000 ad sets) and the DSA defaults')
+  .argument('<account_id>', 'the ad account id (act_<id> or <id>)')
+  .option('--bulk', 'make it a bulk account (10,000 ad sets)')
+  .option('--no-bulk', 'make it a regular account (5,000 ad sets)')
+  .option('--default-dsa-payor <payor>', 'who pays for ads reaching the EU, at most 512 characters')
+  .option('--default-dsa-beneficiary <beneficiary>', 'who benefits from ads reaching the EU, at most 512 characters')
+  .addOption(new Option('--clear-default-dsa-payor', 'remove the default payor').conflicts('defaultDsaPayor'))
+  .addOption(new Option('--clear-default-dsa-beneficiary', 'remove the default beneficiary').conflicts('defaultDsaBeneficiary'))
+  .option('--json', 'print JSON')
+  .action(async (accountId: string, options: {
+    bulk?: boolean; defaultDsaPayor?: string; defaultDsaBeneficiary?: string; clearDefaultDsaPayor?: boolean; clearDefaultDsaBeneficiary?: boolean; json?: boolean;
+  }) =>
+    withDeps(async (d) => {
+      const account = await updateAdAccount(d, {
+        id: accountId, isBulk: options.bulk,
+        defaultDsaPayor: options.clearDefaultDsaPayor ? null : options.defaultDsaPayor,
+        defaultDsaBeneficiary: options.clearDefaultDsaBeneficiary ? null : options.defaultDsaBeneficiary,
+      });
+      print(!!options.json,
+        { id: account.id, is_bulk: account.isBulk, default_dsa_payor: account.defaultDsaPayor, default_dsa_beneficiary: account.defaultDsaBeneficiary },
+        `${account.id}  ${account.isBulk ? 'bulk' : 'regular'}  payor: ${account.defaultDsaPayor ?? '-'}  beneficiary: ${account.defaultDsaBeneficiary ?? '-'}`);
+    }),
+  );
+
+program
+  .command('adsets')
+  .description('ad sets (test set-up)')
+  .command('fill')
+  .description('add N paused ad sets to a campaign in one transaction, to bring an account to (or near) its ad set limit')
+  .requiredOption('--campaign <campaign_id>', 'the campaign to fill')
+  .requiredOption('--count <n>', 'how many ad sets (1 to 20000)')
+  .option('--json', 'print JSON')
+  .action(async (options: { campaign: string; count: string; json?: boolean }) => {
+    if (!/^\d+$/.test(options.count)) throw new UsageError(`count: "${options.count}" is not a whole number`);
+    await withDeps(async (d) => {
+      const result = await fillAdSets(d, { campaign: options.campaign, count: Number(options.count) });
+      print(!!options.json,
+        { campaign_id: result.campaignId, created: result.created.length, live_ad_sets: result.liveAdSets, limit: result.limit },
+        `${result.created.length} ad sets added to campaign ${result.campaignId}: the account has ${result.liveAdSets} of ${result.limit}`);
+    });
+  });
 
 program
   .command('pages')
