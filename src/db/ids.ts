@@ -10,12 +10,18 @@ export type GraphObjectType =
  * inserts the objects, so a failed write leaves no ids behind.
  */
 export async function allocateIds(trx: Knex, type: GraphObjectType, count = 1): Promise<string[]> {
-  if (count === 0) return [];
-  const rows: Array<{ id: string | number }> = await trx('graph_objects')
-    .insert(Array.from({ length: count }, () => ({ type })))
-    .returning('id');
-  return rows.map((row) => String(row.id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+  const ids: string[] = [];
+  // SQLite compiles a multi-row insert into a compound SELECT, which it caps at 500 terms.
+  for (let done = 0; done < count; done += ID_BATCH) {
+    const rows: Array<{ id: string | number }> = await trx('graph_objects')
+      .insert(Array.from({ length: Math.min(ID_BATCH, count - done) }, () => ({ type })))
+      .returning('id');
+    ids.push(...rows.map((row) => String(row.id)));
+  }
+  return ids.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
+
+const ID_BATCH = 500;
 
 export const isNumericId = (value: string) => /^[1-9][0-9]{0,18}$/.test(value);
 export const isUuid = (value: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(value);
