@@ -840,6 +840,8 @@ export type CreatePagePostInput = {
   rating?: InputMaybe<Scalars['Int']['input']>;
   /** Events (required). */
   startTime?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Who may see it: {"locales": [6, 24]} (locale keys); ad sets promoting the post must keep within. */
+  targeting?: InputMaybe<Scalars['JSON']['input']>;
   /** Events (required) and reviews. */
   title?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1505,6 +1507,8 @@ export type Post = Node & {
   message?: Maybe<Scalars['String']['output']>;
   page: Page;
   rating?: Maybe<Scalars['Int']['output']>;
+  /** Who may see it ({locales}); ad sets promoting the post keep within it. */
+  targeting?: Maybe<Scalars['JSON']['output']>;
   title?: Maybe<Scalars['String']['output']>;
   updatedTime: Scalars['DateTime']['output'];
 };
@@ -2779,6 +2783,7 @@ export type PostResolvers<ContextType = RequestContext, ParentType extends Resol
   message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   page?: Resolver<ResolversTypes['Page'], ParentType, ContextType>;
   rating?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  targeting?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
