@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { createRequestContext, type AppDeps } from '../context/index.ts';
 import { dialect } from '../db/index.ts';
-import { DomainError, notFound } from '../errors/index.ts';
+import { DomainError } from '../errors/index.ts';
 import { classify } from '../http/errors/classify.ts';
 import { graphError } from '../http/errors/graph.ts';
 import { restorePrincipal } from '../http/authenticate.ts';
 import { DEEP_COPY_ASYNC_MAX } from './rules/limits.ts';
 import { asyncRequests, asyncRequestSets, type AsyncRequestRecord } from './store.ts';
-import { copyAdSetIn, copyResultJson, readCopyParams } from './writes/ad-set-copies.ts';
-import { findAdSet } from './service.ts';
+import { copyAdSetIn, copyResultJson, readCopyParams, sourceForCopy } from './writes/ad-set-copies.ts';
 
 /**
  * Runs stored asynchronous requests (ad set copies) in the background: durable (they live in the database and
@@ -79,8 +78,8 @@ export async function runRequest(deps: AppDeps, request: AsyncRequestRecord, ins
   const ctx = createRequestContext(deps, { requestId: `async-${request.id}`, viewer, log });
   try {
     const input = readCopyParams((request.input as { params?: Record<string, unknown> }).params ?? {});
-    const source = request.adsetId ? await findAdSet(ctx, request.adsetId) : null;
-    if (!source) throw notFound('Ad set', request.adsetId ?? '');
+    // Authorized again as the principal is now: a role taken away since the request was stored stops it.
+    const source = await sourceForCopy(ctx, request.adsetId ?? '');
     await deps.db.transaction(async (trx) => {
       const result = await copyAdSetIn(ctx, trx, source, input, DEEP_COPY_ASYNC_MAX);
       if (!(await finish(trx, request, instanceId, { status: 'SUCCESS', result: JSON.stringify(copyResultJson(result)) }))) throw new ClaimLost();
