@@ -7,8 +7,8 @@ import * as campaigns from '../writes/campaigns.ts';
 import * as adWrites from '../writes/ads.ts';
 import * as audiences from '../writes/audiences.ts';
 import * as adSets from '../writes/ad-sets.ts';
-import { copyAdSet, readCopyParams, sourceForCopy } from '../writes/ad-set-copies.ts';
-import { enqueue } from '../writes/async-requests.ts';
+import { copyAdSet } from '../writes/ad-set-copies.ts';
+import { checkCopyRequest, enqueue } from '../writes/async-requests.ts';
 
 const accountOf = (accountId: string) => ads.parseAdAccountId(accountId, 'accountId');
 const numeric = (id: string) => {
@@ -55,8 +55,7 @@ export const adsMutations: MutationResolvers = {
       const result = await copyAdSet(ctx, numeric(id), params);
       return { copiedAdsetId: result.copiedAdsetId, adObjectIds: result.adObjectIds, request: null };
     }
-    const source = await sourceForCopy(ctx, numeric(id));
-    readCopyParams(params);
+    const source = await checkCopyRequest(ctx, numeric(id), params);
     const set = await enqueue(ctx, source.accountId, source.organizationId, `copy of ad set ${source.id}`, [{ name: `copy of ad set ${source.id}`, adSetId: source.id, params }]);
     const [request] = (await ctx.loaders.ads.requestsOfSet.page(set.id, { direction: 'forward', limit: 1 })).items;
     return { copiedAdsetId: null, adObjectIds: [], request: request! };

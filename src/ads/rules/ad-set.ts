@@ -51,6 +51,11 @@ export interface AdSetRule {
   name: string;
   /** Parameters whose change makes the rule run again on update. */
   inputs: readonly string[];
+  /**
+   * Runs on every update, whatever changed, except one that only stops the ad set (pauses, archives or deletes
+   * it): what it checks can change under the ad set (a flag set by the platform's review after it was created).
+   */
+  always?: boolean;
   check(adSet: AdSetDraft, context: AdSetRuleContext): Violation[];
 }
 
@@ -153,7 +158,7 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
   },
   { name: 'payor and beneficiary', inputs: ['targeting', 'dsa_payor', 'dsa_beneficiary'], check: (adSet) => dsaViolations(adSet) },
   {
-    name: 'restricted audiences and conversions', inputs: ['targeting', 'promoted_object'],
+    name: 'restricted audiences and conversions', inputs: ['targeting', 'promoted_object'], always: true,
     check: (adSet, context) => restrictionViolations(adSet, context.audiences, context.conversions),
   },
 ];
@@ -179,11 +184,21 @@ export function withAdSetDefaults(adSet: AdSetDraft, context: AdSetRuleContext):
   return out;
 }
 
-/** The violations of an ad set, in order. On update, only the rules whose inputs changed run. */
+/** An update that only pauses, archives or deletes: always allowed, as it is how an ad set with issues is stopped. */
+export const onlyStops = (adSet: Pick<AdSetDraft, 'status'>, sent: ReadonlySet<string>) =>
+  [...sent].every((name) => name === 'status') && adSet.status !== 'ACTIVE';
+
+/**
+ * The violations of an ad set, in order. On update, the rules whose inputs changed run, and the `always` ones
+ * unless the update only stops the ad set.
+ */
 export function adSetViolations(adSet: AdSetDraft, context: AdSetRuleContext): Violation[] {
   const out: Violation[] = [];
   for (const rule of AD_SET_RULES) {
-    if (context.mode === 'update' && !rule.inputs.some((input) => context.sent.has(input))) continue;
+    if (context.mode === 'update') {
+      const changed = rule.inputs.some((input) => context.sent.has(input));
+      if (!changed && !(rule.always && !onlyStops(adSet, context.sent))) continue;
+    }
     out.push(...rule.check(adSet, context));
   }
   return out;

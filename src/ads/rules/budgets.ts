@@ -12,7 +12,8 @@ import { violation, type Violation } from './violations.ts';
  * | LOWEST_COST_WITH_BID_CAP    | bid amount  | 5 x bid amount             | 5 x bid amount        |
  * COST_CAP and LOWEST_COST_WITH_MIN_ROAS, which the specification does not price, use the first row.
  * Amounts convert to the account currency through the rate table (rounded up to its minor unit); accounts
- * whose business country is in the higher-income list pay double, except low-frequency actions without a cap.
+ * whose business country is in the higher-income list pay double, except low-frequency actions under
+ * LOWEST_COST_WITHOUT_CAP.
  * A lifetime budget's minimum is the daily minimum times the days scheduled (started days count whole).
  */
 export type BudgetClass = 'impressions' | 'clicks' | 'low_frequency';
@@ -59,7 +60,8 @@ export function minimumDailyBudget(input: MinimumInput, settings: BudgetSettings
     const base = budgetClass === 'impressions' ? input.bidAmount : 5n * input.bidAmount;
     return highIncome ? 2n * base : base;
   }
-  const doubled = highIncome && budgetClass !== 'low_frequency';
+  // The specification's one exception to doubling: low-frequency actions without a cap.
+  const doubled = highIncome && !(budgetClass === 'low_frequency' && input.bidStrategy === 'LOWEST_COST_WITHOUT_CAP');
   const usdCents = USD_CENTS_WITHOUT_CAP[budgetClass] * (doubled ? 2n : 1n);
   return convertUsdCents(usdCents, input.currency, settings.rates);
 }

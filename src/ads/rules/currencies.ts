@@ -36,7 +36,8 @@ export function parseRateTable(raw: string): RateTable | string {
     const [, code, rate] = match as unknown as [string, string, string];
     if (!isCurrencyCode(code)) return `${code} is not a supported currency (${CURRENCY_CODES.join(', ')})`;
     if (code === 'USD' && Number(rate) !== 1) return 'USD is the base of the table: its rate is 1';
-    if (!(Number(rate) > 0)) return `the rate of ${code} must be positive`;
+    // Below a millionth the exact arithmetic of convertUsdCents would see 0.
+    if (!(Number(rate) >= 0.000001)) return `the rate of ${code} must be at least 0.000001`;
     rates[code] = Number(rate);
   }
   return rates;

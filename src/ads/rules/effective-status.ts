@@ -6,11 +6,13 @@ import { OBJECT_STATUSES, type ObjectStatus } from './enums.ts';
  * edges by effective status (src/ads/edges.ts enumerates the inputs), and the two cannot disagree.
  *
  * Precedence, first match wins:
- * 1. the object's own status when it is not ACTIVE (PAUSED, ARCHIVED, DELETED);
- * 2. a DELETED or ARCHIVED parent passes its status down; a PAUSED campaign is CAMPAIGN_PAUSED, a PAUSED
- *    ad set (for ads) ADSET_PAUSED (the campaign is asked before the ad set);
- * 3. an ad set with issues (flagged audiences or conversions) is WITH_ISSUES, and so are its ads;
- * 4. ACTIVE.
+ * 1. the object's own DELETED or ARCHIVED;
+ * 2. a DELETED or ARCHIVED parent's status (the campaign's, then for ads the ad set's): an ad set under an
+ *    archived campaign is archived whatever its own status;
+ * 3. the object's own PAUSED;
+ * 4. a PAUSED campaign is CAMPAIGN_PAUSED, a PAUSED ad set (for ads) ADSET_PAUSED;
+ * 5. an ad set with issues (flagged audiences or conversions) is WITH_ISSUES, and so are its ads;
+ * 6. ACTIVE.
  * IN_PROCESS (the platform's review) never arises here: nothing is reviewed.
  */
 export const EFFECTIVE_STATUSES = [
@@ -28,24 +30,28 @@ export const AD_EFFECTIVE_STATUSES = EFFECTIVE_STATUSES;
 /** Edges leave these out unless asked for by an effective_status filter. */
 export const HIDDEN_BY_DEFAULT: readonly EffectiveStatus[] = ['DELETED', 'ARCHIVED'];
 
-function fromParent(parent: ObjectStatus, pausedAs: EffectiveStatus): EffectiveStatus | null {
-  if (parent === 'DELETED' || parent === 'ARCHIVED') return parent;
-  if (parent === 'PAUSED') return pausedAs;
-  return null;
-}
+const ended = (status: ObjectStatus): status is 'DELETED' | 'ARCHIVED' => status === 'DELETED' || status === 'ARCHIVED';
 
 export function campaignEffectiveStatus(input: { own: ObjectStatus }): EffectiveStatus {
   return input.own;
 }
 
 export function adSetEffectiveStatus(input: { own: ObjectStatus; campaign: ObjectStatus; hasIssues: boolean }): EffectiveStatus {
-  if (input.own !== 'ACTIVE') return input.own;
-  return fromParent(input.campaign, 'CAMPAIGN_PAUSED') ?? (input.hasIssues ? 'WITH_ISSUES' : 'ACTIVE');
+  if (ended(input.own)) return input.own;
+  if (ended(input.campaign)) return input.campaign;
+  if (input.own === 'PAUSED') return 'PAUSED';
+  if (input.campaign === 'PAUSED') return 'CAMPAIGN_PAUSED';
+  return input.hasIssues ? 'WITH_ISSUES' : 'ACTIVE';
 }
 
 export function adEffectiveStatus(input: { own: ObjectStatus; campaign: ObjectStatus; adSet: ObjectStatus; adSetHasIssues: boolean }): EffectiveStatus {
-  if (input.own !== 'ACTIVE') return input.own;
-  return fromParent(input.campaign, 'CAMPAIGN_PAUSED') ?? fromParent(input.adSet, 'ADSET_PAUSED') ?? (input.adSetHasIssues ? 'WITH_ISSUES' : 'ACTIVE');
+  if (ended(input.own)) return input.own;
+  if (ended(input.campaign)) return input.campaign;
+  if (ended(input.adSet)) return input.adSet;
+  if (input.own === 'PAUSED') return 'PAUSED';
+  if (input.campaign === 'PAUSED') return 'CAMPAIGN_PAUSED';
+  if (input.adSet === 'PAUSED') return 'ADSET_PAUSED';
+  return input.adSetHasIssues ? 'WITH_ISSUES' : 'ACTIVE';
 }
 
 /** The finite domain of each input, for enumerating them. */

@@ -95,6 +95,8 @@ export interface GoalFields {
 }
 
 const objectiveName = (objective: Objective) => objective.replace('OUTCOME_', '').toLowerCase().replace('_', ' ');
+/** "an engagement campaign", "a sales campaign". */
+const aCampaignOf = (objective: Objective) => `${/^[aeiou]/.test(objectiveName(objective)) ? 'an' : 'a'} ${objectiveName(objective)} campaign`;
 
 /** The pairing rows an objective allows, as a sentence for messages. */
 function allowedSentence(objective: Objective, destination: string | null): string {
@@ -112,20 +114,21 @@ export function goalViolations(adSet: GoalFields, objective: Objective): Violati
   if (destination !== null && !rows.some((row) => row.destinations.includes(destination))) {
     const allowed = [...new Set(rows.flatMap((row) => row.destinations).filter((d): d is DestinationType => d !== null))];
     out.push(violation('destination_type', `Param destination_type ${destination} is not available for campaigns with objective ${objective}; use one of {${allowed.join(', ')}}`, {
-      userTitle: 'Destination not available', userMessage: `Ads of a ${objectiveName(objective)} campaign cannot send people to ${destination}.`,
-    }));
-    return out;
-  }
-  if (goal !== null && !rows.some((row) => row.destinations.includes(destination) && row.goals.includes(goal))) {
-    out.push(violation('optimization_goal', `Param optimization_goal ${goal} is not available for objective ${objective}${destination ? ` with destination ${destination}` : ''}; use one of ${allowedSentence(objective, destination)}`, {
-      userTitle: 'Optimization goal not available', userMessage: `A ${objectiveName(objective)} campaign${destination ? ` sending people to ${destination}` : ''} cannot optimize for ${goal}.`,
+      userTitle: 'Destination not available', userMessage: `Ads of ${aCampaignOf(objective)} cannot send people to ${destination}.`,
     }));
     return out;
   }
   if (goal === 'IMPRESSIONS' && destination === 'ON_POST') {
-    out.push(violation('optimization_goal', 'The IMPRESSIONS optimization goal is deprecated since v20.0 for post engagement and for destination type ON_POST; use POST_ENGAGEMENT or REACH', {
+    return [violation('optimization_goal', 'The IMPRESSIONS optimization goal is deprecated since v20.0 for post engagement and for destination type ON_POST; use POST_ENGAGEMENT or REACH', {
       userTitle: 'Optimization goal deprecated', userMessage: 'Ads that promote post engagement can no longer optimize for impressions. Choose post engagement or reach.',
+    })];
+  }
+  if (goal !== null && !rows.some((row) => row.destinations.includes(destination) && row.goals.includes(goal))) {
+    out.push(violation('optimization_goal', `Param optimization_goal ${goal} is not available for objective ${objective}${destination ? ` with destination ${destination}` : ''}; use one of ${allowedSentence(objective, destination)}`, {
+      userTitle: 'Optimization goal not available',
+      userMessage: `${aCampaignOf(objective).replace(/^a/, 'A')}${destination ? ` sending people to ${destination}` : ''} cannot optimize for ${goal}.`,
     }));
+    return out;
   }
   if (goal !== null && adSet.billingEvent !== null && !billableBy(goal).includes(adSet.billingEvent as BillingEvent)) {
     out.push(violation('billing_event', `Param billing_event ${adSet.billingEvent} cannot be used with optimization goal ${goal}; use one of {${billableBy(goal).join(', ')}}`, {

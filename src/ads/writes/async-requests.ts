@@ -2,8 +2,8 @@ import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { DomainError } from '../../errors/index.ts';
 import { decodeParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
-import { ASYNC_BATCH_MAX } from '../rules/limits.ts';
-import { asyncRequests, asyncRequestSets, type AsyncRequestRecord, type AsyncRequestSetRecord, type StoredPrincipal } from '../store.ts';
+import { ASYNC_BATCH_MAX, DEEP_COPY_ASYNC_MAX, LIVE_AD_STATUSES } from '../rules/limits.ts';
+import { asyncRequests, asyncRequestSets, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type StoredPrincipal } from '../store.ts';
 import { accountForCreate } from './common.ts';
 import { readCopyParams, sourceForCopy } from './ad-set-copies.ts';
 
@@ -30,6 +30,26 @@ export function storedPrincipal(ctx: RequestContext): StoredPrincipal {
 
 const ownerOf = (principal: StoredPrincipal) => (principal.kind === 'user' ? principal.userId : principal.apiClientId);
 
+async function countLiveAds(ctx: RequestContext, adSetId: string): Promise<number> {
+  const [{ count }] = (await ctx.db('ads').where({ adset_id: adSetId }).whereIn('status', LIVE_AD_STATUSES).count({ count: '*' })) as [{ count: number | string }];
+  return Number(count);
+}
+
+/**
+ * What can be known of an asynchronous copy when it is asked for: its parameters, the source and the right to
+ * copy it, and a deep copy's size (the runner checks them all again, as things may change before it runs).
+ */
+export async function checkCopyRequest(ctx: RequestContext, adSetId: string, params: Params): Promise<AdSetRecord> {
+  const copy = readCopyParams(params);
+  const source = await sourceForCopy(ctx, adSetId);
+  if (copy.deepCopy && (await countLiveAds(ctx, adSetId)) > DEEP_COPY_ASYNC_MAX) {
+    throw paramError('deep_copy', `A deep copy may carry at most ${DEEP_COPY_ASYNC_MAX} ads: ad set ${adSetId} has more`, {
+      userTitle: 'Too many ads to copy', userMessage: `An ad set with more than ${DEEP_COPY_ASYNC_MAX} ads cannot be deep-copied.`,
+    });
+  }
+  return source;
+}
+
 async function readItem(ctx: RequestContext, accountId: string, raw: Record<string, unknown>, index: number): Promise<BatchItem> {
   const field = `adbatch[${index}]`;
   try {
@@ -41,8 +61,7 @@ async function readItem(ctx: RequestContext, accountId: string, raw: Record<stri
     const bodyParams = typeof body === 'string' ? Object.fromEntries(new URLSearchParams(body))
       : typeof body === 'object' && body !== null && !Array.isArray(body) ? body as Record<string, unknown> : {};
     const params = decodeParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
-    readCopyParams(params);
-    const source = await sourceForCopy(ctx, adSetId);
+    const source = await checkCopyRequest(ctx, adSetId, params);
     if (source.accountId !== accountId) throw paramError('relative_url', `Ad set ${adSetId} is not in ad account act_${accountId}`);
     const name = raw.name === undefined || raw.name === null ? `copy of ad set ${adSetId}` : text({ max: 255, nonEmpty: true })(raw.name, 'name');
     return { name, adSetId, params };
