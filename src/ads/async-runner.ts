@@ -59,8 +59,19 @@ async function finish(q: Knex, request: AsyncRequestRecord, instanceId: string, 
 
 class ClaimLost extends Error {}
 
-/** Runs one claimed request to SUCCESS or ERROR. */
+/**
+ * Runs one claimed request to SUCCESS or ERROR. Never rejects: when the database fails along the way, the
+ * request stays claimed until its lease expires, and then runs again (here or on another instance).
+ */
 export async function runRequest(deps: AppDeps, request: AsyncRequestRecord, instanceId: string, maxAttempts = MAX_ATTEMPTS): Promise<void> {
+  try {
+    await attempt(deps, request, instanceId, maxAttempts);
+  } catch (error) {
+    deps.log.warn({ asyncRequest: request.id, err: { message: (error as Error).message } }, 'async request could not run: it runs again when its lease expires');
+  }
+}
+
+async function attempt(deps: AppDeps, request: AsyncRequestRecord, instanceId: string, maxAttempts: number): Promise<void> {
   const log = deps.log.child({ asyncRequest: request.id, set: request.setId });
   const setRow = await deps.db(asyncRequestSets.table).where({ id: request.setId }).first();
   const set = setRow ? asyncRequestSets.fromRow(setRow) : null;
