@@ -42,7 +42,7 @@ const AD_SET_SCALARS = {
   asset_feed_id: 'string', bid_amount: 'bigint', bid_strategy: 'string', billing_event: 'string', budget_remaining: 'bigint',
   campaign_active_time: 'bigint', campaign_attribution: 'string', daily_budget: 'bigint', daily_min_spend_target: 'bigint',
   daily_spend_cap: 'bigint', daily_imps: 'bigint', destination_type: 'string', dsa_beneficiary: 'string', dsa_payor: 'string',
-  start_time: 'date', end_time: 'date', lifetime_budget: 'bigint', lifetime_imps: 'bigint', lifetime_min_spend_target: 'bigint',
+  start_time: 'date', end_time: 'date', lifetime_budget: 'bigint', lifetime_imps: 'int', lifetime_min_spend_target: 'bigint',
   lifetime_spend_cap: 'bigint', is_incremental_attribution_enabled: 'bool', is_dynamic_creative: 'bool',
   is_sac_cfca_terms_certified: 'bool', instagram_user_id: 'string', min_budget_spend_percentage: 'bigint',
   max_budget_spend_percentage: 'bigint', existing_customer_budget_percentage: 'bigint',
@@ -82,7 +82,8 @@ export interface AdSetRecord extends Owned {
   startTime: Date | null;
   endTime: Date | null;
   lifetimeBudget: string | null;
-  lifetimeImps: string | null;
+  /** int32 in the resource table: a number, not a numeric string. */
+  lifetimeImps: number | null;
   lifetimeMinSpendTarget: string | null;
   lifetimeSpendCap: string | null;
   isIncrementalAttributionEnabled: boolean | null;

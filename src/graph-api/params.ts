@@ -44,7 +44,8 @@ const JSON_OPENING = /^\s*[[{]/;
 
 /**
  * A string that opens like JSON (`{`, `[`) decoded; any other value as it is. Form fields carry objects and
- * lists this way (the Python SDK's shape), and so may GraphQL's JSON scalar; both come through here.
+ * lists this way (the Python SDK's shape), and so may GraphQL's JSON scalar. Only readers that expect an
+ * object or a list decode (here, the one place), so a name such as "[Q3] Spring sale" stays text.
  */
 export function decodeJsonText(value: unknown, name: string): unknown {
   if (typeof value !== 'string' || !JSON_OPENING.test(value)) return value;
@@ -56,20 +57,15 @@ export function decodeJsonText(value: unknown, name: string): unknown {
 }
 
 /**
- * Parameters of a query string, a form or a JSON body, decoded once for every route (DECISIONS section 4).
- * In a query string or a form a list can only mean the name came twice; in a JSON body it is a list.
+ * Parameters of a query string, a form or a JSON body, as they came (DECISIONS section 4): JSON inside a form
+ * field is decoded by the reader that expects it (decodeJsonText). In a query string or a form a list can only
+ * mean the name came twice, which is refused; in a JSON body it is a list.
  */
-export function decodeParams(raw: Record<string, unknown>, source: 'form' | 'json' = 'form'): Params {
-  const params: Params = {};
+export function collectParams(raw: Record<string, unknown>, source: 'form' | 'json' = 'form'): Params {
   for (const [name, value] of Object.entries(raw)) {
-    if (Array.isArray(value)) {
-      if (source === 'form') throw paramError(name, `Param ${name} is repeated`);
-      params[name] = value;
-      continue;
-    }
-    params[name] = decodeJsonText(value, name);
+    if (Array.isArray(value) && source === 'form') throw paramError(name, `Param ${name} is repeated`);
   }
-  return params;
+  return { ...raw };
 }
 
 // --- Readers ------------------------------------------------------------------------------------------------
@@ -117,17 +113,28 @@ export const integer = (options: { min?: bigint; max?: bigint } = {}): Reader<st
   const min = options.min ?? -INT64_MAX - 1n;
   const max = options.max ?? INT64_MAX;
   if (parsed < min || parsed > max) {
-    const message = min === 1n && max === INT64_MAX ? `Param ${name} must be a positive integer` : `Param ${name} must be between ${min} and ${max}`;
+    // A range open at the top (int64, or the exact range of money) is worded by the side that was crossed.
+    const openTop = max === INT64_MAX || max === BigInt(Number.MAX_SAFE_INTEGER);
+    const message = !openTop ? `Param ${name} must be between ${min} and ${max}`
+      : parsed > max ? `Param ${name} must be at most ${max}`
+        : min === 1n ? `Param ${name} must be a positive integer` : `Param ${name} must be at least ${min}`;
     throw paramError(name, message);
   }
   return parsed.toString();
 };
 
-/** A positive int64: budgets and amounts in the currency's minor unit. */
-export const positiveInteger = integer({ min: 1n });
+/**
+ * Money and counts in the currency's minor unit: positive, and at most 2^53 - 1 (9,007,199,254,740,991),
+ * the largest whole number both databases and every JSON client keep exactly.
+ */
+export const MAX_EXACT_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
+export const positiveInteger = integer({ min: 1n, max: MAX_EXACT_INTEGER });
+
+/** A whole number within [min, max] returned as a number (min and max within 2^53). */
+export const wholeNumber = (min: number, max: number): Reader<number> => (value, name) => Number(integer({ min: BigInt(min), max: BigInt(max) })(value, name));
 
 /** A small integer returned as a number. */
-export const smallInteger = (min: number, max: number): Reader<number> => (value, name) => Number(integer({ min: BigInt(min), max: BigInt(max) })(value, name));
+export const smallInteger = wholeNumber;
 
 /** A number (JSON number or numeric string) within [min, max]. */
 export const decimal = (min: number, max: number): Reader<number> => (value, name) => {

@@ -2,7 +2,7 @@ import express, { type Request, type Router } from 'express';
 import type { AppDeps } from '../context/index.ts';
 import { graphErrorHandler, graphErrorResponse } from '../http/errors/graph.ts';
 import { dispatch, type GraphRequest, type GraphResponse } from './dispatch.ts';
-import { decodeParams, paramError } from './params.ts';
+import { collectParams, decodeJsonText, paramError } from './params.ts';
 
 export const MAX_BATCH = 50;
 /** /<version>/<path>: any first segment that starts with v is a version (an unknown one names no object). */
@@ -53,7 +53,7 @@ async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Pro
       : typeof item.body === 'object' && item.body !== null && !Array.isArray(item.body) ? item.body as Record<string, unknown> : {};
     let response: GraphResponse;
     try {
-      const params = decodeParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
+      const params = collectParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
       // A call without its own token uses the batch's.
       if (params.access_token === undefined && outer.params.access_token !== undefined) params.access_token = outer.params.access_token;
       const method = typeof item.method === 'string' ? item.method.toUpperCase() : 'GET';
@@ -90,7 +90,7 @@ export function graphApiRoutes(deps: AppDeps): Router {
       method: req.method,
       version,
       path: rest.split('/').filter(Boolean).map(decodeSegment),
-      params: { ...decodeParams(req.query as Record<string, unknown>), ...decodeParams(bodyParams(req), req.is('application/json') ? 'json' : 'form') },
+      params: { ...collectParams(req.query as Record<string, unknown>), ...collectParams(bodyParams(req), req.is('application/json') ? 'json' : 'form') },
       headerToken: headerToken(req),
       // Links go back where the caller came from (behind a proxy, its forwarded host, as trust proxy allows).
       baseUrl: `${req.protocol}://${req.get('host') ?? new URL(deps.config.publicUrl).host}`,
@@ -100,7 +100,7 @@ export function graphApiRoutes(deps: AppDeps): Router {
     };
     if (outer.path.length === 0 && req.method === 'POST' && outer.params.batch !== undefined) {
       res.setHeader('x-fb-trace-id', outer.requestId);
-      res.json(await runBatch(deps, outer, outer.params.batch));
+      res.json(await runBatch(deps, outer, decodeJsonText(outer.params.batch, 'batch')));
       return;
     }
     send(res, await dispatch(deps, outer));

@@ -150,7 +150,9 @@ describe('createCampaign', () => {
     [{ bidStrategy: 'CHEAPEST' }, 'bid_strategy', /^Param bid_strategy must be one of \{LOWEST_COST_WITHOUT_CAP/],
     [{ dailyBudget: 0 }, 'daily_budget', /^Param daily_budget must be a positive integer$/],
     [{ lifetimeBudget: -100 }, 'lifetime_budget', /positive integer/],
-    [{ dailyBudget: '9223372036854775808' }, 'daily_budget', /positive integer/],
+    // Money is kept exact: at most 2^53 - 1 minor units, which both databases and JSON clients keep.
+    [{ dailyBudget: '9223372036854775808' }, 'daily_budget', /^Param daily_budget must be at most 9007199254740991$/],
+    [{ dailyBudget: '9007199254740992' }, 'daily_budget', /^Param daily_budget must be at most 9007199254740991$/],
     [{ dailyBudget: 100, lifetimeBudget: 1000 }, 'lifetime_budget', /Only one of daily_budget and lifetime_budget/],
     [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-01T00:00:00Z' }, 'stop_time', /^Param stop_time must be after start_time$/],
     [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-02T00:00:00Z' }, 'stop_time', /after start_time/],

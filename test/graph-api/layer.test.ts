@@ -174,9 +174,9 @@ describe('the /v24.0 layer', () => {
 
     it('refuses broken JSON in a form field with error 100 naming the field', async () => {
       const response = await graph.call('POST', `/v24.0/${act(account)}/campaigns`, {
-        form: { access_token: token, name: 'x', special_ad_categories: '[NONE' },
+        form: { access_token: token, name: 'x', objective: 'OUTCOME_SALES', special_ad_categories: '[NONE' },
       });
-      expectGraphError(response, { status: 400, code: 100, message: /special_ad_categories/ });
+      expectGraphError(response, { status: 400, code: 100, message: '(#100) Param special_ad_categories must be JSON-encoded: [NONE' });
       const batch = await graph.batch({ access_token: token, batch: '[{"relative_url": ' });
       expectGraphError(batch, { status: 400, code: 100, message: /batch/ });
     });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeParams } from '../../src/graph-api/params.ts';
+import { collectParams, decodeJsonText, jsonObject, text } from '../../src/graph-api/params.ts';
 import { graphTime, parseFields } from '../../src/graph-api/fields.ts';
 import { DomainError } from '../../src/errors/index.ts';
 
@@ -15,41 +15,39 @@ function graphErrorOf(work: () => unknown): DomainError {
   throw new Error('expected an error');
 }
 
-describe('decodeParams', () => {
-  it('decodes JSON-encoded objects and lists, and leaves everything else as it came', () => {
-    expect(decodeParams({
-      targeting: '{"geo_locations":{"countries":["US"]}}',
-      special_ad_categories: '[]',
-      spaced: '  ["A"]',
-      is_dynamic: 'true',
-      daily_budget: '2500',
-      name: 'Spring [sale]',
-    })).toEqual({
-      targeting: { geo_locations: { countries: ['US'] } },
-      special_ad_categories: [],
-      spaced: ['A'],
-      is_dynamic: 'true',
-      daily_budget: '2500',
-      name: 'Spring [sale]',
-    });
+describe('collectParams and decodeJsonText', () => {
+  it('leaves every value as it came: JSON is decoded by the reader that expects it', () => {
+    const raw = { targeting: '{"geo_locations":{"countries":["US"]}}', special_ad_categories: '[]', is_dynamic: 'true', daily_budget: '2500', name: '[Q3] Spring sale' };
+    expect(collectParams(raw)).toEqual(raw);
+  });
+
+  it('decodes a string that opens like JSON, and leaves any other value as it is', () => {
+    expect(decodeJsonText('{"geo_locations":{"countries":["US"]}}', 'targeting')).toEqual({ geo_locations: { countries: ['US'] } });
+    expect(decodeJsonText('  ["A"]', 'x')).toEqual(['A']);
+    expect(decodeJsonText('true', 'x')).toBe('true');
+    expect(decodeJsonText({ a: 1 }, 'x')).toEqual({ a: 1 });
+    // Readers of text never call it: a name that opens with a bracket stays a name.
+    expect(text({ max: 400 })('[Q3] Spring sale', 'name')).toBe('[Q3] Spring sale');
+    expect(jsonObject('{"a":1}', 'creative')).toEqual({ a: 1 });
   });
 
   it('answers broken JSON with error 100 naming the parameter', () => {
-    const error = graphErrorOf(() => decodeParams({ name: 'x', targeting: '{"geo_locations":' }));
+    const error = graphErrorOf(() => jsonObject('{"geo_locations":', 'targeting'));
     expect(error.graph?.code).toBe(100);
     expect(error.field).toBe('targeting');
-    expect(error.message).toMatch(/targeting/);
+    expect(error.message).toBe('Param targeting must be JSON-encoded: {"geo_locations":');
   });
 
-  it('answers a repeated query or form parameter with error 100 naming it', () => {
-    const error = graphErrorOf(() => decodeParams({ limit: ['1', '2'] }));
+  it('answers a repeated query or form parameter with error 100 naming it (a JSON body may hold lists)', () => {
+    const error = graphErrorOf(() => collectParams({ limit: ['1', '2'] }));
     expect(error.graph?.code).toBe(100);
     expect(error.field).toBe('limit');
     expect(error.message).toMatch(/limit/);
+    expect(collectParams({ special_ad_categories: ['HOUSING'] }, 'json')).toEqual({ special_ad_categories: ['HOUSING'] });
   });
 
   it('cuts a long broken value short in the message', () => {
-    const error = graphErrorOf(() => decodeParams({ creative: `{${'x'.repeat(500)}` }));
+    const error = graphErrorOf(() => decodeJsonText(`{${'x'.repeat(500)}`, 'creative'));
     expect(error.message.length).toBeLessThan(200);
   });
 });

@@ -95,9 +95,12 @@ export interface BudgetContext {
   now: Date;
 }
 
-/** The bid strategy in force: the ad set's own, else its campaign's, else the platform's default. */
-export function effectiveBidStrategy(adSet: Pick<BudgetFields, 'bidStrategy'>, campaign: BudgetContext['campaign']): BidStrategy {
-  return (adSet.bidStrategy ?? campaign?.bidStrategy ?? 'LOWEST_COST_WITHOUT_CAP') as BidStrategy;
+/**
+ * The bid strategy in force: the ad set's own, else its campaign's, else the platform's default, which is
+ * LOWEST_COST_WITH_BID_CAP when a bid amount is given and LOWEST_COST_WITHOUT_CAP otherwise.
+ */
+export function effectiveBidStrategy(adSet: Pick<BudgetFields, 'bidStrategy' | 'bidAmount'>, campaign: BudgetContext['campaign']): BidStrategy {
+  return (adSet.bidStrategy ?? campaign?.bidStrategy ?? (adSet.bidAmount !== null ? 'LOWEST_COST_WITH_BID_CAP' : 'LOWEST_COST_WITHOUT_CAP')) as BidStrategy;
 }
 
 const big = (value: string | null) => (value === null ? null : BigInt(value));

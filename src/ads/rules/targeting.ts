@@ -61,12 +61,13 @@ export function specialCategoryViolations(targeting: unknown, categories: readon
   const t = asObject(targeting) ?? {};
   const out: Violation[] = [];
   const because = `the campaign's special ad category ${restricting.join(', ')}`;
-  const refuse = (field: string, what: string) => out.push(violation(field, `Param ${field} cannot be used under ${because}: ${what}`, {
+  /** `what` completes "Ads about housing cannot …". */
+  const refuse = (field: string, what: string) => out.push(violation(field, `Param ${field} cannot be used under ${because}: ads in it cannot ${what}`, {
     userTitle: 'Targeting not available for this category',
     userMessage: `Ads about ${restricting.map((c) => c.toLowerCase().replace(/_/g, ' ')).join(', ')} cannot ${what}. Remove this targeting option.`,
   }));
-  if (t.age_min !== undefined && Number(t.age_min) !== 18) refuse('targeting.age_min', 'the minimum age must be 18');
-  if (t.age_max !== undefined && Number(t.age_max) !== 65) refuse('targeting.age_max', 'the maximum age must be 65');
+  if (t.age_min !== undefined && Number(t.age_min) !== 18) refuse('targeting.age_min', 'raise the minimum age above 18');
+  if (t.age_max !== undefined && Number(t.age_max) !== 65) refuse('targeting.age_max', 'lower the maximum age below 65');
   if (Array.isArray(t.genders) && t.genders.length > 0 && !(t.genders.length === 2)) refuse('targeting.genders', 'target by gender');
   const geo = asObject(t.geo_locations) ?? {};
   if (Array.isArray(geo.zips) && geo.zips.length > 0) refuse('targeting.geo_locations.zips', 'target by postal code');

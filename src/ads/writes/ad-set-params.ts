@@ -1,7 +1,8 @@
 import { camel } from '../../db/rows.ts';
 import { DomainError } from '../../errors/index.ts';
 import {
-  boolean, dateTime, given, graphId, integer, jsonObject, list, missingParam, oneOf, positiveInteger, text, type Params, type Reader,
+  boolean, dateTime, given, graphId, integer, jsonObject, list, MAX_EXACT_INTEGER, missingParam, oneOf, positiveInteger, text, wholeNumber,
+  type Params, type Reader,
 } from '../../graph-api/params.ts';
 import type { AdSetDraft } from '../rules/ad-set.ts';
 import { NO_SPEND_CAP } from '../rules/budgets.ts';
@@ -28,7 +29,7 @@ interface ParamSpec {
 }
 
 const percentage = integer({ min: 0n, max: 100n });
-const nonNegative = integer({ min: 0n });
+const nonNegative = integer({ min: 0n, max: MAX_EXACT_INTEGER });
 const bidAmount = integer({ min: 1n, max: 4_294_967_295n });
 const noCapMeansNone = (value: unknown) => (BigInt(value as string) === NO_SPEND_CAP ? null : value);
 const objects = list(jsonObject);
@@ -72,7 +73,7 @@ export const AD_SET_PARAMS: Record<string, ParamSpec> = {
   is_incremental_attribution_enabled: { read: boolean },
   is_sac_cfca_terms_certified: { read: boolean },
   lifetime_budget: { read: positiveInteger },
-  lifetime_imps: { read: nonNegative },
+  lifetime_imps: { read: wholeNumber(0, 2_147_483_647) },
   lifetime_min_spend_target: { read: positiveInteger },
   lifetime_spend_cap: { read: positiveInteger, store: noCapMeansNone },
   max_budget_spend_percentage: { read: percentage },
@@ -87,8 +88,9 @@ export const AD_SET_PARAMS: Record<string, ParamSpec> = {
   start_time: { read: dateTime },
   time_start: { read: dateTime, key: 'startTime' },
   targeting: { read: jsonObject },
-  time_based_ad_rotation_id_blocks: { read: list(list(integer({ min: 1n }), { max: 50 }), { max: 100 }) },
-  time_based_ad_rotation_intervals: { read: list(integer({ min: 0n, max: 253_402_300_799n }), { max: 100 }) },
+  // Integers in the resource table: stored and read back as JSON numbers.
+  time_based_ad_rotation_id_blocks: { read: list(list(wholeNumber(1, Number.MAX_SAFE_INTEGER), { max: 50 }), { max: 100 }) },
+  time_based_ad_rotation_intervals: { read: list(wholeNumber(0, 253_402_300_799), { max: 100 }) },
   tune_for_category: { read: oneOf(TUNE_FOR_CATEGORIES) },
   use_new_app_click: { read: boolean },
   value_rule_set_id: { read: graphId },

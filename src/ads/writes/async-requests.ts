@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { DomainError } from '../../errors/index.ts';
-import { decodeParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
+import { collectParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { ASYNC_BATCH_MAX, DEEP_COPY_ASYNC_MAX, LIVE_AD_STATUSES } from '../rules/limits.ts';
 import { asyncRequests, asyncRequestSets, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type StoredPrincipal } from '../store.ts';
 import { accountForCreate } from './common.ts';
@@ -60,7 +60,7 @@ async function readItem(ctx: RequestContext, accountId: string, raw: Record<stri
     const body = raw.body;
     const bodyParams = typeof body === 'string' ? Object.fromEntries(new URLSearchParams(body))
       : typeof body === 'object' && body !== null && !Array.isArray(body) ? body as Record<string, unknown> : {};
-    const params = decodeParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
+    const params = collectParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
     const source = await checkCopyRequest(ctx, adSetId, params);
     if (source.accountId !== accountId) throw paramError('relative_url', `Ad set ${adSetId} is not in ad account act_${accountId}`);
     const name = raw.name === undefined || raw.name === null ? `copy of ad set ${adSetId}` : text({ max: 255, nonEmpty: true })(raw.name, 'name');

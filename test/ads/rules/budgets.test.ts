@@ -210,7 +210,7 @@ describe('bid rules', () => {
     ['COST_CAP with bid_amount', { bidStrategy: 'COST_CAP', bidAmount: '100' }, null, null],
     ['WITHOUT_CAP refuses bid_amount', { bidStrategy: 'LOWEST_COST_WITHOUT_CAP', bidAmount: '100' }, null, 'bid_amount'],
     ['WITHOUT_CAP without bid_amount', { bidStrategy: 'LOWEST_COST_WITHOUT_CAP' }, null, null],
-    ['the default strategy is WITHOUT_CAP and refuses bid_amount', { bidAmount: '100' }, null, 'bid_amount'],
+    ['a bid amount without a strategy means a bid cap, and is accepted', { bidAmount: '100' }, null, null],
     ["the campaign's BID_CAP needs bid_amount", {}, 'LOWEST_COST_WITH_BID_CAP', 'bid_amount'],
     ["the ad set's strategy wins over the campaign's", { bidStrategy: 'LOWEST_COST_WITHOUT_CAP' }, 'COST_CAP', null],
     ['MIN_ROAS needs bid_constraints.roas_average_floor', { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS' }, null, 'bid_constraints'],
@@ -233,10 +233,14 @@ describe('bid rules', () => {
   });
 
   it.each([
-    [null, null, 'LOWEST_COST_WITHOUT_CAP'], [null, 'COST_CAP', 'COST_CAP'], ['LOWEST_COST_WITH_BID_CAP', 'COST_CAP', 'LOWEST_COST_WITH_BID_CAP'],
-  ] as const)('effective bid strategy of ad set %s under campaign %s is %s', (own, ofCampaign, expected) => {
-    expect(effectiveBidStrategy({ bidStrategy: own }, campaign({ bidStrategy: ofCampaign }))).toBe(expected);
-    if (ofCampaign === null) expect(effectiveBidStrategy({ bidStrategy: own }, null)).toBe(expected);
+    [null, null, null, 'LOWEST_COST_WITHOUT_CAP'],
+    // A bid amount without a strategy anywhere means a bid cap, as the platform reads it.
+    [null, '300', null, 'LOWEST_COST_WITH_BID_CAP'],
+    [null, null, 'COST_CAP', 'COST_CAP'], [null, '300', 'COST_CAP', 'COST_CAP'],
+    ['LOWEST_COST_WITH_BID_CAP', null, 'COST_CAP', 'LOWEST_COST_WITH_BID_CAP'],
+  ] as const)('effective bid strategy of ad set %s (bid %s) under campaign %s is %s', (own, bidAmount, ofCampaign, expected) => {
+    expect(effectiveBidStrategy({ bidStrategy: own, bidAmount }, campaign({ bidStrategy: ofCampaign }))).toBe(expected);
+    if (ofCampaign === null) expect(effectiveBidStrategy({ bidStrategy: own, bidAmount }, null)).toBe(expected);
   });
 });
 

@@ -70,7 +70,7 @@ describe('special ad categories', () => {
 
   it('names the category and what it forbids', () => {
     expect(specialCategoryViolations({ ...US, genders: [1] }, ['HOUSING'], audiences)[0]).toMatchObject({
-      message: "Param targeting.genders cannot be used under the campaign's special ad category HOUSING: target by gender",
+      message: "Param targeting.genders cannot be used under the campaign's special ad category HOUSING: ads in it cannot target by gender",
       userTitle: 'Targeting not available for this category',
       userMessage: 'Ads about housing cannot target by gender. Remove this targeting option.',
     });
