@@ -303,7 +303,7 @@ describe('validateAdSet: every violation at once, nothing written', () => {
     const body = await gql(VALIDATE, {
       a: account.id,
       input: base(campaign, {
-        name: 'x'.repeat(401), dailyBudget: 10, bidAmount: 100,
+        name: 'x'.repeat(401), dailyBudget: 10, bidStrategy: 'LOWEST_COST_WITHOUT_CAP', bidAmount: 100,
         targeting: { geo_locations: { countries: ['DE', 'FR'] }, custom_audiences: [flagged[0]!.id, flagged[1]!.id] },
       }),
     });
@@ -461,7 +461,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     const adSet = await newAdSet();
     const rowBefore = await adSetRow(adSet.id);
     const { valid, violations } = ok(await gql(VALIDATE_UPDATE, {
-      id: adSet.id, input: { name: '', targeting: { geo_locations: { countries: ['IT'] } }, dailyBudget: 10, bidAmount: 300 },
+      id: adSet.id, input: { name: '', targeting: { geo_locations: { countries: ['IT'] } }, dailyBudget: 10, bidStrategy: 'LOWEST_COST_WITHOUT_CAP', bidAmount: 300 },
     })).validateAdSetUpdate;
     expect(valid).toBe(false);
     expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.code, v.subcode]).sort()).toEqual([
