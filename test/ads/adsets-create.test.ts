@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import { fetchAccessToken } from '../helpers/oauth.ts';
+import { principalTokens, type Role } from '../helpers/principals.ts';
 import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
-import { createClient } from '../../src/oauth/service.ts';
 import { flagAudience, flagConversion } from '../../src/ads/admin.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../../src/ads/store.ts';
 import type { PageRecord } from '../../src/comments/store.ts';
@@ -33,7 +32,6 @@ const END = S + 10 * DAY;
 
 type Encoding = 'json' | 'form';
 type Params = Record<string, unknown>;
-type Role = 'admin' | 'advertiser' | 'auditor' | 'moderator' | 'member' | 'outsider' | 'siteAdmin' | 'adsClient' | 'adsReadClient' | 'pagesClient';
 
 let server: TestServer;
 let graph: GraphClient;
@@ -59,17 +57,7 @@ beforeAll(async () => {
   const world = worldBuilder(server.deps);
   const org = await world.organization();
   const otherOrg = await world.organization();
-  const user = async (role: 'admin' | 'advertiser' | 'auditor' | 'moderator' | 'member', organizationId = org.id) =>
-    (await world.user({ organizationId, role })).token;
-  const clientToken = async (scope: string) => {
-    const { client, clientSecret } = await createClient(server.deps, { name: `client ${scope}`, scope, organization: org.id });
-    return fetchAccessToken(server.url, client.clientId, clientSecret);
-  };
-  tokens = {
-    admin: await user('admin'), advertiser: await user('advertiser'), auditor: await user('auditor'), moderator: await user('moderator'),
-    member: await user('member'), outsider: await user('admin', otherOrg.id), siteAdmin: (await world.user({ siteAdmin: true })).token,
-    adsClient: await clientToken('ads_management'), adsReadClient: await clientToken('ads_read'), pagesClient: await clientToken('pages_manage_engagement'),
-  };
+  tokens = await principalTokens(server, org.id, otherOrg.id);
   accounts.us = await world.adAccount(org.id, { currency: 'USD', country: 'US' });
   accounts.br = await world.adAccount(org.id, { currency: 'USD', country: 'BR' });
   accounts.pt = await world.adAccount(org.id, { currency: 'EUR', country: 'PT' });

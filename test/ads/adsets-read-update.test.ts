@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import { fetchAccessToken } from '../helpers/oauth.ts';
+import { principalTokens, type Role } from '../helpers/principals.ts';
 import { expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
-import { createClient } from '../../src/oauth/service.ts';
 import { flagAudience, flagConversion } from '../../src/ads/admin.ts';
 import { DATE_PRESETS } from '../../src/ads/rules/enums.ts';
 import { adSets, type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord } from '../../src/ads/store.ts';
@@ -26,7 +25,6 @@ const S = START.getTime() / 1000;
 const END = S + 10 * DAY;
 const graphTime = (seconds: number) => `${new Date(seconds * 1000).toISOString().slice(0, 19)}+0000`;
 
-type Role = 'admin' | 'advertiser' | 'auditor' | 'moderator' | 'member' | 'outsider' | 'siteAdmin' | 'adsClient' | 'adsReadClient' | 'pagesClient';
 type Params = Record<string, unknown>;
 
 let server: TestServer;
@@ -49,17 +47,7 @@ beforeAll(async () => {
   world = worldBuilder(server.deps);
   const org = await world.organization();
   const otherOrg = await world.organization();
-  const user = async (role: 'admin' | 'advertiser' | 'auditor' | 'moderator' | 'member', organizationId = org.id) =>
-    (await world.user({ organizationId, role })).token;
-  const clientToken = async (scope: string) => {
-    const { client, clientSecret } = await createClient(server.deps, { name: `client ${scope}`, scope, organization: org.id });
-    return fetchAccessToken(server.url, client.clientId, clientSecret);
-  };
-  tokens = {
-    admin: await user('admin'), advertiser: await user('advertiser'), auditor: await user('auditor'), moderator: await user('moderator'),
-    member: await user('member'), outsider: await user('admin', otherOrg.id), siteAdmin: (await world.user({ siteAdmin: true })).token,
-    adsClient: await clientToken('ads_management'), adsReadClient: await clientToken('ads_read'), pagesClient: await clientToken('pages_manage_engagement'),
-  };
+  tokens = await principalTokens(server, org.id, otherOrg.id);
   account = await world.adAccount(org.id, { currency: 'USD', country: 'US' });
   dsaAccount = await world.adAccount(org.id, { defaultDsaPayor: 'Default Payor SA', defaultDsaBeneficiary: 'Default Beneficiary GmbH' });
   [traffic] = await world.campaigns(account, 1, { name: 'Traffic' }) as [CampaignRecord];

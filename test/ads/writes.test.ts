@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
+import { principalTokens, type Role } from '../helpers/principals.ts';
 import { firstError } from '../helpers/api.ts';
-import { fetchAccessToken } from '../helpers/oauth.ts';
-import { createClient } from '../../src/oauth/service.ts';
 import { createRequestContext, type RequestContext } from '../../src/context/index.ts';
 import { resolvePrincipal } from '../../src/http/authenticate.ts';
 import { graphError } from '../../src/http/errors/graph.ts';
@@ -33,7 +32,6 @@ const CREATE_CONVERSION = `mutation ($a: ID!, $input: CreateCustomConversionInpu
 
 const BASE_CAMPAIGN = { name: 'Spring sale', objective: 'OUTCOME_TRAFFIC', specialAdCategories: [] as string[] };
 
-type Role = 'admin' | 'advertiser' | 'auditor' | 'moderator' | 'member' | 'outsider' | 'siteAdmin' | 'adsClient' | 'adsReadClient' | 'pagesClient';
 
 let server: TestServer;
 let world: ReturnType<typeof worldBuilder>;
@@ -49,17 +47,7 @@ beforeAll(async () => {
   world = worldBuilder(server.deps);
   const org = await world.organization();
   const other = await world.organization();
-  const user = async (role: 'admin' | 'advertiser' | 'auditor' | 'moderator' | 'member', organizationId = org.id) =>
-    (await world.user({ organizationId, role })).token;
-  const clientToken = async (scope: string) => {
-    const { client, clientSecret } = await createClient(server.deps, { name: `client ${scope}`, scope, organization: org.id });
-    return fetchAccessToken(server.url, client.clientId, clientSecret);
-  };
-  tokens = {
-    admin: await user('admin'), advertiser: await user('advertiser'), auditor: await user('auditor'), moderator: await user('moderator'),
-    member: await user('member'), outsider: await user('admin', other.id), siteAdmin: (await world.user({ siteAdmin: true })).token,
-    adsClient: await clientToken('ads_management'), adsReadClient: await clientToken('ads_read'), pagesClient: await clientToken('pages_manage_engagement'),
-  };
+  tokens = await principalTokens(server, org.id, other.id);
   account = await world.adAccount(org.id);
   otherAccount = await world.adAccount(org.id);
   campaign = (await world.campaigns(account, 1))[0]!;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bizSdk from 'facebook-nodejs-business-sdk';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
+import { pointSdkAt } from '../helpers/sdk.ts';
 import { expectGraphError, graphClient, type GraphClient } from '../helpers/graph.ts';
 import { adSets, type AdAccountRecord, type AdSetRecord, type CampaignRecord } from '../../src/ads/store.ts';
 
@@ -55,7 +56,7 @@ interface SdkRequestError extends Error {
   response: Record<string, any>;
 }
 
-const { FacebookAdsApi, AdAccount, AdSet, AdAsyncRequestSet } = bizSdk as unknown as Sdk;
+const { AdAccount, AdSet, AdAsyncRequestSet } = bizSdk as unknown as Sdk;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TARGETING = { geo_locations: { countries: ['US'] }, age_min: 25, age_max: 54 };
@@ -66,7 +67,7 @@ let graph: GraphClient;
 let token: string;
 let account: AdAccountRecord;
 let campaign: CampaignRecord;
-let originalGraph: PropertyDescriptor | undefined;
+let restoreSdk: (() => void) | undefined;
 
 beforeAll(async () => {
   server = await startTestServer({ ASYNC_POLL_MS: '50' });
@@ -76,15 +77,10 @@ beforeAll(async () => {
   token = (await world.user({ organizationId: org.id, role: 'advertiser' })).token;
   account = await world.adAccount(org.id);
   [campaign] = (await world.campaigns(account, 1)) as [CampaignRecord];
-
-  originalGraph = Object.getOwnPropertyDescriptor(FacebookAdsApi, 'GRAPH');
-  Object.defineProperty(FacebookAdsApi, 'GRAPH', { get: () => server.url, configurable: true });
-  expect(FacebookAdsApi.GRAPH).toBe(server.url);
-  expect(FacebookAdsApi.VERSION).toBe('v24.0');
-  FacebookAdsApi.init(token, 'en_US', false);
+  restoreSdk = pointSdkAt(server.url, token);
 });
 afterAll(async () => {
-  if (originalGraph) Object.defineProperty(FacebookAdsApi, 'GRAPH', originalGraph);
+  restoreSdk?.();
   await server?.close();
 });
 

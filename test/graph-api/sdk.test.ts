@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bizSdk from 'facebook-nodejs-business-sdk';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
+import { pointSdkAt } from '../helpers/sdk.ts';
 import type { AdAccountRecord, CampaignRecord } from '../../src/ads/store.ts';
 
 /**
@@ -15,7 +16,7 @@ import type { AdAccountRecord, CampaignRecord } from '../../src/ads/store.ts';
  * adds no token and ignores paging.cursors), so the next links must carry everything, access_token included.
  * init() is given crash_log=false: the crash reporter would add a process-wide uncaughtException handler.
  */
-const { FacebookAdsApi, AdAccount, Campaign } = bizSdk;
+const { AdAccount, Campaign } = bizSdk;
 
 interface SdkRequestError extends Error {
   status: number;
@@ -29,7 +30,7 @@ describe('facebook-nodejs-business-sdk 24.0.1', () => {
   let account: AdAccountRecord;
   let pagingAccount: AdAccountRecord;
   let campaigns: CampaignRecord[];
-  let originalGraph: PropertyDescriptor | undefined;
+  let restoreSdk: (() => void) | undefined;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -39,15 +40,10 @@ describe('facebook-nodejs-business-sdk 24.0.1', () => {
     account = await world.adAccount(org.id);
     pagingAccount = await world.adAccount(org.id);
     campaigns = await world.campaigns(pagingAccount, 7);
-
-    originalGraph = Object.getOwnPropertyDescriptor(FacebookAdsApi, 'GRAPH');
-    Object.defineProperty(FacebookAdsApi, 'GRAPH', { get: () => server.url, configurable: true });
-    expect(FacebookAdsApi.GRAPH).toBe(server.url);
-    expect(FacebookAdsApi.VERSION).toBe('v24.0');
-    FacebookAdsApi.init(token, 'en_US', false);
+    restoreSdk = pointSdkAt(server.url, token);
   });
   afterAll(async () => {
-    if (originalGraph) Object.defineProperty(FacebookAdsApi, 'GRAPH', originalGraph);
+    restoreSdk?.();
     await server?.close();
   });
 
