@@ -5,14 +5,13 @@ import { isNumericId, type GraphObjectType } from '../db/ids.ts';
 import { badInput, DomainError } from '../errors/index.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
 import { lockRow } from './writes/common.ts';
-import { countLiveAdSets } from './writes/ad-sets.ts';
 import { adSetLimitOf, adSetLimitViolation } from './rules/limits.ts';
 import { violationError } from './rules/violations.ts';
 import { convertUsdCents } from './rules/currencies.ts';
 import { DEFAULT_GOAL } from './rules/objectives.ts';
 import type { Objective } from './rules/enums.ts';
 import {
-  adAccounts, campaigns, customAudiences, customConversions, insertAdSets, newAdSet,
+  adAccounts, campaigns, countLiveAdSets, customAudiences, customConversions, insertAdSets, newAdSet,
   type AdAccountRecord, type CustomAudienceRecord, type CustomConversionRecord, type FlagReason, RESTRICTED_LOOKALIKE,
 } from './store.ts';
 import { COUNTRY_CODES } from './rules/enums.ts';

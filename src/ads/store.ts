@@ -3,6 +3,7 @@ import { camel, defineTable, type ColumnKind } from '../db/rows.ts';
 import { insertObjects, OWNED_COLUMNS as OWNED, type Owned } from '../db/objects.ts';
 import type { ObjectStatus } from './rules/enums.ts';
 import { audienceIdsOf, conversionIdsOf, RESTRICTED_LOOKALIKE_CODE } from './rules/restrictions.ts';
+import { LIVE_AD_STATUSES } from './rules/limits.ts';
 
 export type { ObjectStatus };
 type Json = unknown;
@@ -291,3 +292,14 @@ export function adSetHasIssuesSql(adSetIdSql: string): string {
     (r.kind = 'custom_audience' and exists (select 1 from custom_audiences a where a.id = r.object_id and (a.flagged_reason is not null or a.operation_status_code = ${RESTRICTED_LOOKALIKE_CODE})))
     or (r.kind = 'custom_conversion' and exists (select 1 from custom_conversions c where c.id = r.object_id and c.flagged_reason is not null))))`;
 }
+
+// --- What the limits count ------------------------------------------------------------------------------------
+
+const countOf = async (query: Knex.QueryBuilder) => Number(((await query.count({ count: '*' })) as [{ count: number | string }])[0].count);
+
+/** Ad sets of an account that are not DELETED: what the ad set limit counts. */
+export const countLiveAdSets = (q: Knex, accountId: string) => countOf(q('ad_sets').where({ account_id: accountId }).whereNot({ status: 'DELETED' }));
+
+/** Ads of an ad set that are neither ARCHIVED nor DELETED: what the ad limit counts and a deep copy carries. */
+export const liveAdsOf = (q: Knex, adSetId: string) => q('ads').where({ adset_id: adSetId }).whereIn('status', LIVE_AD_STATUSES);
+export const countLiveAds = (q: Knex, adSetId: string) => countOf(liveAdsOf(q, adSetId));

@@ -1,21 +1,18 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../context/index.ts';
-import { can } from '../../authz/policy.ts';
-import { requireSignedIn } from '../../authz/guards.ts';
 import { insertObjects } from '../../db/objects.ts';
-import { forbidden, notFound } from '../../errors/index.ts';
 import {
   boolean, dateTime, graphId, jsonObject, nested, oneOf, optionalParam, paramError, text, type Params,
 } from '../../graph-api/params.ts';
 import { adSetViolations, withAdSetDefaults, type AdSetDraft } from '../rules/ad-set.ts';
 import { RENAME_STRATEGIES, STATUS_OPTIONS, type ObjectStatus, type RenameStrategy, type StatusOption } from '../rules/enums.ts';
-import { AD_SET_NAME_MAX, adSetLimitViolation, DEEP_COPY_ASYNC_MAX, DEEP_COPY_SYNC_MAX, LIVE_AD_STATUSES } from '../rules/limits.ts';
+import { AD_SET_NAME_MAX, adSetLimitViolation, DEEP_COPY_ASYNC_MAX, DEEP_COPY_SYNC_MAX } from '../rules/limits.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findAdSet } from '../service.ts';
-import { ads, adSets, insertAdSets, type AdRecord, type AdSetRecord } from '../store.ts';
-import { lockRow } from './common.ts';
+import { ads, adSets, countLiveAdSets, insertAdSets, liveAdsOf, type AdRecord, type AdSetRecord } from '../store.ts';
+import { lockRow, visibleForWrite } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
-import { countLiveAdSets, limitsOf } from './ad-sets.ts';
+import { limitsOf } from './ad-sets.ts';
 
 /**
  * POST /<AD_SET_ID>/copies (DECISIONS section 5): a copy of an ad set, under its campaign or another campaign of
@@ -91,7 +88,7 @@ export async function copyAdSetIn(ctx: RequestContext, trx: Knex.Transaction, so
   const current = adSets.fromRow(await trx(adSets.table).where({ id: source.id }).first());
   if (current.status === 'DELETED') throw paramError('id', `Ad set ${current.id} is DELETED and cannot be copied`);
   const sourceAds = input.deepCopy
-    ? (await trx(ads.table).where({ adset_id: current.id }).whereIn('status', LIVE_AD_STATUSES).orderBy('id')).map((row: Record<string, unknown>) => ads.fromRow(row))
+    ? (await liveAdsOf(trx, current.id).orderBy('id')).map((row: Record<string, unknown>) => ads.fromRow(row))
     : [];
   if (sourceAds.length > maxAds) {
     throw paramError('deep_copy', maxAds === DEEP_COPY_SYNC_MAX
@@ -143,15 +140,8 @@ export async function copyAdSetIn(ctx: RequestContext, trx: Knex.Transaction, so
 }
 
 /** The ad set a copy starts from: readable (else NOT_FOUND), and the caller may create ad sets in its organization (else FORBIDDEN). */
-export async function sourceForCopy(ctx: RequestContext, adSetId: string): Promise<AdSetRecord> {
-  requireSignedIn(ctx);
-  const source = await findAdSet(ctx, String(adSetId));
-  if (!source) throw notFound('Ad set', String(adSetId));
-  if (!can(ctx.viewer, 'create', { type: 'ad_set', organizationId: source.organizationId })) {
-    throw forbidden(`Permissions error: you may not copy ad set ${source.id}`);
-  }
-  return source;
-}
+export const sourceForCopy = (ctx: RequestContext, adSetId: string): Promise<AdSetRecord> =>
+  visibleForWrite(ctx, 'ad_set', 'Ad set', adSetId, 'create', findAdSet, 'copy');
 
 /** POST /<AD_SET_ID>/copies, synchronously (a deep copy of at most 3 ads). */
 export async function copyAdSet(ctx: RequestContext, adSetId: string, params: Params): Promise<CopyResult> {

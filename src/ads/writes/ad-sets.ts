@@ -8,7 +8,7 @@ import { recommendationsOf, type AdRecommendation } from '../rules/recommendatio
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst, type Violation } from '../rules/violations.ts';
 import { findAdSet } from '../service.ts';
-import { adSets, insertAdSets, newAdSet, replaceAdSetReferences, type AdAccountRecord, type AdSetRecord } from '../store.ts';
+import { adSets, countLiveAdSets, insertAdSets, newAdSet, replaceAdSetReferences, type AdAccountRecord, type AdSetRecord } from '../store.ts';
 import { accountForCreate, lockRow, visibleForWrite, writeLocked, type WriteTarget } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
 import { AD_SET_PARAMS, readAdSetParams, statusOf, type AdSetInput } from './ad-set-params.ts';
@@ -30,12 +30,6 @@ const AD_SET: WriteTarget<AdSetRecord> = {
 };
 
 export const limitsOf = (ctx: RequestContext): AdSetLimits => ctx.config.adSets.limits;
-
-/** Non-deleted ad sets of an account (the ad set limit counts these). */
-export async function countLiveAdSets(q: Knex, accountId: string): Promise<number> {
-  const [{ count }] = (await q('ad_sets').where({ account_id: accountId }).whereNot({ status: 'DELETED' }).count({ count: '*' })) as [{ count: number | string }];
-  return Number(count);
-}
 
 /** Rule violations about fields other than those whose parameters were already refused (no double report). */
 function besides(reported: readonly Violation[], found: Violation[]): Violation[] {

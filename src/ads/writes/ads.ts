@@ -2,11 +2,11 @@ import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { graphId, jsonObject, oneOf, optionalParam, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { CREATE_STATUSES, OBJECT_STATUSES } from '../rules/enums.ts';
-import { LIVE_AD_STATUSES, MAX_ADS_PER_AD_SET } from '../rules/limits.ts';
+import { MAX_ADS_PER_AD_SET } from '../rules/limits.ts';
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findAd } from '../service.ts';
-import { ads, type AdRecord } from '../store.ts';
+import { ads, countLiveAds, type AdRecord } from '../store.ts';
 import { createInAccount, definedOnly, lockRow, sentOf, writeLocked, type WriteTarget } from './common.ts';
 
 /** Ad writes (DECISIONS section 8): POST /act_<ID>/ads, POST /<AD_ID>, DELETE /<AD_ID>. */
@@ -42,8 +42,7 @@ export function createAd(ctx: RequestContext, accountId: string, params: Params)
       if (adSet.status === 'DELETED' || adSet.status === 'ARCHIVED') {
         throw paramError('adset_id', `Param adset_id names ad set ${adsetId}, which is ${String(adSet.status)}: ads cannot be added to it`);
       }
-      const [{ count }] = (await trx('ads').where({ adset_id: adsetId }).whereIn('status', LIVE_AD_STATUSES).count({ count: '*' })) as [{ count: number | string }];
-      if (Number(count) >= MAX_ADS_PER_AD_SET) {
+      if ((await countLiveAds(trx, adsetId)) >= MAX_ADS_PER_AD_SET) {
         throw paramError('adset_id', `Ad set ${adsetId} already has ${MAX_ADS_PER_AD_SET} ads that are not archived or deleted, the most an ad set may have. Archive or delete some before adding more`);
       }
       const [created] = await insertObjects<AdRecord>(trx, 'ad', ads, [{

@@ -2,8 +2,8 @@ import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { DomainError } from '../../errors/index.ts';
 import { collectParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
-import { ASYNC_BATCH_MAX, DEEP_COPY_ASYNC_MAX, LIVE_AD_STATUSES } from '../rules/limits.ts';
-import { asyncRequests, asyncRequestSets, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type StoredPrincipal } from '../store.ts';
+import { ASYNC_BATCH_MAX, DEEP_COPY_ASYNC_MAX } from '../rules/limits.ts';
+import { asyncRequests, asyncRequestSets, countLiveAds, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type StoredPrincipal } from '../store.ts';
 import { accountForCreate } from './common.ts';
 import { readCopyParams, sourceForCopy } from './ad-set-copies.ts';
 
@@ -30,11 +30,6 @@ export function storedPrincipal(ctx: RequestContext): StoredPrincipal {
 
 const ownerOf = (principal: StoredPrincipal) => (principal.kind === 'user' ? principal.userId : principal.apiClientId);
 
-async function countLiveAds(ctx: RequestContext, adSetId: string): Promise<number> {
-  const [{ count }] = (await ctx.db('ads').where({ adset_id: adSetId }).whereIn('status', LIVE_AD_STATUSES).count({ count: '*' })) as [{ count: number | string }];
-  return Number(count);
-}
-
 /**
  * What can be known of an asynchronous copy when it is asked for: its parameters, the source and the right to
  * copy it, and a deep copy's size (the runner checks them all again, as things may change before it runs).
@@ -42,7 +37,7 @@ async function countLiveAds(ctx: RequestContext, adSetId: string): Promise<numbe
 export async function checkCopyRequest(ctx: RequestContext, adSetId: string, params: Params): Promise<AdSetRecord> {
   const copy = readCopyParams(params);
   const source = await sourceForCopy(ctx, adSetId);
-  if (copy.deepCopy && (await countLiveAds(ctx, adSetId)) > DEEP_COPY_ASYNC_MAX) {
+  if (copy.deepCopy && (await countLiveAds(ctx.db, adSetId)) > DEEP_COPY_ASYNC_MAX) {
     throw paramError('deep_copy', `A deep copy may carry at most ${DEEP_COPY_ASYNC_MAX} ads: ad set ${adSetId} has more`, {
       userTitle: 'Too many ads to copy', userMessage: `An ad set with more than ${DEEP_COPY_ASYNC_MAX} ads cannot be deep-copied.`,
     });

@@ -33,16 +33,19 @@ export async function accountForCreate(ctx: RequestContext, accountId: string, t
 
 export type WriteAction = 'update' | 'delete';
 
-/** The object a write names: missing or invisible is NOT_FOUND, visible but not allowed is FORBIDDEN. */
+/**
+ * The object a write names: missing or invisible is NOT_FOUND, visible but without `action` on `type` in its
+ * organization is FORBIDDEN (`verb` words the refusal: a copy needs `create`, and says "copy").
+ */
 export async function visibleForWrite<T extends { organizationId: string; id: string }>(
-  ctx: RequestContext, type: ResourceType, label: string, id: string, action: WriteAction,
-  find: (ctx: RequestContext, id: string) => Promise<T | null>,
+  ctx: RequestContext, type: ResourceType, label: string, id: string, action: WriteAction | 'create',
+  find: (ctx: RequestContext, id: string) => Promise<T | null>, verb: string = action,
 ): Promise<T> {
   requireSignedIn(ctx);
   const record = await find(ctx, String(id));
   if (!record) throw notFound(label, String(id));
   if (!can(ctx.viewer, action, { type, organizationId: record.organizationId })) {
-    throw forbidden(`Permissions error: you may not ${action} ${label.toLowerCase()} ${record.id}`);
+    throw forbidden(`Permissions error: you may not ${verb} ${label.toLowerCase()} ${record.id}`);
   }
   return record;
 }
