@@ -48,8 +48,9 @@ function createDraft(account: AdAccountRecord, input: AdSetInput): AdSetDraft {
 
 /** Every violation of a create: the parameters', the rules', and the account's limit. */
 async function createViolations(ctx: RequestContext, q: Knex, account: AdAccountRecord, input: AdSetInput, lock: boolean) {
-  const context = await loadRuleFacts(q, ctx.config, account, createDraft(account, input), { mode: 'create', sent: input.sent, lockCampaign: lock });
-  const draft = withAdSetDefaults(createDraft(account, input), context);
+  const sent = createDraft(account, input);
+  const context = await loadRuleFacts(q, ctx.config, account, sent, { mode: 'create', sent: input.sent, lockCampaign: lock });
+  const draft = withAdSetDefaults(sent, context);
   const violations: Violation[] = [...input.violations, ...besides(input.violations, adSetViolations(draft, context))];
   const limit = adSetLimitViolation(account, await countLiveAdSets(q, account.id), 1, limitsOf(ctx));
   if (limit) violations.push(limit);
