@@ -79,19 +79,23 @@ describe('demo seed', () => {
     expect(conversions.some((c) => c.flagged_reason === null)).toBe(true);
   });
 
-  it('creates posts of every kind, comments and replies with true reply counts', async () => {
+  it('creates posts of every kind, comments and replies, with like counts that match their likes', async () => {
     const kinds = new Set((await db()('posts').select('kind')).map((p) => p.kind));
     expect(kinds).toEqual(new Set(POST_KINDS));
 
-    const comments = await db()('comments').select('id', 'parent_id', 'comment_count');
+    const comments = await db()('comments').select('id', 'parent_id', 'like_count');
     const replies = comments.filter((c) => c.parent_id !== null);
     expect(comments.length - replies.length).toBeGreaterThan(0);
     expect(replies.length).toBeGreaterThan(0);
-    const repliesTo = new Map<string, number>();
-    for (const reply of replies) repliesTo.set(String(reply.parent_id), (repliesTo.get(String(reply.parent_id)) ?? 0) + 1);
+    const likes = await db()('comment_likes').select('comment_id');
+    expect(likes.length).toBeGreaterThan(0);
+    const likesOf = new Map<string, number>();
+    for (const like of likes) likesOf.set(String(like.comment_id), (likesOf.get(String(like.comment_id)) ?? 0) + 1);
     for (const comment of comments) {
-      expect(Number(comment.comment_count), `comment_count of comment ${comment.id}`).toBe(repliesTo.get(String(comment.id)) ?? 0);
+      expect(Number(comment.like_count), `like_count of comment ${comment.id}`).toBe(likesOf.get(String(comment.id)) ?? 0);
     }
+    // The page's mention in the fan's comment is kept beside its tags.
+    expect(Number(((await db()('comment_mentions').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n)).toBeGreaterThan(0);
   });
 
   it('lets a demo user log in over HTTP and read me over GraphQL', async () => {

@@ -7,7 +7,7 @@ import {
   adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
   type AdAccountRecord, type AdSetRecord, type CampaignRecord, newAdSet, RESTRICTED_LOOKALIKE, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
-import { comments, pages, posts, type CommentRecord, type MessageTag, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
+import { insertComments, insertLikes, pages, posts, type MessageTag, type NewComment, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
 export const DEMO_PASSWORD = 'Adgraph-Demo-2026!';
 
@@ -229,33 +229,32 @@ async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames
     for (const post of postRows) {
       // Top-level comments: one by the fan (mentioning the page), one by the page, one hidden spam comment.
       const mention: MessageTag = { id: page.id, name: page.name, type: 'page', offset: 7, length: [...page.name].length };
-      const top = await insertObjects<CommentRecord>(trx, 'comment', comments, [
-        commentInput(organizationId, post.id, null, { authorUserId: fanId }, `Thanks ${page.name}, this helped a lot!`, [mention], 1, 2),
-        commentInput(organizationId, post.id, null, { authorPageId: page.id }, 'Glad to hear it! Send us a message for sizing help.', [], 0, 1),
-        commentInput(organizationId, post.id, null, { authorUserId: fanId }, 'Cheap followers at spam.example', [], 0, 0, post.kind !== 'review'),
+      const top = await insertComments(trx, [
+        commentInput(organizationId, post.id, null, { authorUserId: fanId }, `Thanks ${page.name}, this helped a lot!`, [mention]),
+        commentInput(organizationId, post.id, null, { authorPageId: page.id }, 'Glad to hear it! Send us a message for sizing help.', []),
+        commentInput(organizationId, post.id, null, { authorUserId: fanId }, 'Cheap followers at spam.example', [], post.kind !== 'review' && post.kind !== 'group_post'),
       ]);
-      await insertObjects<CommentRecord>(trx, 'comment', comments, [
-        commentInput(organizationId, post.id, top[0]!.id, { authorPageId: page.id }, 'You are welcome!', [], 0, 0),
-      ]);
+      await insertComments(trx, [commentInput(organizationId, post.id, top[0]!.id, { authorPageId: page.id }, 'You are welcome!', [])]);
+      // The page likes the fan's thanks; the fan likes the page's answer.
+      const likes: Array<{ commentId: string; userId?: string; pageId?: string }> = [{ commentId: top[0]!.id, pageId: page.id }, { commentId: top[1]!.id, userId: fanId }];
       if (users.moderator) {
-        // Keep the moderator's presence visible: a reply by the moderator account on the first comment of page posts.
+        // Keep the moderator's presence visible: a reply by the moderator account on the page's comment of page posts.
         if (post.kind === 'page_post') {
-          await insertObjects<CommentRecord>(trx, 'comment', comments, [
-            commentInput(organizationId, post.id, top[1]!.id, { authorUserId: users.moderator }, 'Our team replies within a day.', [], 0, 0),
-          ]);
-          await trx('comments').where('id', top[1]!.id).update({ comment_count: 1 });
+          await insertComments(trx, [commentInput(organizationId, post.id, top[1]!.id, { authorUserId: users.moderator }, 'Our team replies within a day.', [])]);
         }
+        likes.push({ commentId: top[0]!.id, userId: users.moderator });
       }
+      await insertLikes(trx, likes);
     }
   }
 }
 
 function commentInput(
   organizationId: string, postId: string, parentId: string | null, author: { authorUserId?: string; authorPageId?: string },
-  message: string, messageTags: MessageTag[], commentCount: number, likeCount: number, isHidden = false,
-): Omit<CommentRecord, 'id' | 'createdTime' | 'updatedTime'> {
+  message: string, messageTags: MessageTag[], isHidden = false,
+): NewComment {
   return {
     organizationId, postId, parentId, authorUserId: author.authorUserId ?? null, authorPageId: author.authorPageId ?? null,
-    message, attachment: null, messageTags, isHidden, commentCount, likeCount,
+    message, attachment: null, messageTags, isHidden, likeCount: 0,
   };
 }

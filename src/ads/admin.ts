@@ -4,7 +4,7 @@ import { insertObjects, graphObjects } from '../db/objects.ts';
 import { isNumericId, type GraphObjectType } from '../db/ids.ts';
 import { badInput, DomainError } from '../errors/index.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
-import { lockRow } from './writes/common.ts';
+import { lockRow } from '../db/locks.ts';
 import { adSetLimitOf, adSetLimitViolation } from './rules/limits.ts';
 import { violationError } from './rules/violations.ts';
 import { convertUsdCents } from './rules/currencies.ts';

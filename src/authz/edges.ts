@@ -16,21 +16,31 @@ export interface Edge<P, T extends { id: string }, F = undefined> {
   count(ctx: RequestContext, parent: P, filter?: F): Promise<number>;
 }
 
+export interface ChildEdgeOptions<P, F> {
+  /** SQL filters from the edge's filter, and from who asks (hidden comments). */
+  filters?: (filter: F | undefined, ctx: RequestContext, parent: P) => Filters;
+  /** The page as the filter orders it (newest first). */
+  order?: (page: PageRequest, filter: F | undefined) => PageRequest;
+  effectiveStatuses?: readonly string[];
+  parentKey?: (parent: P) => string;
+}
+
 export function childEdge<P extends { id: string; organizationId: string }, T extends { id: string }, F = undefined>(
   type: ResourceType,
   loader: (loaders: Loaders) => PagedChildren<T>,
-  options: { filters?: (filter?: F) => Filters; effectiveStatuses?: readonly string[]; parentKey?: (parent: P) => string } = {},
+  options: ChildEdgeOptions<P, F> = {},
 ): Edge<P, T, F> {
   const key = options.parentKey ?? ((parent: P) => parent.id);
   const filters = options.filters ?? (() => ({}));
+  const order = options.order ?? ((page: PageRequest) => page);
   return {
     effectiveStatuses: options.effectiveStatuses,
     list: (ctx, parent, page, filter) => {
-      const where = filters(filter);
-      return readableChildren(ctx, type, parent.organizationId, () => loader(ctx.loaders).page(key(parent), page, where));
+      const where = filters(filter, ctx, parent);
+      return readableChildren(ctx, type, parent.organizationId, () => loader(ctx.loaders).page(key(parent), order(page, filter), where));
     },
     count: (ctx, parent, filter) => {
-      const where = filters(filter);
+      const where = filters(filter, ctx, parent);
       return readableCount(ctx, type, parent.organizationId, () => loader(ctx.loaders).count(key(parent), where));
     },
   };

@@ -80,7 +80,11 @@ export async function findObject(ctx: RequestContext, id: string, kinds?: readon
     ]);
     return user ?? owned('organization', organization && { ...organization, organizationId: organization.id }) ?? owned('organization_member', membership);
   }
-  if (parseCommentId(id).ok && wanted('comment')) return owned('comment', await comments.findComment(ctx, id));
+  if (parseCommentId(id).ok && wanted('comment')) {
+    // A comment's subject knows its author, its post's kind and who sees it hidden (the policy's comment rules).
+    const found = await comments.findCommentObject(ctx, id);
+    return found && { kind: 'comment', record: found.comment, subject: found.subject };
+  }
   return null;
 }
 

@@ -72,7 +72,25 @@ export interface Subject {
   ownerId?: string | null;
   /** For users: the organizations the user belongs to (users are visible to fellow members). */
   memberOf?: readonly string[];
+  /** For comments: what DECISIONS section 6's rules look at. Without it, a visible comment by someone else. */
+  comment?: CommentFacts;
 }
+
+export interface CommentFacts {
+  /** The page wrote it (rather than a person). */
+  byPage: boolean;
+  /** The kind of post it is on (`review`: the page may not remove comments there). */
+  postKind: string;
+  hidden: boolean;
+  /** Who still sees it while hidden: the post's author, the comment's author, the people tagged in it. */
+  visibleTo: readonly string[];
+}
+
+/**
+ * Pages are public (DECISIONS section 6): every signed-in person reads pages, their posts and their visible
+ * comments, writes visitor posts and reviews, and comments. Ad objects stay private to their organization.
+ */
+export const PUBLIC_GRANTS: Grants = { page: READ, post: ['read', 'create'], comment: ['read', 'create'] };
 
 export function expandScopes(words: Iterable<string>): Set<Scope> {
   const scopes = new Set<Scope>();
@@ -84,6 +102,53 @@ export function expandScopes(words: Iterable<string>): Set<Scope> {
 }
 
 const granted = (grants: Grants, type: ResourceType, action: Action) => grants[type]?.includes(action) ?? false;
+
+/** Holds the page's MODERATE task: a role that may update comments in the page's organization (moderator and above). */
+const moderates = (principal: Extract<Principal, { kind: 'user' }>, organizationId: string | null | undefined) => {
+  const role = organizationId ? principal.roles.get(organizationId) : undefined;
+  return role !== undefined && granted(ROLE_GRANTS[role], 'comment', 'update');
+};
+
+/**
+ * Comments, by the specification's permission list: reading follows the post (a hidden comment only for its
+ * moderators and the people it stays visible to); anyone comments; its author edits and deletes it; the page
+ * (MODERATE) edits, hides and deletes, but never removes a comment on a review.
+ */
+function userMayOnComment(principal: Extract<Principal, { kind: 'user' }>, action: Action, subject: Subject): boolean {
+  const facts = subject.comment;
+  const own = subject.ownerId != null && subject.ownerId === principal.userId;
+  const moderator = moderates(principal, subject.organizationId);
+  switch (action) {
+    case 'read':
+      return !facts?.hidden || moderator || own || facts.visibleTo.includes(principal.userId);
+    case 'create':
+      return true;
+    case 'update':
+      return own || moderator;
+    case 'delete':
+      return own || (moderator && facts?.postKind !== 'review');
+  }
+}
+
+/**
+ * An API client is the page's token when it has the page scopes: editing needs pages_manage_engagement and
+ * pages_read_engagement; deleting the page's own comment the same, another's pages_manage_engagement and
+ * pages_read_user_content; never a comment on a review.
+ */
+function clientMayOnComment(scopes: ReadonlySet<Scope>, action: Action, subject: Subject): boolean {
+  const facts = subject.comment;
+  const manage = scopes.has('pages_manage_engagement');
+  switch (action) {
+    case 'read':
+      return (facts?.hidden ? manage : [...scopes].some((scope) => granted(SCOPE_GRANTS[scope], 'comment', 'read')));
+    case 'create':
+      return manage;
+    case 'update':
+      return manage && scopes.has('pages_read_engagement');
+    case 'delete':
+      return manage && facts?.postKind !== 'review' && scopes.has(facts && !facts.byPage ? 'pages_read_user_content' : 'pages_read_engagement');
+  }
+}
 
 function roleAllows(role: Role, subject: Subject, action: Action): boolean {
   return granted(ROLE_GRANTS[role], subject.type, action);
@@ -99,11 +164,14 @@ export function can(principal: Principal, action: Action, subject: Subject): boo
         return action === 'read' && subject.organizationId === principal.organizationId;
       }
       if (!subject.organizationId || subject.organizationId !== principal.organizationId) return false;
+      if (subject.type === 'comment') return clientMayOnComment(principal.scopes, action, subject);
       for (const scope of principal.scopes) if (granted(SCOPE_GRANTS[scope], subject.type, action)) return true;
       return false;
     }
     case 'user': {
       if (principal.siteAdmin) return true;
+      if (subject.type === 'comment') return userMayOnComment(principal, action, subject);
+      if (granted(PUBLIC_GRANTS, subject.type, action)) return true;
       if (subject.type === 'user') {
         if (subject.ownerId === principal.userId && (action === 'read' || action === 'update')) return true;
         // Another user: allowed when a shared organization's role allows it.
@@ -119,6 +187,16 @@ export function can(principal: Principal, action: Action, subject: Subject): boo
   }
 }
 
+/**
+ * What the principal may do by its role in the object's organization (or its client scopes), leaving out what
+ * every signed-in person may do on public pages: whether it acts as the page (posts as the page, not as a visitor).
+ */
+export function mayAsOrganization(principal: Principal, action: Action, subject: Subject): boolean {
+  if (principal.kind !== 'user' || principal.siteAdmin) return can(principal, action, subject);
+  const role = subject.organizationId ? principal.roles.get(subject.organizationId) : undefined;
+  return role !== undefined && roleAllows(role, subject, action);
+}
+
 /** Organizations in which the principal may perform `action` on some object of `type`. */
 export function organizationsAllowing(principal: Principal, action: Action, type: ResourceType): string[] | 'all' {
   switch (principal.kind) {
@@ -127,7 +205,7 @@ export function organizationsAllowing(principal: Principal, action: Action, type
     case 'client':
       return can(principal, action, { type, organizationId: principal.organizationId }) ? [principal.organizationId] : [];
     case 'user':
-      if (principal.siteAdmin) return 'all';
+      if (principal.siteAdmin || granted(PUBLIC_GRANTS, type, action)) return 'all';
       return [...principal.roles].filter(([, role]) => granted(ROLE_GRANTS[role], type, action)).map(([orgId]) => orgId);
   }
 }

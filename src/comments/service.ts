@@ -1,37 +1,186 @@
 import type { RequestContext } from '../context/index.ts';
 import { findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
+import { can, ROLE_GRANTS, type Role, type Subject } from '../authz/policy.ts';
 import type { PageRequest } from '../db/pagination.ts';
-import { parseCommentId, type CommentRecord, type PostRecord } from './store.ts';
+import { paramError } from '../graph-api/params.ts';
+import { capabilitiesOf, type Capabilities } from './rules/capabilities.ts';
+import { isHideable, type ModerationFacts } from './rules/moderation.ts';
+import { visibleTo } from './rules/visibility.ts';
+import { parseCommentId, type CommentRecord, type PageRecord, type PostRecord } from './store.ts';
 
 const loaders = (ctx: RequestContext) => ctx.loaders.comments;
 
 export const findPage = (ctx: RequestContext, id: string) => findReadable(ctx, 'page', id, (key) => loaders(ctx).pageById.load(key));
 export const findPost = (ctx: RequestContext, id: string) => findReadable(ctx, 'post', id, (key) => loaders(ctx).postById.load(key));
 
-/** A comment by its `<post id>_<comment id>`; null when absent, invisible or not under that post. */
-export async function findComment(ctx: RequestContext, externalId: string): Promise<CommentRecord | null> {
+// --- What the policy sees of a comment --------------------------------------------------------------------------
+
+/** A comment as the policy sees it: its author, its post's kind, whether it is hidden and who still sees it then. */
+export function commentSubject(comment: CommentRecord, post: PostRecord): Subject {
+  return {
+    type: 'comment',
+    organizationId: comment.organizationId,
+    ownerId: comment.authorUserId,
+    comment: {
+      byPage: comment.authorPageId !== null,
+      postKind: post.kind,
+      hidden: comment.isHidden,
+      visibleTo: visibleTo({
+        hidden: comment.isHidden, authorUserId: comment.authorUserId, postAuthorUserId: post.authorUserId,
+        taggedUserIds: comment.messageTags.filter((tag) => tag.type === 'user').map((tag) => tag.id),
+      }),
+    },
+  };
+}
+
+export interface CommentObject {
+  comment: CommentRecord;
+  post: PostRecord;
+  subject: Subject;
+}
+
+/**
+ * A comment by its `<post id>_<comment id>` with its post and policy subject; null when it is absent, not under
+ * that post, or the caller may not read it (a hidden one, or a reply under a parent the caller may not read).
+ */
+export async function findCommentObject(ctx: RequestContext, externalId: string): Promise<CommentObject | null> {
   requireSignedIn(ctx);
   const parsed = parseCommentId(externalId);
   if (!parsed.ok) return null;
-  const comment = await findReadable(ctx, 'comment', parsed.commentId, (key) => loaders(ctx).commentById.load(key));
-  return comment && comment.postId === parsed.postId ? comment : null;
+  const comment = await loaders(ctx).commentById.load(parsed.commentId);
+  if (!comment || comment.postId !== parsed.postId) return null;
+  return readableComment(ctx, comment);
 }
+
+/** The comment, its post and subject when the caller may read it and what it hangs under. */
+export async function readableComment(ctx: RequestContext, comment: CommentRecord): Promise<CommentObject | null> {
+  const post = await findPost(ctx, comment.postId);
+  if (!post) return null;
+  const subject = commentSubject(comment, post);
+  if (!can(ctx.viewer, 'read', subject)) return null;
+  if (comment.parentId !== null) {
+    const parent = await loaders(ctx).commentById.load(comment.parentId);
+    if (!parent || !can(ctx.viewer, 'read', commentSubject(parent, post))) return null;
+  }
+  return { comment, post, subject };
+}
+
+/** The discontinued `{page-id}_{post-id}_{comment-id}` form is error 100 (the specification); other ids name or not. */
+export function refuseDiscontinuedId(id: string): void {
+  const parsed = parseCommentId(id);
+  if (!parsed.ok && parsed.reason === 'discontinued') {
+    throw paramError('id', `The comment id ${id} uses the discontinued {page-id}_{post-id}_{comment-id} form: use {pagepost-id}_{comment-id}`);
+  }
+}
+
+export async function findComment(ctx: RequestContext, externalId: string): Promise<CommentRecord | null> {
+  return (await findCommentObject(ctx, externalId))?.comment ?? null;
+}
+
+// --- Who asks: the page, or a person -------------------------------------------------------------------------
+
+/** Holds the page's MODERATE task here: a moderator or above (or a site admin), or the page's API client. */
+export function viewsAsPage(ctx: RequestContext, organizationId: string): boolean {
+  const viewer = ctx.viewer;
+  if (viewer.kind === 'user') {
+    if (viewer.siteAdmin) return true;
+    const role = viewer.roles.get(organizationId);
+    return role !== undefined && (ROLE_GRANTS[role].comment ?? []).includes('update');
+  }
+  return viewer.kind === 'client' && viewer.organizationId === organizationId && viewer.scopes.has('pages_manage_engagement');
+}
+
+/**
+ * The SQL condition that keeps a list to the comments the caller may see (the rule of rules/visibility.ts):
+ * everything for the page, otherwise visible ones and the hidden ones the caller wrote, is tagged in, or whose
+ * post the caller wrote.
+ */
+export function visibleCommentsCondition(ctx: RequestContext, organizationId: string) {
+  if (viewsAsPage(ctx, organizationId)) return undefined;
+  const viewer = ctx.viewer;
+  if (viewer.kind !== 'user') return { sql: 'not comments.is_hidden', bindings: [] };
+  return {
+    sql: `not comments.is_hidden or comments.author_user_id = ?
+      or exists (select 1 from comment_mentions m where m.comment_id = comments.id and m.object_id = ?)
+      or exists (select 1 from posts p where p.id = comments.post_id and p.author_user_id = ?)`,
+    bindings: [viewer.userId, viewer.userId, viewer.userId],
+  };
+}
+
+// --- What the viewer may do ---------------------------------------------------------------------------------
+
+async function authorRole(ctx: RequestContext, comment: CommentRecord): Promise<Role | null> {
+  if (!comment.authorUserId) return null;
+  const memberships = await ctx.loaders.identity.membershipsByUser.load(comment.authorUserId);
+  return memberships.find((m) => m.organizationId === comment.organizationId)?.role ?? null;
+}
+
+export async function moderationFacts(ctx: RequestContext, comment: CommentRecord, post: PostRecord): Promise<ModerationFacts> {
+  return {
+    pageId: post.pageId,
+    post: { kind: post.kind, authorUserId: post.authorUserId, authorPageId: post.authorPageId },
+    comment: { authorUserId: comment.authorUserId, authorPageId: comment.authorPageId },
+    authorRole: await authorRole(ctx, comment),
+  };
+}
+
+/** The `can_*` fields for the viewer (batched: the author's memberships are one statement for a page of comments). */
+export async function commentCapabilities(ctx: RequestContext, comment: CommentRecord, post: PostRecord): Promise<Capabilities> {
+  const subject = commentSubject(comment, post);
+  const isPage = viewsAsPage(ctx, comment.organizationId);
+  return capabilitiesOf(
+    { isReply: comment.parentId !== null, byPerson: comment.authorUserId !== null },
+    {
+      mayComment: can(ctx.viewer, 'create', subject),
+      mayDelete: can(ctx.viewer, 'delete', subject),
+      isPage,
+      hideable: isPage && isHideable(await moderationFacts(ctx, comment, post)),
+      mayLike: ctx.viewer.kind === 'user' || isPage,
+    },
+  );
+}
+
+/** Who likes as the viewer: the person, or, for the page's API client, the page. */
+export function likerOf(ctx: RequestContext, post: PostRecord): { userId: string } | { pageId: string } | null {
+  if (ctx.viewer.kind === 'user') return { userId: ctx.viewer.userId };
+  if (ctx.viewer.kind === 'client' && viewsAsPage(ctx, post.organizationId)) return { pageId: post.pageId };
+  return null;
+}
+
+export async function viewerLikes(ctx: RequestContext, comment: CommentRecord, post: PostRecord): Promise<boolean> {
+  const liker = likerOf(ctx, post);
+  return liker ? loaders(ctx).likedBy(liker).load(comment.id) : false;
+}
+
+/**
+ * The author as the viewer may see it: a page always; a person only to the page (a page token is needed for user
+ * information on page comments) and to that person.
+ */
+export async function commentAuthor(ctx: RequestContext, comment: CommentRecord): Promise<{ kind: 'page'; page: PageRecord } | { kind: 'user'; userId: string } | null> {
+  if (comment.authorPageId) {
+    const page = await loaders(ctx).pageById.load(comment.authorPageId);
+    return page ? { kind: 'page', page } : null;
+  }
+  if (!comment.authorUserId) return null;
+  const own = ctx.viewer.kind === 'user' && ctx.viewer.userId === comment.authorUserId;
+  return own || viewsAsPage(ctx, comment.organizationId) ? { kind: 'user', userId: comment.authorUserId } : null;
+}
+
+// --- Derived fields ---------------------------------------------------------------------------------------
+
+/** A readable comment's post: it exists (foreign keys) and was read on the way to the comment. */
+export const postOfComment = async (ctx: RequestContext, comment: CommentRecord): Promise<PostRecord> =>
+  (await loaders(ctx).postById.load(comment.postId))!;
+
+/** The comment's `object`: the photo or video post commented on; nothing for other posts. */
+export const commentedObject = (post: PostRecord): PostRecord | null => (post.kind === 'photo' || post.kind === 'video' ? post : null);
+
+export const permalinkUrl = (ctx: RequestContext, comment: CommentRecord) => `${ctx.config.publicUrl}/${comment.postId}?comment_id=${comment.id}`;
+
+// --- Lists that are not comments ----------------------------------------------------------------------------
 
 export const pagesOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'page', organizationId, () => loaders(ctx).pagesOfOrganization.page(organizationId, page));
 
-/** Top-level comments of a post (replies hang under their parent comment). */
-export const commentsOfPost = (ctx: RequestContext, post: PostRecord, page: PageRequest) =>
-  readableChildren(ctx, 'comment', post.organizationId, () => loaders(ctx).commentsOfPost.page(post.id, page, { parent_id: null }));
-
-export const repliesOf = (ctx: RequestContext, comment: CommentRecord, page: PageRequest) =>
-  readableChildren(ctx, 'comment', comment.organizationId, () => loaders(ctx).repliesOfComment.page(comment.id, page));
-
 export const countPagesOfOrganization = (ctx: RequestContext, organizationId: string) =>
   readableCount(ctx, 'page', organizationId, () => loaders(ctx).pagesOfOrganization.count(organizationId));
-
-export const countCommentsOfPost = (ctx: RequestContext, post: PostRecord) =>
-  readableCount(ctx, 'comment', post.organizationId, () => loaders(ctx).commentsOfPost.count(post.id, { parent_id: null }));
-
-export const countRepliesOf = (ctx: RequestContext, comment: CommentRecord) =>
-  readableCount(ctx, 'comment', comment.organizationId, () => loaders(ctx).repliesOfComment.count(comment.id));

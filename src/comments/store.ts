@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
 import { defineTable } from '../db/rows.ts';
-import { OWNED_COLUMNS, type Owned } from '../db/objects.ts';
+import { insertObjects, OWNED_COLUMNS, type Owned } from '../db/objects.ts';
 
 export const POST_KINDS = ['page_post', 'visitor_post', 'photo', 'video', 'event', 'group_post', 'review'] as const;
 export type PostKind = (typeof POST_KINDS)[number];
@@ -40,7 +42,7 @@ export interface CommentRecord extends Owned {
   attachment: unknown;
   messageTags: MessageTag[];
   isHidden: boolean;
-  commentCount: number;
+  /** Kept with the likes, in their transactions. (A count of replies depends on who asks, so it is counted when read.) */
   likeCount: number;
 }
 
@@ -53,8 +55,56 @@ export const posts = defineTable<PostRecord>('posts', {
 
 export const comments = defineTable<CommentRecord>('comments', {
   ...OWNED_COLUMNS, post_id: 'id', parent_id: 'id', author_user_id: 'string', author_page_id: 'id', message: 'string',
-  attachment: 'json', message_tags: 'json', is_hidden: 'bool', comment_count: 'int', like_count: 'int',
+  attachment: 'json', message_tags: 'json', is_hidden: 'bool', like_count: 'int',
 });
+
+export type NewComment = Omit<CommentRecord, 'id' | 'createdTime' | 'updatedTime'> & Partial<Pick<CommentRecord, 'createdTime' | 'updatedTime'>>;
+
+export interface CommentLikeRecord {
+  id: string;
+  commentId: string;
+  userId: string | null;
+  pageId: string | null;
+  createdTime: Date;
+}
+
+export const commentLikes = defineTable<CommentLikeRecord>('comment_likes', {
+  id: 'string', comment_id: 'id', user_id: 'string', page_id: 'id', created_time: 'date',
+});
+
+const mentionRows = (comment: Pick<CommentRecord, 'id' | 'messageTags'>) => {
+  const seen = new Set<string>();
+  return comment.messageTags.filter((tag) => !seen.has(tag.id) && seen.add(tag.id)).map((tag) => ({ comment_id: comment.id, object_id: tag.id, type: tag.type }));
+};
+
+/**
+ * Inserts comments with the mentions of their tags, in the caller's transaction. Every insert of comments
+ * goes through here, so a hidden comment's tagged people always see it.
+ */
+export async function insertComments(trx: Knex, inputs: NewComment[]): Promise<CommentRecord[]> {
+  const records = await insertObjects<CommentRecord>(trx, 'comment', comments, inputs);
+  const rows = records.flatMap(mentionRows);
+  for (let i = 0; i < rows.length; i += 500) await trx('comment_mentions').insert(rows.slice(i, i + 500));
+  return records;
+}
+
+/** After an edit that changes the message: the mentions follow its tags. */
+export async function replaceMentions(trx: Knex, comment: Pick<CommentRecord, 'id' | 'messageTags'>): Promise<void> {
+  await trx('comment_mentions').where({ comment_id: comment.id }).delete();
+  const rows = mentionRows(comment);
+  if (rows.length > 0) await trx('comment_mentions').insert(rows);
+}
+
+/** Likes written with the comments' like_count, in the caller's transaction (the seed's; likeComment writes one). */
+export async function insertLikes(trx: Knex, likes: Array<{ commentId: string; userId?: string; pageId?: string }>, now = new Date()): Promise<void> {
+  if (likes.length === 0) return;
+  await trx(commentLikes.table).insert(likes.map((like) => commentLikes.toRow({
+    id: randomUUID(), commentId: like.commentId, userId: like.userId ?? null, pageId: like.pageId ?? null, createdTime: now,
+  })));
+  const perComment = new Map<string, number>();
+  for (const like of likes) perComment.set(like.commentId, (perComment.get(like.commentId) ?? 0) + 1);
+  for (const [commentId, added] of perComment) await trx(comments.table).where({ id: commentId }).increment('like_count', added);
+}
 
 /** Comments are addressed as `<post id>_<comment id>`, as the Graph API does since it dropped the page prefix. */
 export const commentExternalId = (comment: Pick<CommentRecord, 'postId' | 'id'>) => `${comment.postId}_${comment.id}`;

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
 import type { Db } from './index.ts';
 import type { TableMapping } from './rows.ts';
-import { toSlice, type Slice, type PageRequest } from './pagination.ts';
+import { readsAscending, toSlice, type Slice, type PageRequest } from './pagination.ts';
 import { isNumericId, isUuid } from './ids.ts';
 import { badInput } from '../errors/index.ts';
 import type { RawCondition } from './conditions.ts';
@@ -33,10 +33,10 @@ function assertCursorFits(mapping: TableMapping<unknown>, request: PageRequest):
 }
 
 function applyCursor(query: Knex.QueryBuilder, request: PageRequest, column = 'id'): void {
-  if (request.cursorId !== undefined) query.where(column, request.direction === 'forward' ? '>' : '<', request.cursorId);
+  if (request.cursorId !== undefined) query.where(column, readsAscending(request) ? '>' : '<', request.cursorId);
 }
 
-const order = (request: PageRequest) => (request.direction === 'forward' ? 'asc' : 'desc');
+const order = (request: PageRequest) => (readsAscending(request) ? 'asc' : 'desc');
 
 /** Rows grouped by the value of one column, mapped to records, in row order. */
 function groupBy<T>(rows: Array<Record<string, unknown>>, column: string, mapping: TableMapping<T>): Map<string, T[]> {

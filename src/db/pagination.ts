@@ -12,7 +12,12 @@ export interface PageRequest {
   direction: 'forward' | 'backward';
   /** Exclusive bound: items after (forward) or before (backward) this id. */
   cursorId?: string;
+  /** Newest first (comments' reverse_chronological): "after" then means older. */
+  descending?: boolean;
 }
+
+/** Whether the rows of this request are read in increasing id order (the direction of travel, for the order shown). */
+export const readsAscending = (request: PageRequest) => (request.direction === 'forward') !== (request.descending === true);
 
 export interface Slice<T> {
   items: T[];

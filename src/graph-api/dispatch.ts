@@ -4,7 +4,7 @@ import { findObject } from '../authz/objects.ts';
 import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
 import { DomainError } from '../errors/index.ts';
 import { decodeJsonText, paramError } from './params.ts';
-import type { EdgeFilter } from '../ads/edges.ts';
+import { refuseDiscontinuedId } from '../comments/service.ts';
 import { DATE_PRESETS } from '../ads/rules/enums.ts';
 import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
@@ -81,19 +81,6 @@ function pageRequest(params: { limit?: string; after?: string; before?: string }
 }
 
 /**
- * An edge's effective_status filter: a JSON list (`["ACTIVE","PAUSED"]`, as the SDKs send it), or a comma list
- * (`ACTIVE,PAUSED`, as people type it). Only edges of campaigns, ad sets and ads take it.
- */
-function edgeFilter(edge: GraphEdge<any>, raw: unknown): EdgeFilter | undefined {
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  const value = decodeJsonText(raw, 'effective_status');
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : null;
-  if (!list || list.some((v) => typeof v !== 'string')) throw paramError('effective_status', 'Param effective_status must be a list of statuses');
-  if (!edge.edge.effectiveStatuses) throw paramError('effective_status', 'Param effective_status is not supported on this edge');
-  return { effectiveStatus: list as string[] };
-}
-
-/**
  * date_preset (the enum; `lifetime`, disabled since v10.0, reads as `maximum`) and time_range ({since, until};
  * an invalid range is ignored, as the platform ignores it). They scope statistics, which this gateway does not
  * keep, so a read answers the same objects with or without them; a wrong preset is still error 100.
@@ -155,7 +142,7 @@ async function renderNode(out: Output, node: GraphNode<any>, record: any, select
     const edge = node.edges[item.name];
     if (edge) {
       const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
-      const filter = edgeFilter(edge, item.modifiers.effective_status);
+      const filter = edge.filter?.(item.modifiers);
       result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children, filter)).body;
       continue;
     }
@@ -179,7 +166,7 @@ interface EdgeBody {
 }
 
 async function renderEdge(
-  out: Output, edge: GraphEdge<any>, parent: any, page: PageRequest, children: FieldSelection[] | undefined, filter?: EdgeFilter,
+  out: Output, edge: GraphEdge<any>, parent: any, page: PageRequest, children: FieldSelection[] | undefined, filter?: unknown,
 ): Promise<{ body: EdgeBody; hasNext: boolean; hasPrevious: boolean }> {
   const node = NODES[edge.node];
   checkSelection(node, children);
@@ -214,6 +201,7 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
   const [id, edgeName, ...rest] = request.path;
   if (!id) throw unsupported(request.method, '');
   if (rest.length > 0) throw unsupported(request.method, request.path.join('/'));
+  refuseDiscontinuedId(id);
   const found = await findObject(ctx, id);
   const nodeName = found ? NODE_OF_KIND[found.kind] : undefined;
   if (!found || !nodeName) throw unsupported(request.method, id);
@@ -255,13 +243,18 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
       if (!create) throw unsupported('post', `${id}/${edgeName}`);
       return await create(ctx, record, request.params);
     }
+    if (method === 'DELETE') {
+      const removeFrom = WRITES[nodeName]?.removeFromEdge?.[edgeName];
+      if (!removeFrom) throw unsupported('delete', `${id}/${edgeName}`);
+      return await removeFrom(ctx, record);
+    }
     const edge = node.edges[edgeName];
     if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
     const page = pageRequest({
       limit: stringParam(request.params, 'limit'), after: stringParam(request.params, 'after'), before: stringParam(request.params, 'before'),
     });
     checkReportingWindow(request.params);
-    const filter = edgeFilter(edge, request.params.effective_status);
+    const filter = edge.filter?.(request.params);
     const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection, filter);
     if (body.paging) {
       if (hasNext) body.paging.next = pagingLink(request, 'after', body.paging.cursors.after);

@@ -6,13 +6,16 @@ import * as ads from '../ads/service.ts';
 import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter } from '../ads/edges.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
-import { pageEdges } from '../comments/edges.ts';
+import { commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
+import * as comments from '../comments/service.ts';
+import type { Capabilities } from '../comments/rules/capabilities.ts';
+import { commentFilter, effectiveStatusFilter, type FilterReader } from './edge-filters.ts';
 import {
   adAccounts, ads as adsTable, adSets, asyncRequests, campaigns, customAudiences, customConversions,
   type AdAccountRecord, type AdRecord, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type CampaignRecord,
   type CustomAudienceRecord, type CustomConversionRecord,
 } from '../ads/store.ts';
-import { pages, posts, type PageRecord, type PostRecord } from '../comments/store.ts';
+import { commentExternalId, pages, posts, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostRecord } from '../comments/store.ts';
 
 /**
  * What each Graph-style object exposes on /v24.0: its fields (with how to print them), the objects its fields
@@ -31,7 +34,9 @@ export interface GraphField<T> {
 
 export interface GraphEdge<T> {
   node: NodeName;
-  edge: Edge<T, { id: string }, EdgeFilter>;
+  edge: Edge<T, { id: string }, any>;
+  /** Reads the edge's filter from the call's parameters (or an edge's modifiers in `fields`). */
+  filter?: FilterReader;
 }
 
 export interface GraphNode<T> {
@@ -45,7 +50,8 @@ export interface GraphNode<T> {
 }
 
 export type NodeName =
-  | 'AdAccount' | 'Campaign' | 'AdSet' | 'Ad' | 'CustomAudience' | 'CustomConversion' | 'Page' | 'Post' | 'AdAsyncRequestSet' | 'AdAsyncRequest';
+  | 'AdAccount' | 'Campaign' | 'AdSet' | 'Ad' | 'CustomAudience' | 'CustomConversion' | 'Page' | 'Post' | 'AdAsyncRequestSet' | 'AdAsyncRequest'
+  | 'Comment' | 'Like' | 'Reaction';
 
 /** Fields straight from a table's columns, by their snake_case names; money columns print as numeric strings. */
 function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?: string[] } = {}): Record<string, GraphField<T>> {
@@ -63,8 +69,9 @@ function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?
 
 const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>): GraphField<T> => ({ kind: 'plain', ref: node, get: load });
 const plain = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'plain', get });
+/** An edge of ad objects: they all read effective_status (those without a status refuse it). */
 const edge = <T>(node: NodeName, of: Edge<T, { id: string }, EdgeFilter> | Edge<T, { id: string }>): GraphEdge<T> =>
-  ({ node, edge: of as Edge<T, { id: string }, EdgeFilter> });
+  ({ node, edge: of, filter: effectiveStatusFilter(of) });
 
 const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   name: 'AdAccount',
@@ -213,7 +220,72 @@ const PAGE: GraphNode<PageRecord> = {
   name: 'Page',
   id: (page) => page.id,
   fields: columns(pages, { hide: ['organization_id'] }),
-  edges: { feed: edge('Post', pageEdges.posts), posts: edge('Post', pageEdges.posts) },
+  edges: { feed: { node: 'Post', edge: pageEdges.posts }, posts: { node: 'Post', edge: pageEdges.posts } },
+};
+
+const commentsEdge = <T>(of: Edge<T, { id: string }, CommentFilter>): GraphEdge<T> => ({ node: 'Comment', edge: of, filter: commentFilter });
+
+const postOf = (comment: CommentRecord, ctx: RequestContext) => comments.postOfComment(ctx, comment);
+const capability = (key: keyof Capabilities) =>
+  plain<CommentRecord>(async (comment, ctx) => (await comments.commentCapabilities(ctx, comment, await postOf(comment, ctx)))[key]);
+
+const COMMENT: GraphNode<CommentRecord> = {
+  name: 'Comment',
+  id: (comment) => commentExternalId(comment),
+  fields: {
+    id: plain((comment) => commentExternalId(comment)),
+    message: plain((comment) => comment.message),
+    message_tags: plain((comment) => (comment.messageTags.length > 0 ? comment.messageTags : undefined)),
+    attachment: plain((comment) => comment.attachment),
+    is_hidden: plain((comment) => comment.isHidden),
+    created_time: { kind: 'date', get: (comment) => comment.createdTime },
+    like_count: plain((comment) => comment.likeCount),
+    comment_count: plain((comment, ctx) => commentEdges.comments.count(ctx, comment)),
+    user_likes: plain(async (comment, ctx) => comments.viewerLikes(ctx, comment, await postOf(comment, ctx))),
+    can_comment: capability('canComment'),
+    can_remove: capability('canRemove'),
+    can_hide: capability('canHide'),
+    can_like: capability('canLike'),
+    can_reply_privately: capability('canReplyPrivately'),
+    from: plain(async (comment, ctx) => {
+      const author = await comments.commentAuthor(ctx, comment);
+      if (!author) return undefined;
+      if (author.kind === 'page') return { id: author.page.id, name: author.page.name };
+      const user = await ctx.loaders.identity.userById.load(author.userId);
+      return user ? { id: user.id, name: user.name || user.username } : undefined;
+    }),
+    permalink_url: plain((comment, ctx) => comments.permalinkUrl(ctx, comment)),
+    object: ref('Post', async (comment, ctx) => comments.commentedObject(await postOf(comment, ctx))),
+    parent: ref('Comment', (comment, ctx) => (comment.parentId ? ctx.loaders.comments.commentById.load(comment.parentId) : Promise.resolve(null))),
+  },
+  edges: {
+    comments: commentsEdge(commentEdges.comments),
+    likes: { node: 'Like', edge: commentEdges.likes },
+    reactions: { node: 'Reaction', edge: commentEdges.likes },
+  },
+};
+
+/** Who likes: a person or a page, as the platform's profile. */
+const likerName = async (like: CommentLikeRecord, ctx: RequestContext) => {
+  if (like.pageId) return (await ctx.loaders.comments.pageById.load(like.pageId))?.name;
+  const user = like.userId ? await ctx.loaders.identity.userById.load(like.userId) : null;
+  return user ? user.name || user.username : undefined;
+};
+
+const LIKE: GraphNode<CommentLikeRecord> = {
+  name: 'Profile',
+  id: (like) => like.userId ?? like.pageId ?? '',
+  fields: {
+    id: plain((like) => like.userId ?? like.pageId),
+    name: plain(likerName),
+  },
+  edges: {},
+};
+
+const REACTION: GraphNode<CommentLikeRecord> = {
+  ...LIKE,
+  name: 'Reaction',
+  fields: { ...LIKE.fields, type: plain(() => 'LIKE') },
 };
 
 const POST: GraphNode<PostRecord> = {
@@ -231,16 +303,18 @@ const POST: GraphNode<PostRecord> = {
     }),
     page: ref('Page', (post, ctx) => ctx.loaders.comments.pageById.load(post.pageId)),
   },
-  edges: {},
+  edges: { comments: commentsEdge(postEdges.comments) },
 };
 
 export const NODES: Record<NodeName, GraphNode<any>> = {
   AdAccount: AD_ACCOUNT, Campaign: CAMPAIGN, AdSet: AD_SET, Ad: AD, CustomAudience: CUSTOM_AUDIENCE,
   CustomConversion: CUSTOM_CONVERSION, Page: PAGE, Post: POST, AdAsyncRequestSet: ASYNC_REQUEST_SET, AdAsyncRequest: ASYNC_REQUEST,
+  Comment: COMMENT, Like: LIKE, Reaction: REACTION,
 };
 
 /** The Graph node type of each kind of object the API serves. */
 export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   ad_account: 'AdAccount', campaign: 'Campaign', ad_set: 'AdSet', ad: 'Ad', custom_audience: 'CustomAudience',
   custom_conversion: 'CustomConversion', page: 'Page', post: 'Post', async_request_set: 'AdAsyncRequestSet', async_request: 'AdAsyncRequest',
+  comment: 'Comment',
 };

@@ -81,6 +81,19 @@ export const text = (options: { max: number; nonEmpty?: boolean }): Reader<strin
   return value;
 };
 
+/** An http or https URL of at most 2,048 characters. */
+export const httpUrl: Reader<string> = (value, name) => {
+  const url = text({ max: 2048 })(value, name);
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw paramError(name, `Param ${name} must be an http or https URL`);
+  return url;
+};
+
 export const oneOf = <const T extends string>(values: readonly T[]): Reader<T> => (value, name) => {
   if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
     throw paramError(name, `Param ${name} must be one of {${values.join(', ')}}`);

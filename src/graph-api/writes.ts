@@ -1,6 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import type { AdAccountRecord, AdRecord, AdSetRecord, CampaignRecord } from '../ads/store.ts';
-import type { PageRecord } from '../comments/store.ts';
+import { commentExternalId, type CommentRecord, type PageRecord, type PostRecord } from '../comments/store.ts';
+import { deleteComment, editComment, publishComment, setCommentLiked } from '../comments/writes/comments.ts';
 import * as campaigns from '../ads/writes/campaigns.ts';
 import * as adWrites from '../ads/writes/ads.ts';
 import * as audiences from '../ads/writes/audiences.ts';
@@ -8,7 +9,7 @@ import * as adSets from '../ads/writes/ad-sets.ts';
 import { copyAdSet, copyResultJson } from '../ads/writes/ad-set-copies.ts';
 import { createAsyncBatch } from '../ads/writes/async-requests.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
-import { createFeedPost } from '../comments/writes.ts';
+import { createFeedPost } from '../comments/writes/posts.ts';
 import type { Params } from './params.ts';
 import type { NodeName } from './nodes.ts';
 
@@ -17,6 +18,8 @@ export interface NodeWrites {
   update?(ctx: RequestContext, record: any, params: Params): Promise<Record<string, unknown>>;
   remove?(ctx: RequestContext, record: any): Promise<unknown>;
   create?: Record<string, (ctx: RequestContext, parent: any, params: Params) => Promise<Record<string, unknown>>>;
+  /** DELETE /<id>/<edge> (unlike). */
+  removeFromEdge?: Record<string, (ctx: RequestContext, parent: any) => Promise<Record<string, unknown>>>;
 }
 
 // Creating answers the new object's id, as the platform does; updating answers success.
@@ -65,6 +68,22 @@ export const WRITES: Partial<Record<NodeName, NodeWrites>> = {
   Page: {
     create: {
       feed: (ctx, page: PageRecord, params) => created(createFeedPost(ctx, page.id, params)),
+    },
+  },
+  Post: {
+    create: {
+      comments: async (ctx, post: PostRecord, params) => ({ id: commentExternalId(await publishComment(ctx, post.id, params)) }),
+    },
+  },
+  Comment: {
+    update: (ctx, comment: CommentRecord, params) => succeeded(editComment(ctx, commentExternalId(comment), params)),
+    remove: (ctx, comment: CommentRecord) => deleteComment(ctx, commentExternalId(comment)),
+    create: {
+      comments: async (ctx, comment: CommentRecord, params) => ({ id: commentExternalId(await publishComment(ctx, commentExternalId(comment), params)) }),
+      likes: (ctx, comment: CommentRecord) => succeeded(setCommentLiked(ctx, commentExternalId(comment), true)),
+    },
+    removeFromEdge: {
+      likes: (ctx, comment: CommentRecord) => succeeded(setCommentLiked(ctx, commentExternalId(comment), false)),
     },
   },
 };

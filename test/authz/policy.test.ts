@@ -32,7 +32,8 @@ const ROWS: Array<[string, Principal, Action, ResourceType, boolean]> = [
   ['ads_read reads ad sets', client('ads_read'), 'read', 'ad_set', true],
   ['ads_read may not create ad sets', client('ads_read'), 'create', 'ad_set', false],
   ['ads_management creates ad sets', client('ads_management'), 'create', 'ad_set', true],
-  ['pages_manage_engagement deletes comments', client('pages_manage_engagement'), 'delete', 'comment', true],
+  ['pages_manage_engagement with pages_read_engagement deletes the page\'s comments', client('pages_manage_engagement pages_read_engagement'), 'delete', 'comment', true],
+  ['pages_manage_engagement alone may not delete comments', client('pages_manage_engagement'), 'delete', 'comment', false],
   ['pages_read_engagement may not delete comments', client('pages_read_engagement'), 'delete', 'comment', false],
   ['read implies every read scope', client('read'), 'read', 'comment', true],
   ['write implies every scope', client('write'), 'update', 'ad', true],
@@ -65,7 +66,9 @@ describe('authorization policy', () => {
   it('lists the organizations where an action is allowed', () => {
     const principal = user(null, { roles: new Map<string, Role>([[ORG, 'advertiser'], [OTHER, 'moderator']]) });
     expect(organizationsAllowing(principal, 'read', 'ad_set')).toEqual([ORG]);
-    expect(organizationsAllowing(principal, 'read', 'page')).toEqual([ORG, OTHER]);
+    expect(organizationsAllowing(principal, 'update', 'comment')).toEqual([OTHER]);
+    // Pages are public: every signed-in person reads them everywhere.
+    expect(organizationsAllowing(principal, 'read', 'page')).toBe('all');
     expect(organizationsAllowing(user(null, { siteAdmin: true }), 'read', 'ad_set')).toBe('all');
   });
 });

@@ -7,7 +7,7 @@ import { createClient } from '../../src/oauth/service.ts';
 import { createRequestContext } from '../../src/context/index.ts';
 import { resolvePrincipal } from '../../src/http/authenticate.ts';
 import { DomainError } from '../../src/errors/index.ts';
-import { createFeedPost } from '../../src/comments/writes.ts';
+import { createFeedPost } from '../../src/comments/writes/posts.ts';
 import type { PageRecord } from '../../src/comments/store.ts';
 
 // Posts on a page's feed (issue 5, DECISIONS section 8): who posts as the page and who writes a visitor post,
@@ -25,6 +25,7 @@ type Who = 'owner' | 'admin' | 'advertiser' | 'moderator' | 'auditor' | 'member'
 let server: TestServer;
 let tokens: Record<Who, string>;
 let userIds: Partial<Record<Who, string>>;
+let outsiderId: string;
 let page: PageRecord;
 
 beforeAll(async () => {
@@ -39,7 +40,9 @@ beforeAll(async () => {
     tokens[role] = made.token;
     userIds[role] = made.user.id;
   }
-  tokens.outsider = (await world.user({ organizationId: other.id, role: 'admin' })).token;
+  const outsider = await world.user({ organizationId: other.id, role: 'admin' });
+  tokens.outsider = outsider.token;
+  outsiderId = outsider.user.id;
   tokens.siteAdmin = (await world.user({ siteAdmin: true })).token;
   for (const [who, scope] of [['pagesClient', 'pages_manage_engagement'], ['readClient', 'pages_read_engagement'], ['adsClient', 'ads_management']] as const) {
     const { client, clientSecret } = await createClient(server.deps, { name: who, scope, organization: org.id });
@@ -78,11 +81,12 @@ describe('createPagePost: who the post is by', () => {
       .toEqual({ kind: 'page_post', user: null, page: page.id, org: page.organizationId });
   });
 
-  it.each(['advertiser', 'moderator', 'auditor'] as const)('%s (reads the page, may not manage it) writes a VISITOR_POST from the user', async (who) => {
+  // Pages are public (DECISIONS section 6): every signed-in person who does not manage the page writes a visitor post.
+  it.each(['advertiser', 'moderator', 'auditor', 'member', 'outsider'] as const)('%s (does not manage the page) writes a VISITOR_POST from the user', async (who) => {
     const result = created(await post({ message: `Hi, I am the ${who}` }, who));
-    expect(result).toMatchObject({ kind: 'VISITOR_POST', from: { __typename: 'User', id: userIds[who] } });
     const row = await server.deps.db('posts').where({ id: result.id }).first();
-    expect({ kind: row.kind, user: row.author_user_id, page: row.author_page_id }).toEqual({ kind: 'visitor_post', user: userIds[who], page: null });
+    expect(result).toMatchObject({ kind: 'VISITOR_POST', from: { __typename: 'User', id: row.author_user_id } });
+    expect({ kind: row.kind, user: row.author_user_id, page: row.author_page_id }).toEqual({ kind: 'visitor_post', user: userIds[who] ?? outsiderId, page: null });
   });
 
   it('lists new posts on the page and reads them back', async () => {
@@ -93,7 +97,8 @@ describe('createPagePost: who the post is by', () => {
   });
 
   it.each([
-    ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND'], ['adsClient', 'NOT_FOUND'], ['readClient', 'FORBIDDEN'],
+    // API clients act for their organization only: ads scopes do not reach pages, read scopes do not post.
+    ['adsClient', 'NOT_FOUND'], ['readClient', 'FORBIDDEN'],
   ] as const)('%s: %s, nothing written', async (who, code) => {
     await expectRefused(post({ message: 'Let me in' }, who), code);
     // Permission comes before the parameters.

@@ -516,16 +516,20 @@ describe('the /v24.0 layer', () => {
       return { status: response.status, headers, text: response.text.split(trace).join('<trace>').split(id).join('<id>') };
     };
 
-    it('answers an object of another organization exactly like one that does not exist', async () => {
+    it('reads the pages and posts of another organization: pages are public', async () => {
+      expect((await graph.get(other.page.id, token, { fields: 'name' })).body).toEqual({ id: other.page.id, name: expect.any(String) });
+      expect((await graph.get(other.post.id, token)).body).toEqual({ id: other.post.id });
+      expect((await graph.get(`${other.page.id}/feed`, token)).body.data).toEqual(expect.arrayContaining([{ id: other.post.id }]));
+    });
+
+    it('answers an ad object of another organization exactly like one that does not exist', async () => {
       const cases: Array<[string, string, Record<string, unknown>]> = [
         [other.campaign.id, other.campaign.id, {}],
         [other.campaign.id, other.campaign.id, { fields: 'name,status' }],
         [other.adSet.id, other.adSet.id, { fields: 'campaign{name}' }],
         [act(other.account), act(other.account), {}],
         [`${act(other.account)}/campaigns`, act(other.account), { summary: 'total_count' }],
-        [other.page.id, other.page.id, { fields: 'name' }],
-        [`${other.page.id}/feed`, other.page.id, {}],
-        [other.post.id, other.post.id, {}],
+        // (Pages and their posts are public to every signed-in person: DECISIONS section 6.)
       ];
       for (const [path, id, query] of cases) {
         const missingId = id.startsWith('act_') ? 'act_999999999' : '999999999';

@@ -62,12 +62,12 @@ describe('GraphQL reads', () => {
   });
 
   it.each([
-    // role, can read the ad account, can read the page, sees the organization
+    // role, can read the ad account, can read the page (pages are public), sees the organization
     ['admin', true, true, true],
     ['advertiser', true, true, true],
     ['moderator', false, true, true],
-    ['member', false, false, true],
-    ['outsider', false, false, false],
+    ['member', false, true, true],
+    ['outsider', false, true, false],
     ['siteAdmin', true, true, true],
   ] as const)('%s: ad account %s, page %s, organization %s', async (role, account, page, organization) => {
     const { body } = await server.graphql(

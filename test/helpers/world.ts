@@ -6,7 +6,7 @@ import {
   adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
   newAdSet, type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
-import { comments, pages, posts, type CommentRecord, type PageRecord, type PostRecord } from '../../src/comments/store.ts';
+import { insertComments, pages, posts, type CommentRecord, type PageRecord, type PostRecord } from '../../src/comments/store.ts';
 
 export const PASSWORD = 'Correct-Horse-9-Battery';
 let counter = 0;
@@ -87,9 +87,9 @@ export function worldBuilder(deps: AppDeps) {
     },
     async comment(post: PostRecord, fields: Partial<CommentRecord> = {}) {
       const [comment] = await deps.db.transaction((trx) =>
-        insertObjects<CommentRecord>(trx, 'comment', comments, [{
+        insertComments(trx, [{
           organizationId: post.organizationId, postId: post.id, parentId: null, authorUserId: null, authorPageId: post.pageId,
-          message: 'Nice', attachment: null, messageTags: [], isHidden: false, commentCount: 0, likeCount: 0, ...fields,
+          message: 'Nice', attachment: null, messageTags: [], isHidden: false, likeCount: 0, ...fields,
         }]));
       return comment!;
     },

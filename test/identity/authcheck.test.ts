@@ -570,7 +570,13 @@ describe('authcheck', () => {
       ['auditor may not delete comments', 'auditorA', 'delete', (w) => ({ resource_type: 'comment', organization_id: A(w) }), false],
       ['member reads the organization', 'memberA', 'read', (w) => ({ resource_type: 'organization', organization_id: A(w) }), true],
       ['member reads the members', 'memberA', 'read', (w) => ({ resource_type: 'organization_member', organization_id: A(w) }), true],
-      ['member may not read pages', 'memberA', 'read', (w) => ({ resource_type: 'page', organization_id: A(w) }), false],
+      // Pages are public (DECISIONS section 6): every signed-in person reads them, comments, and writes visitor posts.
+      ['member reads pages', 'memberA', 'read', (w) => ({ resource_type: 'page', organization_id: A(w) }), true],
+      // Without narrowing (an organization the caller cannot see answers false, as a missing one does).
+      ['a user without organizations reads every page', 'loner', 'read', () => ({ resource_type: 'page' }), true],
+      ['a user without organizations comments anywhere', 'loner', 'create', () => ({ resource_type: 'comment' }), true],
+      ['a user without organizations moderates nothing', 'loner', 'delete', () => ({ resource_type: 'comment' }), false],
+      ['a member may not moderate comments', 'memberA', 'update', (w) => ({ resource_type: 'comment', organization_id: A(w) }), false],
       ['member may not add members', 'memberA', 'create', (w) => ({ resource_type: 'organization_member', organization_id: A(w) }), false],
       ['member may not update the organization', 'memberA', 'update', (w) => ({ resource_type: 'organization', organization_id: A(w) }), false],
       ['a user of two organizations has each role in its own organization (A)', 'bridge', 'update', (w) => ({ resource_type: 'comment', organization_id: A(w) }), false],

@@ -10,7 +10,8 @@ import { AD_SET_NAME_MAX, adSetLimitViolation, DEEP_COPY_ASYNC_MAX, DEEP_COPY_SY
 import { refuseFirst } from '../rules/violations.ts';
 import { findAdSet } from '../service.ts';
 import { ads, adSets, countLiveAdSets, insertAdSets, liveAdsOf, type AdRecord, type AdSetRecord } from '../store.ts';
-import { lockRow, visibleForWrite } from './common.ts';
+import { lockRow } from '../../db/locks.ts';
+import { visibleForWrite } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
 import { limitsOf } from './ad-sets.ts';
 

@@ -9,7 +9,8 @@ import { stateViolations } from '../rules/state.ts';
 import { refuseFirst, type Violation } from '../rules/violations.ts';
 import { findAdSet } from '../service.ts';
 import { adSets, countLiveAdSets, insertAdSets, newAdSet, replaceAdSetReferences, type AdAccountRecord, type AdSetRecord } from '../store.ts';
-import { accountForCreate, lockRow, visibleForWrite, writeLocked, type WriteTarget } from './common.ts';
+import { lockRow } from '../../db/locks.ts';
+import { accountForCreate, visibleForWrite, writeLocked, type WriteTarget } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
 import { AD_SET_PARAMS, readAdSetParams, statusOf, type AdSetInput } from './ad-set-params.ts';
 

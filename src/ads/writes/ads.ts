@@ -7,7 +7,8 @@ import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findAd } from '../service.ts';
 import { ads, countLiveAds, type AdRecord } from '../store.ts';
-import { createInAccount, definedOnly, lockRow, sentOf, writeLocked, type WriteTarget } from './common.ts';
+import { lockRow } from '../../db/locks.ts';
+import { createInAccount, definedOnly, sentOf, writeLocked, type WriteTarget } from './common.ts';
 
 /** Ad writes (DECISIONS section 8): POST /act_<ID>/ads, POST /<AD_ID>, DELETE /<AD_ID>. */
 

@@ -8,7 +8,7 @@ import type { AdRecommendation as AdRecommendationModel } from '../../ads/rules/
 import type { Violation } from '../../ads/rules/violations.ts';
 import type { CopyResultModel } from '../../ads/resolvers/async-requests.ts';
 import type { AdObjectId as AdObjectIdModel } from '../../ads/writes/ad-set-copies.ts';
-import type { PageRecord, PostRecord, CommentRecord } from '../../comments/store.ts';
+import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord } from '../../comments/store.ts';
 import type { ConnectionModel, EdgeModel } from '../connections.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
 import type { AffectedPlace } from '../../dateformats/mapping.ts';
@@ -635,25 +635,79 @@ export type ChangePasswordWithOneTimePasscodeInput = {
   password: Scalars['String']['input'];
 };
 
+/**
+ * A comment or a reply (replies are one level deep). Fields about the viewer are computed for who asks; a hidden
+ * comment is seen only by the page (admins, moderators), its author, the post's author and the people tagged in it.
+ */
 export type Comment = Node & {
   __typename?: 'Comment';
+  /** A photo or URL ({type: photo, url, target}), a shared link ({type: share, url}), or a media source. */
   attachment?: Maybe<Scalars['JSON']['output']>;
+  /** You may reply (comments only: replies take no replies). */
+  canComment: Scalars['Boolean']['output'];
+  /** For the page (admins and moderators) only, null for everyone else: whether it may be hidden. */
+  canHide?: Maybe<Scalars['Boolean']['output']>;
+  canLike: Scalars['Boolean']['output'];
+  canRemove: Scalars['Boolean']['output'];
+  /** For the page only: a person's top-level comment may get a private reply. */
+  canReplyPrivately?: Maybe<Scalars['Boolean']['output']>;
+  /** Replies you may see. */
   commentCount: Scalars['Int']['output'];
+  /** Replies (one level deep), oldest first unless REVERSE_CHRONOLOGICAL. */
+  comments: CommentConnection;
   createdTime: Scalars['DateTime']['output'];
+  /** The author: a page always; a person only for the page and for that person (user information needs a page token). */
   from?: Maybe<Actor>;
   /** <post id>_<comment id> */
   id: Scalars['ID']['output'];
   isHidden: Scalars['Boolean']['output'];
   likeCount: Scalars['Int']['output'];
+  likes: CommentLikeConnection;
+  /** With mentions in place: @[<id>] as written became the name, and a message tag points at it. */
   message?: Maybe<Scalars['String']['output']>;
   messageTags: Array<MessageTag>;
+  /** The photo or video post commented on; null for other posts. */
+  object?: Maybe<Post>;
   parent?: Maybe<Comment>;
+  permalinkUrl: Scalars['String']['output'];
   post: Post;
+  /** Same as comments (the name earlier versions used). */
   replies: CommentConnection;
   updatedTime: Scalars['DateTime']['output'];
+  /** Whether you like it. */
+  userLikes: Scalars['Boolean']['output'];
 };
 
 
+/**
+ * A comment or a reply (replies are one level deep). Fields about the viewer are computed for who asks; a hidden
+ * comment is seen only by the page (admins, moderators), its author, the post's author and the people tagged in it.
+ */
+export type CommentCommentsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<CommentOrder>;
+};
+
+
+/**
+ * A comment or a reply (replies are one level deep). Fields about the viewer are computed for who asks; a hidden
+ * comment is seen only by the page (admins, moderators), its author, the post's author and the people tagged in it.
+ */
+export type CommentLikesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A comment or a reply (replies are one level deep). Fields about the viewer are computed for who asks; a hidden
+ * comment is seen only by the page (admins, moderators), its author, the post's author and the people tagged in it.
+ */
 export type CommentRepliesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -669,11 +723,54 @@ export type CommentConnection = {
   totalCount: Scalars['Int']['output'];
 };
 
+/**
+ * A comment's content: a message and/or one attachment (the specification's rules: a message or an attachment;
+ * attachmentShareUrl alone; attachmentId may come with attachmentUrl). An edit replaces the whole content.
+ * Mentions are written @[<user, page or group id>]; messages are at most 8,000 characters.
+ */
+export type CommentContentInput = {
+  attachmentId?: InputMaybe<Scalars['ID']['input']>;
+  attachmentShareUrl?: InputMaybe<Scalars['String']['input']>;
+  attachmentUrl?: InputMaybe<Scalars['String']['input']>;
+  message?: InputMaybe<Scalars['String']['input']>;
+  source?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type CommentEdge = {
   __typename?: 'CommentEdge';
   cursor: Scalars['String']['output'];
   node: Comment;
 };
+
+/** Which comments of a post: TOPLEVEL (comments, without their replies) or STREAM (comments and replies in one list). */
+export type CommentFilter =
+  | 'STREAM'
+  | 'TOPLEVEL';
+
+/** A like: who likes (a person or a page), and since when. */
+export type CommentLike = {
+  __typename?: 'CommentLike';
+  actor?: Maybe<Actor>;
+  createdTime: Scalars['DateTime']['output'];
+};
+
+export type CommentLikeConnection = {
+  __typename?: 'CommentLikeConnection';
+  edges: Array<CommentLikeEdge>;
+  nodes: Array<CommentLike>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type CommentLikeEdge = {
+  __typename?: 'CommentLikeEdge';
+  cursor: Scalars['String']['output'];
+  node: CommentLike;
+};
+
+export type CommentOrder =
+  | 'CHRONOLOGICAL'
+  | 'REVERSE_CHRONOLOGICAL';
 
 export type ConvertLoginInput = {
   /** The account's current password. */
@@ -1143,15 +1240,25 @@ export type Mutation = {
   deleteAdSet: Scalars['Boolean']['output'];
   /** Sets the campaign, its ad sets and its ads to DELETED; the campaign stays readable. */
   deleteCampaign: Scalars['Boolean']['output'];
+  /** Deletes a comment with its replies and their likes: its author, or the page (not on reviews). */
+  deleteComment: Scalars['Boolean']['output'];
+  /** Replaces a comment's content: its author, or the page for the page's own comments. */
+  editComment: Comment;
+  likeComment: Comment;
   /** Signs in with e-mail and password and returns a session token. */
   login: LoginPayload;
   /** Ends the session the request was made with. */
   logout: Scalars['Boolean']['output'];
   /** Starts migrating an index of the SEARCH_URL cluster (owners and admins); poll dateFormatMigration. */
   migrateIndexDateFormats: DateFormatMigration;
+  /** Comments on a post, or replies to a comment (objectId <post id>_<comment id>): a person as themselves, a page's API client as the page. */
+  publishComment: Comment;
   removeOrganizationMember: Scalars['Boolean']['output'];
   /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
   requestOneTimePasscode: Scalars['Boolean']['output'];
+  /** Hides or shows a comment: the page's admins and moderators, for comments the rules let the page hide. */
+  setCommentHidden: Comment;
+  unlikeComment: Comment;
   updateAd: Ad;
   updateAdSet: AdSet;
   updateCampaign: Campaign;
@@ -1243,6 +1350,22 @@ export type MutationDeleteCampaignArgs = {
 };
 
 
+export type MutationDeleteCommentArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationEditCommentArgs = {
+  id: Scalars['ID']['input'];
+  input: CommentContentInput;
+};
+
+
+export type MutationLikeCommentArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationLoginArgs = {
   input: LoginInput;
 };
@@ -1253,6 +1376,12 @@ export type MutationMigrateIndexDateFormatsArgs = {
 };
 
 
+export type MutationPublishCommentArgs = {
+  input: CommentContentInput;
+  objectId: Scalars['ID']['input'];
+};
+
+
 export type MutationRemoveOrganizationMemberArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1260,6 +1389,17 @@ export type MutationRemoveOrganizationMemberArgs = {
 
 export type MutationRequestOneTimePasscodeArgs = {
   email: Scalars['String']['input'];
+};
+
+
+export type MutationSetCommentHiddenArgs = {
+  hidden: Scalars['Boolean']['input'];
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationUnlikeCommentArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -1497,7 +1637,10 @@ export type PasswordValidation = {
 export type Post = Node & {
   __typename?: 'Post';
   attachment?: Maybe<Scalars['JSON']['output']>;
-  /** Top-level comments; replies are under each comment. */
+  /**
+   * Its comments you may see (hidden ones only for the page, their author, the post's author and the people tagged):
+   * top-level ones by default, or with their replies (STREAM); oldest first by default.
+   */
   comments: CommentConnection;
   createdTime: Scalars['DateTime']['output'];
   eventStartTime?: Maybe<Scalars['DateTime']['output']>;
@@ -1517,8 +1660,10 @@ export type Post = Node & {
 export type PostCommentsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
+  filter?: InputMaybe<CommentFilter>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+  order?: InputMaybe<CommentOrder>;
 };
 
 export type PostConnection = {
@@ -1969,7 +2114,13 @@ export type ResolversTypes = ResolversObject<{
   ChangePasswordWithOneTimePasscodeInput: ChangePasswordWithOneTimePasscodeInput;
   Comment: ResolverTypeWrapper<CommentRecord>;
   CommentConnection: ResolverTypeWrapper<ConnectionModel>;
+  CommentContentInput: CommentContentInput;
   CommentEdge: ResolverTypeWrapper<EdgeModel>;
+  CommentFilter: CommentFilter;
+  CommentLike: ResolverTypeWrapper<CommentLikeRecord>;
+  CommentLikeConnection: ResolverTypeWrapper<ConnectionModel>;
+  CommentLikeEdge: ResolverTypeWrapper<EdgeModel>;
+  CommentOrder: CommentOrder;
   ConvertLoginInput: ConvertLoginInput;
   CopyAdSetInput: CopyAdSetInput;
   CreateAdInput: CreateAdInput;
@@ -2088,7 +2239,11 @@ export type ResolversParentTypes = ResolversObject<{
   ChangePasswordWithOneTimePasscodeInput: ChangePasswordWithOneTimePasscodeInput;
   Comment: CommentRecord;
   CommentConnection: ConnectionModel;
+  CommentContentInput: CommentContentInput;
   CommentEdge: EdgeModel;
+  CommentLike: CommentLikeRecord;
+  CommentLikeConnection: ConnectionModel;
+  CommentLikeEdge: EdgeModel;
   ConvertLoginInput: ConvertLoginInput;
   CopyAdSetInput: CopyAdSetInput;
   CreateAdInput: CreateAdInput;
@@ -2485,18 +2640,28 @@ export type CampaignEdgeResolvers<ContextType = RequestContext, ParentType exten
 
 export type CommentResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Comment'] = ResolversParentTypes['Comment']> = ResolversObject<{
   attachment?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  canComment?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canHide?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  canLike?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canRemove?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canReplyPrivately?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   commentCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  comments?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, Partial<CommentCommentsArgs>>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   from?: Resolver<Maybe<ResolversTypes['Actor']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   isHidden?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   likeCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  likes?: Resolver<ResolversTypes['CommentLikeConnection'], ParentType, ContextType, Partial<CommentLikesArgs>>;
   message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   messageTags?: Resolver<Array<ResolversTypes['MessageTag']>, ParentType, ContextType>;
+  object?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
+  permalinkUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   post?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
   replies?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, Partial<CommentRepliesArgs>>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  userLikes?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
@@ -2510,6 +2675,23 @@ export type CommentConnectionResolvers<ContextType = RequestContext, ParentType 
 export type CommentEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentEdge'] = ResolversParentTypes['CommentEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Comment'], ParentType, ContextType>;
+}>;
+
+export type CommentLikeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentLike'] = ResolversParentTypes['CommentLike']> = ResolversObject<{
+  actor?: Resolver<Maybe<ResolversTypes['Actor']>, ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+}>;
+
+export type CommentLikeConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentLikeConnection'] = ResolversParentTypes['CommentLikeConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['CommentLikeEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['CommentLike']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type CommentLikeEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentLikeEdge'] = ResolversParentTypes['CommentLikeEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['CommentLike'], ParentType, ContextType>;
 }>;
 
 export type CustomAudienceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CustomAudience'] = ResolversParentTypes['CustomAudience']> = ResolversObject<{
@@ -2684,11 +2866,17 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   deleteAd?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdArgs, 'id'>>;
   deleteAdSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdSetArgs, 'id'>>;
   deleteCampaign?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCampaignArgs, 'id'>>;
+  deleteComment?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCommentArgs, 'id'>>;
+  editComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationEditCommentArgs, 'id' | 'input'>>;
+  likeComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationLikeCommentArgs, 'id'>>;
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   migrateIndexDateFormats?: Resolver<ResolversTypes['DateFormatMigration'], ParentType, ContextType, RequireFields<MutationMigrateIndexDateFormatsArgs, 'input'>>;
+  publishComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationPublishCommentArgs, 'input' | 'objectId'>>;
   removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
   requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
+  setCommentHidden?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationSetCommentHiddenArgs, 'hidden' | 'id'>>;
+  unlikeComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationUnlikeCommentArgs, 'id'>>;
   updateAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationUpdateAdArgs, 'id' | 'input'>>;
   updateAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationUpdateAdSetArgs, 'id' | 'input'>>;
   updateCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'id' | 'input'>>;
@@ -2879,6 +3067,9 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   Comment?: CommentResolvers<ContextType>;
   CommentConnection?: CommentConnectionResolvers<ContextType>;
   CommentEdge?: CommentEdgeResolvers<ContextType>;
+  CommentLike?: CommentLikeResolvers<ContextType>;
+  CommentLikeConnection?: CommentLikeConnectionResolvers<ContextType>;
+  CommentLikeEdge?: CommentLikeEdgeResolvers<ContextType>;
   CustomAudience?: CustomAudienceResolvers<ContextType>;
   CustomAudienceConnection?: CustomAudienceConnectionResolvers<ContextType>;
   CustomAudienceEdge?: CustomAudienceEdgeResolvers<ContextType>;

@@ -1,14 +1,14 @@
-import type { RequestContext } from '../context/index.ts';
-import { can } from '../authz/policy.ts';
-import { requireSignedIn } from '../authz/guards.ts';
-import { insertObjects } from '../db/objects.ts';
-import { forbidden, notFound } from '../errors/index.ts';
+import type { RequestContext } from '../../context/index.ts';
+import { mayAsOrganization } from '../../authz/policy.ts';
+import { requireSignedIn } from '../../authz/guards.ts';
+import { insertObjects } from '../../db/objects.ts';
+import { forbidden, notFound } from '../../errors/index.ts';
 import {
-  dateTime, integer, jsonObject, list, missingParam, nested, oneOf, optionalParam, paramError, requiredParam, smallInteger, text,
+  dateTime, httpUrl, integer, jsonObject, list, missingParam, nested, oneOf, optionalParam, paramError, requiredParam, smallInteger, text,
   type Params,
-} from '../graph-api/params.ts';
-import { findPage } from './service.ts';
-import { posts, type PostKind, type PostRecord } from './store.ts';
+} from '../../graph-api/params.ts';
+import { findPage } from '../service.ts';
+import { posts, type PostKind, type PostRecord } from '../store.ts';
 
 /** The `kind` values a feed write may name; without one the post is a page post or a visitor post. */
 export const FEED_KINDS = ['photo', 'video', 'event', 'review'] as const;
@@ -16,18 +16,6 @@ export type FeedKind = (typeof FEED_KINDS)[number];
 
 /** The longest message the platform takes on a post. */
 export const MAX_POST_MESSAGE = 63_206;
-
-const link = (value: unknown, name: string): string => {
-  const url = text({ max: 2048 })(value, name);
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw paramError(name, `Param ${name} must be an http or https URL`);
-  return url;
-};
 
 /** A post's `targeting`: `{locales: [keys]}` restricts who sees it (the platform's feed targeting); other keys are kept. */
 function readPostTargeting(value: unknown, name: string): Record<string, unknown> {
@@ -56,7 +44,7 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
   if (!page) throw notFound('Page', String(pageId));
   params ??= {};
 
-  const asPage = can(ctx.viewer, 'create', { type: 'post', organizationId: page.organizationId });
+  const asPage = mayAsOrganization(ctx.viewer, 'create', { type: 'post', organizationId: page.organizationId });
   const user = ctx.viewer.kind === 'user' ? ctx.viewer.userId : null;
   if (!asPage && !user) throw forbidden(`Permissions error: you may not post on page ${page.id}`);
   // What else is allowed depends on the kind, so it is the one parameter read before the remaining checks.
@@ -65,7 +53,7 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
   if (kind === 'event' && !asPage) throw forbidden(`Permissions error: only the page's managers may create events on page ${page.id}`);
 
   const message = optionalParam(params, 'message', text({ max: MAX_POST_MESSAGE }));
-  const url = optionalParam(params, 'link', link);
+  const url = optionalParam(params, 'link', httpUrl);
   const title = optionalParam(params, 'title', text({ max: 255 }));
   const rating = optionalParam(params, 'rating', smallInteger(1, 5));
   const startTime = optionalParam(params, 'start_time', dateTime);

@@ -1,0 +1,199 @@
+import type { Knex } from 'knex';
+import type { RequestContext } from '../../context/index.ts';
+import { can } from '../../authz/policy.ts';
+import { requireSignedIn } from '../../authz/guards.ts';
+import { isNumericId, isUuid } from '../../db/ids.ts';
+import { lockRow } from '../../db/locks.ts';
+import { forbidden, notFound } from '../../errors/index.ts';
+import { boolean, given, graphId, httpUrl, optionalParam, paramError, text, type Params } from '../../graph-api/params.ts';
+import { commentContent, MAX_COMMENT_MESSAGE, type ContentInput } from '../rules/content.ts';
+import { mentionedIds, renderMentions, type MentionTarget } from '../rules/mentions.ts';
+import { editRefusal, hideRefusal } from '../rules/moderation.ts';
+import {
+  findCommentObject, findPost, likerOf, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject,
+} from '../service.ts';
+import {
+  commentExternalId, commentLikes, comments, insertComments, insertLikes, pages, replaceMentions,
+  type CommentRecord, type MessageTag, type PostRecord,
+} from '../store.ts';
+import { users } from '../../identity/store.ts';
+
+/**
+ * Comment writes (DECISIONS section 6): publish (POST /<object>/comments), edit and hide (POST /<comment>),
+ * delete, like and unlike. Who may is the policy's (src/authz/policy.ts); what may be done to which comment is the
+ * pure rules' (../rules); each write is one transaction.
+ */
+
+/** A comment named by its id: malformed ids of the old three-part form are error 100, others name nothing. */
+async function commentNamed(ctx: RequestContext, id: string): Promise<CommentObject> {
+  requireSignedIn(ctx);
+  refuseDiscontinuedId(String(id));
+  const found = await findCommentObject(ctx, String(id));
+  if (!found) throw notFound('Comment', String(id));
+  return found;
+}
+
+const CONTENT_PARAMS = ['message', 'attachment_url', 'attachment_id', 'attachment_share_url', 'source'] as const;
+
+function readContent(params: Params): ContentInput {
+  return {
+    message: optionalParam(params, 'message', text({ max: MAX_COMMENT_MESSAGE })),
+    attachmentUrl: optionalParam(params, 'attachment_url', httpUrl),
+    attachmentId: optionalParam(params, 'attachment_id', graphId),
+    attachmentShareUrl: optionalParam(params, 'attachment_share_url', httpUrl),
+    source: optionalParam(params, 'source', text({ max: 2048, nonEmpty: true })),
+  };
+}
+
+/** What the mentioned ids name: people (UUIDs) and pages (numeric ids); anything else is error 100 naming message. */
+async function mentionTargets(ctx: RequestContext, ids: string[]): Promise<Map<string, MentionTarget>> {
+  const userIds = ids.filter(isUuid);
+  const pageIds = ids.filter(isNumericId);
+  const [userRows, pageRows] = await Promise.all([
+    userIds.length > 0 ? ctx.db(users.table).whereIn('id', userIds) : Promise.resolve([]),
+    pageIds.length > 0 ? ctx.db(pages.table).whereIn('id', pageIds) : Promise.resolve([]),
+  ]);
+  const targets = new Map<string, MentionTarget>();
+  for (const row of userRows as Array<Record<string, unknown>>) {
+    const user = users.fromRow(row);
+    targets.set(user.id, { id: user.id, name: user.name || user.username, type: 'user' });
+  }
+  for (const row of pageRows as Array<Record<string, unknown>>) {
+    const page = pages.fromRow(row);
+    targets.set(page.id, { id: page.id, name: page.name, type: 'page' });
+  }
+  return targets;
+}
+
+/** The content to store: the rules of rules/content.ts, and mentions turned into names and tags. */
+async function storedContent(ctx: RequestContext, input: ContentInput): Promise<{ message: string | null; attachment: unknown; messageTags: MessageTag[] }> {
+  const content = commentContent(input);
+  if (!content.ok) throw paramError(content.field, content.reason);
+  if (content.message === null) return { message: null, attachment: content.attachment, messageTags: [] };
+  const mentioned = mentionedIds(content.message);
+  if (!mentioned.ok) throw paramError('message', `Param message has a malformed mention: ${mentioned.reason}`);
+  const rendered = renderMentions(content.message, await mentionTargets(ctx, mentioned.ids));
+  if ('missing' in rendered) throw paramError('message', `Param message mentions ${rendered.missing}, which names no user, page or group`);
+  return { message: rendered.message, attachment: content.attachment, messageTags: rendered.tags };
+}
+
+function primed(ctx: RequestContext, comment: CommentRecord): CommentRecord {
+  ctx.loaders.comments.commentById.clear(comment.id).prime(comment.id, comment);
+  return comment;
+}
+
+/**
+ * POST /<post>/comments, or /<comment>/comments for a reply (one level deep: a reply takes no replies). A person
+ * comments as themselves; the page's API client (a page token) comments as the page.
+ */
+export async function publishComment(ctx: RequestContext, objectId: string, params: Params): Promise<CommentRecord> {
+  requireSignedIn(ctx);
+  params ??= {};
+  let post: PostRecord;
+  let parentId: string | null = null;
+  if (String(objectId).includes('_')) {
+    const parent = await commentNamed(ctx, objectId);
+    if (parent.comment.parentId !== null) {
+      throw paramError('id', `Comment ${objectId} is a reply, and replies take no replies: reply to ${commentExternalId({ postId: parent.comment.postId, id: parent.comment.parentId })}`);
+    }
+    ({ post } = parent);
+    parentId = parent.comment.id;
+  } else {
+    const found = await findPost(ctx, String(objectId));
+    if (!found) throw notFound('Object', String(objectId));
+    post = found;
+  }
+  if (!can(ctx.viewer, 'create', { type: 'comment', organizationId: post.organizationId })) {
+    throw forbidden(`Permissions error: commenting as the page needs the pages_manage_engagement permission`);
+  }
+  const content = await storedContent(ctx, readContent(params));
+  const asPage = ctx.viewer.kind === 'client';
+  const [comment] = await ctx.db.transaction((trx) => insertComments(trx, [{
+    organizationId: post.organizationId, postId: post.id, parentId,
+    authorUserId: asPage || ctx.viewer.kind !== 'user' ? null : ctx.viewer.userId, authorPageId: asPage ? post.pageId : null,
+    message: content.message, attachment: content.attachment, messageTags: content.messageTags, isHidden: false, likeCount: 0,
+  }]));
+  return primed(ctx, comment!);
+}
+
+/** Rereads a comment under the transaction's lock (a concurrent delete makes it gone). */
+async function locked(ctx: RequestContext, trx: Knex.Transaction, comment: CommentRecord): Promise<CommentRecord> {
+  const row = await lockRow(ctx.db, trx, comments.table, comment.id);
+  if (!row) throw notFound('Comment', commentExternalId(comment));
+  return comments.fromRow(row);
+}
+
+/**
+ * POST /<comment>: edit the content (the update rules 1 to 3: a message or an attachment; share URL alone; an id
+ * may come with a URL; what is not sent again is removed) and/or `is_hidden` (rule 4, the page only).
+ */
+export async function editComment(ctx: RequestContext, commentId: string, params: Params): Promise<CommentRecord> {
+  const found = await commentNamed(ctx, commentId);
+  params ??= {};
+  const hidden = optionalParam(params, 'is_hidden', boolean);
+  const contentSent = CONTENT_PARAMS.some((name) => given(params, name));
+  const { comment, post } = found;
+  if (!can(ctx.viewer, 'update', found.subject)) throw forbidden(`Permissions error: you may not change comment ${commentId}`);
+  let content: Awaited<ReturnType<typeof storedContent>> | undefined;
+  if (contentSent || hidden === undefined) {
+    const own = ctx.viewer.kind === 'user' && ctx.viewer.userId === comment.authorUserId;
+    const refusal = editRefusal({ ownComment: own, byPage: comment.authorPageId !== null && viewsAsPage(ctx, comment.organizationId) });
+    if (refusal) throw forbidden(`Permissions error: ${refusal}`);
+    content = await storedContent(ctx, readContent(params));
+  }
+  if (hidden !== undefined) {
+    if (!viewsAsPage(ctx, comment.organizationId)) throw forbidden("Permissions error: only the page's admins and moderators can hide or unhide comments");
+    const refusal = hideRefusal(await moderationFacts(ctx, comment, post));
+    if (refusal) throw paramError('is_hidden', refusal);
+  }
+  const updated = await ctx.db.transaction(async (trx) => {
+    const current = await locked(ctx, trx, comment);
+    const patch: Partial<CommentRecord> = { updatedTime: new Date() };
+    if (content) Object.assign(patch, content);
+    if (hidden !== undefined) patch.isHidden = hidden;
+    await trx(comments.table).where({ id: current.id }).update(comments.toRow(patch));
+    const after = comments.fromRow(await trx(comments.table).where({ id: current.id }).first());
+    if (content) await replaceMentions(trx, after);
+    return after;
+  });
+  return primed(ctx, updated);
+}
+
+/** DELETE /<comment>: the comment, its replies and their likes, in one transaction. */
+export async function deleteComment(ctx: RequestContext, commentId: string): Promise<void> {
+  const found = await commentNamed(ctx, commentId);
+  if (!can(ctx.viewer, 'delete', found.subject)) {
+    const review = found.post.kind === 'review' && viewsAsPage(ctx, found.comment.organizationId);
+    throw forbidden(review
+      ? "Permissions error: comments on a review cannot be removed by the page, as reviews are not the page's posts"
+      : `Permissions error: you may not delete comment ${commentId}`);
+  }
+  await ctx.db.transaction(async (trx) => {
+    const current = await locked(ctx, trx, found.comment);
+    const replies = (await trx(comments.table).where({ parent_id: current.id }).select('id')).map((row: { id: unknown }) => String(row.id));
+    // Removing the ids removes the rows that hang on them (comments, likes, mentions: ON DELETE CASCADE).
+    await trx('graph_objects').whereIn('id', [current.id, ...replies]).delete();
+  });
+  ctx.loaders.comments.commentById.clear(found.comment.id);
+}
+
+/** POST /<comment>/likes (like) and DELETE /<comment>/likes (unlike): idempotent, like_count kept with the likes. */
+export async function setCommentLiked(ctx: RequestContext, commentId: string, liked: boolean): Promise<CommentRecord> {
+  const found = await commentNamed(ctx, commentId);
+  const liker = likerOf(ctx, found.post);
+  if (!liker) throw forbidden('Permissions error: liking as the page needs the pages_manage_engagement permission');
+  const updated = await ctx.db.transaction(async (trx) => {
+    const current = await locked(ctx, trx, found.comment);
+    const mine = trx(commentLikes.table).where({ comment_id: current.id, ...('userId' in liker ? { user_id: liker.userId } : { page_id: liker.pageId }) });
+    const existing = await mine.clone().first();
+    if (liked && !existing) await insertLikes(trx, [{ commentId: current.id, ...liker }]);
+    if (!liked && existing) {
+      await mine.clone().delete();
+      await trx(comments.table).where({ id: current.id }).decrement('like_count', 1);
+    }
+    return comments.fromRow(await trx(comments.table).where({ id: current.id }).first());
+  });
+  ctx.loaders.comments.likedBy(liker).clear(updated.id).prime(updated.id, liked);
+  return primed(ctx, updated);
+}
+
