@@ -72,12 +72,15 @@ export interface Subject {
   ownerId?: string | null;
   /** For users: the organizations the user belongs to (users are visible to fellow members). */
   memberOf?: readonly string[];
-  /** For comments: what DECISIONS section 6's rules look at. Without it, a visible comment by someone else. */
+  /**
+   * For comments: what DECISIONS section 6's rules look at. Without it (authcheck on the type), some visible
+   * comment on a post that is not a review, by `ownerId` when that is set.
+   */
   comment?: CommentFacts;
 }
 
 export interface CommentFacts {
-  /** The page wrote it (rather than a person). */
+  /** The page the post is on wrote it (rather than a person or another page). */
   byPage: boolean;
   /** The kind of post it is on (`review`: the page may not remove comments there). */
   postKind: string;
@@ -145,8 +148,13 @@ function clientMayOnComment(scopes: ReadonlySet<Scope>, action: Action, subject:
       return manage;
     case 'update':
       return manage && scopes.has('pages_read_engagement');
-    case 'delete':
-      return manage && facts?.postKind !== 'review' && scopes.has(facts && !facts.byPage ? 'pages_read_user_content' : 'pages_read_engagement');
+    case 'delete': {
+      if (!manage || facts?.postKind === 'review') return false;
+      // Without details (authcheck on the type), a comment by a named person, or some comment: either scope reaches one.
+      const byPage = facts ? facts.byPage : subject.ownerId != null ? false : undefined;
+      if (byPage === undefined) return scopes.has('pages_read_engagement') || scopes.has('pages_read_user_content');
+      return scopes.has(byPage ? 'pages_read_engagement' : 'pages_read_user_content');
+    }
   }
 }
 
@@ -194,19 +202,26 @@ export function can(principal: Principal, action: Action, subject: Subject): boo
 export function mayAsOrganization(principal: Principal, action: Action, subject: Subject): boolean {
   if (principal.kind !== 'user' || principal.siteAdmin) return can(principal, action, subject);
   const role = subject.organizationId ? principal.roles.get(subject.organizationId) : undefined;
-  return role !== undefined && roleAllows(role, subject, action);
+  return role !== undefined && roleAllows(role, subject, action) && can(principal, action, subject);
 }
 
-/** Organizations in which the principal may perform `action` on some object of `type`. */
-export function organizationsAllowing(principal: Principal, action: Action, type: ResourceType): string[] | 'all' {
+/**
+ * Organizations in which the principal may perform `action` on some object of `type` (owned by `ownerId` when
+ * given): the same answer as `can` on `{ type, organizationId, ownerId }` for each organization.
+ */
+export function organizationsAllowing(principal: Principal, action: Action, type: ResourceType, ownerId?: string): string[] | 'all' {
   switch (principal.kind) {
     case 'anonymous':
       return [];
     case 'client':
-      return can(principal, action, { type, organizationId: principal.organizationId }) ? [principal.organizationId] : [];
+      return can(principal, action, { type, organizationId: principal.organizationId, ownerId }) ? [principal.organizationId] : [];
     case 'user':
       if (principal.siteAdmin || granted(PUBLIC_GRANTS, type, action)) return 'all';
-      return [...principal.roles].filter(([, role]) => granted(ROLE_GRANTS[role], type, action)).map(([orgId]) => orgId);
+      // A person edits and deletes their own comments on every page.
+      if (type === 'comment' && ownerId === principal.userId && (action === 'update' || action === 'delete')) return 'all';
+      return [...principal.roles]
+        .filter(([orgId]) => can(principal, action, type === 'user' ? { type, memberOf: [orgId], ownerId } : { type, organizationId: orgId, ownerId }))
+        .map(([orgId]) => orgId);
   }
 }
 

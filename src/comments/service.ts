@@ -22,7 +22,7 @@ export function commentSubject(comment: CommentRecord, post: PostRecord): Subjec
     organizationId: comment.organizationId,
     ownerId: comment.authorUserId,
     comment: {
-      byPage: comment.authorPageId !== null,
+      byPage: comment.authorPageId === post.pageId,
       postKind: post.kind,
       hidden: comment.isHidden,
       visibleTo: visibleTo({

@@ -107,7 +107,7 @@ export async function evaluateCheck(ctx: RequestContext, check: AuthCheck): Prom
     // Users belong to no one organization: a user is reachable through the organizations it shares with the caller.
     if (type === 'user' && owner) return can(ctx.viewer, action, owner);
     if (object.any_org) {
-      const allowedIn = organizationsAllowing(ctx.viewer, action, type);
+      const allowedIn = organizationsAllowing(ctx.viewer, action, type, ownerId);
       return allowedIn === 'all' || allowedIn.length > 0;
     }
     // The users of an organization are the objects of type user in it.

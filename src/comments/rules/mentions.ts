@@ -27,10 +27,11 @@ export function mentionedIds(message: string): MentionParse {
     const normalized = UUID.test(id) ? id.toLowerCase() : id;
     if (!ids.includes(normalized)) ids.push(normalized);
   }
-  // "@[" without its "]" is a mention cut short.
-  const withoutMentions = message.replace(MENTION, '');
-  const open = withoutMentions.indexOf('@[');
-  if (open >= 0) return { ok: false, reason: `the mention starting at character ${codePoints(withoutMentions.slice(0, open))} has no closing "]"` };
+  // "@[" that starts no mention is one cut short (every "@[" inside a mention made its id malformed above).
+  const starts = new Set([...message.matchAll(MENTION)].map((match) => match.index));
+  for (let open = message.indexOf('@['); open >= 0; open = message.indexOf('@[', open + 2)) {
+    if (!starts.has(open)) return { ok: false, reason: `the mention starting at character ${codePoints(message.slice(0, open))} has no closing "]"` };
+  }
   return { ok: true, ids };
 }
 

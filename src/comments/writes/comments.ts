@@ -7,7 +7,7 @@ import { lockRow } from '../../db/locks.ts';
 import { forbidden, notFound } from '../../errors/index.ts';
 import { boolean, given, graphId, httpUrl, optionalParam, paramError, text, type Params } from '../../graph-api/params.ts';
 import { commentContent, MAX_COMMENT_MESSAGE, type ContentInput } from '../rules/content.ts';
-import { mentionedIds, renderMentions, type MentionTarget } from '../rules/mentions.ts';
+import { codePoints, mentionedIds, renderMentions, type MentionTarget } from '../rules/mentions.ts';
 import { editRefusal, hideRefusal } from '../rules/moderation.ts';
 import {
   findCommentObject, findPost, likerOf, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject,
@@ -74,6 +74,9 @@ async function storedContent(ctx: RequestContext, input: ContentInput): Promise<
   if (!mentioned.ok) throw paramError('message', `Param message has a malformed mention: ${mentioned.reason}`);
   const rendered = renderMentions(content.message, await mentionTargets(ctx, mentioned.ids));
   if ('missing' in rendered) throw paramError('message', `Param message mentions ${rendered.missing}, which names no user, page or group`);
+  if (codePoints(rendered.message) > MAX_COMMENT_MESSAGE) {
+    throw paramError('message', `Param message must be at most ${MAX_COMMENT_MESSAGE} characters with its mentions written as names`);
+  }
   return { message: rendered.message, attachment: content.attachment, messageTags: rendered.tags };
 }
 
@@ -137,7 +140,7 @@ export async function editComment(ctx: RequestContext, commentId: string, params
   let content: Awaited<ReturnType<typeof storedContent>> | undefined;
   if (contentSent || hidden === undefined) {
     const own = ctx.viewer.kind === 'user' && ctx.viewer.userId === comment.authorUserId;
-    const refusal = editRefusal({ ownComment: own, byPage: comment.authorPageId !== null && viewsAsPage(ctx, comment.organizationId) });
+    const refusal = editRefusal({ ownComment: own, byPage: comment.authorPageId === post.pageId && viewsAsPage(ctx, comment.organizationId) });
     if (refusal) throw forbidden(`Permissions error: ${refusal}`);
     content = await storedContent(ctx, readContent(params));
   }
