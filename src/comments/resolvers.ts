@@ -12,19 +12,19 @@ import { createFeedPost } from './writes/posts.ts';
 import { deleteComment, editComment, publishComment, setCommentLiked } from './writes/comments.ts';
 import { commentExternalId, parseCommentId, POST_KINDS, type CommentRecord } from './store.ts';
 
-/** The author of a post: a user (when you may see them) or a page. */
+/** The author of a post or the liker of a comment: a person (id and name, as /v24.0 shows them) or a page. */
 async function actor(ctx: RequestContext, authorUserId: string | null, authorPageId: string | null) {
   if (authorPageId) return typed('Page', await comments.findPage(ctx, authorPageId));
-  if (authorUserId) return typed('User', await findUser(ctx, authorUserId));
+  if (authorUserId) return typed('Person', await ctx.loaders.identity.userById.load(authorUserId));
   return null;
 }
 
 const postOf = comments.postOfComment;
 const capabilities = async (ctx: RequestContext, comment: CommentRecord) => comments.commentCapabilities(ctx, comment, await postOf(ctx, comment));
 
-function commentId(id: string): string {
-  comments.refuseDiscontinuedId(id);
-  if (!parseCommentId(id).ok) throw badInput('id', 'id must be a comment id of the form <post id>_<comment id>.');
+function commentId(id: string, field = 'id'): string {
+  comments.refuseDiscontinuedId(id, field);
+  if (!parseCommentId(id).ok) throw badInput(field, `${field} must be a comment id of the form <post id>_<comment id>.`);
   return id;
 }
 
@@ -52,7 +52,7 @@ export const commentsResolvers: Resolvers = {
       return createFeedPost(ctx, pageId, graphParams(input));
     },
     publishComment: (_, { objectId, input }, ctx) => {
-      if (objectId.includes('_')) commentId(objectId);
+      if (objectId.includes('_')) commentId(objectId, 'objectId');
       else assertNumericId(objectId, 'objectId');
       return publishComment(ctx, objectId, graphParams(input));
     },
@@ -90,7 +90,7 @@ export const commentsResolvers: Resolvers = {
     from: async (comment, _, ctx) => {
       const author = await comments.commentAuthor(ctx, comment);
       if (!author) return null;
-      return author.kind === 'page' ? typed('Page', author.page) : typed('User', must(await ctx.loaders.identity.userById.load(author.userId)));
+      return author.kind === 'page' ? typed('Page', author.page) : typed('Person', must(await ctx.loaders.identity.userById.load(author.userId)));
     },
     post: (comment, _, ctx) => postOf(ctx, comment),
     object: async (comment, _, ctx) => comments.commentedObject(await postOf(ctx, comment)),
@@ -106,7 +106,12 @@ export const commentsResolvers: Resolvers = {
   },
 
   Actor: {
-    __resolveType: (value) => (value as { __typename?: 'User' | 'Page' }).__typename ?? null,
+    __resolveType: (value) => (value as { __typename?: 'Person' | 'Page' }).__typename ?? null,
+  },
+
+  Person: {
+    name: (user) => user.name || user.username,
+    user: (user, _, ctx) => findUser(ctx, user.id),
   },
 
   PageConnection: connectionFields,

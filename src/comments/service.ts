@@ -66,10 +66,10 @@ export async function readableComment(ctx: RequestContext, comment: CommentRecor
 }
 
 /** The discontinued `{page-id}_{post-id}_{comment-id}` form is error 100 (the specification); other ids name or not. */
-export function refuseDiscontinuedId(id: string): void {
+export function refuseDiscontinuedId(id: string, field = 'id'): void {
   const parsed = parseCommentId(id);
   if (!parsed.ok && parsed.reason === 'discontinued') {
-    throw paramError('id', `The comment id ${id} uses the discontinued {page-id}_{post-id}_{comment-id} form: use {pagepost-id}_{comment-id}`);
+    throw paramError(field, `The comment id ${id} uses the discontinued {page-id}_{post-id}_{comment-id} form: use {pagepost-id}_{comment-id}`);
   }
 }
 
@@ -93,17 +93,25 @@ export function viewsAsPage(ctx: RequestContext, organizationId: string): boolea
 /**
  * The SQL condition that keeps a list to the comments the caller may see (the rule of rules/visibility.ts):
  * everything for the page, otherwise visible ones and the hidden ones the caller wrote, is tagged in, or whose
- * post the caller wrote.
+ * post the caller wrote; a reply only when its parent passes the same test (as reading it by id requires).
  */
 export function visibleCommentsCondition(ctx: RequestContext, organizationId: string) {
   if (viewsAsPage(ctx, organizationId)) return undefined;
   const viewer = ctx.viewer;
-  if (viewer.kind !== 'user') return { sql: 'not comments.is_hidden', bindings: [] };
+  const seen = (alias: string) => viewer.kind !== 'user'
+    ? { sql: `not ${alias}.is_hidden`, bindings: [] }
+    : {
+      sql: `(not ${alias}.is_hidden or ${alias}.author_user_id = ?
+        or exists (select 1 from comment_mentions m where m.comment_id = ${alias}.id and m.object_id = ?)
+        or exists (select 1 from posts p where p.id = ${alias}.post_id and p.author_user_id = ?))`,
+      bindings: [viewer.userId, viewer.userId, viewer.userId],
+    };
+  const own = seen('comments');
+  const parent = seen('parent');
   return {
-    sql: `not comments.is_hidden or comments.author_user_id = ?
-      or exists (select 1 from comment_mentions m where m.comment_id = comments.id and m.object_id = ?)
-      or exists (select 1 from posts p where p.id = comments.post_id and p.author_user_id = ?)`,
-    bindings: [viewer.userId, viewer.userId, viewer.userId],
+    sql: `${own.sql} and (comments.parent_id is null
+      or exists (select 1 from comments parent where parent.id = comments.parent_id and ${parent.sql}))`,
+    bindings: [...own.bindings, ...parent.bindings],
   };
 }
 
@@ -134,7 +142,7 @@ export async function commentCapabilities(ctx: RequestContext, comment: CommentR
       mayComment: can(ctx.viewer, 'create', subject),
       mayDelete: can(ctx.viewer, 'delete', subject),
       isPage,
-      hideable: isPage && isHideable(await moderationFacts(ctx, comment, post)),
+      hideable: isPage && can(ctx.viewer, 'update', subject) && isHideable(await moderationFacts(ctx, comment, post)),
       mayLike: ctx.viewer.kind === 'user' || isPage,
     },
   );

@@ -16,7 +16,7 @@ import type { PageRecord } from '../../src/comments/store.ts';
 const CREATE_POST = `mutation ($p: ID!, $input: CreatePagePostInput!) {
   createPagePost(pageId: $p, input: $input) {
     id kind message attachment title rating eventStartTime page { id }
-    from { __typename ... on Page { id } ... on User { id } }
+    from { __typename ... on Page { id } ... on Person { id } }
   }
 }`;
 
@@ -85,7 +85,7 @@ describe('createPagePost: who the post is by', () => {
   it.each(['advertiser', 'moderator', 'auditor', 'member', 'outsider'] as const)('%s (does not manage the page) writes a VISITOR_POST from the user', async (who) => {
     const result = created(await post({ message: `Hi, I am the ${who}` }, who));
     const row = await server.deps.db('posts').where({ id: result.id }).first();
-    expect(result).toMatchObject({ kind: 'VISITOR_POST', from: { __typename: 'User', id: row.author_user_id } });
+    expect(result).toMatchObject({ kind: 'VISITOR_POST', from: { __typename: 'Person', id: row.author_user_id } });
     expect({ kind: row.kind, user: row.author_user_id, page: row.author_page_id }).toEqual({ kind: 'visitor_post', user: userIds[who] ?? outsiderId, page: null });
   });
 
@@ -120,7 +120,7 @@ describe('createPagePost: kinds', () => {
       kind: 'PHOTO', attachment: { url: 'https://cdn.example/p.jpg' }, message: 'Look', from: { __typename: 'Page' },
     });
     expect(created(await post({ kind: 'VIDEO', link: 'http://cdn.example/v.mp4' }, 'advertiser'))).toMatchObject({
-      kind: 'VIDEO', attachment: { url: 'http://cdn.example/v.mp4' }, message: null, from: { __typename: 'User', id: userIds.advertiser },
+      kind: 'VIDEO', attachment: { url: 'http://cdn.example/v.mp4' }, message: null, from: { __typename: 'Person', id: userIds.advertiser },
     });
   });
 
@@ -133,9 +133,9 @@ describe('createPagePost: kinds', () => {
 
   it('reviews are a person\'s, even when the person manages the page; an API client cannot write one', async () => {
     expect(created(await post({ kind: 'REVIEW', rating: 5, title: 'Great', message: 'Loved it' }, 'advertiser'))).toMatchObject({
-      kind: 'REVIEW', rating: 5, title: 'Great', from: { __typename: 'User', id: userIds.advertiser },
+      kind: 'REVIEW', rating: 5, title: 'Great', from: { __typename: 'Person', id: userIds.advertiser },
     });
-    expect(created(await post({ kind: 'REVIEW', rating: 4 }, 'admin'))).toMatchObject({ kind: 'REVIEW', from: { __typename: 'User', id: userIds.admin } });
+    expect(created(await post({ kind: 'REVIEW', rating: 4 }, 'admin'))).toMatchObject({ kind: 'REVIEW', from: { __typename: 'Person', id: userIds.admin } });
     await expectRefused(post({ kind: 'REVIEW', rating: 4 }, 'pagesClient'), 'FORBIDDEN');
   });
 });

@@ -90,7 +90,7 @@ describe('GraphQL reads', () => {
     const { body } = await server.graphql(
       `query ($ad: ID!, $comment: ID!) {
         ad(id: $ad) { adSet { name status configuredStatus effectiveStatus dailyBudget campaign { name account { actId currency } } } }
-        comment(id: $comment) { id post { id kind page { id } } replies { totalCount nodes { id parent { id } from { __typename ... on User { id } } } } }
+        comment(id: $comment) { id post { id kind page { id } } replies { totalCount nodes { id parent { id } from { __typename ... on Person { id } } } } }
       }`,
       { ad: ids.ad, comment: ids.comment },
       tokens.admin,
@@ -103,7 +103,7 @@ describe('GraphQL reads', () => {
     expect(body.data!.comment).toEqual({
       id: ids.comment,
       post: { id: ids.post, kind: 'VISITOR_POST', page: { id: ids.page } },
-      replies: { totalCount: 1, nodes: [{ id: ids.reply, parent: { id: ids.comment }, from: { __typename: 'User', id: ids.user } }] },
+      replies: { totalCount: 1, nodes: [{ id: ids.reply, parent: { id: ids.comment }, from: { __typename: 'Person', id: ids.user } }] },
     });
   });
 

@@ -146,8 +146,9 @@ export async function editComment(ctx: RequestContext, commentId: string, params
   }
   if (hidden !== undefined) {
     if (!viewsAsPage(ctx, comment.organizationId)) throw forbidden("Permissions error: only the page's admins and moderators can hide or unhide comments");
-    const refusal = hideRefusal(await moderationFacts(ctx, comment, post));
-    if (refusal) throw paramError('is_hidden', refusal);
+    // Rule 4 limits hiding; unhiding (or resending is_hidden=false with an edit) is always the page's to do.
+    const refusal = hidden ? hideRefusal(await moderationFacts(ctx, comment, post)) : null;
+    if (refusal) throw paramError('is_hidden', `Param is_hidden cannot be true: ${refusal}`);
   }
   const updated = await ctx.db.transaction(async (trx) => {
     const current = await locked(ctx, trx, comment);

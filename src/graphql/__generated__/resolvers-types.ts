@@ -36,8 +36,8 @@ export type Scalars = {
   UUID: { input: string; output: string; }
 };
 
-/** Who wrote a post or comment: a person or a page. */
-export type Actor = Page | User;
+/** Who wrote a post or comment, or likes one: a person or a page. */
+export type Actor = Page | Person;
 
 export type Ad = Node & {
   __typename?: 'Ad';
@@ -1634,6 +1634,17 @@ export type PasswordValidation = {
   valid: Scalars['Boolean']['output'];
 };
 
+/**
+ * A person as posts, comments and likes show them: the id and name everyone who sees the post may read. The
+ * full user (email, memberships) only when you may read that user.
+ */
+export type Person = {
+  __typename?: 'Person';
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  user?: Maybe<User>;
+};
+
 export type Post = Node & {
   __typename?: 'Post';
   attachment?: Maybe<Scalars['JSON']['output']>;
@@ -2180,6 +2191,7 @@ export type ResolversTypes = ResolversObject<{
   PageEdge: ResolverTypeWrapper<EdgeModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PasswordValidation: ResolverTypeWrapper<PasswordValidation>;
+  Person: ResolverTypeWrapper<UserRecord>;
   Post: ResolverTypeWrapper<PostRecord>;
   PostConnection: ResolverTypeWrapper<ConnectionModel>;
   PostEdge: ResolverTypeWrapper<EdgeModel>;
@@ -2290,6 +2302,7 @@ export type ResolversParentTypes = ResolversObject<{
   PageEdge: EdgeModel;
   PageInfo: PageInfo;
   PasswordValidation: PasswordValidation;
+  Person: UserRecord;
   Post: PostRecord;
   PostConnection: ConnectionModel;
   PostEdge: EdgeModel;
@@ -2305,7 +2318,7 @@ export type ResolversParentTypes = ResolversObject<{
 }>;
 
 export type ActorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Actor'] = ResolversParentTypes['Actor']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'Page' | 'User', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'Page' | 'Person', ParentType, ContextType>;
 }>;
 
 export type AdResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Ad'] = ResolversParentTypes['Ad']> = ResolversObject<{
@@ -2960,6 +2973,13 @@ export type PasswordValidationResolvers<ContextType = RequestContext, ParentType
   valid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 }>;
 
+export type PersonResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Person'] = ResolversParentTypes['Person']> = ResolversObject<{
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type PostResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Post'] = ResolversParentTypes['Post']> = ResolversObject<{
   attachment?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   comments?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, Partial<PostCommentsArgs>>;
@@ -3103,6 +3123,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   PageEdge?: PageEdgeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
   PasswordValidation?: PasswordValidationResolvers<ContextType>;
+  Person?: PersonResolvers<ContextType>;
   Post?: PostResolvers<ContextType>;
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;
