@@ -5,7 +5,7 @@ import { graphParams, lowercaseEnum, must, typed } from '../graphql/helpers.ts';
 import { assertNumericId } from '../authz/guards.ts';
 import { badInput } from '../errors/index.ts';
 import type { RequestContext } from '../context/index.ts';
-import { findUser } from '../identity/service.ts';
+import { findOrganization, findUser } from '../identity/service.ts';
 import * as comments from './service.ts';
 import { commentEdges, COMMENT_FILTERS, COMMENT_ORDERS, pageEdges, postEdges } from './edges.ts';
 import { createFeedPost } from './writes/posts.ts';
@@ -67,7 +67,7 @@ export const commentsResolvers: Resolvers = {
   },
 
   Page: {
-    organization: async (page, _, ctx) => must(await ctx.loaders.identity.organizationById.load(page.organizationId)),
+    organization: (page, _, ctx) => findOrganization(ctx, page.organizationId),
     posts: (page, args, ctx) => edgeConnection(pageEdges.posts, ctx, page, args),
   },
 

@@ -3,7 +3,7 @@ import { ACTIONS, can, organizationsAllowing, RESOURCE_TYPES, type Action, type 
 import { findObjectOfType } from '../authz/objects.ts';
 import { badInput } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
-import { findOrganization, findUser, requireViewer, userSubject } from './service.ts';
+import { findUser, organizationExists, requireViewer, userSubject } from './service.ts';
 
 export const MAX_CHECKS = 100;
 export const MAX_CHECKS_WITH_RESOURCE_ID = 10;
@@ -88,8 +88,9 @@ export async function evaluateCheck(ctx: RequestContext, check: AuthCheck): Prom
   const { action, object } = check;
   const ownerId = object.owner_id === 'me' ? (ctx.viewer.kind === 'user' ? ctx.viewer.userId : undefined) : object.owner_id;
   if (object.owner_id === 'me' && ownerId === undefined) return false;
-  // An organization or a user that does not exist (or that the caller cannot see) has no objects: false, like a resource_id.
-  if (object.organization_id !== undefined && !(await findOrganization(ctx, object.organization_id))) return false;
+  // An organization that does not exist, or a user that does not exist or the caller cannot see, has no objects:
+  // false, like a resource_id. An organization the caller cannot read still has public pages, posts and comments.
+  if (object.organization_id !== undefined && !(await organizationExists(ctx, object.organization_id))) return false;
   if (ownerId !== undefined && (object.resource_type === 'user' || object.resource_type === '*') && !(await findUser(ctx, ownerId))) return false;
 
   if (object.resource_id !== undefined) {

@@ -192,6 +192,11 @@ export async function findOrganization(ctx: RequestContext, id: string): Promise
   return organization && can(ctx.viewer, 'read', { type: 'organization', organizationId: organization.id }) ? organization : null;
 }
 
+/** Whether an organization exists, readable or not (its pages are public: see authcheck). */
+export async function organizationExists(ctx: RequestContext, id: string): Promise<boolean> {
+  return isUuid(id) && (await ctx.loaders.identity.organizationById.load(id.toLowerCase())) !== null;
+}
+
 /** A user as the policy sees it: itself, and the organizations it belongs to. */
 export async function userSubject(ctx: RequestContext, userId: string): Promise<Subject> {
   const memberOf = (await ctx.loaders.identity.membershipsByUser.load(userId)).map((m) => m.organizationId);

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Action, ResourceType, Role } from '../../src/authz/policy.ts';
-import { commentExternalId } from '../../src/comments/store.ts';
+import { commentExternalId, posts as postsTable, type PageRecord, type PostRecord } from '../../src/comments/store.ts';
+import { insertObjects } from '../../src/db/objects.ts';
 import { createUser } from '../../src/identity/service.ts';
 import { insertMembership } from '../../src/identity/store.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import { startTestServer, type GraphQLBody, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
+import { graphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import type { AdAccountRecord, CampaignRecord } from '../../src/ads/store.ts';
 
 /**
@@ -18,6 +20,13 @@ import type { AdAccountRecord, CampaignRecord } from '../../src/ads/store.ts';
  * outsiders, a site admin), actions, resource types and objects, against the real operations.
  *
  * Principals are users with session tokens; API clients get tokens in a later issue.
+ *
+ * Comments (issue 10): the property covers reading comments (hidden ones too, and a reply under a hidden comment),
+ * updating them (its author edits a comment with editComment; anyone else updates a hideable comment with
+ * setCommentHidden, to the state it is in; the page's own comments are edited, which the page's moderators may),
+ * deleting fresh comments (the principal's own, another person's, the page's; on a page post and on a review) and
+ * publishing comments on a post (the check names organization_id). Each comment operation is performed on both
+ * surfaces that have it, GraphQL and /v24.0 (a session token is an access_token there), which must agree.
  */
 
 // -- The surfaces -------------------------------------------------------------------------------------
@@ -103,6 +112,18 @@ interface WorldObject {
   shape: Shape;
   /** Memberships: the current role, so an update can set the same role again. */
   role?: Role;
+  /** Comments the comment cases act on. */
+  comment?: CommentMeta;
+}
+
+/** A comment as the comment cases need it. */
+interface CommentMeta {
+  author: PrincipalName | 'page';
+  hidden: boolean;
+  /** Rule 4 lets the page hide it (not the page's own, not by an owner or admin of the page's organization, on a page post). */
+  hideable: boolean;
+  /** What an edit sends: the message as first written, mentions included (an edit replaces them), so who sees it stays. */
+  message: string;
 }
 
 const TYPENAMES: Record<ResourceType, string[]> = {
@@ -137,6 +158,14 @@ interface World {
   /** The same objects under other spellings of their ids. */
   spellings: WorldObject[];
   byLabel: Record<string, WorldObject>;
+  /** Where the comment cases act, per organization: a page post (the page may hide people's comments there) and a review. */
+  commentPosts: Record<'A' | 'B', { post: PostRecord; review: PostRecord }>;
+  /** Each principal's comment on each organization's page post. */
+  ownComments: Record<'A' | 'B', Record<PrincipalName, WorldObject>>;
+  /** Comments the page may hide (people's, hidden ones, a reply under a hidden comment): setCommentHidden targets. */
+  hideableComments: WorldObject[];
+  /** The page's own comments: edited by the page (its moderators), never hidden. */
+  pageComments: WorldObject[];
 }
 
 let world: World;
@@ -154,6 +183,7 @@ async function buildWorld(): Promise<World> {
   const b = await build.organization();
   const principals = {} as World['principals'];
   const memberships: WorldObject[] = [];
+  const rolesIn: Record<'A' | 'B', Partial<Record<PrincipalName, Role>>> = { A: {}, B: {} };
   const add = async (name: PrincipalName, orgs: Array<[string, Role]>, siteAdmin = false) => {
     const [first, ...rest] = orgs;
     const { user, token } = await build.user({ organizationId: first?.[0], role: first?.[1], siteAdmin });
@@ -162,6 +192,7 @@ async function buildWorld(): Promise<World> {
     for (const [orgId, role] of orgs) {
       const row = (await server.deps.db('organization_members').where({ user_id: user.id, organization_id: orgId }).first()) as { id: string };
       const org = orgId === a.id ? 'A' : 'B';
+      rolesIn[org][name] = role;
       memberships.push({ label: `membership of ${name} in ${org}`, id: row.id, kind: 'organization_member', type: 'organization_member', shape: 'uuid', role });
     }
   };
@@ -179,6 +210,7 @@ async function buildWorld(): Promise<World> {
   const posts: Record<string, string> = {};
   const comments: Record<string, string> = {};
   const adWorld = {} as World['ads'];
+  const pages = {} as Record<'A' | 'B', PageRecord>;
   for (const [org, name] of [[a, 'A'], [b, 'B']] as const) {
     put(`organization ${name}`, org.id, 'organization', 'organization', 'uuid');
     const account = await build.adAccount(org.id);
@@ -204,6 +236,58 @@ async function buildWorld(): Promise<World> {
     put(`api client ${name}`, client.id, 'api_client', 'api_client', 'numeric');
     posts[name] = post.id;
     comments[name] = comment.id;
+    pages[name] = page;
+  }
+
+  // Comments: each principal's on each organization's page post, the page's own, two hidden ones and a reply under
+  // a hidden one; a review (by the loner) to delete comments on.
+  const commentPosts = {} as World['commentPosts'];
+  const ownComments = { A: {}, B: {} } as World['ownComments'];
+  const hideableComments: WorldObject[] = [];
+  const pageComments: WorldObject[] = [];
+  const commentObject = (label: string, id: string, comment: CommentMeta): WorldObject =>
+    ({ label, id, kind: 'comment', type: 'comment', shape: 'comment', comment });
+  for (const name of ['A', 'B'] as const) {
+    const page = pages[name];
+    const post = await build.post(page);
+    const [review] = await server.deps.db.transaction((trx) => insertObjects<PostRecord>(trx, 'post', postsTable, [{
+      organizationId: page.organizationId, pageId: page.id, kind: 'review', authorUserId: principals.loner.id, authorPageId: null,
+      message: 'Five stars', attachment: null, title: null, rating: 5, eventStartTime: null, targeting: null,
+    }]));
+    commentPosts[name] = { post, review: review! };
+    for (const author of PRINCIPALS) {
+      const message = `Said by ${author}`;
+      const comment = await build.comment(post, { authorUserId: principals[author].id, authorPageId: null, message });
+      const role = rolesIn[name][author];
+      const object = commentObject(`comment by ${author} on post ${name}`, commentExternalId(comment), {
+        author, hidden: false, hideable: role !== 'owner' && role !== 'admin', message,
+      });
+      ownComments[name][author] = object;
+      if (object.comment!.hideable) hideableComments.push(object);
+    }
+    const byPage = await build.comment(post, { message: 'Said by the page' });
+    const pageComment = commentObject(`the page's comment on post ${name}`, commentExternalId(byPage), {
+      author: 'page', hidden: false, hideable: false, message: 'Said by the page',
+    });
+    pageComments.push(pageComment);
+    objects.push(pageComment);
+  }
+  // Hidden in A, by an advertiser, tagging the loner: seen by A's moderators and above, its author and the loner.
+  const hiddenA = await build.comment(commentPosts.A.post, {
+    authorUserId: principals.advertiserA.id, authorPageId: null, isHidden: true, message: 'Hidden, for loner',
+    messageTags: [{ id: principals.loner.id, name: 'loner', type: 'user', offset: 12, length: 5 }],
+  });
+  // Hidden in B, by a member: seen by B's owner, the bridge (a moderator in B) and its author.
+  const hiddenB = await build.comment(commentPosts.B.post, { authorUserId: principals.memberB.id, authorPageId: null, isHidden: true, message: 'Hidden in B' });
+  // A visible reply under the hidden comment of A: read only by who reads its parent (not even by its author).
+  const reply = await build.comment(commentPosts.A.post, { authorUserId: principals.memberB.id, authorPageId: null, parentId: hiddenA.id, message: 'A reply' });
+  for (const object of [
+    commentObject('a hidden comment in A', commentExternalId(hiddenA), { author: 'advertiserA', hidden: true, hideable: true, message: `Hidden, for @[${principals.loner.id}]` }),
+    commentObject('a hidden comment in B', commentExternalId(hiddenB), { author: 'memberB', hidden: true, hideable: true, message: 'Hidden in B' }),
+    commentObject('a reply under the hidden comment in A', commentExternalId(reply), { author: 'memberB', hidden: false, hideable: true, message: 'A reply' }),
+  ]) {
+    hideableComments.push(object);
+    objects.push(object);
   }
   for (const name of PRINCIPALS) put(`user ${name}`, principals[name].id, 'user', 'user', 'uuid');
   objects.push(...memberships);
@@ -220,7 +304,10 @@ async function buildWorld(): Promise<World> {
     ...uuidObjects.filter((o) => o.kind !== 'missing').map((o) => ({ ...o, label: `${o.label}, id in upper case`, id: o.id.toUpperCase() })),
     ...objects.filter((o) => o.kind === 'ad_account').map((o) => ({ ...o, label: `${o.label} as act_<id>`, id: `act_${o.id}`, shape: 'act' as Shape })),
   ];
-  return { orgA: a.id, orgB: b.id, ads: adWorld, principals, objects, uuidObjects, spellings, byLabel };
+  return {
+    orgA: a.id, orgB: b.id, ads: adWorld, principals, objects, uuidObjects, spellings, byLabel,
+    commentPosts, ownComments, hideableComments, pageComments,
+  };
 }
 
 // -- The cases ----------------------------------------------------------------------------------------
@@ -237,9 +324,16 @@ async function buildWorld(): Promise<World> {
  *          organization_id, not resource_id);
  *   ad objects (issue 9): create ad_set in an organization (createAdSet with a valid input, organization_id),
  *          update ad_set, campaign and ad (updateAdSet, updateCampaign, updateAd renaming the object named by
- *          resource_id), delete ad_set (deleteAdSet of a fresh ad set).
- * Every other pair (create/update/delete of organizations, API clients, pages, posts and comments; creating or
- * deleting users) has no operation yet: the comment issue and the API client issue add them, and this list grows.
+ *          resource_id), delete ad_set (deleteAdSet of a fresh ad set);
+ *   comments (issue 10), each on GraphQL and on /v24.0: read (above, hidden comments and a reply under one among the
+ *          objects; also GET /<comment id>); update comment: editComment / POST /<comment id> {message} of the
+ *          principal's own comment (the same message again) and of the page's own comments, setCommentHidden /
+ *          POST /<comment id> {is_hidden} of a hideable comment by anyone else (to the state it is in, so the world
+ *          stays as it is); delete comment: deleteComment / DELETE /<comment id> of a fresh comment (the principal's,
+ *          another person's or the page's; hidden or not; on a page post or a review); create comment in an
+ *          organization: publishComment / POST /<post id>/comments on its page post (the check names organization_id).
+ * Every other pair (create/update/delete of organizations, API clients, pages and posts; creating or deleting
+ * users) has no operation the property can use yet: the API client issue adds some, and this list grows.
  */
 type Case =
   | { op: 'read'; type: ResourceType | '*'; target: WorldObject }
@@ -248,11 +342,42 @@ type Case =
   | { op: 'create'; org: 'A' | 'B' | 'missing'; role: Role; upperCase?: boolean }
   | { op: 'createAdSet'; org: 'A' | 'B' }
   | { op: 'updateAdObject'; target: WorldObject }
-  | { op: 'deleteAdSet'; org: 'A' | 'B' };
+  | { op: 'deleteAdSet'; org: 'A' | 'B' }
+  /** A hideable comment (setCommentHidden; editComment when the principal wrote it) or the page's own (editComment). */
+  | { op: 'updateComment'; target: WorldObject }
+  /** The principal's own comment on the organization's page post (editComment). */
+  | { op: 'updateOwnComment'; org: 'A' | 'B' }
+  | { op: 'deleteComment'; org: 'A' | 'B'; on: 'post' | 'review'; author: PrincipalName | 'page' | 'self'; hidden: boolean; via: Surface }
+  | { op: 'createComment'; org: 'A' | 'B' };
+
+/** Where a one-shot operation (a delete) is performed. */
+type Surface = 'graphql' | 'rest';
 
 const roleArb = fc.constantFrom<Role>('owner', 'admin', 'advertiser', 'moderator', 'auditor', 'member');
 
-function caseArb(objects: WorldObject[], uuidObjects: WorldObject[]): fc.Arbitrary<Case> {
+/** Comment writes over the world's comments (reads of comments are among the objects). */
+function commentCaseArb(w: World): fc.Arbitrary<Case> {
+  const org = fc.constantFrom('A' as const, 'B' as const);
+  const del = fc.record({
+    org,
+    on: fc.constantFrom('post' as const, 'review' as const),
+    author: fc.oneof(
+      { arbitrary: fc.constant<'self'>('self'), weight: 2 },
+      { arbitrary: fc.constant<'page'>('page'), weight: 1 },
+      { arbitrary: fc.constantFrom(...PRINCIPALS), weight: 2 },
+    ),
+    hidden: fc.boolean(),
+    via: fc.constantFrom<Surface>('graphql', 'rest'),
+  }).map((d): Case => ({ op: 'deleteComment', ...d }));
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...w.hideableComments, ...w.pageComments).map((target): Case => ({ op: 'updateComment', target })), weight: 3 },
+    { arbitrary: org.map((o): Case => ({ op: 'updateOwnComment', org: o })), weight: 1 },
+    { arbitrary: del, weight: 3 },
+    { arbitrary: org.map((o): Case => ({ op: 'createComment', org: o })), weight: 1 },
+  );
+}
+
+function caseArb(objects: WorldObject[], uuidObjects: WorldObject[], commentWrites?: fc.Arbitrary<Case>): fc.Arbitrary<Case> {
   const read = fc
     .record({
       target: fc.constantFrom(...objects),
@@ -289,6 +414,7 @@ function caseArb(objects: WorldObject[], uuidObjects: WorldObject[]): fc.Arbitra
   return fc.oneof(
     { arbitrary: read, weight: 6 }, { arbitrary: update, weight: 2 }, { arbitrary: del, weight: 1 }, { arbitrary: create, weight: 1 },
     { arbitrary: adWrites, weight: 2 },
+    ...(commentWrites ? [{ arbitrary: commentWrites, weight: 2 }] : []),
   );
 }
 
@@ -297,13 +423,19 @@ interface Prepared {
   description: string;
   check: Check;
   perform(token: string): Promise<boolean>;
+  /** A finer kind for the tally than `<action> <resource type>` (which comment operation, on what). */
+  variant?: string;
 }
 
 async function readAs(type: ResourceType | '*', target: WorldObject, token: string): Promise<boolean> {
   const typed = type === '*' ? undefined : TYPED_QUERY[type];
   if (typed && typed.shapes.includes(target.shape)) {
     const { body } = await server.graphql(`query ($id: ID!) { ${typed.field}(id: $id) { id } }`, { id: target.id }, token);
-    return succeeded(body, typed.field);
+    const outcome = succeeded(body, typed.field);
+    // Comments are read on /v24.0 too: GET /<post id>_<comment id>.
+    if (type !== 'comment') return outcome;
+    const response = await graph().get(encodeURIComponent(target.id), token, { fields: 'id' });
+    return agreed(`read ${target.label}`, outcome, restSucceeded(response, `GET /${target.id}`, (body) => body.id === target.id));
   }
   const { body } = await server.graphql('query ($id: ID!) { node(id: $id) { __typename id } }', { id: target.id }, token);
   return succeeded(body, 'node', (node) => node != null && (type === '*' || TYPENAMES[type].includes(node.__typename)));
@@ -329,6 +461,50 @@ async function removeMember(id: string, token: string): Promise<boolean> {
   return succeeded(body, 'removeOrganizationMember', (value) => value === true);
 }
 
+const graph = () => graphClient(server);
+
+/**
+ * Did a /v24.0 call succeed? Error 200 (HTTP 403) and the unknown-object error (100, subcode 33) are "no", as
+ * FORBIDDEN and NOT_FOUND are on GraphQL; any other answer is a test failure.
+ */
+function restSucceeded(response: GraphHttpResponse, what: string, accept: (body: any) => boolean): boolean {
+  const error = response.body?.error;
+  if (response.status === 200 && accept(response.body)) return true;
+  if (response.status === 403 && error?.code === 200) return false;
+  if (response.status === 400 && error?.code === 100 && error?.error_subcode === 33) return false;
+  throw new Error(`unexpected answer from ${what}: ${response.status} ${response.text}`);
+}
+
+/** One operation performed on both surfaces: they must agree. */
+function agreed(what: string, viaGraphQL: boolean, viaRest: boolean): boolean {
+  if (viaGraphQL !== viaRest) {
+    throw new Error(`${what}: GraphQL ${viaGraphQL ? 'succeeded' : 'refused'}, /v24.0 ${viaRest ? 'succeeded' : 'refused'}`);
+  }
+  return viaGraphQL;
+}
+
+const SUCCESS = (body: any) => body?.success === true;
+
+/** editComment and POST /<comment id> {message}: the same message again (mentions included). */
+async function editCommentBoth(target: WorldObject, token: string): Promise<boolean> {
+  const message = target.comment!.message;
+  const { body } = await server.graphql('mutation ($id: ID!, $input: CommentContentInput!) { editComment(id: $id, input: $input) { id message } }',
+    { id: target.id, input: { message } }, token);
+  const viaGraphQL = succeeded(body, 'editComment');
+  const response = await graph().call('POST', `/v24.0/${target.id}`, { token, form: { message } });
+  return agreed(`edit ${target.label}`, viaGraphQL, restSucceeded(response, `POST /${target.id} message`, SUCCESS));
+}
+
+/** setCommentHidden and POST /<comment id> {is_hidden}: to the state the comment is in. */
+async function hideCommentBoth(target: WorldObject, token: string): Promise<boolean> {
+  const hidden = target.comment!.hidden;
+  const { body } = await server.graphql('mutation ($id: ID!, $hidden: Boolean!) { setCommentHidden(id: $id, hidden: $hidden) { id isHidden } }',
+    { id: target.id, hidden }, token);
+  const viaGraphQL = succeeded(body, 'setCommentHidden', (comment) => comment?.isHidden === hidden);
+  const response = await graph().call('POST', `/v24.0/${target.id}`, { token, form: { is_hidden: hidden } });
+  return agreed(`set is_hidden of ${target.label}`, viaGraphQL, restSucceeded(response, `POST /${target.id} is_hidden`, SUCCESS));
+}
+
 /** A valid ad set for the organization's campaign: only permission can make it fail. */
 const adSetInput = (org: 'A' | 'B') => ({
   name: `Ad set ${++freshCounter}`, campaignId: world.ads[org].campaign.id, billingEvent: 'IMPRESSIONS', dailyBudget: '100000',
@@ -341,8 +517,66 @@ const UPDATE_MUTATION: Record<string, { field: string; input: string }> = {
   ad: { field: 'updateAd', input: 'UpdateAdInput' },
 };
 
-async function prepare(c: Case): Promise<Prepared> {
+async function prepare(c: Case, principal: PrincipalName): Promise<Prepared> {
   switch (c.op) {
+    case 'updateComment': {
+      const { target } = c;
+      const own = target.comment!.author === principal;
+      const edit = own || target.comment!.author === 'page';
+      return {
+        description: `update comment ${target.label} (${target.id}) by ${edit ? 'editing' : 'setting is_hidden'}`,
+        variant: own ? 'edit own comment' : edit ? "edit the page's comment" : 'hide comment',
+        check: { action: 'update', object: { resource_type: 'comment', resource_id: target.id } },
+        // The page's own comments cannot be hidden (rule 4): the page edits them.
+        perform: (token) => (edit ? editCommentBoth(target, token) : hideCommentBoth(target, token)),
+      };
+    }
+    case 'updateOwnComment': {
+      const target = world.ownComments[c.org][principal];
+      return {
+        description: `update (edit) its own comment ${target.label} (${target.id})`,
+        variant: 'edit own comment',
+        check: { action: 'update', object: { resource_type: 'comment', resource_id: target.id } },
+        perform: (token) => editCommentBoth(target, token),
+      };
+    }
+    case 'deleteComment': {
+      const author = c.author === 'self' ? principal : c.author;
+      const { post, review } = world.commentPosts[c.org];
+      const fresh = await worldBuilder(server.deps).comment(c.on === 'review' ? review : post, {
+        ...(author === 'page' ? {} : { authorUserId: world.principals[author].id, authorPageId: null }),
+        isHidden: c.hidden, message: `To delete ${++freshCounter}`,
+      });
+      const id = commentExternalId(fresh);
+      return {
+        description: `delete a fresh ${c.hidden ? 'hidden ' : ''}comment by ${author} on the ${c.on} of ${c.org} (${id}) via ${c.via}`,
+        variant: `delete ${author === principal ? 'own' : author === 'page' ? "the page's" : "another's"} comment on a ${c.on}`,
+        check: { action: 'delete', object: { resource_type: 'comment', resource_id: id } },
+        perform: async (token) => {
+          if (c.via === 'graphql') {
+            const { body } = await server.graphql('mutation ($id: ID!) { deleteComment(id: $id) }', { id }, token);
+            return succeeded(body, 'deleteComment', (value) => value === true);
+          }
+          return restSucceeded(await graph().call('DELETE', `/v24.0/${id}`, { token }), `DELETE /${id}`, SUCCESS);
+        },
+      };
+    }
+    case 'createComment': {
+      const orgId = c.org === 'A' ? world.orgA : world.orgB;
+      const { post } = world.commentPosts[c.org];
+      return {
+        description: `create comment in ${c.org} (on its page post ${post.id})`,
+        check: { action: 'create', object: { resource_type: 'comment', organization_id: orgId } },
+        perform: async (token) => {
+          const message = `Hello ${++freshCounter}`;
+          const { body } = await server.graphql('mutation ($o: ID!, $input: CommentContentInput!) { publishComment(objectId: $o, input: $input) { id } }',
+            { o: post.id, input: { message } }, token);
+          const viaGraphQL = succeeded(body, 'publishComment');
+          const response = await graph().call('POST', `/v24.0/${post.id}/comments`, { token, form: { message } });
+          return agreed(`comment on post ${post.id}`, viaGraphQL, restSucceeded(response, `POST /${post.id}/comments`, (b) => typeof b?.id === 'string'));
+        },
+      };
+    }
     case 'createAdSet': {
       const orgId = c.org === 'A' ? world.orgA : world.orgB;
       return {
@@ -447,7 +681,7 @@ const newTally = (): Tally => ({ cases: 0, allowed: 0, denied: 0, byOp: {}, outc
 async function runCases(principal: PrincipalName, cases: Case[], tally: Tally): Promise<void> {
   const { token } = world.principals[principal];
   const prepared = [];
-  for (const c of cases) prepared.push(await prepare(c));
+  for (const c of cases) prepared.push(await prepare(c, principal));
   const checks = Object.fromEntries(prepared.map((p, i) => [`c${i}`, p.check]));
   const answers = await askBoth(token, checks);
   for (const [i, p] of prepared.entries()) {
@@ -461,12 +695,13 @@ async function runCases(principal: PrincipalName, cases: Case[], tally: Tally): 
     else tally.denied++;
     tally.byOp[p.check.action] = (tally.byOp[p.check.action] ?? 0) + 1;
     tally.outcomes.add(`${p.check.action} ${p.check.object.resource_type} ${outcome ? 'allowed' : 'denied'}`);
+    if (p.variant) tally.outcomes.add(`${p.variant} ${outcome ? 'allowed' : 'denied'}`);
     tally.principals.add(principal);
   }
 }
 
 const SEED = Number(process.env.AUTHCHECK_SEED ?? 20_260_603);
-const RUNS = 150;
+const RUNS = 250;
 
 // -- The tests ----------------------------------------------------------------------------------------
 
@@ -485,7 +720,7 @@ describe('authcheck', () => {
       await fc.assert(
         fc.asyncProperty(
           fc.constantFrom(...PRINCIPALS),
-          fc.array(caseArb(world.objects, world.uuidObjects), { minLength: 2, maxLength: 6 }),
+          fc.array(caseArb(world.objects, world.uuidObjects, commentCaseArb(world)), { minLength: 2, maxLength: 6 }),
           (principal, cases) => runCases(principal, cases, tally),
         ),
         { numRuns: RUNS, seed: SEED },
@@ -499,6 +734,11 @@ describe('authcheck', () => {
       for (const kind of ['create ad_set', 'update ad_set', 'delete ad_set', 'update campaign', 'update ad']) {
         for (const outcome of ['allowed', 'denied']) expect([...tally.outcomes], `${kind} ${outcome}`).toContain(`${kind} ${outcome}`);
       }
+      // So were the comment actions (every signed-in person may comment: creating one is never denied to a user).
+      for (const kind of ['read comment', 'update comment', 'delete comment']) {
+        for (const outcome of ['allowed', 'denied']) expect([...tally.outcomes], `${kind} ${outcome}`).toContain(`${kind} ${outcome}`);
+      }
+      expect([...tally.outcomes]).toContain('create comment allowed');
       expect([...tally.principals].sort()).toEqual([...PRINCIPALS].sort());
     }, 300_000);
 
@@ -536,6 +776,46 @@ describe('authcheck', () => {
         { numRuns: 40, seed: SEED },
       );
     }, 120_000);
+
+    it('holds for every principal on every kind of comment action, exhaustively', async () => {
+      // Not sampled: each principal reads the hidden comments and the reply under one, updates (edits) its own comments,
+      // updates every comment the page may hide and the page's own, and deletes fresh comments of each kind.
+      const deletes: Case[] = (['A', 'B'] as const).flatMap((org) => (['post', 'review'] as const).flatMap((on) =>
+        (['self', 'page', org === 'A' ? 'memberA' : 'memberB'] as const).map((author, i): Case => ({
+          op: 'deleteComment', org, on, author, hidden: i === 2 && on === 'post', via: i % 2 === 0 ? 'graphql' : 'rest',
+        }))));
+      const cases: Case[] = [
+        ...world.objects.filter((o) => o.kind === 'comment').map((target): Case => ({ op: 'read', type: 'comment', target })),
+        { op: 'updateOwnComment', org: 'A' }, { op: 'updateOwnComment', org: 'B' },
+        ...[...world.hideableComments, ...world.pageComments].map((target): Case => ({ op: 'updateComment', target })),
+        ...deletes,
+      ];
+      const tally = newTally();
+      for (const principal of PRINCIPALS) {
+        for (let i = 0; i < cases.length; i += 10) await runCases(principal, cases.slice(i, i + 10), tally);
+      }
+      const both = [
+        'read comment', 'update comment', 'delete comment', 'hide comment', "edit the page's comment",
+        "delete another's comment on a post", "delete another's comment on a review", "delete the page's comment on a post", "delete the page's comment on a review",
+      ];
+      for (const kind of both) {
+        for (const outcome of ['allowed', 'denied']) expect([...tally.outcomes], `${kind} ${outcome}`).toContain(`${kind} ${outcome}`);
+      }
+      // Its author may always edit and delete a comment (the reply under a hidden comment excepted: its author cannot read it).
+      for (const kind of ['edit own comment', 'delete own comment on a post', 'delete own comment on a review']) {
+        expect([...tally.outcomes], `${kind} allowed`).toContain(`${kind} allowed`);
+      }
+      expect([...tally.outcomes]).toContain('edit own comment denied');
+      expect([...tally.outcomes]).not.toContain('delete own comment on a post denied');
+      expect([...tally.outcomes]).not.toContain('delete own comment on a review denied');
+    }, 120_000);
+
+    it.each(PRINCIPALS)('holds for %s creating comments in each organization (organization_id): pages are public', async (principal) => {
+      // Every signed-in person comments on any page's posts (DECISIONS section 6), members of the page's organization or not.
+      const tally = newTally();
+      await runCases(principal, [{ op: 'createComment', org: 'A' }, { op: 'createComment', org: 'B' }], tally);
+      expect(tally.allowed).toBe(2);
+    });
   });
 
   describe('checks without resource_id (DECISIONS section 2)', () => {

@@ -1592,7 +1592,8 @@ export type Page = Node & {
   createdTime: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
-  organization: Organization;
+  /** The organization that owns the page, when you may read it (its members, admins, site admins, its API clients). */
+  organization?: Maybe<Organization>;
   posts: PostConnection;
 };
 
@@ -2944,7 +2945,7 @@ export type PageResolvers<ContextType = RequestContext, ParentType extends Resol
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['Organization']>, ParentType, ContextType>;
   posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, Partial<PagePostsArgs>>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
