@@ -1,35 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
+import { PAGE_CLIENT_SCOPES, pageCast, type PageRole } from '../helpers/principals.ts';
 import { expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import { firstError, toDate } from '../helpers/api.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
 import { createClient } from '../../src/oauth/service.ts';
-import { insertObjects } from '../../src/db/objects.ts';
-import { insertLikes, pages, posts, type CommentRecord, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
+import { insertLikes, type CommentRecord, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
 // Reading comments end to end (issue 10, DECISIONS section 6, the comment half of the specification): GET
 // /v24.0/<comment id> with every field of the comment table computed for each kind of viewer, the edges
 // /comments, /likes and /reactions, GET /<post>/comments on every kind of post, who sees a hidden comment (by id,
 // in edges, in counts), the id forms; and the same reads through GraphQL, agreeing with /v24.0.
 
-type Person =
-  | 'postAuthor' | 'commenter' | 'tagged' | 'replier' | 'stranger' | 'outsider'
-  | 'owner' | 'admin' | 'moderator' | 'advertiser' | 'auditor' | 'siteAdmin';
-/** API clients of the page's organization (and one of another organization), by their scopes. */
-type Client = 'pageClient' | 'engagementClient' | 'manageClient' | 'readClient' | 'userContentClient' | 'adsClient' | 'foreignClient';
+type Person = PageRole | 'siteAdmin' | 'postAuthor' | 'commenter' | 'tagged' | 'replier' | 'stranger' | 'outsider';
+/** API clients of the page's organization by their scopes, and a full page token of another organization. */
+type Client = 'pageClient' | 'engagementClient' | 'manageClient' | 'readClient' | 'readUserContentClient' | 'adsClient' | 'foreignClient';
 type Viewer = Person | Client;
-
-const CLIENT_SCOPES: Record<Client, string> = {
-  // A full page token: may read, comment, edit, hide and delete every comment the page may.
-  pageClient: 'pages_manage_engagement pages_read_engagement pages_read_user_content',
-  engagementClient: 'pages_manage_engagement pages_read_engagement',
-  manageClient: 'pages_manage_engagement',
-  readClient: 'pages_read_engagement',
-  userContentClient: 'pages_read_user_content',
-  adsClient: 'ads_management',
-  foreignClient: 'pages_manage_engagement pages_read_engagement pages_read_user_content',
-};
 
 const ALL_FIELDS = [
   'id', 'attachment', 'can_comment', 'can_remove', 'can_hide', 'can_like', 'can_reply_privately', 'comment_count', 'created_time', 'from',
@@ -47,19 +34,8 @@ const tokens = {} as Record<Viewer, string>;
 const people = {} as Record<Person, { id: string; name: string }>;
 let page: PageRecord;
 let otherPage: PageRecord;
-let postSeq = 0;
 
-async function insertPost(kind: PostKind, author: { userId: string } | { pageId: string }, onPage = page): Promise<PostRecord> {
-  const [post] = await server.deps.db.transaction((trx) =>
-    insertObjects<PostRecord>(trx, 'post', posts, [{
-      organizationId: onPage.organizationId, pageId: onPage.id, kind,
-      authorUserId: 'userId' in author ? author.userId : null, authorPageId: 'pageId' in author ? author.pageId : null,
-      message: `A ${kind} ${++postSeq}`, attachment: kind === 'photo' || kind === 'video' ? { url: `https://cdn.example/${kind}.bin` } : null,
-      title: kind === 'event' || kind === 'review' ? 'Title' : null, rating: kind === 'review' ? 4 : null,
-      eventStartTime: kind === 'event' ? new Date('2026-06-01T09:00:00Z') : null, targeting: null,
-    }]));
-  return post!;
-}
+const insertPost = (kind: PostKind, author: { userId: string } | { pageId: string }, onPage = page) => world.postOfKind(kind, onPage, author);
 
 const byPage = (p: PageRecord = page) => ({ authorUserId: null, authorPageId: p.id });
 const byPerson = (who: Person) => ({ authorUserId: people[who].id, authorPageId: null });
@@ -88,20 +64,18 @@ beforeAll(async () => {
   world = worldBuilder(server.deps);
   const org = await world.organization();
   const otherOrg = await world.organization();
-  const roles = { owner: 'owner', admin: 'admin', moderator: 'moderator', advertiser: 'advertiser', auditor: 'auditor' } as const;
-  const make = async (who: Person, options: Parameters<typeof world.user>[0]) => {
-    const { user, token } = await world.user(options);
-    people[who] = { id: user.id, name: user.name || user.username };
-    tokens[who] = token;
-  };
-  for (const [who, role] of Object.entries(roles)) await make(who as Person, { organizationId: org.id, role });
-  for (const who of ['postAuthor', 'commenter', 'tagged', 'replier', 'stranger'] as const) await make(who, {});
-  await make('outsider', { organizationId: otherOrg.id, role: 'admin' });
-  await make('siteAdmin', { siteAdmin: true });
-  for (const [who, scope] of Object.entries(CLIENT_SCOPES) as Array<[Client, string]>) {
-    const { client, clientSecret } = await createClient(server.deps, { name: who, scope, organization: who === 'foreignClient' ? otherOrg.id : org.id });
-    tokens[who] = await fetchAccessToken(server.url, client.clientId, clientSecret);
+  const cast = await pageCast(server, org.id, ['postAuthor', 'commenter', 'tagged', 'replier', 'stranger'] as const,
+    ['pageClient', 'engagementClient', 'manageClient', 'readClient', 'readUserContentClient', 'adsClient'] as const);
+  Object.assign(tokens, cast.clientTokens);
+  for (const [who, signed] of Object.entries(cast.people)) {
+    people[who as Person] = { id: signed.id, name: signed.name };
+    tokens[who as Person] = signed.token;
   }
+  const outsider = await world.user({ organizationId: otherOrg.id, role: 'admin' });
+  people.outsider = { id: outsider.user.id, name: outsider.user.name || outsider.user.username };
+  tokens.outsider = outsider.token;
+  const { client, clientSecret } = await createClient(server.deps, { name: 'foreign', scope: PAGE_CLIENT_SCOPES.pageClient, organization: otherOrg.id });
+  tokens.foreignClient = await fetchAccessToken(server.url, client.clientId, clientSecret);
   page = await world.page(org.id);
   otherPage = await world.page(otherOrg.id);
 });
@@ -149,7 +123,7 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     // Hiding is an update (POST /<comment>), which needs pages_read_engagement as well: the page may not hide with this token.
     ['manageClient', pageView({ likes: true, remove: false, hide: false })],
     ['readClient', person({ comment: false, like: false })],
-    ['userContentClient', person({ comment: false, like: false })],
+    ['readUserContentClient', person({ comment: false, like: false })],
   ];
 
   it.each(rows)('%s', async (viewer, flags) => {
@@ -463,7 +437,7 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
   });
 
   const SEES: Viewer[] = ['postAuthor', 'commenter', 'tagged', 'moderator', 'admin', 'owner', 'siteAdmin', 'pageClient', 'engagementClient', 'manageClient'];
-  const BLIND: Viewer[] = ['replier', 'stranger', 'outsider', 'advertiser', 'auditor', 'readClient', 'userContentClient'];
+  const BLIND: Viewer[] = ['replier', 'stranger', 'outsider', 'advertiser', 'auditor', 'readClient', 'readUserContentClient'];
 
   it.each(SEES)('%s sees the hidden comments, the reply under one, and counts them', async (viewer) => {
     const token = tokens[viewer];

@@ -1,35 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
 import { PASSWORD, worldBuilder } from '../helpers/world.ts';
+import { pageCast, type PageRole } from '../helpers/principals.ts';
 import { expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import { firstError } from '../helpers/api.ts';
-import { fetchAccessToken } from '../helpers/oauth.ts';
 import { countStatements } from '../helpers/database.ts';
-import { createClient } from '../../src/oauth/service.ts';
 import { createUser, issueSession } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
-import { insertLikes, pages, posts, type CommentRecord, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
+import { insertLikes, pages, type CommentRecord, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
 // Writing comments end to end (issue 10, DECISIONS section 6, the specification's comment update rules and
 // permission list), every write through /v24.0 and through GraphQL: publish (comments, replies one level deep,
 // mentions with code-point offsets), edit (update rules 1 to 3), hide and unhide (rule 4), delete (the two
 // permission sets, rule 5, replies and likes with it), likes, and bad input that writes nothing.
 
-type Person =
-  | 'postAuthor' | 'commenter' | 'tagged' | 'stranger' | 'eventCreator'
-  | 'owner' | 'admin' | 'moderator' | 'advertiser' | 'auditor' | 'siteAdmin';
+type Person = PageRole | 'siteAdmin' | 'postAuthor' | 'commenter' | 'tagged' | 'stranger' | 'eventCreator';
 type Client = 'pageClient' | 'engagementClient' | 'userContentClient' | 'manageClient' | 'readClient' | 'readBothClient' | 'adsClient';
 type Who = Person | Client;
-
-const CLIENT_SCOPES: Record<Client, string> = {
-  pageClient: 'pages_manage_engagement pages_read_engagement pages_read_user_content',
-  engagementClient: 'pages_manage_engagement pages_read_engagement',
-  userContentClient: 'pages_manage_engagement pages_read_user_content',
-  manageClient: 'pages_manage_engagement',
-  readClient: 'pages_read_engagement',
-  readBothClient: 'pages_read_engagement pages_read_user_content',
-  adsClient: 'ads_management',
-};
 
 type Surface = 'rest' | 'graphql';
 const SURFACES: Surface[] = ['rest', 'graphql'];
@@ -45,24 +32,13 @@ const tokens = {} as Record<Who, string>;
 const people = {} as Record<Person, { id: string; name: string }>;
 let page: PageRecord;
 let otherPage: PageRecord;
-let postSeq = 0;
 
 async function insertPage(organizationId: string, name: string): Promise<PageRecord> {
   const [made] = await server.deps.db.transaction((trx) => insertObjects<PageRecord>(trx, 'page', pages, [{ organizationId, name, category: null }]));
   return made!;
 }
 
-async function insertPost(kind: PostKind, author: { userId: string } | { pageId: string }): Promise<PostRecord> {
-  const [post] = await server.deps.db.transaction((trx) =>
-    insertObjects<PostRecord>(trx, 'post', posts, [{
-      organizationId: page.organizationId, pageId: page.id, kind,
-      authorUserId: 'userId' in author ? author.userId : null, authorPageId: 'pageId' in author ? author.pageId : null,
-      message: `A ${kind} ${++postSeq}`, attachment: kind === 'photo' || kind === 'video' ? { url: `https://cdn.example/${kind}.bin` } : null,
-      title: kind === 'event' || kind === 'review' ? 'Title' : null, rating: kind === 'review' ? 3 : null,
-      eventStartTime: kind === 'event' ? new Date('2026-06-01T09:00:00Z') : null, targeting: null,
-    }]));
-  return post!;
-}
+const insertPost = (kind: PostKind, author: { userId: string } | { pageId: string }) => world.postOfKind(kind, page, author);
 
 const byPage = (p: PageRecord = page) => ({ authorUserId: null, authorPageId: p.id });
 const byPerson = (who: Person) => ({ authorUserId: people[who].id, authorPageId: null });
@@ -184,22 +160,16 @@ beforeAll(async () => {
   g = graphClient(server);
   world = worldBuilder(server.deps);
   const org = await world.organization();
-  const roles = { owner: 'owner', admin: 'admin', moderator: 'moderator', advertiser: 'advertiser', auditor: 'auditor' } as const;
-  const make = async (who: Person, options: Parameters<typeof world.user>[0]) => {
-    const { user, token } = await world.user(options);
-    people[who] = { id: user.id, name: user.name || user.username };
-    tokens[who] = token;
-  };
-  for (const [who, role] of Object.entries(roles)) await make(who as Person, { organizationId: org.id, role });
-  for (const who of ['postAuthor', 'commenter', 'stranger', 'eventCreator'] as const) await make(who, {});
-  await make('siteAdmin', { siteAdmin: true });
+  const cast = await pageCast(server, org.id, ['postAuthor', 'commenter', 'stranger', 'eventCreator'] as const,
+    ['pageClient', 'engagementClient', 'userContentClient', 'manageClient', 'readClient', 'readBothClient', 'adsClient'] as const);
+  Object.assign(tokens, cast.clientTokens);
+  for (const [who, signed] of Object.entries(cast.people)) {
+    people[who as Person] = { id: signed.id, name: signed.name };
+    tokens[who as Person] = signed.token;
+  }
   const { user: tagged } = await createUser(server.deps, { email: `tagged${Date.now()}@example.com`, password: PASSWORD, name: TAGGED_NAME });
   people.tagged = { id: tagged.id, name: TAGGED_NAME };
   tokens.tagged = (await issueSession(server.deps, tagged)).sessionToken;
-  for (const [who, scope] of Object.entries(CLIENT_SCOPES) as Array<[Client, string]>) {
-    const { client, clientSecret } = await createClient(server.deps, { name: who, scope, organization: org.id });
-    tokens[who] = await fetchAccessToken(server.url, client.clientId, clientSecret);
-  }
   page = await insertPage(org.id, PAGE_NAME);
   otherPage = await insertPage((await world.organization()).id, 'Another page');
 });

@@ -24,3 +24,46 @@ export async function principalTokens(server: TestServer, organizationId: string
     adsClient: await clientToken('ads_management'), adsReadClient: await clientToken('ads_read'), pagesClient: await clientToken('pages_manage_engagement'),
   };
 }
+
+/**
+ * API clients of a page's organization by their page scopes, as the comment tests name them: the full page
+ * token, the two permission sets for deleting comments, and the partial ones that must be refused.
+ */
+export const PAGE_CLIENT_SCOPES = {
+  pageClient: 'pages_manage_engagement pages_read_engagement pages_read_user_content',
+  engagementClient: 'pages_manage_engagement pages_read_engagement',
+  userContentClient: 'pages_manage_engagement pages_read_user_content',
+  manageClient: 'pages_manage_engagement',
+  readClient: 'pages_read_engagement',
+  readUserContentClient: 'pages_read_user_content',
+  readBothClient: 'pages_read_engagement pages_read_user_content',
+  adsClient: 'ads_management',
+} as const;
+export type PageClient = keyof typeof PAGE_CLIENT_SCOPES;
+
+const PAGE_ROLES = ['owner', 'admin', 'moderator', 'advertiser', 'auditor'] as const;
+export type PageRole = (typeof PAGE_ROLES)[number];
+
+export interface Signed { id: string; name: string; token: string }
+
+/**
+ * The cast of the comment tests around one organization's page: a user in each role of it, the given people
+ * with no organization, a site admin, and tokens of the given page clients.
+ */
+export async function pageCast<P extends string, C extends PageClient>(server: TestServer, organizationId: string, others: readonly P[], clients: readonly C[]) {
+  const world = worldBuilder(server.deps);
+  const people = {} as Record<PageRole | P | 'siteAdmin', Signed>;
+  const sign = async (options: Parameters<typeof world.user>[0]): Promise<Signed> => {
+    const { user, token } = await world.user(options);
+    return { id: user.id, name: user.name || user.username, token };
+  };
+  for (const role of PAGE_ROLES) people[role] = await sign({ organizationId, role });
+  for (const who of others) people[who] = await sign({});
+  people.siteAdmin = await sign({ siteAdmin: true });
+  const clientTokens = {} as Record<C, string>;
+  for (const name of clients) {
+    const { client, clientSecret } = await createClient(server.deps, { name, scope: PAGE_CLIENT_SCOPES[name], organization: organizationId });
+    clientTokens[name] = await fetchAccessToken(server.url, client.clientId, clientSecret);
+  }
+  return { people, clientTokens };
+}

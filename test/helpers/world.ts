@@ -6,7 +6,7 @@ import {
   adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
   newAdSet, type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
-import { insertComments, pages, posts, type CommentRecord, type PageRecord, type PostRecord } from '../../src/comments/store.ts';
+import { insertComments, pages, posts, type CommentRecord, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
 export const PASSWORD = 'Correct-Horse-9-Battery';
 let counter = 0;
@@ -82,6 +82,18 @@ export function worldBuilder(deps: AppDeps) {
         insertObjects<PostRecord>(trx, 'post', posts, [{
           organizationId: page.organizationId, pageId: page.id, kind: authorUserId ? 'visitor_post' : 'page_post',
           authorUserId, authorPageId: authorUserId ? null : page.id, message: 'Hello', attachment: null, title: null, rating: null, eventStartTime: null, targeting: null,
+        }]));
+      return post!;
+    },
+    /** A post of any kind on the page, by the page or a person, with what that kind carries (media, title, rating). */
+    async postOfKind(kind: PostKind, page: PageRecord, author: { userId: string } | { pageId: string }) {
+      const [post] = await deps.db.transaction((trx) =>
+        insertObjects<PostRecord>(trx, 'post', posts, [{
+          organizationId: page.organizationId, pageId: page.id, kind,
+          authorUserId: 'userId' in author ? author.userId : null, authorPageId: 'pageId' in author ? author.pageId : null,
+          message: unique(`A ${kind} `), attachment: kind === 'photo' || kind === 'video' ? { url: `https://cdn.example/${kind}.bin` } : null,
+          title: kind === 'event' || kind === 'review' ? 'Title' : null, rating: kind === 'review' ? 4 : null,
+          eventStartTime: kind === 'event' ? new Date('2026-06-01T09:00:00Z') : null, targeting: null,
         }]));
       return post!;
     },
