@@ -36,6 +36,7 @@ async function snapshot() {
     graphObjects: await all('graph_objects'),
     adAccounts: await all('ad_accounts'),
     pages: await all('pages'),
+    groups: await all('groups'),
     audiences: await all('custom_audiences'),
     conversions: await all('custom_conversions'),
   };
@@ -148,12 +149,15 @@ describe('accounts create', () => {
   });
 });
 
-describe('pages create', () => {
-  it('--json prints {id} and stores the page in the organization', async () => {
-    const { value } = await cliJson(['pages', 'create', '--org', 'Acme Admin', '--name', 'Acme Trail Club'], env);
+describe.each([
+  { command: 'pages', table: 'pages', type: 'page', extra: { category: null } },
+  { command: 'groups', table: 'groups', type: 'group', extra: {} },
+])('$command create', ({ command, table, type, extra }) => {
+  it(`--json prints {id} and stores the ${type} in the organization`, async () => {
+    const { value } = await cliJson([command, 'create', '--org', 'Acme Admin', '--name', 'Acme Trail Club'], env);
     expect(Object.keys(value)).toEqual(['id']);
-    expect(await database.db('pages').where({ id: value.id }).first()).toMatchObject({ organization_id: orgId, name: 'Acme Trail Club', category: null });
-    expect(await database.db('graph_objects').where({ id: value.id }).first()).toMatchObject({ type: 'page' });
+    expect(await database.db(table).where({ id: value.id }).first()).toMatchObject({ organization_id: orgId, name: 'Acme Trail Club', ...extra });
+    expect(await database.db('graph_objects').where({ id: value.id }).first()).toMatchObject({ type });
   });
 
   describe('refuses bad input with one line and writes nothing', () => {
@@ -166,7 +170,7 @@ describe('pages create', () => {
     for (const c of cases) {
       it(c.name, async () => {
         const before = await snapshot();
-        expectOneLineFailure(await runCli(['pages', 'create', ...c.args, '--json'], env), c.mentions);
+        expectOneLineFailure(await runCli([command, 'create', ...c.args, '--json'], env), c.mentions);
         expect(await snapshot()).toEqual(before);
       });
     }

@@ -83,7 +83,7 @@ describe('demo seed', () => {
     const kinds = new Set((await db()('posts').select('kind')).map((p) => p.kind));
     expect(kinds).toEqual(new Set(POST_KINDS));
 
-    const comments = await db()('comments').select('id', 'parent_id', 'like_count');
+    const comments = await db()('comments').select('id', 'parent_id', 'like_count', 'message', 'message_tags');
     const replies = comments.filter((c) => c.parent_id !== null);
     expect(comments.length - replies.length).toBeGreaterThan(0);
     expect(replies.length).toBeGreaterThan(0);
@@ -94,8 +94,21 @@ describe('demo seed', () => {
     for (const comment of comments) {
       expect(Number(comment.like_count), `like_count of comment ${comment.id}`).toBe(likesOf.get(String(comment.id)) ?? 0);
     }
-    // The page's mention in the fan's comment is kept beside its tags.
-    expect(Number(((await db()('comment_mentions').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n)).toBeGreaterThan(0);
+    // The mentions (of the page, and of the organization's group in group post threads) are kept beside the tags,
+    // and every tag names what it points at, where it says it stands.
+    const mentionRows = await db()('comment_mentions').select('comment_id', 'object_id', 'type');
+    expect(new Set(mentionRows.map((row: { type: string }) => row.type))).toEqual(new Set(['page', 'group']));
+    const names = new Map<string, string>();
+    for (const row of await db()('pages').select('id', 'name')) names.set(String(row.id), row.name);
+    for (const row of await db()('groups').select('id', 'name')) names.set(String(row.id), row.name);
+    for (const comment of comments) {
+      const tags = (typeof comment.message_tags === 'string' ? JSON.parse(comment.message_tags) : comment.message_tags) as Array<{ id: string; name: string; offset: number; length: number }>;
+      for (const tag of tags) {
+        expect(tag.name).toBe(names.get(tag.id));
+        expect([...comment.message].slice(tag.offset, tag.offset + tag.length).join('')).toBe(tag.name);
+        expect(mentionRows).toContainEqual({ comment_id: comment.id, object_id: tag.id, type: expect.any(String) });
+      }
+    }
   });
 
   it('lets a demo user log in over HTTP and read me over GraphQL', async () => {

@@ -6,6 +6,7 @@ import * as pagesComments from './20261122000400_pages_comments.ts';
 import * as signingKeysOneActive from './20261122000500_signing_keys_one_active.ts';
 import * as adSetWrites from './20261122000600_ad_set_writes.ts';
 import * as commentWrites from './20261122000700_comment_writes.ts';
+import * as groups from './20261122000800_groups.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -19,6 +20,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000500_signing_keys_one_active': signingKeysOneActive,
   '20261122000600_ad_set_writes': adSetWrites,
   '20261122000700_comment_writes': commentWrites,
+  '20261122000800_groups': groups,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

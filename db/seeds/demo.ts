@@ -7,7 +7,7 @@ import {
   adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
   type AdAccountRecord, type AdSetRecord, type CampaignRecord, newAdSet, RESTRICTED_LOOKALIKE, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
 } from '../../src/ads/store.ts';
-import { insertComments, insertLikes, pages, posts, type MessageTag, type NewComment, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
+import { groups, insertComments, insertLikes, pages, posts, type GroupRecord, type MessageTag, type NewComment, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
 export const DEMO_PASSWORD = 'Adgraph-Demo-2026!';
 
@@ -204,6 +204,8 @@ async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames
   const pageRows = await insertObjects<PageRecord>(trx, 'page', pages, pageNames.map((name, i) => ({
     organizationId, name, category: i === 0 ? 'Outdoor & Sporting Goods Company' : 'Community',
   })));
+  // The organization's community group: the group posts' threads point to it by mention.
+  const [group] = await insertObjects<GroupRecord>(trx, 'group', groups, [{ organizationId, name: `${pageNames[0]} Trail Club` }]);
   for (const page of pageRows) {
     const kinds: Array<{ kind: PostKind; message: string; byFan?: boolean; title?: string; rating?: number }> = [
       { kind: 'page_post', message: `Welcome to ${page.name}! New arrivals every Friday.` },
@@ -235,6 +237,10 @@ async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames
         commentInput(organizationId, post.id, null, { authorUserId: fanId }, 'Cheap followers at spam.example', [], post.kind !== 'review' && post.kind !== 'group_post'),
       ]);
       await insertComments(trx, [commentInput(organizationId, post.id, top[0]!.id, { authorPageId: page.id }, 'You are welcome!', [])]);
+      if (post.kind === 'group_post') {
+        const tag: MessageTag = { id: group!.id, name: group!.name, type: 'group', offset: 7, length: [...group!.name].length };
+        await insertComments(trx, [commentInput(organizationId, post.id, null, { authorUserId: fanId }, `Ask in ${group!.name}, they know every route.`, [tag])]);
+      }
       // The page likes the fan's thanks; the fan likes the page's answer.
       const likes: Array<{ commentId: string; userId?: string; pageId?: string }> = [{ commentId: top[0]!.id, pageId: page.id }, { commentId: top[1]!.id, userId: fanId }];
       if (users.moderator) {

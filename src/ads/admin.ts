@@ -101,7 +101,7 @@ export async function createAdAccount(deps: AppDeps, input: CreateAdAccountInput
 const TYPE_NAMES: Record<GraphObjectType, string> = {
   ad_account: 'an ad account', campaign: 'a campaign', ad_set: 'an ad set', ad: 'an ad', custom_audience: 'a custom audience',
   custom_conversion: 'a custom conversion', async_request: 'an async request', async_request_set: 'an async request set', page: 'a page', post: 'a post',
-  comment: 'a comment', api_client: 'an API client',
+  comment: 'a comment', api_client: 'an API client', group: 'a group',
 };
 
 /**

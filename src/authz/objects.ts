@@ -8,8 +8,8 @@ import * as oauth from '../oauth/service.ts';
 import { parseCommentId } from '../comments/store.ts';
 import type { ResourceType, Subject } from './policy.ts';
 
-/** Every kind of object an id can name. */
-export type ObjectKind = 'user' | 'organization' | 'organization_member' | GraphObjectType;
+/** Every kind of object an id can name and a caller can read (groups are only names that mentions resolve to). */
+export type ObjectKind = 'user' | 'organization' | 'organization_member' | Exclude<GraphObjectType, 'group'>;
 
 export interface FoundObject {
   kind: ObjectKind;

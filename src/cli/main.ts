@@ -8,7 +8,7 @@ import { isConnectionError } from '../db/index.ts';
 import { createOrganization, createUser } from '../identity/service.ts';
 import { createClient, deleteClient, listAllClients, rotateClientSecret } from '../oauth/service.ts';
 import { createAdAccount, fillAdSets, FLAG_REASONS, flagAudience, flagConversion, SUPPORTED_CURRENCIES, updateAdAccount } from '../ads/admin.ts';
-import { createPage } from '../comments/admin.ts';
+import { createGroup, createPage } from '../comments/admin.ts';
 import { rotateKeys } from '../oauth/keys.ts';
 import { closeOnSignals, startServer } from '../server/index.ts';
 import { isDatabaseEmpty, seedDemo, type DemoSummary } from '../../db/seeds/demo.ts';
@@ -286,6 +286,21 @@ program
     withDeps(async (d) => {
       const page = await createPage(d, { organization: options.org, name: options.name });
       print(!!options.json, { id: page.id }, `${page.id}  ${page.name}`);
+    }),
+  );
+
+program
+  .command('groups')
+  .description('groups (names that comment mentions resolve to)')
+  .command('create')
+  .description('create a group an organization runs')
+  .requiredOption('--org <org>', 'organization id or name')
+  .requiredOption('--name <name>', 'group name (1 to 255 characters)')
+  .option('--json', 'print JSON')
+  .action(async (options: { org: string; name: string; json?: boolean }) =>
+    withDeps(async (d) => {
+      const group = await createGroup(d, { organization: options.org, name: options.name });
+      print(!!options.json, { id: group.id }, `${group.id}  ${group.name}`);
     }),
   );
 

@@ -11,6 +11,11 @@ export interface PageRecord extends Owned {
   category: string | null;
 }
 
+/** A group: only a name that mentions resolve to (see the groups migration). */
+export interface GroupRecord extends Owned {
+  name: string;
+}
+
 export interface PostRecord extends Owned {
   pageId: string;
   kind: PostKind;
@@ -47,6 +52,7 @@ export interface CommentRecord extends Owned {
 }
 
 export const pages = defineTable<PageRecord>('pages', { ...OWNED_COLUMNS, name: 'string', category: 'string' });
+export const groups = defineTable<GroupRecord>('groups', { ...OWNED_COLUMNS, name: 'string' });
 
 export const posts = defineTable<PostRecord>('posts', {
   ...OWNED_COLUMNS, page_id: 'id', kind: 'string', author_user_id: 'string', author_page_id: 'id', message: 'string',

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
 import { PASSWORD, worldBuilder } from '../helpers/world.ts';
 import { pageCast, type PageRole } from '../helpers/principals.ts';
+import { createGroup } from '../../src/comments/admin.ts';
 import { expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import { firstError } from '../helpers/api.ts';
 import { countStatements } from '../helpers/database.ts';
@@ -275,6 +276,19 @@ describe('publish: POST /<object>/comments and publishComment', () => {
       { object: people.tagged.id, type: 'user' }, { object: page.id, type: 'page' },
     ]);
     expect(await snapshot()).toMatchObject({ comments: before.comments + 1, mentions: before.mentions + 2 });
+  });
+
+  it.each(SURFACES)('%s: a mention of a group becomes a group tag; a group is no object to read or comment on', async (surface) => {
+    const group = await createGroup(server.deps, { organization: page.organizationId, name: 'Ridge Runners \u{1F3D4}\uFE0F' });
+    const post = await insertPost('group_post', { userId: people.postAuthor.id });
+    const id = publishedId(await write.publish(surface, post.id, { message: `\u{1F44B} ask @[${group.id}]` }, 'commenter'));
+    // "👋 ask " is 6 code points; the name 14 letters and spaces, the mountain and its variation selector: 16.
+    const tag = { id: group.id, name: group.name, type: 'group', offset: 6, length: 16 };
+    expect((await readBack(id, 'commenter', 'message,message_tags')).body).toEqual({ id, message: `\u{1F44B} ask ${group.name}`, message_tags: [tag] });
+    const data = (await gql('query ($id: ID!) { comment(id: $id) { messageTags { id name type offset length } } }', { id }, 'stranger')).data!;
+    expect(data.comment).toEqual({ messageTags: [{ ...tag, type: 'GROUP' }] });
+    expect(await server.deps.db('comment_mentions').where({ comment_id: internalId(id) }).select('object_id', 'type')).toEqual([{ object_id: group.id, type: 'group' }]);
+    expectGraphError(await g.get(group.id, tokens.commenter), { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(group.id) });
   });
 });
 

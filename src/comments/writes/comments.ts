@@ -13,7 +13,7 @@ import {
   findCommentObject, findPost, likerOf, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject,
 } from '../service.ts';
 import {
-  commentExternalId, commentLikes, comments, insertComments, insertLikes, pages, replaceMentions,
+  commentExternalId, commentLikes, comments, insertComments, groups, insertLikes, pages, replaceMentions,
   type CommentRecord, type MessageTag, type PostRecord,
 } from '../store.ts';
 import { users } from '../../identity/store.ts';
@@ -45,23 +45,19 @@ function readContent(params: Params): ContentInput {
   };
 }
 
-/** What the mentioned ids name: people (UUIDs) and pages (numeric ids); anything else is error 100 naming message. */
+/** What the mentioned ids name: people (UUIDs), pages and groups (numeric ids); anything else is error 100 naming message. */
 async function mentionTargets(ctx: RequestContext, ids: string[]): Promise<Map<string, MentionTarget>> {
   const userIds = ids.filter(isUuid);
-  const pageIds = ids.filter(isNumericId);
-  const [userRows, pageRows] = await Promise.all([
-    userIds.length > 0 ? ctx.db(users.table).whereIn('id', userIds) : Promise.resolve([]),
-    pageIds.length > 0 ? ctx.db(pages.table).whereIn('id', pageIds) : Promise.resolve([]),
+  const numericIds = ids.filter(isNumericId);
+  const rowsOf = async (table: string, wanted: string[]): Promise<Array<Record<string, unknown>>> =>
+    (wanted.length > 0 ? ctx.db(table).whereIn('id', wanted) : []);
+  const [userRows, pageRows, groupRows] = await Promise.all([
+    rowsOf(users.table, userIds), rowsOf(pages.table, numericIds), rowsOf(groups.table, numericIds),
   ]);
   const targets = new Map<string, MentionTarget>();
-  for (const row of userRows as Array<Record<string, unknown>>) {
-    const user = users.fromRow(row);
-    targets.set(user.id, { id: user.id, name: user.name || user.username, type: 'user' });
-  }
-  for (const row of pageRows as Array<Record<string, unknown>>) {
-    const page = pages.fromRow(row);
-    targets.set(page.id, { id: page.id, name: page.name, type: 'page' });
-  }
+  for (const user of userRows.map(users.fromRow)) targets.set(user.id, { id: user.id, name: user.name || user.username, type: 'user' });
+  for (const page of pageRows.map(pages.fromRow)) targets.set(page.id, { id: page.id, name: page.name, type: 'page' });
+  for (const group of groupRows.map(groups.fromRow)) targets.set(group.id, { id: group.id, name: group.name, type: 'group' });
   return targets;
 }
 
