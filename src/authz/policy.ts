@@ -113,6 +113,21 @@ const moderates = (principal: Extract<Principal, { kind: 'user' }>, organization
 };
 
 /**
+ * Whether the principal acts as the page of an organization (a page token, DECISIONS section 6): it holds the
+ * MODERATE task there (a moderator or above, or a site admin), or is an API client of it with pages_manage_engagement.
+ */
+export function actsAsPage(principal: Principal, organizationId: string): boolean {
+  switch (principal.kind) {
+    case 'anonymous':
+      return false;
+    case 'user':
+      return principal.siteAdmin || moderates(principal, organizationId);
+    case 'client':
+      return principal.organizationId === organizationId && principal.scopes.has('pages_manage_engagement');
+  }
+}
+
+/**
  * Comments, by the specification's permission list: reading follows the post (a hidden comment only for its
  * moderators and the people it stays visible to); anyone comments; its author edits and deletes it; the page
  * (MODERATE) edits, hides and deletes, but never removes a comment on a review.

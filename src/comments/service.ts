@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context/index.ts';
 import { findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
-import { can, ROLE_GRANTS, type Role, type Subject } from '../authz/policy.ts';
+import { actsAsPage, can, type Role, type Subject } from '../authz/policy.ts';
 import type { PageRequest } from '../db/pagination.ts';
 import { paramError } from '../graph-api/params.ts';
 import { capabilitiesOf, type Capabilities } from './rules/capabilities.ts';
@@ -79,16 +79,8 @@ export async function findComment(ctx: RequestContext, externalId: string): Prom
 
 // --- Who asks: the page, or a person -------------------------------------------------------------------------
 
-/** Holds the page's MODERATE task here: a moderator or above (or a site admin), or the page's API client. */
-export function viewsAsPage(ctx: RequestContext, organizationId: string): boolean {
-  const viewer = ctx.viewer;
-  if (viewer.kind === 'user') {
-    if (viewer.siteAdmin) return true;
-    const role = viewer.roles.get(organizationId);
-    return role !== undefined && (ROLE_GRANTS[role].comment ?? []).includes('update');
-  }
-  return viewer.kind === 'client' && viewer.organizationId === organizationId && viewer.scopes.has('pages_manage_engagement');
-}
+/** The caller acts as the page of this organization (policy.ts `actsAsPage`: a page token). */
+export const viewsAsPage = (ctx: RequestContext, organizationId: string): boolean => actsAsPage(ctx.viewer, organizationId);
 
 /**
  * The SQL condition that keeps a list to the comments the caller may see (the rule of rules/visibility.ts):

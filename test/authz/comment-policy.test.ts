@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  actsAsPage,
   can, expandScopes, mayAsOrganization, organizationsAllowing, ACTIONS,
   type Action, type Principal, type ResourceType, type Role, type Subject,
 } from '../../src/authz/policy.ts';
@@ -259,5 +260,25 @@ describe('organizationsAllowing for pages, posts and comments', () => {
     expect(organizationsAllowing(author, 'update', 'comment', AUTHOR)).toBe('all');
     expect(organizationsAllowing(author, 'delete', 'comment')).toEqual([]);
     expect(organizationsAllowing(author, 'delete', 'comment', POSTER)).toEqual([]);
+  });
+});
+
+describe('actsAsPage: who is a page token (DECISIONS section 6)', () => {
+  it.each<[string, Principal, boolean]>([
+    ['the owner', user('owner'), true],
+    ['an admin', user('admin'), true],
+    ['a moderator', user('moderator'), true],
+    ['an advertiser', user('advertiser'), false],
+    ['an auditor', user('auditor'), false],
+    ['a member', user('member'), false],
+    ['a person with no role', user(null), false],
+    ['a moderator of another organization', user(null, { roles: new Map([[OTHER, 'moderator']]) }), false],
+    ['a site admin', user(null, { siteAdmin: true }), true],
+    ['a client with pages_manage_engagement', client('pages_manage_engagement'), true],
+    ['a client with every read scope only', client('read'), false],
+    ["another organization's client with pages_manage_engagement", client('pages_manage_engagement', OTHER), false],
+    ['nobody signed in', ANONYMOUS, false],
+  ])('%s: %s', (_who, principal, expected) => {
+    expect(actsAsPage(principal, ORG)).toBe(expected);
   });
 });
