@@ -6,6 +6,7 @@ import { assertNumericId } from '../authz/guards.ts';
 import { badInput } from '../errors/index.ts';
 import type { RequestContext } from '../context/index.ts';
 import { findOrganization, findUser } from '../identity/service.ts';
+import { displayName } from '../identity/store.ts';
 import * as comments from './service.ts';
 import { commentEdges, COMMENT_FILTERS, COMMENT_ORDERS, pageEdges, postEdges } from './edges.ts';
 import { createFeedPost } from './writes/posts.ts';
@@ -110,7 +111,7 @@ export const commentsResolvers: Resolvers = {
   },
 
   Person: {
-    name: (user) => user.name || user.username,
+    name: (user) => displayName(user),
     user: (user, _, ctx) => findUser(ctx, user.id),
   },
 

@@ -8,6 +8,7 @@ import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
 import { commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
 import * as comments from '../comments/service.ts';
+import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
 import { commentFilter, effectiveStatusFilter, type FilterReader } from './edge-filters.ts';
 import {
@@ -226,6 +227,16 @@ const PAGE: GraphNode<PageRecord> = {
 const commentsEdge = <T>(of: Edge<T, { id: string }, CommentFilter>): GraphEdge<T> => ({ node: 'Comment', edge: of, filter: commentFilter });
 
 const postOf = (comment: CommentRecord, ctx: RequestContext) => comments.postOfComment(ctx, comment);
+
+/** A person or a page as the platform shows an author or a liker: its id and name. */
+async function profile(ctx: RequestContext, who: { userId?: string | null; pageId?: string | null }): Promise<{ id: string; name: string } | undefined> {
+  if (who.pageId) {
+    const page = await ctx.loaders.comments.pageById.load(who.pageId);
+    return page ? { id: page.id, name: page.name } : undefined;
+  }
+  const user = who.userId ? await ctx.loaders.identity.userById.load(who.userId) : null;
+  return user ? { id: user.id, name: displayName(user) } : undefined;
+}
 const capability = (key: keyof Capabilities) =>
   plain<CommentRecord>(async (comment, ctx) => (await comments.commentCapabilities(ctx, comment, await postOf(comment, ctx)))[key]);
 
@@ -250,9 +261,7 @@ const COMMENT: GraphNode<CommentRecord> = {
     from: plain(async (comment, ctx) => {
       const author = await comments.commentAuthor(ctx, comment);
       if (!author) return undefined;
-      if (author.kind === 'page') return { id: author.page.id, name: author.page.name };
-      const user = await ctx.loaders.identity.userById.load(author.userId);
-      return user ? { id: user.id, name: user.name || user.username } : undefined;
+      return profile(ctx, author.kind === 'page' ? { pageId: author.page.id } : { userId: author.userId });
     }),
     permalink_url: plain((comment, ctx) => comments.permalinkUrl(ctx, comment)),
     object: ref('Post', async (comment, ctx) => comments.commentedObject(await postOf(comment, ctx))),
@@ -265,19 +274,12 @@ const COMMENT: GraphNode<CommentRecord> = {
   },
 };
 
-/** Who likes: a person or a page, as the platform's profile. */
-const likerName = async (like: CommentLikeRecord, ctx: RequestContext) => {
-  if (like.pageId) return (await ctx.loaders.comments.pageById.load(like.pageId))?.name;
-  const user = like.userId ? await ctx.loaders.identity.userById.load(like.userId) : null;
-  return user ? user.name || user.username : undefined;
-};
-
 const LIKE: GraphNode<CommentLikeRecord> = {
   name: 'Profile',
   id: (like) => like.userId ?? like.pageId ?? '',
   fields: {
     id: plain((like) => like.userId ?? like.pageId),
-    name: plain(likerName),
+    name: plain(async (like, ctx) => (await profile(ctx, like))?.name),
   },
   edges: {},
 };
@@ -293,14 +295,7 @@ const POST: GraphNode<PostRecord> = {
   id: (post) => post.id,
   fields: {
     ...columns(posts, { hide: ['organization_id', 'author_user_id', 'author_page_id'] }),
-    from: plain(async (post, ctx) => {
-      if (post.authorPageId) {
-        const page = await ctx.loaders.comments.pageById.load(post.authorPageId);
-        return page && { id: page.id, name: page.name };
-      }
-      const user = post.authorUserId ? await ctx.loaders.identity.userById.load(post.authorUserId) : null;
-      return user && { id: user.id, name: user.name || user.username };
-    }),
+    from: plain((post, ctx) => profile(ctx, { userId: post.authorUserId, pageId: post.authorPageId })),
     page: ref('Page', (post, ctx) => ctx.loaders.comments.pageById.load(post.pageId)),
   },
   edges: { comments: commentsEdge(postEdges.comments) },

@@ -29,7 +29,7 @@ export async function requestOneTimePasscode(deps: AppDeps, input: { email?: unk
       to: user.email,
       kind: 'one_time_passcode',
       subject: 'Your adgraph one-time passcode',
-      text: `Hi ${user.name || user.username},\n\nUse this one-time passcode to set a new password:\n\n${code}\n\nIt expires in ${minutes} minutes and works once. If you did not ask for it, ignore this e-mail.\n`,
+      text: `Hi ${store.displayName(user)},\n\nUse this one-time passcode to set a new password:\n\n${code}\n\nIt expires in ${minutes} minutes and works once. If you did not ask for it, ignore this e-mail.\n`,
     })
     .catch((error: unknown) => deps.log.error({ err: error, userId: user.id }, 'one-time passcode e-mail could not be sent'));
 }

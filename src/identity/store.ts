@@ -48,6 +48,9 @@ export interface SessionRecord {
   revokedAt: Date | null;
 }
 
+/** How a person is named to others (greetings, comment authors, mentions, likes): the name, else the username. */
+export const displayName = (user: Pick<UserRecord, 'name' | 'username'>): string => user.name || user.username;
+
 export const organizations = defineTable<OrganizationRecord>('organizations', {
   id: 'string', name: 'string', created_at: 'date', updated_at: 'date',
 });

@@ -16,7 +16,7 @@ import {
   commentExternalId, commentLikes, comments, insertComments, groups, insertLikes, pages, replaceMentions,
   type CommentRecord, type MessageTag, type PostRecord,
 } from '../store.ts';
-import { users } from '../../identity/store.ts';
+import { displayName, users } from '../../identity/store.ts';
 
 /**
  * Comment writes (DECISIONS section 6): publish (POST /<object>/comments), edit and hide (POST /<comment>),
@@ -55,7 +55,7 @@ async function mentionTargets(ctx: RequestContext, ids: string[]): Promise<Map<s
     rowsOf(users.table, userIds), rowsOf(pages.table, numericIds), rowsOf(groups.table, numericIds),
   ]);
   const targets = new Map<string, MentionTarget>();
-  for (const user of userRows.map(users.fromRow)) targets.set(user.id, { id: user.id, name: user.name || user.username, type: 'user' });
+  for (const user of userRows.map(users.fromRow)) targets.set(user.id, { id: user.id, name: displayName(user), type: 'user' });
   for (const page of pageRows.map(pages.fromRow)) targets.set(page.id, { id: page.id, name: page.name, type: 'page' });
   for (const group of groupRows.map(groups.fromRow)) targets.set(group.id, { id: group.id, name: group.name, type: 'group' });
   return targets;
