@@ -1,5 +1,6 @@
 import { DomainError } from '../errors/index.ts';
 import { isNumericId } from '../db/ids.ts';
+import { codePoints } from '../text/code-points.ts';
 
 /**
  * The Graph-style API's parameters (DECISIONS section 4), read once here for every domain: the readers the
@@ -70,13 +71,11 @@ export function collectParams(raw: Record<string, unknown>, source: 'form' | 'js
 
 // --- Readers ------------------------------------------------------------------------------------------------
 
-const characters = (value: string) => [...value].length;
-
 /** A string of at most `max` characters (counted in code points, as PostgreSQL counts them), without NUL. */
 export const text = (options: { max: number; nonEmpty?: boolean }): Reader<string> => (value, name) => {
   if (typeof value !== 'string') throw paramError(name, `Param ${name} must be a string`);
   if (options.nonEmpty && value.trim() === '') throw missingParam(name);
-  if (characters(value) > options.max) throw paramError(name, `Param ${name} must be at most ${options.max} characters`);
+  if (codePoints(value) > options.max) throw paramError(name, `Param ${name} must be at most ${options.max} characters`);
   if (value.includes('\u0000')) throw paramError(name, `Param ${name} must not contain NUL characters`);
   return value;
 };

@@ -11,6 +11,7 @@ import { refuseFirst } from '../rules/violations.ts';
 import { findAdSet } from '../service.ts';
 import { ads, adSets, countLiveAdSets, insertAdSets, liveAdsOf, type AdRecord, type AdSetRecord } from '../store.ts';
 import { lockRow } from '../../db/locks.ts';
+import { codePoints } from '../../text/code-points.ts';
 import { visibleForWrite } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
 import { limitsOf } from './ad-sets.ts';
@@ -70,7 +71,7 @@ export function copyName(name: string, level: 'ad_set' | 'ad', rename: CopyInput
     : level === 'ad_set';
   if (!renamedHere) return name;
   const result = rename ? `${rename.prefix}${name}${rename.suffix}` : `${name} - Copy`;
-  if ([...result].length > AD_SET_NAME_MAX) {
+  if (codePoints(result) > AD_SET_NAME_MAX) {
     throw paramError('rename_options', `The copy's name would be longer than ${AD_SET_NAME_MAX} characters: shorten rename_prefix or rename_suffix, or use NO_RENAME`);
   }
   return result;

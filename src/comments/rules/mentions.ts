@@ -1,3 +1,4 @@
+import { codePoints } from '../../text/code-points.ts';
 import type { MessageTag } from '../store.ts';
 
 /**
@@ -9,8 +10,6 @@ import type { MessageTag } from '../store.ts';
 const MENTION = /@\[([^\]]*)\]/g;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const NUMERIC = /^[1-9][0-9]{0,18}$/;
-
-export const codePoints = (text: string) => [...text].length;
 
 export type MentionParse =
   | { ok: true; ids: string[] }

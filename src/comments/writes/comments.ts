@@ -7,7 +7,8 @@ import { lockRow } from '../../db/locks.ts';
 import { forbidden, notFound } from '../../errors/index.ts';
 import { boolean, given, graphId, httpUrl, optionalParam, paramError, text, type Params } from '../../graph-api/params.ts';
 import { commentContent, MAX_COMMENT_MESSAGE, type ContentInput } from '../rules/content.ts';
-import { codePoints, mentionedIds, renderMentions, type MentionTarget } from '../rules/mentions.ts';
+import { codePoints } from '../../text/code-points.ts';
+import { mentionedIds, renderMentions, type MentionTarget } from '../rules/mentions.ts';
 import { editRefusal, hideRefusal } from '../rules/moderation.ts';
 import {
   findCommentObject, findPost, likerOf, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codePoints, mentionedIds, renderMentions, type MentionTarget } from '../../../src/comments/rules/mentions.ts';
+import { mentionedIds, renderMentions, type MentionTarget } from '../../../src/comments/rules/mentions.ts';
+import { codePoints } from '../../../src/text/code-points.ts';
 import type { MessageTag } from '../../../src/comments/store.ts';
 
 // Mentions (DECISIONS section 6): `@[<id>]` names a user (a UUID, any case) or a page (a numeric id). The stored
