@@ -140,17 +140,21 @@ export async function commentCapabilities(ctx: RequestContext, comment: CommentR
   );
 }
 
-/** Who likes as the viewer: the person, or, for the page's API client, the page. */
-export function likerOf(ctx: RequestContext, post: PostRecord): { userId: string } | { pageId: string } | null {
+/** Who the viewer writes and likes as on a post: the person, or, for the page's API client, the page. */
+export function actorOn(ctx: RequestContext, post: PostRecord): { userId: string } | { pageId: string } | null {
   if (ctx.viewer.kind === 'user') return { userId: ctx.viewer.userId };
   if (ctx.viewer.kind === 'client' && viewsAsPage(ctx, post.organizationId)) return { pageId: post.pageId };
   return null;
 }
 
 export async function viewerLikes(ctx: RequestContext, comment: CommentRecord, post: PostRecord): Promise<boolean> {
-  const liker = likerOf(ctx, post);
+  const liker = actorOn(ctx, post);
   return liker ? loaders(ctx).likedBy(liker).load(comment.id) : false;
 }
+
+/** The viewer is the person who wrote the comment. */
+export const isAuthor = (ctx: RequestContext, comment: CommentRecord): boolean =>
+  ctx.viewer.kind === 'user' && comment.authorUserId === ctx.viewer.userId;
 
 /**
  * The author as the viewer may see it: a page always; a person only to the page (a page token is needed for user
@@ -162,8 +166,7 @@ export async function commentAuthor(ctx: RequestContext, comment: CommentRecord)
     return page ? { kind: 'page', page } : null;
   }
   if (!comment.authorUserId) return null;
-  const own = ctx.viewer.kind === 'user' && ctx.viewer.userId === comment.authorUserId;
-  return own || viewsAsPage(ctx, comment.organizationId) ? { kind: 'user', userId: comment.authorUserId } : null;
+  return isAuthor(ctx, comment) || viewsAsPage(ctx, comment.organizationId) ? { kind: 'user', userId: comment.authorUserId } : null;
 }
 
 // --- Derived fields ---------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import { codePoints } from '../../text/code-points.ts';
 import { mentionedIds, renderMentions, type MentionTarget } from '../rules/mentions.ts';
 import { editRefusal, hideRefusal } from '../rules/moderation.ts';
 import {
-  findCommentObject, findPost, likerOf, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject,
+  actorOn, findCommentObject, findPost, isAuthor, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject,
 } from '../service.ts';
 import {
   commentExternalId, commentLikes, comments, insertComments, groups, insertLikes, pages, replaceMentions,
@@ -103,14 +103,15 @@ export async function publishComment(ctx: RequestContext, objectId: string, para
     if (!found) throw notFound('Object', String(objectId));
     post = found;
   }
-  if (!can(ctx.viewer, 'create', { type: 'comment', organizationId: post.organizationId })) {
+  // A person writes as themselves, the page's API client as the page.
+  const author = actorOn(ctx, post);
+  if (!author || !can(ctx.viewer, 'create', { type: 'comment', organizationId: post.organizationId })) {
     throw forbidden(`Permissions error: commenting as the page needs the pages_manage_engagement permission`);
   }
   const content = await storedContent(ctx, readContent(params));
-  const asPage = ctx.viewer.kind === 'client';
   const [comment] = await ctx.db.transaction((trx) => insertComments(trx, [{
     organizationId: post.organizationId, postId: post.id, parentId,
-    authorUserId: asPage || ctx.viewer.kind !== 'user' ? null : ctx.viewer.userId, authorPageId: asPage ? post.pageId : null,
+    authorUserId: 'userId' in author ? author.userId : null, authorPageId: 'pageId' in author ? author.pageId : null,
     message: content.message, attachment: content.attachment, messageTags: content.messageTags, isHidden: false, likeCount: 0,
   }]));
   return primed(ctx, comment!);
@@ -136,8 +137,7 @@ export async function editComment(ctx: RequestContext, commentId: string, params
   if (!can(ctx.viewer, 'update', found.subject)) throw forbidden(`Permissions error: you may not change comment ${commentId}`);
   let content: Awaited<ReturnType<typeof storedContent>> | undefined;
   if (contentSent || hidden === undefined) {
-    const own = ctx.viewer.kind === 'user' && ctx.viewer.userId === comment.authorUserId;
-    const refusal = editRefusal({ ownComment: own, byPage: comment.authorPageId === post.pageId && viewsAsPage(ctx, comment.organizationId) });
+    const refusal = editRefusal({ ownComment: isAuthor(ctx, comment), byPage: comment.authorPageId === post.pageId && viewsAsPage(ctx, comment.organizationId) });
     if (refusal) throw forbidden(`Permissions error: ${refusal}`);
     content = await storedContent(ctx, readContent(params));
   }
@@ -181,7 +181,7 @@ export async function deleteComment(ctx: RequestContext, commentId: string): Pro
 /** POST /<comment>/likes (like) and DELETE /<comment>/likes (unlike): idempotent, like_count kept with the likes. */
 export async function setCommentLiked(ctx: RequestContext, commentId: string, liked: boolean): Promise<CommentRecord> {
   const found = await commentNamed(ctx, commentId);
-  const liker = likerOf(ctx, found.post);
+  const liker = actorOn(ctx, found.post);
   if (!liker) throw forbidden('Permissions error: liking as the page needs the pages_manage_engagement permission');
   const updated = await ctx.db.transaction(async (trx) => {
     const current = await locked(ctx, trx, found.comment);
