@@ -261,7 +261,7 @@ const COMMENT: GraphNode<CommentRecord> = {
     from: plain(async (comment, ctx) => {
       const author = await comments.commentAuthor(ctx, comment);
       if (!author) return undefined;
-      return profile(ctx, author.kind === 'page' ? { pageId: author.page.id } : { userId: author.userId });
+      return author.kind === 'page' ? { id: author.page.id, name: author.page.name } : profile(ctx, { userId: author.userId });
     }),
     permalink_url: plain((comment, ctx) => comments.permalinkUrl(ctx, comment)),
     object: ref('Post', async (comment, ctx) => comments.commentedObject(await postOf(comment, ctx))),
