@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { cliEnv, cliJson, runCli, type CliRun } from './helpers/cli.ts';
+import { cliEnv, cliJson, expectOneLineFailure, lines, runCli } from './helpers/cli.ts';
 import { RESTRICTED_LOOKALIKE } from '../src/ads/store.ts';
 import { insertObjects } from '../src/db/objects.ts';
 import {
@@ -12,16 +12,6 @@ import {
  * The operator's commands for ads and pages (DECISIONS section 7): `accounts create`, `pages create`,
  * `audiences flag` and `conversions flag`, run as child processes over a fresh database like test/cli.test.ts.
  */
-
-const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
-
-function expectOneLineFailure(result: CliRun, mentions: RegExp): void {
-  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
-  expect(lines(result.stderr), result.stderr).toHaveLength(1);
-  expect(result.stderr).toMatch(mentions);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-  expect(result.stdout).toBe('');
-}
 
 const RESTRICTED = { code: RESTRICTED_LOOKALIKE.code, description: RESTRICTED_LOOKALIKE.description };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { cliEnv, cliJson, runCli, type CliRun } from './helpers/cli.ts';
+import { cliEnv, cliJson, expectOneLineFailure, runCli } from './helpers/cli.ts';
 import { insertObjects } from '../src/db/objects.ts';
 import { campaigns, type CampaignRecord } from '../src/ads/store.ts';
 
@@ -9,15 +9,6 @@ import { campaigns, type CampaignRecord } from '../src/ads/store.ts';
  * ad set rules read) and `adsets fill` (an account at or near its ad set limit without thousands of API calls).
  * Child processes over a fresh database, like test/cli-admin.test.ts.
  */
-const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
-
-function expectOneLineFailure(result: CliRun, mentions: RegExp): void {
-  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
-  expect(lines(result.stderr), result.stderr).toHaveLength(1);
-  expect(result.stderr).toMatch(mentions);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-  expect(result.stdout).toBe('');
-}
 
 let database: TestDatabase;
 let env: NodeJS.ProcessEnv;

@@ -1,21 +1,10 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { cliEnv, runCli as run, type CliRun as Run } from './helpers/cli.ts';
+import { cliEnv, expectOneLineFailure, runCli as run } from './helpers/cli.ts';
 
 // The `adgraph` command line as an operator runs it (see helpers/cli.ts).
 const STRONG_PASSWORD = 'Correct-Horse-9-Battery';
-
-const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
-
-/** A failure the way the spec wants it: non-zero, one line on stderr that names the problem, nothing on stdout. */
-function expectOneLineFailure(result: Run, mentions: RegExp): void {
-  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
-  expect(lines(result.stderr), result.stderr).toHaveLength(1);
-  expect(result.stderr).toMatch(mentions);
-  expect(result.stderr).not.toMatch(/\n\s+at /);
-  expect(result.stdout).toBe('');
-}
 
 describe('adgraph CLI', () => {
   let database: TestDatabase;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type GraphQLBody, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import { firstError } from '../helpers/api.ts';
+import { dataOf, firstError } from '../helpers/api.ts';
 import { graphClient, type GraphClient } from '../helpers/graph.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
@@ -59,11 +59,6 @@ afterAll(() => server?.close());
 
 const gql = (query: string, variables: Record<string, unknown>, role: Role | null = 'advertiser') =>
   server.graphql(query, variables, role ? tokens[role] : undefined).then((r) => r.body);
-
-function ok(body: GraphQLBody): Record<string, any> {
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data!;
-}
 
 /** An account of the test organization with one campaign (OUTCOME_TRAFFIC, no budget of its own). */
 async function scene(accountFields: Partial<AdAccountRecord> = {}, campaignFields: Partial<CampaignRecord> = {}) {
@@ -136,7 +131,7 @@ describe('createAdSet', () => {
         pacingType: ['STANDARD'], targeting: { geo_locations: { countries: ['US', 'CA'] }, age_min: 21 },
       }),
     });
-    const created = ok(body).createAdSet;
+    const created = dataOf(body).createAdSet;
     expect(created).toEqual({
       id: expect.stringMatching(/^\d+$/), name: 'Spring', status: 'PAUSED', configuredStatus: 'PAUSED', effectiveStatus: 'PAUSED',
       accountId: account.id, campaignId: campaign.id, billingEvent: 'LINK_CLICKS', optimizationGoal: 'LANDING_PAGE_VIEWS', destinationType: 'WEBSITE',
@@ -159,13 +154,13 @@ describe('createAdSet', () => {
 
   it('defaults: ACTIVE, the objective\'s first goal, and the account\'s payor and beneficiary in the EU', async () => {
     const { account, campaign } = await scene({ defaultDsaPayor: 'Acme GmbH', defaultDsaBeneficiary: 'Acme Foundation' });
-    const created = ok(await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: ['DE'] } } }) })).createAdSet;
+    const created = dataOf(await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: ['DE'] } } }) })).createAdSet;
     expect(created).toMatchObject({ status: 'ACTIVE', effectiveStatus: 'ACTIVE', optimizationGoal: 'LINK_CLICKS', dsaPayor: 'Acme GmbH', dsaBeneficiary: 'Acme Foundation' });
     // Rule 3: a payor alone takes the beneficiary from the account's default, not from the payor.
-    const payorOnly = ok(await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: ['FR'] } }, dsaPayor: 'Other SA' }) })).createAdSet;
+    const payorOnly = dataOf(await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: ['FR'] } }, dsaPayor: 'Other SA' }) })).createAdSet;
     expect(payorOnly).toMatchObject({ dsaPayor: 'Other SA', dsaBeneficiary: 'Acme Foundation' });
     // Rule 4: outside the regulated regions nothing is filled in.
-    const outside = ok(await gql(CREATE, { a: account.id, input: base(campaign) })).createAdSet;
+    const outside = dataOf(await gql(CREATE, { a: account.id, input: base(campaign) })).createAdSet;
     expect(outside).toMatchObject({ dsaPayor: null, dsaBeneficiary: null });
   });
 
@@ -282,8 +277,8 @@ describe('createAdSet', () => {
     expect(error.extensions?.graphApi).toEqual({
       code: 2695, error_user_title: 'Too many ad sets', error_user_msg: expect.stringContaining(`limit of ${AD_SET_LIMIT} ad sets`),
     });
-    ok(await gql(DELETE, { id: existing[0]!.id }));
-    expect(ok(await gql(CREATE, { a: account.id, input: base(campaign, { name: 'After delete' }) })).createAdSet.name).toBe('After delete');
+    dataOf(await gql(DELETE, { id: existing[0]!.id }));
+    expect(dataOf(await gql(CREATE, { a: account.id, input: base(campaign, { name: 'After delete' }) })).createAdSet.name).toBe('After delete');
     await expectRefused(() => gql(CREATE, { a: account.id, input: base(campaign) }), { code: 'LIMIT_EXCEEDED' });
   });
 
@@ -307,7 +302,7 @@ describe('validateAdSet: every violation at once, nothing written', () => {
         targeting: { geo_locations: { countries: ['DE', 'FR'] }, custom_audiences: [flagged[0]!.id, flagged[1]!.id] },
       }),
     });
-    const { valid, violations } = ok(body).validateAdSet;
+    const { valid, violations } = dataOf(body).validateAdSet;
     expect(valid).toBe(false);
     const byField = Object.fromEntries((violations as Array<Record<string, any>>).map((v) => [v.field, v]));
     expect(Object.keys(byField).sort()).toEqual(['bid_amount', 'daily_budget', 'dsa_beneficiary', 'dsa_payor', 'name', 'targeting']);
@@ -327,7 +322,7 @@ describe('validateAdSet: every violation at once, nothing written', () => {
   it('reports the account limit beside the rest, as LIMIT_EXCEEDED with code 2695', async () => {
     const { account, campaign } = await scene();
     await world.adSets(campaign, AD_SET_LIMIT);
-    const { valid, violations } = ok(await gql(VALIDATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: [] } } }) })).validateAdSet;
+    const { valid, violations } = dataOf(await gql(VALIDATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: [] } } }) })).validateAdSet;
     expect(valid).toBe(false);
     expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.kind, v.code])).toEqual([
       ['targeting.geo_locations.countries', 'BAD_USER_INPUT', 100],
@@ -338,10 +333,10 @@ describe('validateAdSet: every violation at once, nothing written', () => {
   it('a valid input: valid, no violations, nothing written', async () => {
     const { account, campaign } = await scene();
     const before = await rowCounts();
-    expect(ok(await gql(VALIDATE, { a: account.id, input: base(campaign) })).validateAdSet).toEqual({ valid: true, violations: [] });
+    expect(dataOf(await gql(VALIDATE, { a: account.id, input: base(campaign) })).validateAdSet).toEqual({ valid: true, violations: [] });
     expect(await rowCounts()).toEqual(before);
     // And the same input creates.
-    expect(ok(await gql(CREATE, { a: account.id, input: base(campaign) })).createAdSet.name).toBe('Ad set');
+    expect(dataOf(await gql(CREATE, { a: account.id, input: base(campaign) })).createAdSet.name).toBe('Ad set');
   });
 
   it('needs the right to create: auditors are FORBIDDEN, outsiders NOT_FOUND', async () => {
@@ -357,11 +352,11 @@ describe('updateAdSet and validateAdSetUpdate', () => {
   beforeAll(async () => {
     ({ account, campaign } = await scene());
   });
-  const newAdSet = async (input: Record<string, unknown> = {}) => ok(await gql(CREATE, { a: account.id, input: base(campaign, input) })).createAdSet as Record<string, any>;
+  const newAdSet = async (input: Record<string, unknown> = {}) => dataOf(await gql(CREATE, { a: account.id, input: base(campaign, input) })).createAdSet as Record<string, any>;
 
   it('changes a subset with enums and answers the ad set as it now reads', async () => {
     const created = await newAdSet({ name: 'Before' });
-    const updated = ok(await gql(UPDATE, {
+    const updated = dataOf(await gql(UPDATE, {
       id: created.id,
       input: { name: 'After', campaignStatus: 'PAUSED', billingEvent: 'LINK_CLICKS', bidStrategy: 'COST_CAP', bidAmount: 150, dailyBudget: 7000, pacingType: ['NO_PACING'] },
     })).updateAdSet;
@@ -369,16 +364,16 @@ describe('updateAdSet and validateAdSetUpdate', () => {
       id: created.id, name: 'After', status: 'PAUSED', configuredStatus: 'PAUSED', effectiveStatus: 'PAUSED', billingEvent: 'LINK_CLICKS',
       bidStrategy: 'COST_CAP', bidAmount: 150, dailyBudget: 7000, pacingType: ['NO_PACING'], targeting: US, optimizationGoal: 'LINK_CLICKS',
     });
-    expect(ok(await gql(READ, { id: created.id })).adSet).toMatchObject({ name: 'After', status: 'PAUSED', dailyBudget: 7000 });
+    expect(dataOf(await gql(READ, { id: created.id })).adSet).toMatchObject({ name: 'After', status: 'PAUSED', dailyBudget: 7000 });
     // Null leaves a field as it is; status and campaignStatus are the same thing.
-    expect(ok(await gql(UPDATE, { id: created.id, input: { status: 'ACTIVE', bidAmount: null } })).updateAdSet).toMatchObject({ status: 'ACTIVE', bidAmount: 150 });
+    expect(dataOf(await gql(UPDATE, { id: created.id, input: { status: 'ACTIVE', bidAmount: null } })).updateAdSet).toMatchObject({ status: 'ACTIVE', bidAmount: 150 });
   });
 
   it('a retargeting into the EU applies the account\'s defaults; without defaults it is 3858079', async () => {
     const withDefaults = await scene({ defaultDsaPayor: 'Payor Ltd', defaultDsaBeneficiary: 'Beneficiary Ltd' });
-    const adSet = ok(await gql(CREATE, { a: withDefaults.account.id, input: base(withDefaults.campaign) })).createAdSet;
+    const adSet = dataOf(await gql(CREATE, { a: withDefaults.account.id, input: base(withDefaults.campaign) })).createAdSet;
     expect(adSet).toMatchObject({ dsaPayor: null, dsaBeneficiary: null });
-    expect(ok(await gql(UPDATE, { id: adSet.id, input: { targeting: { geo_locations: { countries: ['IT'] } } } })).updateAdSet)
+    expect(dataOf(await gql(UPDATE, { id: adSet.id, input: { targeting: { geo_locations: { countries: ['IT'] } } } })).updateAdSet)
       .toMatchObject({ dsaPayor: 'Payor Ltd', dsaBeneficiary: 'Beneficiary Ltd', targeting: { geo_locations: { countries: ['IT'] } } });
 
     const plain = await newAdSet();
@@ -416,7 +411,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
       billingEvent: 'IMPRESSIONS', dailyBudget: '5000', targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [flagged.id] },
     }));
     const rowBefore = await adSetRow(adSet!.id);
-    const { violations } = ok(await gql(VALIDATE_UPDATE, { id: adSet!.id, input: { dailyBudget: 6000 } })).validateAdSetUpdate;
+    const { violations } = dataOf(await gql(VALIDATE_UPDATE, { id: adSet!.id, input: { dailyBudget: 6000 } })).validateAdSetUpdate;
     expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.subcode])).toEqual([['targeting', 246003]]);
     const error = await expectRefused(() => gql(UPDATE, { id: adSet!.id, input: { dailyBudget: 6000 } }), { code: 'BAD_USER_INPUT', field: 'targeting' });
     expect(error.extensions?.graphApi).toMatchObject({ code: 100, error_subcode: 246003, error_data: { restricted_custom_audience_ids: [flagged.id] } });
@@ -428,9 +423,9 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     const [adSet] = await world.adSets(campaign, 1, () => ({
       billingEvent: 'IMPRESSIONS', dailyBudget: '5000', targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [flagged.id] },
     }));
-    expect(ok(await gql(READ, { id: adSet!.id })).adSet).toMatchObject({ effectiveStatus: 'WITH_ISSUES', issues: [{ errorCode: 2460003 }] });
-    expect(ok(await gql(UPDATE, { id: adSet!.id, input: { targeting: US } })).updateAdSet).toMatchObject({ effectiveStatus: 'ACTIVE', targeting: US });
-    expect(ok(await gql(READ, { id: adSet!.id })).adSet.issues).toEqual([]);
+    expect(dataOf(await gql(READ, { id: adSet!.id })).adSet).toMatchObject({ effectiveStatus: 'WITH_ISSUES', issues: [{ errorCode: 2460003 }] });
+    expect(dataOf(await gql(UPDATE, { id: adSet!.id, input: { targeting: US } })).updateAdSet).toMatchObject({ effectiveStatus: 'ACTIVE', targeting: US });
+    expect(dataOf(await gql(READ, { id: adSet!.id })).adSet.issues).toEqual([]);
   });
 
   it('a budget changed below the minimum is 1885272', async () => {
@@ -450,7 +445,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
   ] as const)('the state table: %s accepts %j? refused on %s', async (state, input, refusedField) => {
     const [adSet] = await world.adSets(campaign, 1, () => ({ status: state, billingEvent: 'IMPRESSIONS', dailyBudget: '5000' }));
     if (refusedField === null) {
-      expect(ok(await gql(UPDATE, { id: adSet!.id, input })).updateAdSet).toMatchObject({ id: adSet!.id, ...('name' in input ? { name: input.name } : { status: 'DELETED' }) });
+      expect(dataOf(await gql(UPDATE, { id: adSet!.id, input })).updateAdSet).toMatchObject({ id: adSet!.id, ...('name' in input ? { name: input.name } : { status: 'DELETED' }) });
       return;
     }
     const error = await expectRefused(() => gql(UPDATE, { id: adSet!.id, input }), { code: 'BAD_USER_INPUT', field: refusedField, message: new RegExp(`is ${state}`) });
@@ -460,7 +455,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
   it('validateAdSetUpdate answers every violation of the change, and writes nothing', async () => {
     const adSet = await newAdSet();
     const rowBefore = await adSetRow(adSet.id);
-    const { valid, violations } = ok(await gql(VALIDATE_UPDATE, {
+    const { valid, violations } = dataOf(await gql(VALIDATE_UPDATE, {
       id: adSet.id, input: { name: '', targeting: { geo_locations: { countries: ['IT'] } }, dailyBudget: 10, bidStrategy: 'LOWEST_COST_WITHOUT_CAP', bidAmount: 300 },
     })).validateAdSetUpdate;
     expect(valid).toBe(false);
@@ -468,13 +463,13 @@ describe('updateAdSet and validateAdSetUpdate', () => {
       ['bid_amount', 100, null], ['daily_budget', 100, 1885272], ['dsa_beneficiary', 100, 3858081], ['dsa_payor', 100, 3858079], ['name', 100, null],
     ]);
     expect(await adSetRow(adSet.id)).toEqual(rowBefore);
-    expect(ok(await gql(VALIDATE_UPDATE, { id: adSet.id, input: { name: 'Fine', dailyBudget: 8000 } })).validateAdSetUpdate).toEqual({ valid: true, violations: [] });
+    expect(dataOf(await gql(VALIDATE_UPDATE, { id: adSet.id, input: { name: 'Fine', dailyBudget: 8000 } })).validateAdSetUpdate).toEqual({ valid: true, violations: [] });
     expect(await adSetRow(adSet.id)).toEqual(rowBefore);
   });
 
   it('validateAdSetUpdate of a DELETED ad set: every field the state table refuses', async () => {
     const [adSet] = await world.adSets(campaign, 1, () => ({ status: 'DELETED' }));
-    const { valid, violations } = ok(await gql(VALIDATE_UPDATE, { id: adSet!.id, input: { name: 'ok', billingEvent: 'CLICKS', dailyBudget: 9000 } })).validateAdSetUpdate;
+    const { valid, violations } = dataOf(await gql(VALIDATE_UPDATE, { id: adSet!.id, input: { name: 'ok', billingEvent: 'CLICKS', dailyBudget: 9000 } })).validateAdSetUpdate;
     expect(valid).toBe(false);
     expect((violations as Array<Record<string, any>>).map((v) => v.field).sort()).toEqual(['billing_event', 'daily_budget']);
   });
@@ -496,8 +491,8 @@ describe('deleteAdSet', () => {
     const { campaign } = await scene();
     const [adSet] = await world.adSets(campaign, 1);
     const adList = await adsIn(adSet!, ['ACTIVE', 'PAUSED', 'ARCHIVED']);
-    expect(ok(await gql(DELETE, { id: adSet!.id })).deleteAdSet).toBe(true);
-    const read = ok(await gql(`query ($id: ID!, $c: ID!) {
+    expect(dataOf(await gql(DELETE, { id: adSet!.id })).deleteAdSet).toBe(true);
+    const read = dataOf(await gql(`query ($id: ID!, $c: ID!) {
       adSet(id: $id) { status effectiveStatus ads(effectiveStatus: [DELETED]) { totalCount nodes { id status } } }
       campaign(id: $c) { adSets { totalCount } deleted: adSets(effectiveStatus: [DELETED]) { nodes { id } } } }`, { id: adSet!.id, c: campaign.id }));
     expect(read.adSet).toEqual({
@@ -505,7 +500,7 @@ describe('deleteAdSet', () => {
     });
     expect(read.campaign).toEqual({ adSets: { totalCount: 0 }, deleted: { nodes: [{ id: adSet!.id }] } });
     // Deleting again is no error, and changes nothing.
-    expect(ok(await gql(DELETE, { id: adSet!.id })).deleteAdSet).toBe(true);
+    expect(dataOf(await gql(DELETE, { id: adSet!.id })).deleteAdSet).toBe(true);
   });
 });
 
@@ -537,7 +532,7 @@ describe('AdSet fields', () => {
     const [adSet] = await world.adSets(under === 'active' ? active : paused, 1, () => ({
       status: own, targeting: { geo_locations: { countries: ['US'] }, ...(issues ? { custom_audiences: [flaggedAudience.id] } : {}) },
     }));
-    const read = ok(await gql(READ, { id: adSet!.id })).adSet;
+    const read = dataOf(await gql(READ, { id: adSet!.id })).adSet;
     expect({ status: read.status, configuredStatus: read.configuredStatus, effectiveStatus: read.effectiveStatus }).toEqual({ status: own, configuredStatus: own, effectiveStatus: expected });
     const rest = await graph.get(adSet!.id, tokens.advertiser, { fields: 'status,configured_status,effective_status' });
     expect(rest.body).toEqual({ id: adSet!.id, status: own, configured_status: own, effective_status: expected });
@@ -548,7 +543,7 @@ describe('AdSet fields', () => {
       targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [lookalike.id], excluded_custom_audiences: [{ id: flaggedAudience.id }] },
       promotedObject: { custom_conversion_id: flaggedConversion.id },
     }));
-    const issues = ok(await gql(READ, { id: adSet!.id })).adSet.issues;
+    const issues = dataOf(await gql(READ, { id: adSet!.id })).adSet.issues;
     expect(issues).toEqual([
       { level: 'AD_SET', errorCode: 2460003, errorSummary: 'Lookalike audience restricted (warning)', errorMessage: expect.stringContaining('471'), errorType: 'SOFT_ERROR', additionalInfo: `custom_audience_id: ${lookalike.id}` },
       { level: 'AD_SET', errorCode: 2460003, errorSummary: 'Custom audience blocked', errorMessage: expect.stringContaining('health conditions'), errorType: 'SOFT_ERROR', additionalInfo: `custom_audience_id: ${flaggedAudience.id}` },
@@ -560,7 +555,7 @@ describe('AdSet fields', () => {
       level: i.level, error_code: i.errorCode, error_summary: i.errorSummary, error_message: i.errorMessage, error_type: i.errorType, additional_info: i.additionalInfo,
     })));
     const [clean] = await world.adSets(active, 1);
-    expect(ok(await gql(READ, { id: clean!.id })).adSet.issues).toEqual([]);
+    expect(dataOf(await gql(READ, { id: clean!.id })).adSet.issues).toEqual([]);
   });
 
   it('recommendations: null when there are none, a list when there are (and absent vs present on /v24.0)', async () => {
@@ -568,8 +563,8 @@ describe('AdSet fields', () => {
       billingEvent: 'IMPRESSIONS', dailyBudget: i === 0 ? '5000' : '150',
       targeting: { geo_locations: { countries: ['US'] }, ...(i === 1 ? { publisher_platforms: ['facebook'] } : {}) },
     }));
-    expect(ok(await gql(READ, { id: none!.id })).adSet.recommendations).toBeNull();
-    const list = ok(await gql(READ, { id: some!.id })).adSet.recommendations;
+    expect(dataOf(await gql(READ, { id: none!.id })).adSet.recommendations).toBeNull();
+    const list = dataOf(await gql(READ, { id: some!.id })).adSet.recommendations;
     expect(list).toEqual([
       { title: 'Raise your budget', message: expect.stringContaining('1.00 USD'), code: 1885500, importance: 'MEDIUM', confidence: 'HIGH', blameField: 'daily_budget' },
       { title: 'Use more placements', message: expect.any(String), code: 1885502, importance: 'LOW', confidence: 'MEDIUM', blameField: 'targeting.publisher_platforms' },
@@ -583,7 +578,7 @@ describe('AdSet fields', () => {
       lifetimeBudget: '9000000000', bidStrategy: 'COST_CAP', bidAmount: '250', billingEvent: 'THRUPLAY', optimizationGoal: 'THRUPLAY', destinationType: 'ON_VIDEO',
       endTime: new Date('2031-01-01T00:00:00Z'),
     }));
-    expect(ok(await gql(READ, { id: adSet!.id })).adSet).toMatchObject({
+    expect(dataOf(await gql(READ, { id: adSet!.id })).adSet).toMatchObject({
       dailyBudget: null, lifetimeBudget: 9000000000, bidAmount: 250, bidStrategy: 'COST_CAP', billingEvent: 'THRUPLAY', optimizationGoal: 'THRUPLAY',
       destinationType: 'ON_VIDEO', endTime: '2031-01-01T00:00:00.000Z', startTime: null, pacingType: null,
     });
@@ -592,7 +587,7 @@ describe('AdSet fields', () => {
   it('sourceAdSet and copies: the source of a copy, and the copies of a source with effectiveStatus filters', async () => {
     const [source] = await world.adSets(active, 1, () => ({ name: 'Source' }));
     const copies = await world.adSets(active, 3, (i) => ({ name: `Copy ${i}`, sourceAdsetId: source!.id, status: (['ACTIVE', 'PAUSED', 'DELETED'] as const)[i] }));
-    const read = ok(await gql(`query ($s: ID!, $c: ID!) {
+    const read = dataOf(await gql(`query ($s: ID!, $c: ID!) {
       source: adSet(id: $s) { sourceAdSet { id } copies { totalCount nodes { id } }
         paused: copies(effectiveStatus: [PAUSED]) { totalCount nodes { id } }
         all: copies(effectiveStatus: [ACTIVE, PAUSED, DELETED]) { totalCount nodes { id } } }
@@ -615,7 +610,7 @@ describe('AdSet fields', () => {
     const pausedAds = await adsIn(pausedSet!, ['ACTIVE', 'PAUSED', 'ARCHIVED', 'DELETED']);
     const troubledAds = await adsIn(troubled!, ['ACTIVE', 'PAUSED']);
     const query = `query ($id: ID!, $f: [EffectiveStatus!]) { adSet(id: $id) { ads(effectiveStatus: $f, first: 100) { totalCount nodes { id effectiveStatus } } } }`;
-    const adsOf = async (id: string, f?: string[]) => ok(await gql(query, { id, f })).adSet.ads as { totalCount: number; nodes: Array<{ id: string; effectiveStatus: string }> };
+    const adsOf = async (id: string, f?: string[]) => dataOf(await gql(query, { id, f })).adSet.ads as { totalCount: number; nodes: Array<{ id: string; effectiveStatus: string }> };
     const cases: Array<[string, string[] | undefined, AdRecord[], string[]]> = [
       [pausedSet!.id, undefined, pausedAds.slice(0, 2), ['ADSET_PAUSED', 'PAUSED']],
       [pausedSet!.id, ['ADSET_PAUSED'], pausedAds.slice(0, 1), ['ADSET_PAUSED']],
@@ -633,7 +628,7 @@ describe('AdSet fields', () => {
   it('totalCount counts the whole list, not the page; status alone replaces the default filter', async () => {
     const [adSet] = await world.adSets(active, 1);
     const list = await adsIn(adSet!, ['ACTIVE', 'PAUSED', 'ACTIVE', 'DELETED']);
-    const read = ok(await gql(`query ($id: ID!, $a: ID!) {
+    const read = dataOf(await gql(`query ($id: ID!, $a: ID!) {
       adSet(id: $id) { first: ads(first: 2) { totalCount nodes { id } pageInfo { hasNextPage } } }
       deleted: adSets(accountId: $a, status: [DELETED]) { totalCount nodes { id } } }`, { id: adSet!.id, a: account.id }));
     expect(read.adSet.first).toEqual({ totalCount: 3, nodes: [{ id: list[0]!.id }, { id: list[1]!.id }], pageInfo: { hasNextPage: true } });
@@ -650,7 +645,7 @@ describe('AdSet fields', () => {
       form: { name: 'copies', adbatch: [{ name: 'one', relative_url: `${adSet!.id}/copies`, body: 'deep_copy=true' }, { name: 'two', relative_url: `${adSet!.id}/copies` }] },
     });
     expect(posted.status, posted.text).toBe(200);
-    const read = ok(await gql(`query ($a: ID!, $q: ID!) {
+    const read = dataOf(await gql(`query ($a: ID!, $q: ID!) {
       a: adSet(id: $a) { asyncRequests { totalCount nodes { id name type status scopeObjectId requestSet { id } } } }
       q: adSet(id: $q) { asyncRequests { totalCount nodes { id } } } }`, { a: adSet!.id, q: quiet!.id }));
     expect(read.q.asyncRequests).toEqual({ totalCount: 0, nodes: [] });
@@ -665,8 +660,8 @@ describe('AdSet fields', () => {
 
   it('an ad set of another organization is invisible; an auditor reads', async () => {
     const [adSet] = await world.adSets(active, 1);
-    expect(ok(await gql(READ, { id: adSet!.id }, 'outsider')).adSet).toBeNull();
-    expect(ok(await gql(READ, { id: adSet!.id }, 'auditor')).adSet.id).toBe(adSet!.id);
+    expect(dataOf(await gql(READ, { id: adSet!.id }, 'outsider')).adSet).toBeNull();
+    expect(dataOf(await gql(READ, { id: adSet!.id }, 'auditor')).adSet.id).toBe(adSet!.id);
   });
 });
 
@@ -709,7 +704,7 @@ describe('GraphQL and /v24.0 list and count the same ads, copies and ad sets', (
       adSet(id: $s) { copies(effectiveStatus: $f, first: 100) { totalCount nodes { id } } ads(effectiveStatus: $f, first: 100) { totalCount nodes { id } } } }`;
     for (const key of ['default', 'ACTIVE', 'PAUSED,CAMPAIGN_PAUSED', 'DELETED,ARCHIVED', 'WITH_ISSUES']) {
       const filter = key === 'default' ? undefined : key.split(',');
-      const data = ok(await gql(query, { a: account.id, c: campaign.id, s: source.id, f: filter }));
+      const data = dataOf(await gql(query, { a: account.id, c: campaign.id, s: source.id, f: filter }));
       const rest = async (path: string) => {
         const response = await graph.get(path, tokens.advertiser, { fields: 'id', limit: 100, summary: 'total_count', ...(filter ? { effective_status: filter } : {}) });
         expect(response.status, response.text).toBe(200);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { principalTokens, type Role } from '../helpers/principals.ts';
-import { firstError } from '../helpers/api.ts';
+import { dataOf, firstError } from '../helpers/api.ts';
 import { createRequestContext, type RequestContext } from '../../src/context/index.ts';
 import { resolvePrincipal } from '../../src/http/authenticate.ts';
 import { graphError } from '../../src/http/errors/graph.ts';
@@ -32,7 +32,6 @@ const CREATE_CONVERSION = `mutation ($a: ID!, $input: CreateCustomConversionInpu
 
 const BASE_CAMPAIGN = { name: 'Spring sale', objective: 'OUTCOME_TRAFFIC', specialAdCategories: [] as string[] };
 
-
 let server: TestServer;
 let world: ReturnType<typeof worldBuilder>;
 let tokens: Record<Role, string>;
@@ -60,11 +59,6 @@ afterAll(() => server?.close());
 const gql = (query: string, variables: Record<string, unknown>, role: Role | null = 'advertiser') =>
   server.graphql(query, variables, role ? tokens[role] : undefined).then((r) => r.body);
 
-function ok(body: GraphQLBody): Record<string, any> {
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data!;
-}
-
 /** Rows of every table these writes touch, to prove a failure wrote nothing (ids included: they are allocated in the write's transaction). */
 async function rowCounts() {
   const count = async (table: string) => Number(((await server.deps.db(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
@@ -87,11 +81,11 @@ async function expectRefused(write: () => Promise<GraphQLBody>, code: string, fi
 }
 
 async function newCampaign(input: Record<string, unknown> = {}, role: Role = 'advertiser') {
-  return ok(await gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, ...input } }, role)).createCampaign as Record<string, any>;
+  return dataOf(await gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, ...input } }, role)).createCampaign as Record<string, any>;
 }
 
 async function newAd(adSetId = adSet.id, input: Record<string, unknown> = {}) {
-  return ok(await gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId, creative: { title: 'Hi' }, ...input } })).createAd as Record<string, any>;
+  return dataOf(await gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId, creative: { title: 'Hi' }, ...input } })).createAd as Record<string, any>;
 }
 
 const campaignRow = (id: string) => server.deps.db('campaigns').where({ id }).first();
@@ -105,13 +99,13 @@ describe('createCampaign', () => {
         bidStrategy: 'COST_CAP', dailyBudget: 2500, startTime: '2026-03-01T00:00:00Z', stopTime: '2026-03-31T00:00:00Z',
       },
     });
-    const created = ok(body).createCampaign;
+    const created = dataOf(body).createCampaign;
     expect(created).toEqual({
       id: expect.stringMatching(/^\d+$/), name: 'Launch', objective: 'OUTCOME_SALES', status: 'PAUSED', specialAdCategories: ['HOUSING', 'CREDIT'],
       bidStrategy: 'COST_CAP', buyingType: 'AUCTION', dailyBudget: 2500, lifetimeBudget: null,
       startTime: '2026-03-01T00:00:00.000Z', stopTime: '2026-03-31T00:00:00.000Z', account: { id: account.id },
     });
-    const read = ok(await gql('query ($id: ID!) { campaign(id: $id) { name status dailyBudget } node(id: $id) { __typename } }', { id: created.id }));
+    const read = dataOf(await gql('query ($id: ID!) { campaign(id: $id) { name status dailyBudget } node(id: $id) { __typename } }', { id: created.id }));
     expect(read).toEqual({ campaign: { name: 'Launch', status: 'PAUSED', dailyBudget: 2500 }, node: { __typename: 'Campaign' } });
     const row = await campaignRow(created.id);
     expect({ account: String(row.account_id), organization: row.organization_id, budget: String(row.daily_budget) }).toEqual({
@@ -154,7 +148,7 @@ describe('createCampaign', () => {
     ['moderator', 'NOT_FOUND'], ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND'], ['pagesClient', 'NOT_FOUND'],
   ] as const)('%s: %s', async (role, code) => {
     const write = () => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, name: `by ${role}` } }, role);
-    if (code === null) expect(ok(await write()).createCampaign).toMatchObject({ name: `by ${role}`, account: { id: account.id } });
+    if (code === null) expect(dataOf(await write()).createCampaign).toMatchObject({ name: `by ${role}`, account: { id: account.id } });
     else await expectRefused(write, code);
   });
 
@@ -178,12 +172,12 @@ describe('updateCampaign', () => {
       id: created.id,
       input: { name: 'Renamed', status: 'PAUSED', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', dailyBudget: 1500, stopTime: '2026-05-01T00:00:00Z', specialAdCategories: ['EMPLOYMENT'] },
     });
-    expect(ok(body).updateCampaign).toMatchObject({
+    expect(dataOf(body).updateCampaign).toMatchObject({
       id: created.id, name: 'Renamed', status: 'PAUSED', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', dailyBudget: 1500,
       startTime: '2026-04-01T00:00:00.000Z', stopTime: '2026-05-01T00:00:00.000Z', specialAdCategories: ['EMPLOYMENT'], objective: 'OUTCOME_TRAFFIC',
     });
     // Omitted and null fields stay as they are; the same objective is no change.
-    expect(ok(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { objective: 'OUTCOME_TRAFFIC', bidStrategy: null } })).updateCampaign)
+    expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { objective: 'OUTCOME_TRAFFIC', bidStrategy: null } })).updateCampaign)
       .toMatchObject({ name: 'Renamed', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', dailyBudget: 1500 });
     const row = await campaignRow(created.id);
     expect(new Date(row.updated_time).getTime()).toBeGreaterThanOrEqual(new Date(row.created_time).getTime());
@@ -208,22 +202,22 @@ describe('updateCampaign', () => {
 
   it('lets an ARCHIVED campaign change only its name and become DELETED', async () => {
     const created = await newCampaign();
-    ok(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'ARCHIVED' } }));
-    expect(ok(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Old' } })).updateCampaign).toMatchObject({ name: 'Old', status: 'ARCHIVED' });
+    dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'ARCHIVED' } }));
+    expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Old' } })).updateCampaign).toMatchObject({ name: 'Old', status: 'ARCHIVED' });
     const before = await campaignRow(created.id);
     await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'status', /is ARCHIVED/);
     await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'New', dailyBudget: 100 } }), 'BAD_USER_INPUT', 'daily_budget');
     expect(await campaignRow(created.id)).toEqual(before);
-    expect(ok(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
+    expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
   });
 
   it('lets a DELETED campaign change only its name', async () => {
     const created = await newCampaign();
-    expect(ok(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
-    expect(ok(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Gone' } })).updateCampaign).toMatchObject({ name: 'Gone', status: 'DELETED' });
+    expect(dataOf(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
+    expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Gone' } })).updateCampaign).toMatchObject({ name: 'Gone', status: 'DELETED' });
     await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'PAUSED' } }), 'BAD_USER_INPUT', 'status', /is DELETED, and only name may be changed/);
     await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { bidStrategy: 'COST_CAP' } }), 'BAD_USER_INPUT', 'bid_strategy');
-    expect(ok(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
+    expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
   });
 
   it.each([
@@ -247,9 +241,9 @@ describe('deleteCampaign', () => {
     const record = { ...campaign, id: created.id } as CampaignRecord;
     const sets = await world.adSets(record, 2, (i) => ({ status: i === 0 ? 'ACTIVE' : 'ARCHIVED' }));
     const adsOfSet = await world.ads(sets[0]!, 2);
-    expect(ok(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
+    expect(dataOf(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
     // Lists leave DELETED objects out unless asked for them; each stays readable by its id.
-    const read = ok(await gql(`query ($id: ID!, $ad: ID!) { campaign(id: $id) { status
+    const read = dataOf(await gql(`query ($id: ID!, $ad: ID!) { campaign(id: $id) { status
       adSets { totalCount } ads { totalCount }
       deletedSets: adSets(effectiveStatus: [DELETED]) { nodes { status } } deletedAds: ads(effectiveStatus: [DELETED]) { nodes { status } } }
       ad(id: $ad) { status } }`, { id: created.id, ad: adsOfSet[0]!.id }));
@@ -260,7 +254,7 @@ describe('deleteCampaign', () => {
       },
       ad: { status: 'DELETED' },
     });
-    expect(ok(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
+    expect(dataOf(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
   });
 
   it.each([['auditor', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)('%s: %s, nothing deleted', async (role, code) => {
@@ -272,12 +266,12 @@ describe('deleteCampaign', () => {
 describe('createAd', () => {
   it('creates an ad in an ad set of the account, under the ad set\'s campaign', async () => {
     const body = await gql(CREATE_AD, { a: `act_${account.id}`, input: { name: 'Hello', adSetId: adSet.id, status: 'PAUSED', creative: { creative_id: '123', nested: { a: [1, 2] } } } });
-    const ad = ok(body).createAd;
+    const ad = dataOf(body).createAd;
     expect(ad).toEqual({
       id: expect.stringMatching(/^\d+$/), name: 'Hello', status: 'PAUSED', creative: { creative_id: '123', nested: { a: [1, 2] } },
       account: { id: account.id }, campaign: { id: campaign.id }, adSet: { id: adSet.id },
     });
-    expect(ok(await gql('query ($id: ID!) { ad(id: $id) { name creative } }', { id: ad.id })).ad).toEqual({ name: 'Hello', creative: { creative_id: '123', nested: { a: [1, 2] } } });
+    expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { name creative } }', { id: ad.id })).ad).toEqual({ name: 'Hello', creative: { creative_id: '123', nested: { a: [1, 2] } } });
     // A creative sent as a string holding a JSON object is that object; the default status is ACTIVE.
     expect(await newAd(adSet.id, { creative: '{"creative_id":"9"}' })).toMatchObject({ status: 'ACTIVE', creative: { creative_id: '9' } });
   });
@@ -329,8 +323,8 @@ describe('createAd', () => {
 
     // Archiving or deleting makes room; archived and deleted ads do not count.
     const [first, second] = succeeded.map((b) => b.data!.createAd.id as string);
-    ok(await gql(UPDATE_AD, { id: first, input: { status: 'ARCHIVED' } }));
-    ok(await gql(DELETE_AD, { id: second }));
+    dataOf(await gql(UPDATE_AD, { id: first, input: { status: 'ARCHIVED' } }));
+    dataOf(await gql(DELETE_AD, { id: second }));
     await newAd(target!.id);
     await newAd(target!.id);
     await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'One too many', adSetId: target!.id, creative: {} } }), 'BAD_USER_INPUT', 'adset_id');
@@ -341,9 +335,9 @@ describe('createAd', () => {
 describe('updateAd and deleteAd', () => {
   it('changes name, status and creative (replacing it)', async () => {
     const ad = await newAd(adSet.id, { creative: { a: 1, b: 2 } });
-    expect(ok(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Better', status: 'PAUSED', creative: { c: 3 } } })).updateAd)
+    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Better', status: 'PAUSED', creative: { c: 3 } } })).updateAd)
       .toMatchObject({ id: ad.id, name: 'Better', status: 'PAUSED', creative: { c: 3 }, adSet: { id: adSet.id } });
-    expect(ok(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } })).updateAd).toMatchObject({ name: 'Better', status: 'ACTIVE', creative: { c: 3 } });
+    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } })).updateAd).toMatchObject({ name: 'Better', status: 'ACTIVE', creative: { c: 3 } });
   });
 
   it.each([
@@ -359,15 +353,15 @@ describe('updateAd and deleteAd', () => {
 
   it('follows the state table: ARCHIVED accepts name and DELETED, DELETED accepts only name', async () => {
     const ad = await newAd();
-    ok(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }));
+    dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }));
     await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'status', /is ARCHIVED/);
     await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { creative: { x: 1 } } }), 'BAD_USER_INPUT', 'creative');
-    expect(ok(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Archived ad' } })).updateAd).toMatchObject({ name: 'Archived ad', status: 'ARCHIVED' });
-    expect(ok(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
-    expect(ok(await gql('query ($id: ID!) { ad(id: $id) { status name } }', { id: ad.id })).ad).toEqual({ status: 'DELETED', name: 'Archived ad' });
+    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Archived ad' } })).updateAd).toMatchObject({ name: 'Archived ad', status: 'ARCHIVED' });
+    expect(dataOf(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
+    expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { status name } }', { id: ad.id })).ad).toEqual({ status: 'DELETED', name: 'Archived ad' });
     await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }), 'BAD_USER_INPUT', 'status', /is DELETED/);
-    expect(ok(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Deleted ad' } })).updateAd).toMatchObject({ name: 'Deleted ad', status: 'DELETED' });
-    expect(ok(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
+    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Deleted ad' } })).updateAd).toMatchObject({ name: 'Deleted ad', status: 'DELETED' });
+    expect(dataOf(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
   });
 
   it.each([['auditor', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)('%s: %s on update and delete', async (role, code) => {
@@ -385,7 +379,7 @@ describe('updateAd and deleteAd', () => {
 describe('createCustomAudience', () => {
   it('creates a custom audience, CUSTOM by default, with operation status 200', async () => {
     const body = await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'Buyers', description: 'People who bought' } });
-    expect(ok(body).createCustomAudience).toEqual({
+    expect(dataOf(body).createCustomAudience).toEqual({
       id: expect.any(String), name: 'Buyers', subtype: 'CUSTOM', description: 'People who bought', lookalikeSpec: null, flaggedReason: null,
       operationStatus: { code: 200, description: 'Normal' }, account: { id: account.id },
     });
@@ -393,10 +387,10 @@ describe('createCustomAudience', () => {
 
   it('creates lookalikes from an audience of the account; one of a flagged audience starts with operation status 471', async () => {
     const flagged = await world.audience(account); // flagged 'health' by the platform's review
-    const clean = ok(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'Clean', subtype: 'WEBSITE' } })).createCustomAudience;
-    const fromClean = ok(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'LAL', subtype: 'LOOKALIKE', originAudienceId: clean.id, lookalikeSpec: { ratio: 0.01, country: 'US' } } })).createCustomAudience;
+    const clean = dataOf(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'Clean', subtype: 'WEBSITE' } })).createCustomAudience;
+    const fromClean = dataOf(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'LAL', subtype: 'LOOKALIKE', originAudienceId: clean.id, lookalikeSpec: { ratio: 0.01, country: 'US' } } })).createCustomAudience;
     expect(fromClean).toMatchObject({ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.01, country: 'US', origin_audience_id: clean.id }, operationStatus: { code: 200 } });
-    const fromFlagged = ok(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'LAL 2', subtype: 'LOOKALIKE', lookalikeSpec: { origin_audience_id: flagged.id, type: 'similarity' } } })).createCustomAudience;
+    const fromFlagged = dataOf(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'LAL 2', subtype: 'LOOKALIKE', lookalikeSpec: { origin_audience_id: flagged.id, type: 'similarity' } } })).createCustomAudience;
     expect(fromFlagged).toMatchObject({ flaggedReason: null, operationStatus: { code: 471, description: expect.stringMatching(/health conditions or financial status/) } });
   });
 
@@ -426,7 +420,7 @@ describe('createCustomAudience', () => {
   it.each([['admin', null], ['adsClient', null], ['auditor', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)(
     '%s: %s', async (role, code) => {
       const write = () => gql(CREATE_AUDIENCE, { a: account.id, input: { name: `by ${role}` } }, role);
-      if (code === null) expect(ok(await write()).createCustomAudience.name).toBe(`by ${role}`);
+      if (code === null) expect(dataOf(await write()).createCustomAudience.name).toBe(`by ${role}`);
       else await expectRefused(write, code);
     },
   );
@@ -434,13 +428,13 @@ describe('createCustomAudience', () => {
 
 describe('createCustomConversion', () => {
   it('stores the rule as JSON text, from an object or from a string holding one', async () => {
-    const fromObject = ok(await gql(CREATE_CONVERSION, { a: account.id, input: { name: 'Thanks page', rule: { url: { i_contains: 'thank-you' } }, customEventType: 'PURCHASE' } })).createCustomConversion;
+    const fromObject = dataOf(await gql(CREATE_CONVERSION, { a: account.id, input: { name: 'Thanks page', rule: { url: { i_contains: 'thank-you' } }, customEventType: 'PURCHASE' } })).createCustomConversion;
     expect(fromObject).toEqual({
       id: expect.any(String), name: 'Thanks page', rule: '{"url":{"i_contains":"thank-you"}}', customEventType: 'PURCHASE', flaggedReason: null, account: { id: account.id },
     });
-    const fromString = ok(await gql(CREATE_CONVERSION, { a: account.id, input: { name: 'Lead', rule: '{ "and": [ {"url": {"i_contains": "lead"}} ] }' } })).createCustomConversion;
+    const fromString = dataOf(await gql(CREATE_CONVERSION, { a: account.id, input: { name: 'Lead', rule: '{ "and": [ {"url": {"i_contains": "lead"}} ] }' } })).createCustomConversion;
     expect(fromString).toMatchObject({ rule: '{"and":[{"url":{"i_contains":"lead"}}]}', customEventType: null });
-    expect(ok(await gql('query ($a: ID!) { adAccount(id: $a) { customConversions { totalCount } } }', { a: account.id })).adAccount.customConversions.totalCount).toBeGreaterThanOrEqual(2);
+    expect(dataOf(await gql('query ($a: ID!) { adAccount(id: $a) { customConversions { totalCount } } }', { a: account.id })).adAccount.customConversions.totalCount).toBeGreaterThanOrEqual(2);
   });
 
   it.each([
@@ -456,7 +450,7 @@ describe('createCustomConversion', () => {
   it.each([['advertiser', null], ['auditor', 'FORBIDDEN'], ['adsReadClient', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)(
     '%s: %s', async (role, code) => {
       const write = () => gql(CREATE_CONVERSION, { a: account.id, input: { name: `by ${role}`, rule: {} } }, role);
-      if (code === null) expect(ok(await write()).createCustomConversion.name).toBe(`by ${role}`);
+      if (code === null) expect(dataOf(await write()).createCustomConversion.name).toBe(`by ${role}`);
       else await expectRefused(write, code);
     },
   );

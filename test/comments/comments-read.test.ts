@@ -3,7 +3,7 @@ import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/s
 import { worldBuilder } from '../helpers/world.ts';
 import { PAGE_CLIENT_SCOPES, pageCast, type PageRole } from '../helpers/principals.ts';
 import { expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
-import { firstError, toDate } from '../helpers/api.ts';
+import { dataOf, firstError, toDate } from '../helpers/api.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import { insertLikes, type CommentRecord, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
@@ -47,10 +47,6 @@ async function like(comment: CommentRecord, liker: { userId: string } | { pageId
 }
 
 const gql = (query: string, variables: Record<string, unknown>, viewer: Viewer) => server.graphql(query, variables, tokens[viewer]).then((r) => r.body);
-function ok(body: GraphQLBody): Record<string, any> {
-  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
-  return body.data!;
-}
 const ids = (response: GraphHttpResponse) => {
   expect(response.status, response.text).toBe(200);
   return (response.body.data as Array<{ id: string }>).map((item) => item.id);
@@ -152,7 +148,7 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     expect(Date.parse(response.body.created_time.replace('+0000', 'Z'))).toBe(Math.floor(created.getTime() / 1000) * 1000);
 
     // GraphQL: the same answers in camelCase; what /v24.0 leaves out is null.
-    const data = ok(await gql(`query ($id: ID!) { comment(id: $id) { ${GQL_COMMENT} } }`, { id: externalId(comment) }, viewer)).comment;
+    const data = dataOf(await gql(`query ($id: ID!) { comment(id: $id) { ${GQL_COMMENT} } }`, { id: externalId(comment) }, viewer)).comment;
     expect(data).toEqual({
       id: externalId(comment), message: response.body.message,
       messageTags: [{ id: people.tagged.id, name: people.tagged.name, type: 'USER', offset: 0, length: [...people.tagged.name].length }],
@@ -183,7 +179,7 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     expect((await g.get(externalId(reply), tokens[viewer], { fields: 'parent{id,message,from}' })).body).toEqual({
       id: externalId(reply), parent: { id: externalId(comment), message: `${people.tagged.name} look`, ...(flags.from ? { from: { id: people.commenter.id, name: people.commenter.name } } : {}) },
     });
-    const data = ok(await gql(`query ($id: ID!) { comment(id: $id) { canComment canHide canReplyPrivately from { __typename ... on Page { id name } } parent { id } } }`, { id: externalId(reply) }, viewer)).comment;
+    const data = dataOf(await gql(`query ($id: ID!) { comment(id: $id) { canComment canHide canReplyPrivately from { __typename ... on Page { id name } } parent { id } } }`, { id: externalId(reply) }, viewer)).comment;
     expect(data).toEqual({
       canComment: false, canHide: flags.hide !== undefined ? false : null, canReplyPrivately: flags.replyPrivately !== undefined ? false : null,
       from: { __typename: 'Page', id: page.id, name: page.name }, parent: { id: externalId(comment) },
@@ -208,7 +204,7 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     const foreign = await world.comment(post, { ...byPage(otherPage), message: 'Hello neighbours' });
     const response = await g.get(externalId(foreign), tokens[viewer], { fields: 'can_comment,can_remove,can_hide,can_like,can_reply_privately,from' });
     expect(response.body).toEqual({ id: externalId(foreign), ...flags, from: { id: otherPage.id, name: otherPage.name } });
-    const data = ok(await gql('query ($id: ID!) { comment(id: $id) { canRemove canHide from { __typename ... on Page { id } } } }', { id: externalId(foreign) }, viewer)).comment;
+    const data = dataOf(await gql('query ($id: ID!) { comment(id: $id) { canRemove canHide from { __typename ... on Page { id } } } }', { id: externalId(foreign) }, viewer)).comment;
     expect(data).toEqual({ canRemove: flags.can_remove, canHide: flags.can_hide ?? null, from: { __typename: 'Page', id: otherPage.id } });
   });
 
@@ -230,7 +226,7 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     expectGraphError(await g.get(externalId(comment), tokens[viewer], { fields: 'message' }), {
       status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(externalId(comment)),
     });
-    expect(ok(await gql('query ($id: ID!) { comment(id: $id) { id } }', { id: externalId(comment) }, viewer)).comment).toBeNull();
+    expect(dataOf(await gql('query ($id: ID!) { comment(id: $id) { id } }', { id: externalId(comment) }, viewer)).comment).toBeNull();
   });
 });
 
@@ -254,7 +250,7 @@ describe('GET /<post id>/comments on every kind of post, and `object`', () => {
     expect(list.body.summary).toEqual({ total_count: 2 });
     const one = await g.get(externalId(first), tokens.stranger, { fields: 'object{id,kind}' });
     expect(one.body).toEqual({ id: externalId(first), ...(hasObject ? { object: { id: post.id, kind } } : {}) });
-    const data = ok(await gql('query ($p: ID!) { post(id: $p) { comments { totalCount nodes { id message object { id } } } } }', { p: post.id }, 'stranger'));
+    const data = dataOf(await gql('query ($p: ID!) { post(id: $p) { comments { totalCount nodes { id message object { id } } } } }', { p: post.id }, 'stranger'));
     expect(data.post.comments).toEqual({
       totalCount: 2,
       nodes: [
@@ -376,7 +372,7 @@ describe('comment edges: filter, order, paging, summary; /likes and /reactions',
     expect((await g.get(externalId(liked), tokens.stranger, { fields: 'like_count,user_likes' })).body).toMatchObject({ like_count: 3, user_likes: true });
     expect((await g.get(externalId(liked), tokens.commenter, { fields: 'like_count,user_likes' })).body).toMatchObject({ like_count: 3, user_likes: false });
     expect((await g.get(externalId(liked), tokens.pageClient, { fields: 'user_likes' })).body).toMatchObject({ user_likes: true });
-    const data = ok(await gql(`query ($id: ID!) { comment(id: $id) { likeCount userLikes likes { totalCount nodes { actor { __typename ... on Page { id } } } } } }`, { id: externalId(liked) }, 'stranger')).comment;
+    const data = dataOf(await gql(`query ($id: ID!) { comment(id: $id) { likeCount userLikes likes { totalCount nodes { actor { __typename ... on Page { id } } } } } }`, { id: externalId(liked) }, 'stranger')).comment;
     expect(data.likeCount).toBe(3);
     expect(data.userLikes).toBe(true);
     expect(data.likes.totalCount).toBe(3);
@@ -387,27 +383,27 @@ describe('comment edges: filter, order, paging, summary; /likes and /reactions',
     const query = `query ($p: ID!, $f: CommentFilter, $o: CommentOrder, $first: Int, $after: String, $last: Int, $before: String) {
       post(id: $p) { comments(filter: $f, order: $o, first: $first, after: $after, last: $last, before: $before) {
         totalCount nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`;
-    const page1 = ok(await gql(query, { p: post.id, o: 'REVERSE_CHRONOLOGICAL', first: 2 }, 'stranger')).post.comments;
+    const page1 = dataOf(await gql(query, { p: post.id, o: 'REVERSE_CHRONOLOGICAL', first: 2 }, 'stranger')).post.comments;
     const newestFirst = [...topIds()].reverse();
     expect(page1.nodes.map((n: any) => n.id)).toEqual(newestFirst.slice(0, 2));
     expect(page1.totalCount).toBe(5);
     expect(page1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
-    const page2 = ok(await gql(query, { p: post.id, o: 'REVERSE_CHRONOLOGICAL', first: 2, after: page1.pageInfo.endCursor }, 'stranger')).post.comments;
+    const page2 = dataOf(await gql(query, { p: post.id, o: 'REVERSE_CHRONOLOGICAL', first: 2, after: page1.pageInfo.endCursor }, 'stranger')).post.comments;
     expect(page2.nodes.map((n: any) => n.id)).toEqual(newestFirst.slice(2, 4));
-    const back = ok(await gql(query, { p: post.id, o: 'REVERSE_CHRONOLOGICAL', last: 2, before: page2.pageInfo.startCursor }, 'stranger')).post.comments;
+    const back = dataOf(await gql(query, { p: post.id, o: 'REVERSE_CHRONOLOGICAL', last: 2, before: page2.pageInfo.startCursor }, 'stranger')).post.comments;
     expect(back.nodes.map((n: any) => n.id)).toEqual(newestFirst.slice(0, 2));
-    const stream = ok(await gql(query, { p: post.id, f: 'STREAM' }, 'stranger')).post.comments;
+    const stream = dataOf(await gql(query, { p: post.id, f: 'STREAM' }, 'stranger')).post.comments;
     expect(stream.nodes.map((n: any) => n.id)).toEqual([...topIds(), ...replyIds()]);
     expect(stream.totalCount).toBe(8);
     // The GraphQL lists and the /v24.0 lists are the same lists.
     const rest = await g.get(`${post.id}/comments`, tokens.stranger, { filter: 'stream', order: 'reverse_chronological' });
-    const gqlReverse = ok(await gql(query, { p: post.id, f: 'STREAM', o: 'REVERSE_CHRONOLOGICAL' }, 'stranger')).post.comments;
+    const gqlReverse = dataOf(await gql(query, { p: post.id, f: 'STREAM', o: 'REVERSE_CHRONOLOGICAL' }, 'stranger')).post.comments;
     expect(gqlReverse.nodes.map((n: any) => n.id)).toEqual(ids(rest));
 
     const repliesQuery = `query ($id: ID!) { comment(id: $id) {
       commentCount comments(order: REVERSE_CHRONOLOGICAL, first: 2) { totalCount nodes { id parent { id } } }
       replies { totalCount nodes { id } } } }`;
-    const data = ok(await gql(repliesQuery, { id: externalId(top[0]!) }, 'stranger')).comment;
+    const data = dataOf(await gql(repliesQuery, { id: externalId(top[0]!) }, 'stranger')).comment;
     expect(data).toEqual({
       commentCount: 3,
       comments: { totalCount: 3, nodes: [...replies].reverse().slice(0, 2).map((r) => ({ id: externalId(r), parent: { id: externalId(top[0]!) } })) },
@@ -459,7 +455,7 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
     expect(ids(await g.get(`${externalId(hidden)}/likes`, token))).toEqual([people.tagged.id]);
     expect(ids(await g.get(`${externalId(hidden)}/reactions`, token))).toEqual([people.tagged.id]);
 
-    const data = ok(await gql(`query ($p: ID!, $h: ID!, $r: ID!, $v: ID!) {
+    const data = dataOf(await gql(`query ($p: ID!, $h: ID!, $r: ID!, $v: ID!) {
       post(id: $p) { stream: comments(filter: STREAM) { totalCount nodes { id } } top: comments { totalCount nodes { id commentCount } } }
       hidden: comment(id: $h) { isHidden replies { nodes { id } } likes { totalCount } }
       reply: comment(id: $r) { id parent { id } }
@@ -496,7 +492,7 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
     const replies = await g.get(`${externalId(visible)}/comments`, token, { summary: 'total_count' });
     expect(replies.body).toEqual({ data: [], summary: { total_count: 0 } });
 
-    const data = ok(await gql(`query ($p: ID!, $h: ID!, $r: ID!, $hr: ID!, $v: ID!) {
+    const data = dataOf(await gql(`query ($p: ID!, $h: ID!, $r: ID!, $hr: ID!, $v: ID!) {
       post(id: $p) { top: comments { totalCount nodes { id commentCount } } }
       hidden: comment(id: $h) { id } reply: comment(id: $r) { id } hiddenReply: comment(id: $hr) { id }
       node: node(id: $h) { id }
@@ -516,7 +512,7 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
     // Both surfaces are checked even when the first one fails.
     expect.soft(ids(stream), '/v24.0 list').toEqual([externalId(visible)]);
     expect.soft(stream.body.summary, '/v24.0 summary').toEqual({ total_count: 1 });
-    const data = ok(await gql('query ($p: ID!) { post(id: $p) { comments(filter: STREAM) { totalCount nodes { id } } } }', { p: post.id }, viewer));
+    const data = dataOf(await gql('query ($p: ID!) { post(id: $p) { comments(filter: STREAM) { totalCount nodes { id } } } }', { p: post.id }, viewer));
     expect.soft(data.post.comments, 'GraphQL Post.comments(filter: STREAM)').toEqual({ totalCount: 1, nodes: [{ id: externalId(visible) }] });
   });
 
@@ -524,7 +520,7 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
     expectGraphError(await g.get(`${post.id}/comments`, tokens.adsClient), {
       status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(post.id),
     });
-    expect(ok(await gql('query ($p: ID!) { post(id: $p) { id } }', { p: post.id }, 'adsClient')).post).toBeNull();
+    expect(dataOf(await gql('query ($p: ID!) { post(id: $p) { id } }', { p: post.id }, 'adsClient')).post).toBeNull();
     expectGraphError(await g.get(externalId(visible), tokens.adsClient), { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(externalId(visible)) });
   });
 
@@ -566,7 +562,7 @@ describe('ids', () => {
     ['a post id with a comment id of a post', () => `${post.id}_${post.id}`],
   ])('%s: unknown object 100/33, and null in GraphQL', async (_label, id) => {
     expectGraphError(await g.get(id(), tokens.admin, { fields: 'message' }), { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(id()) });
-    expect(ok(await gql('query ($id: ID!) { comment(id: $id) { id } }', { id: id() }, 'admin')).comment).toBeNull();
+    expect(dataOf(await gql('query ($id: ID!) { comment(id: $id) { id } }', { id: id() }, 'admin')).comment).toBeNull();
   });
 
   it('an id of the wrong shape is BAD_USER_INPUT naming id in GraphQL, and names nothing on /v24.0', async () => {
@@ -598,7 +594,7 @@ describe('GraphQL Person: the id and name /v24.0 shows, the full user only to th
     ['the commenter, who reads only their own user', 'commenter', true],
     ['the site admin, who reads every user', 'siteAdmin', true],
   ] as const)('%s', async (_label, viewer, readsCommenter) => {
-    const result = ok(await gql(query, { id: externalId(comment) }, viewer)).comment;
+    const result = dataOf(await gql(query, { id: externalId(comment) }, viewer)).comment;
     const commenterUser = readsCommenter ? { id: people.commenter.id, email: expect.stringContaining('@') } : null;
     expect(result.from).toEqual({ __typename: 'Person', id: people.commenter.id, name: people.commenter.name, user: commenterUser });
     // The post's author and the liker show as /v24.0 shows them to every reader: id and name.
@@ -611,7 +607,7 @@ describe('GraphQL Person: the id and name /v24.0 shows, the full user only to th
   });
 
   it('a stranger sees no person behind the comment (user information needs a page token), as on /v24.0', async () => {
-    const result = ok(await gql(query, { id: externalId(comment) }, 'stranger')).comment;
+    const result = dataOf(await gql(query, { id: externalId(comment) }, 'stranger')).comment;
     expect(result.from).toBeNull();
     const rest = await g.get(externalId(comment), tokens.stranger, { fields: 'from' });
     expect(rest.body.from).toBeUndefined();

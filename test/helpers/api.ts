@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Db } from '../../src/db/index.ts';
 import type { GraphQLBody } from './server.ts';
 
@@ -59,6 +60,12 @@ export const sha256Hex = (value: string) => createHash('sha256').update(value).d
 /** The stored row of a session token (only a SHA-256 hash of the token is stored). */
 export async function sessionRow(db: Db, token: string): Promise<Record<string, any> | undefined> {
   return db('sessions').where('token_hash', sha256Hex(token)).first();
+}
+
+/** A GraphQL answer's data, failing the test (with the errors) when it has errors. */
+export function dataOf(body: GraphQLBody): Record<string, any> {
+  expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
+  return body.data!;
 }
 
 /** The first GraphQL error, for assertions on code, field and message. */

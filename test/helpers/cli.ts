@@ -38,3 +38,15 @@ export async function cliJson<T = any>(args: string[], env: NodeJS.ProcessEnv): 
   expect(run.code, `adgraph ${args.join(' ')}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`).toBe(0);
   return { value: JSON.parse(run.stdout) as T, run };
 }
+
+/** The non-blank lines of an output. */
+export const lines = (text: string) => text.split('\n').filter((line) => line.trim() !== '');
+
+/** A failure the way the spec wants it: non-zero, one line on stderr that names the problem, nothing on stdout. */
+export function expectOneLineFailure(result: CliRun, mentions: RegExp): void {
+  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
+  expect(lines(result.stderr), result.stderr).toHaveLength(1);
+  expect(result.stderr).toMatch(mentions);
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+  expect(result.stdout).toBe('');
+}
