@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { scanCluster } from '../../src/dateformats/cluster.ts';
 import { convertMappingResponse, convertPipeline, convertTemplate, createdMajor } from '../../src/dateformats/mapping.ts';
 import { SearchClient, SearchError } from '../../src/dateformats/search-client.ts';
 import { startFakeSearch, type FakeSearch, type Flavour } from '../helpers/fake-search.ts';
+import { javaDatesForTests, sharedJavaDates } from '../helpers/java-dates.ts';
 
 /*
  * NOTE: Elasticsearch cannot run on this machine. Every test below that talks HTTP talks to test/helpers/fake-search.ts,
@@ -248,5 +249,165 @@ describe('search client errors (against the fake cluster, standing in for a real
     fake = await startFakeSearch({ flavour: '8' });
     const error = await new SearchClient({ url: fake.url }).request('GET', '/_alias/ghost').catch((e) => e);
     expect(error.message).toBe('GET /_alias/ghost failed with HTTP 404: alias [ghost] missing');
+  });
+});
+
+/*
+ * The fake's own date behaviour (what migrate.test.ts relies on): formats checked at index creation and documents
+ * parsed on _reindex with java.time, through one JVM for this file. Without a JDK: fails in CI, skipped elsewhere.
+ */
+const { skip: skipJava } = javaDatesForTests('fake cluster date tests');
+
+describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads dates with java.time, as the engine does', (flavour) => {
+  let fake: FakeSearch;
+  afterEach(() => fake?.close());
+
+  async function send(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+    const response = await fetch(fake.url + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: response.status, body: await response.json() };
+  }
+  /** A source index as 6.x left it (never checked), and a destination created through the API with these fields. */
+  async function reindexInto(properties: Record<string, unknown>, docs: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}, batchSize = 100) {
+    fake = await startFakeSearch({ flavour, batchSize });
+    fake.addIndex('src', { createdVersion: '6080099', mappings: { properties: { when: { type: 'date', format: 'CC' } } }, docs });
+    expect((await send('PUT', '/dest', { settings, mappings: { properties } })).status).toBe(200);
+    const { body } = await send('POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'dest' } });
+    return { response: body, copied: [...fake.indices.get('dest')!.docs.keys()] };
+  }
+  const outerReason = (reason: string) => `Failed to parse mapping${flavour === '7' ? ' [_doc]' : ''}: ${reason}`;
+
+  it.each([
+    ['a field', { when: { type: 'date', format: 'uuuu-MM-dd||CCuu' } }, 'when', 'CCuu', 'Unknown pattern letter: C'],
+    ['an object or nested field', { event: { type: 'nested', properties: { at: { type: 'date_nanos', format: 'uuuu-MM-dd bb' } } } }, 'at', 'uuuu-MM-dd bb', 'Unknown pattern letter: b'],
+    ['a multi-field', { title: { type: 'text', fields: { as_date: { type: 'date', format: 'not_a_format' } } } }, 'as_date', 'not_a_format', 'Unknown pattern letter: o'],
+  ])('PUT /<index> refuses a format java.time refuses in %s, with the engine error, and creates nothing', async (_where, properties, field, pattern, why) => {
+    fake = await startFakeSearch({ flavour });
+    const { status, body } = await send('PUT', '/refused', { mappings: { properties } });
+    const invalid = `Invalid format: [${pattern}]: ${why}`;
+    const onField = `Error parsing [format] on field [${field}]: ${invalid}`;
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      status: 400,
+      error: {
+        root_cause: [{ type: 'mapper_parsing_exception', reason: outerReason(onField) }],
+        type: 'mapper_parsing_exception', reason: outerReason(onField),
+        caused_by: { type: 'illegal_argument_exception', reason: onField, caused_by: { type: 'illegal_argument_exception', reason: invalid, caused_by: { type: 'illegal_argument_exception', reason: why } } },
+      },
+    });
+    expect(fake.indices.has('refused')).toBe(false);
+  });
+
+  it('PUT /<index> accepts no format (the default), built-in names, and java patterns; an index added as 6.x is never checked', async () => {
+    fake = await startFakeSearch({ flavour });
+    fake.addIndex('legacy', { createdVersion: '6080099', mappings: { properties: { century: { type: 'date', format: 'CC' } } } });
+    const properties = { plain: { type: 'date' }, nanos: { type: 'date_nanos' }, named: { type: 'date', format: 'strict_date_optional_time||basic_date||epoch_second' }, week: { type: 'date', format: "YYYY-'W'ww-c" } };
+    expect(await send('PUT', '/fine', { mappings: { properties } })).toMatchObject({ status: 200, body: { acknowledged: true } });
+    expect(fake.indices.get('fine')!.mappings.properties).toEqual(properties);
+  });
+
+  it('_reindex parses every date value with the destination format; a refused one fails its document, the rest of its batch is written, and the task stops', async () => {
+    const docs = [
+      { id: 'n1', when: '2020-01-01' },
+      { id: 'n2', when: 1577836800000 }, // a JSON number is parsed as its text: epoch_millis takes it
+      { id: 'n3', when: ['2020-01-02', null] }, // each element; null is no value
+      { id: 'n4', tags: 'x', when: '2020/01/03' },
+      { id: 'n5', when: '2020-01-04' },
+      { id: 'n6', when: ['2020-01-05', true] },
+      { id: 'n7', when: '2020-01-06' },
+    ];
+    const { response, copied } = await reindexInto({ when: { type: 'date', format: 'uuuu-MM-dd||epoch_millis' } }, docs, {}, 3);
+    // Batches of 3: n1-n3 | n4-n6 (n4 and n6 fail, n5 is written) | n7 never copied.
+    expect(copied).toEqual(['n1', 'n2', 'n3', 'n5']);
+    expect(response).toMatchObject({ total: 7, created: 4, batches: 2 });
+    // 8.x: where the value's JSON token starts in the source.
+    const column = (id: string, token: string) => JSON.stringify(docs.find((d) => d.id === id)).indexOf(token) + 1;
+    const failure = (id: string, value: string, javaReason: string, token = JSON.stringify(value)) => ({
+      index: 'dest', ...(flavour === '7' ? { type: '_doc' } : {}), id, status: 400,
+      cause: {
+        type: flavour === '7' ? 'mapper_parsing_exception' : 'document_parsing_exception',
+        reason: `${flavour === '8' ? `[1:${column(id, token)}] ` : ''}failed to parse field [when] of type [date] in document with id '${id}'. Preview of field's value: '${value}'`,
+        caused_by: {
+          type: 'illegal_argument_exception', reason: `failed to parse date field [${value}] with format [uuuu-MM-dd||epoch_millis]`,
+          caused_by: { type: 'date_time_parse_exception', reason: javaReason },
+        },
+      },
+    });
+    expect(response.failures).toEqual([
+      failure('n4', '2020/01/03', 'Failed to parse with all enclosed parsers'),
+      failure('n6', 'true', 'Failed to parse with all enclosed parsers', 'true'),
+    ]);
+  });
+
+  it('_reindex checks nested and object values, multi-fields, and date_nanos range', async () => {
+    const { response, copied } = await reindexInto({
+      title: { type: 'text', fields: { as_date: { type: 'date', format: 'dd/MM/uuuu' } } },
+      event: { type: 'nested', properties: { at: { type: 'date', format: 'uuuu-MM-dd' } } },
+      nanos: { type: 'date_nanos', format: 'uuuu-MM-dd' },
+    }, [
+      { id: 'ok', title: '31/12/2020', event: [{ at: '2020-01-01' }, { at: '2020-02-29' }], nanos: '2262-04-11' },
+      { id: 'title', title: 'not a date' },
+      { id: 'event', event: [{ at: '2020-01-01' }, { at: '2021-02-29' }] },
+      { id: 'dotted', 'event.at': '2020-1-01' },
+      { id: 'early', nanos: '1969-12-31' },
+      { id: 'late', nanos: '2262-04-12' },
+    ]);
+    expect(copied).toEqual(['ok']);
+    const causes = Object.fromEntries(response.failures.map((f: any) => [f.id, f.cause.reason.replace(/^\[1:\d+\] /, '')]));
+    expect(causes).toEqual({
+      title: "failed to parse field [title.as_date] of type [date] in document with id 'title'. Preview of field's value: 'not a date'",
+      event: "failed to parse field [event.at] of type [date] in document with id 'event'. Preview of field's value: '2021-02-29'",
+      dotted: "failed to parse field [event.at] of type [date] in document with id 'dotted'. Preview of field's value: '2020-1-01'",
+      early: "failed to parse field [nanos] of type [date_nanos] in document with id 'early'. Preview of field's value: '1969-12-31'",
+      late: "failed to parse field [nanos] of type [date_nanos] in document with id 'late'. Preview of field's value: '2262-04-12'",
+    });
+    const early = response.failures.find((f: any) => f.id === 'early');
+    expect(early.cause.caused_by).toEqual({ type: 'illegal_argument_exception', reason: 'date[1969-12-31T00:00:00Z] is before the epoch in 1970 and cannot be stored in nanosecond resolution' });
+  });
+
+  it('ignore_malformed (the field, else the index setting) leaves a refused value out and keeps the document', async () => {
+    const docs = [{ id: 'bad', a: 'nope', b: 'nope' }, { id: 'good', a: '2020-01-01', b: '2020-01-01' }];
+    const perField = await reindexInto({ a: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: true }, b: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: true } }, docs);
+    expect(perField).toMatchObject({ copied: ['bad', 'good'], response: { failures: [] } });
+    await fake.close();
+    const perIndex = await reindexInto({ a: { type: 'date', format: 'uuuu-MM-dd' }, b: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: false } }, docs, { index: { mapping: { ignore_malformed: true } } });
+    expect(perIndex.copied).toEqual(['good']);
+    expect(perIndex.response.failures.map((f: any) => f.cause.reason.replace(/^\[1:\d+\] /, ''))).toEqual(["failed to parse field [b] of type [date] in document with id 'bad'. Preview of field's value: 'nope'"]);
+  });
+
+  it('a value only a built-in name could parse (not emulated) is accepted, and listed as unchecked', async () => {
+    const { response, copied } = await reindexInto({ at: { type: 'date' }, day: { type: 'date', format: 'basic_date||uuuu-MM-dd' } }, [
+      { id: 'iso', at: '2020-01-01T10:00:00.123Z', day: '20200101' },
+      { id: 'millis', at: 1577836800000, day: '2020-01-01' },
+    ]);
+    expect(response.failures).toEqual([]);
+    expect(copied).toEqual(['iso', 'millis']);
+    expect(fake.uncheckedDates).toEqual([
+      { index: 'dest', id: 'iso', field: 'at', value: '2020-01-01T10:00:00.123Z', format: 'strict_date_optional_time||epoch_millis' },
+      { index: 'dest', id: 'iso', field: 'day', value: '20200101', format: 'basic_date||uuuu-MM-dd' },
+    ]);
+  });
+
+  it('a reindex into an index created by 6.x (Joda) does not parse its dates', async () => {
+    fake = await startFakeSearch({ flavour });
+    fake.addIndex('src', { createdVersion: '6080099', docs: [{ id: 'x', when: '2020/01/03' }] });
+    fake.addIndex('old-dest', { createdVersion: '6080099', mappings: { properties: { when: { type: 'date', format: 'yyyy-MM-dd' } } } });
+    const { body } = await send('POST', '/_reindex', { source: { index: 'src' }, dest: { index: 'old-dest' } });
+    expect(body).toMatchObject({ created: 1, failures: [] });
+  });
+});
+
+describe.skipIf(skipJava)('the java.time helper behind the fake cluster', () => {
+  it('carries any character, answers many requests in order, and says why a format or a value is refused', async () => {
+    const dates = sharedJavaDates();
+    const format = "uuuu'\t|\n→ é'MM";
+    const [parsed, refusedValue, refusedFormat, withBuiltIn] = await Promise.all([
+      dates.parse(format, '2020\t|\n→ é02'), dates.parse(format, '2020-02'), dates.validate('uuuu||CC'), dates.validate('basic_date||uuuu'),
+    ]);
+    expect(parsed).toEqual({ outcome: 'parsed', millis: Date.UTC(2020, 1, 1) });
+    expect(refusedValue).toEqual({ outcome: 'failed', exception: 'DateTimeParseException', reason: "Text '2020-02' could not be parsed at index 4" });
+    expect(refusedFormat).toEqual({ valid: false, reason: 'Invalid format: [CC]: Unknown pattern letter: C', cause: 'Unknown pattern letter: C' });
+    expect(withBuiltIn).toEqual({ valid: true, uncheckedBuiltIns: ['basic_date'] });
+    const years = Array.from({ length: 200 }, (_, i) => 1900 + i);
+    expect((await Promise.all(years.map((y) => dates.parse('uuuu', String(y))))).map((p) => p.outcome === 'parsed' && new Date(p.millis).getUTCFullYear())).toEqual(years);
   });
 });

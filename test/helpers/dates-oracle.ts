@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
  * 2 usage, 3 invalid pattern.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const ORACLE_SRC = process.env.DATES_ORACLE_DIR ?? path.resolve(ROOT, '../shared/tools/dates-oracle');
-const JODA_JAR = process.env.JODA_JAR ?? '/usr/share/java/joda-time.jar';
+export const ORACLE_SRC = process.env.DATES_ORACLE_DIR ?? path.resolve(ROOT, '../shared/tools/dates-oracle');
+export const JODA_JAR = process.env.JODA_JAR ?? '/usr/share/java/joda-time.jar';
 
 /** What is missing to run the oracle, or undefined. */
 export function oracleMissing(): string | undefined {
@@ -24,9 +24,6 @@ export function oracleMissing(): string | undefined {
 }
 
 export interface OracleRun { code: number; output: string }
-
-/** The oracle's sources live outside this repository (../shared): without them, oracle tests skip even in CI. */
-export const oracleSourcesPresent = () => existsSync(path.join(ORACLE_SRC, 'src', 'oracle'));
 
 export function createOracle(
   name: string,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sharedJavaDates, type DateParse, type JavaDates } from './java-dates.ts';
 
 /**
  * A FAKE Elasticsearch: an in-process HTTP server on 127.0.0.1 that STANDS IN FOR A REAL CLUSTER in the date-format
@@ -21,6 +22,38 @@ import type { AddressInfo } from 'node:net';
  *   refresh, as in the real engine);
  * - `GET /_alias/<missing>` answers 404 with a bare-string `error`, `GET /_ingest/pipeline` with none answers 404 `{}`,
  *   unknown endpoints 400 "no handler found".
+ *
+ * Dates, as 7.x/8.x read them with java.time, through test/helpers/java-dates.ts (one JVM per test file running the
+ * shared oracle's `EsDateOracle.JavaSide`: Locale.ROOT, STRICT resolving, ISO chronology, ISO weeks, alternatives of a
+ * `||` format tried in order, the first that consumes the whole value wins, ES's defaults for missing fields, UTC):
+ *
+ * - `PUT /<index>` checks the `format` of every `date`/`date_nanos` field (object and nested properties, multi-fields);
+ *   one java.time refuses answers 400 `mapper_parsing_exception` "Failed to parse mapping [_doc]: Error parsing
+ *   [format] on field [<name>]: Invalid format: [<pattern>]: <why>" (8.x: "Failed to parse mapping: ...") with the
+ *   `illegal_argument_exception` chain, and the index is not created. Without `format` the engine's default
+ *   (`strict_date_optional_time||epoch_millis`, `..._nanos` for date_nanos) applies.
+ * - `_reindex` parses every value of every date field of the destination's mapping with its format: each element of
+ *   an array, a number or a boolean as the text of its JSON token (`1262304000000` with `epoch_millis`), null skipped.
+ *   A refused value fails its document with the engine's cause (7.x `mapper_parsing_exception`, 8.x
+ *   `document_parsing_exception` with the value's `[1:column]` in the compact JSON of the source): "failed to parse
+ *   field [<field>] of type [date] in document with id '<id>'. Preview of field's value: '<value>'", caused by
+ *   `illegal_argument_exception` "failed to parse date field [<value>] with format [<format>]" and java.time's own
+ *   exception. As in the engine, the batch (bulk request) holding it still writes its other documents, and the task
+ *   then ends with `failures`; later batches are not copied.
+ * - `ignore_malformed` (the field's, else `index.mapping.ignore_malformed`) leaves a refused value out and keeps the
+ *   document (nothing is recorded in `_ignored`); `date_nanos` values before 1970 or after 2262-04-11 are refused.
+ * - Built-in names other than `epoch_millis`/`epoch_second` (`strict_date_optional_time`, `basic_date`, ...) are not
+ *   emulated: a format made of them is accepted, and a value that no emulated alternative of such a format parses is
+ *   accepted unchecked and listed in `uncheckedDates` (so a test can tell). A name that is not a built-in is read as
+ *   a pattern, as the engine does (`not_a_format` is refused).
+ * - Indices added with `addIndex` (e.g. 6.x-created ones holding Joda formats) are never checked; documents are only
+ *   parsed when the destination was created by 7.0 or later.
+ *
+ * Not emulated about dates: the built-ins above; the `locale` parameter (always Locale.ROOT); `null_value`; dynamic
+ * mapping (unmapped fields are copied unparsed: no date detection, `dynamic_date_formats` and `dynamic_templates` are
+ * neither checked nor applied); `PUT /<index>/_mapping` formats are not checked; an object where a date is expected
+ * is not refused; date_nanos precision (values are checked to the millisecond, stored as sent); the camelCase names'
+ * deprecation (and their removal in 8.x); what the document's stored instant would be (`_source` is copied as is).
  *
  * Flavours: `7` (7.17.x) and `8` (8.x). Differences modelled: the version; the 7.x reindex task description ends in
  * `[_doc]` and its failures carry `type: "_doc"`; 8.x tasks have `cancelled`; 8.x error bodies drop `root_cause`
@@ -66,6 +99,8 @@ interface FakeTask {
   failures: any[];
   completed: boolean;
   startedAt: number;
+  /** The batch being copied (date checks are asynchronous): a second poll waits for it instead of copying it again. */
+  copying?: Promise<void>;
 }
 
 export interface FakeSearchOptions {
@@ -77,6 +112,17 @@ export interface FakeSearchOptions {
   deprecationApi?: boolean;
   /** Documents copied per `GET /_tasks/<id>`. */
   batchSize?: number;
+  /** java.time for the date formats and values of the indices this cluster creates; the test file's one helper by default. */
+  javaDates?: JavaDates;
+}
+
+/** A date value the fake accepted without checking it: only a built-in format the oracle does not emulate could parse it. */
+export interface UncheckedDate {
+  index: string;
+  id: string;
+  field: string;
+  value: string;
+  format: string;
 }
 
 const NODE = 'fAkEnOdE0000000000000w';
@@ -102,14 +148,18 @@ export class FakeSearch {
   readonly failures: Array<{ method: string; path: RegExp; status: number }> = [];
   /** The reindex task fails once it has copied this many documents (a mapping error on the next one). */
   failReindexAt: number | undefined;
+  /** Date values accepted without a check (see UncheckedDate), in the order they were copied. */
+  readonly uncheckedDates: UncheckedDate[] = [];
   url = '';
   private server?: Server;
   private nextTask = 1000;
   private readonly options: FakeSearchOptions;
+  private readonly javaDates: JavaDates;
 
   constructor(options: FakeSearchOptions) {
     this.options = options;
     this.flavour = options.flavour;
+    this.javaDates = options.javaDates ?? sharedJavaDates();
   }
 
   get version(): string {
@@ -178,7 +228,7 @@ export class FakeSearch {
         const [failure] = this.failures.splice(injected, 1);
         throw this.error(failure!.status, 'injected_failure_exception', 'injected failure (the test stands in for a crash)');
       }
-      const [status, payload] = this.route(req.method!, path, query, body);
+      const [status, payload] = await this.route(req.method!, path, query, body);
       send(status, payload);
     } catch (error) {
       if (error instanceof HttpError) send(error.status, error.body);
@@ -202,7 +252,8 @@ export class FakeSearch {
 
   error(status: number, type: string, reason: string, extra: Record<string, unknown> = {}): HttpError {
     const cause = { type, reason, ...extra };
-    return new HttpError(status, { error: this.flavour === '7' ? { root_cause: [cause], ...cause } : { root_cause: [{ type, reason }], ...cause }, status });
+    const { caused_by: _nested, ...rootCause } = cause as Record<string, unknown>; // root causes are listed without their chain
+    return new HttpError(status, { error: this.flavour === '7' ? { root_cause: [rootCause], ...cause } : { root_cause: [{ type, reason }], ...cause }, status });
   }
 
   private index(name: string): FakeIndex {
@@ -221,7 +272,7 @@ export class FakeSearch {
     return [];
   }
 
-  private route(method: string, path: string, query: Record<string, string>, body: any): [number, unknown] {
+  private async route(method: string, path: string, query: Record<string, string>, body: any): Promise<[number, unknown]> {
     const parts = path.split('/').filter(Boolean);
     const [a, b, c] = parts;
     if (method === 'GET' && parts.length === 0) {
@@ -244,7 +295,7 @@ export class FakeSearch {
     if (a === '_ingest' && b === 'pipeline' && method === 'GET' && !c) return this.pipelines.size ? [200, Object.fromEntries(this.pipelines)] : [404, {}];
     if (a === '_migration' && b === 'deprecations' && method === 'GET' && (this.options.deprecationApi ?? this.flavour === '7')) return [200, this.deprecations()];
     if (a && !a.startsWith('_')) {
-      if (parts.length === 1 && method === 'PUT') return [200, this.createIndex(a, body)];
+      if (parts.length === 1 && method === 'PUT') return [200, await this.createIndex(a, body)];
       if (b === '_mapping' && method === 'GET') return [200, this.mappingsOf(this.resolveNames(a))];
       if (b === '_mapping' && method === 'PUT') return [200, this.putMapping(a, body)];
       if (b === '_settings' && method === 'GET') return [200, this.settingsOf(this.resolveNames(a))];
@@ -277,13 +328,14 @@ export class FakeSearch {
     }));
   }
 
-  private createIndex(name: string, body: any): unknown {
-    if (this.indices.has(name)) throw this.error(400, 'resource_already_exists_exception', `index [${name}/uuid-${name}] already exists`, { index: name });
-    if ([...this.indices.values()].some((i) => name in i.aliases)) throw this.error(400, 'invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`, { index: name });
+  private async createIndex(name: string, body: any): Promise<unknown> {
+    this.refuseTakenName(name);
     const settings = stripIndexPrefix(body?.settings ?? {});
     for (const key of ['uuid', 'creation_date', 'version', 'provided_name']) {
       if (key in settings) throw this.error(400, 'illegal_argument_exception', `private index setting [index.${key}] can not be set explicitly`);
     }
+    await this.checkDateFormats(body?.mappings ?? {});
+    this.refuseTakenName(name); // again: another request may have created it while the formats were checked
     this.indices.set(name, {
       mappings: structuredClone(body?.mappings ?? {}),
       settings: { number_of_shards: '1', number_of_replicas: '1', ...stringify(settings) },
@@ -293,6 +345,11 @@ export class FakeSearch {
       createdVersion: this.flavour === '7' ? '7170999' : '8120299',
     });
     return { acknowledged: true, shards_acknowledged: true, index: name };
+  }
+
+  private refuseTakenName(name: string): void {
+    if (this.indices.has(name)) throw this.error(400, 'resource_already_exists_exception', `index [${name}/uuid-${name}] already exists`, { index: name });
+    if ([...this.indices.values()].some((i) => name in i.aliases)) throw this.error(400, 'invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`, { index: name });
   }
 
   private putMapping(name: string, body: any): unknown {
@@ -325,13 +382,13 @@ export class FakeSearch {
     return { acknowledged: true };
   }
 
-  private reindex(body: any, query: Record<string, string>): [number, unknown] {
+  private async reindex(body: any, query: Record<string, string>): Promise<[number, unknown]> {
     const sourceName = body?.source?.index;
     const destName = body?.dest?.index;
     if (!sourceName || !destName) throw this.error(400, 'action_request_validation_exception', 'Validation Failed: 1: use _reindex with a source and a destination index;');
     const [source] = this.resolveNames(sourceName);
     if (source === destName) throw this.error(400, 'action_request_validation_exception', `Validation Failed: 1: reindex cannot write into an index its reading from [${destName}];`);
-    if (!this.indices.has(destName)) this.createIndex(destName, {}); // auto-create with a dynamic mapping, as the engine does
+    if (!this.indices.has(destName)) await this.createIndex(destName, {}); // auto-create with a dynamic mapping, as the engine does
     const id = `${NODE}:${this.nextTask++}`;
     const task: FakeTask = {
       id, source: source!, dest: destName, opType: body?.dest?.op_type === 'create' ? 'create' : 'index', proceed: body?.conflicts === 'proceed',
@@ -339,16 +396,23 @@ export class FakeSearch {
     };
     this.tasks.set(id, task);
     if (query.wait_for_completion === 'false') return [200, { task: id }];
-    while (!task.completed) this.advance(task);
+    while (!task.completed) await this.advance(task);
     return [200, this.taskResponse(task)];
   }
 
-  /** Copies the next batch. */
-  private advance(task: FakeTask): void {
+  /** Copies the next batch (one scroll page and its bulk request, in the engine). */
+  private advance(task: FakeTask): Promise<void> {
+    task.copying ??= this.copyBatch(task).finally(() => { task.copying = undefined; });
+    return task.copying;
+  }
+
+  private async copyBatch(task: FakeTask): Promise<void> {
     if (task.completed) return;
     const source = this.indices.get(task.source)!;
     const dest = this.indices.get(task.dest)!;
     const end = Math.min(task.ids.length, task.position + (this.options.batchSize ?? 2));
+    const batch = task.ids.slice(task.position, end).filter((id) => source.docs.has(id));
+    const rejected = await this.rejectedByDates(task.dest, dest, batch.map((id) => [id, source.docs.get(id)!]));
     for (; task.position < end; task.position++) {
       if (this.failReindexAt !== undefined && task.created + task.updated + task.conflicts >= this.failReindexAt) {
         const id = task.ids[task.position]!;
@@ -361,6 +425,11 @@ export class FakeSearch {
         return;
       }
       const id = task.ids[task.position]!;
+      const rejection = rejected.get(id);
+      if (rejection) {
+        task.failures.push({ index: task.dest, ...(this.flavour === '7' ? { type: '_doc' } : {}), id, cause: rejection, status: 400 });
+        continue;
+      }
       const exists = dest.docs.has(id);
       if (exists && task.opType === 'create') {
         task.conflicts++;
@@ -376,7 +445,60 @@ export class FakeSearch {
       else task.created++;
     }
     task.batches++;
-    if (task.position >= task.ids.length) task.completed = true;
+    // A bulk request with failed documents ends the reindex once it is done: its other documents are written, the
+    // following batches are not (the engine's reindex has no "skip bad documents" mode).
+    if (task.failures.length || task.position >= task.ids.length) task.completed = true;
+  }
+
+  /** Index creation: every explicit `date`/`date_nanos` format must be one java.time accepts (checked in mapping order). */
+  private async checkDateFormats(mappings: Record<string, any>): Promise<void> {
+    const checks = dateFields(mappings).filter((f) => f.explicitFormat).map(async (field) => ({ field, check: await this.javaDates.validate(field.format) }));
+    for (const { field, check } of await Promise.all(checks)) {
+      if (check.valid) continue;
+      // 7.10+ name the mapper and the parameter; 8.x dropped the type name from the outer message.
+      const onField = `Error parsing [format] on field [${field.leafName}]: ${check.reason}`;
+      throw this.error(400, 'mapper_parsing_exception', `Failed to parse mapping${this.flavour === '7' ? ' [_doc]' : ''}: ${onField}`, {
+        caused_by: {
+          type: 'illegal_argument_exception', reason: onField,
+          caused_by: { type: 'illegal_argument_exception', reason: check.reason, ...(check.cause ? { caused_by: { type: 'illegal_argument_exception', reason: check.cause } } : {}) },
+        },
+      });
+    }
+  }
+
+  /**
+   * The documents of a batch whose date fields the destination refuses, with the engine's failure cause. Only indices
+   * created by 7.0 or later read their formats with java.time; a 6.x-created destination keeps Joda and is not checked.
+   */
+  private async rejectedByDates(indexName: string, dest: FakeIndex, docs: Array<[string, Record<string, unknown>]>): Promise<Map<string, unknown>> {
+    const rejected = new Map<string, unknown>();
+    if (Number(dest.createdVersion) < 7_000_000) return rejected;
+    const fields = dateFields(dest.mappings);
+    if (!fields.length) return rejected;
+    const indexIgnoresMalformed = String(dest.settings.mapping?.ignore_malformed ?? dest.settings['mapping.ignore_malformed']) === 'true';
+    await Promise.all(docs.map(async ([id, doc]) => {
+      const leaves = sourceLeaves(doc);
+      // Every value of every date field, in document order: the first refused one names the failure.
+      const values = leaves.flatMap((leaf, order) => fields.filter((f) => f.sourcePath === leaf.path && leaf.value !== null).map((field) => ({ field, leaf, order })));
+      const verdicts = await Promise.all(values.map(async ({ field, leaf, order }) => {
+        const text = String(leaf.value); // the engine parses a number or a boolean as the text of its JSON token
+        const parsed = await this.javaDates.parse(field.format, text);
+        if (parsed.outcome === 'unchecked') this.uncheckedDates.push({ index: indexName, id, field: field.name, value: text, format: field.format });
+        return { field, leaf, order, text, cause: dateValueCause(field, text, parsed) };
+      }));
+      const refused = verdicts
+        .filter((v) => v.cause && !(v.field.ignoreMalformed ?? indexIgnoresMalformed)) // ignore_malformed: the value is left out, the document kept
+        .sort((x, y) => x.order - y.order)[0];
+      if (!refused) return;
+      const where = this.flavour === '8' ? `[1:${refused.leaf.column}] ` : ''; // 8.8+ prefix the position in the source
+      rejected.set(id, {
+        // 8.8+ report document parse errors with their own type.
+        type: this.flavour === '8' ? 'document_parsing_exception' : 'mapper_parsing_exception',
+        reason: `${where}failed to parse field [${refused.field.name}] of type [${refused.field.type}] in document with id '${id}'. Preview of field's value: '${refused.text}'`,
+        caused_by: refused.cause,
+      });
+    }));
+    return rejected;
   }
 
   private taskStatus(task: FakeTask) {
@@ -400,10 +522,10 @@ export class FakeSearch {
     return { took: 12, timed_out: false, total, updated, created, deleted, batches, version_conflicts, noops, retries, throttled: '0s', throttled_millis, requests_per_second, throttled_until: '0s', throttled_until_millis, failures: task.failures };
   }
 
-  private getTask(id: string): [number, unknown] {
+  private async getTask(id: string): Promise<[number, unknown]> {
     const task = this.tasks.get(id);
     if (!task) throw this.error(404, 'resource_not_found_exception', `task [${id}] isn't running and hasn't stored its results`);
-    this.advance(task);
+    await this.advance(task);
     return [200, { completed: task.completed, task: this.taskInfo(task), ...(task.completed ? { response: this.taskResponse(task) } : {}) }];
   }
 
@@ -442,6 +564,96 @@ export class FakeSearch {
     return { cluster_settings: this.extraClusterDeprecations, node_settings: [], index_settings: indexSettings, ml_settings: [] };
   }
 }
+
+interface DateField {
+  /** Full name, as document errors name it: `event.when`, `title.as_date` (a multi-field). */
+  name: string;
+  /** The mapper's own name, as mapping errors name it. */
+  leafName: string;
+  /** Where its values are in `_source`: a multi-field reads the value of the field it belongs to. */
+  sourcePath: string;
+  type: 'date' | 'date_nanos';
+  format: string;
+  explicitFormat: boolean;
+  /** The field's own `ignore_malformed`, when set (else the index setting decides). */
+  ignoreMalformed?: boolean;
+}
+
+/** The engine's defaults when a date field has no `format`. */
+const DEFAULT_DATE_FORMAT = { date: 'strict_date_optional_time||epoch_millis', date_nanos: 'strict_date_optional_time_nanos||epoch_millis' };
+
+/** Every `date`/`date_nanos` field of a (typeless) mapping: object and nested properties, and multi-fields. */
+function dateFields(mappings: Record<string, any>): DateField[] {
+  const fields: DateField[] = [];
+  const add = (def: any, name: string, leafName: string, sourcePath: string) => {
+    if (def?.type !== 'date' && def?.type !== 'date_nanos') return;
+    const type = def.type as DateField['type'];
+    const ignoreMalformed = def.ignore_malformed === undefined ? undefined : String(def.ignore_malformed) === 'true';
+    fields.push({ name, leafName, sourcePath, type, format: def.format ?? DEFAULT_DATE_FORMAT[type], explicitFormat: def.format !== undefined, ignoreMalformed });
+  };
+  const walk = (properties: Record<string, any> | undefined, prefix: string) => {
+    for (const [field, def] of Object.entries(properties ?? {})) {
+      const name = prefix ? `${prefix}.${field}` : field;
+      add(def, name, field, name);
+      for (const [sub, subDef] of Object.entries<any>(def?.fields ?? {})) add(subDef, `${name}.${sub}`, sub, name);
+      if (def?.properties) walk(def.properties, name);
+    }
+  };
+  walk(mappings.properties, '');
+  return fields;
+}
+
+/**
+ * Every scalar of a `_source` with its dotted path (array elements share their field's path; dotted keys are paths, as
+ * the engine expands them) and the 1-based column of its token in the compact JSON of the document.
+ */
+function sourceLeaves(doc: Record<string, unknown>): Array<{ path: string; value: unknown; column: number }> {
+  const leaves: Array<{ path: string; value: unknown; column: number }> = [];
+  let json = '';
+  const write = (value: unknown, path: string) => {
+    if (Array.isArray(value)) {
+      json += '[';
+      value.forEach((item, i) => { if (i) json += ','; write(item, path); });
+      json += ']';
+    } else if (value !== null && typeof value === 'object') {
+      json += '{';
+      Object.entries(value).forEach(([key, item], i) => { json += `${i ? ',' : ''}${JSON.stringify(key)}:`; write(item, path ? `${path}.${key}` : key); });
+      json += '}';
+    } else {
+      leaves.push({ path, value: value ?? null, column: json.length + 1 });
+      json += JSON.stringify(value ?? null);
+    }
+  };
+  write(doc, '');
+  return leaves;
+}
+
+/** date_nanos holds nanoseconds since the epoch in a signed long: 1970-01-01 to 2262-04-11T23:47:16.854775807Z. */
+const NANOS_MAX_MILLIS = 9_223_372_036_854;
+const javaInstant = (millis: number) => new Date(millis).toISOString().replace('.000Z', 'Z');
+
+/** Why the engine refuses one date value (its `caused_by`), or undefined when it takes it. */
+function dateValueCause(field: DateField, text: string, parsed: DateParse): Record<string, unknown> | undefined {
+  switch (parsed.outcome) {
+    case 'unchecked':
+      return undefined;
+    case 'invalid-format': // only an index that skipped the creation check (addIndex) can hold such a format
+      return { type: 'illegal_argument_exception', reason: parsed.reason };
+    case 'failed':
+      return {
+        type: 'illegal_argument_exception', reason: `failed to parse date field [${text}] with format [${field.format}]`,
+        caused_by: { type: snakeCase(parsed.exception), reason: parsed.reason },
+      };
+    case 'parsed':
+      if (field.type !== 'date_nanos') return undefined;
+      if (parsed.millis < 0) return { type: 'illegal_argument_exception', reason: `date[${javaInstant(parsed.millis)}] is before the epoch in 1970 and cannot be stored in nanosecond resolution` };
+      if (parsed.millis > NANOS_MAX_MILLIS) return { type: 'illegal_argument_exception', reason: `date[${javaInstant(parsed.millis)}] is after 2262-04-11T23:47:16.854775807 and cannot be stored in nanosecond resolution` };
+      return undefined;
+  }
+}
+
+/** The engine names a Java exception in snake case: DateTimeParseException -> date_time_parse_exception. */
+const snakeCase = (javaName: string) => javaName.replace(/(?<=[a-z0-9])(?=[A-Z])/g, '_').toLowerCase();
 
 function stripIndexPrefix(settings: Record<string, any>): Record<string, any> {
   const out: Record<string, any> = {};
