@@ -56,7 +56,7 @@ export function addDateClusterCommands(dates: Command): void {
     .option('--new-index <name>', 'name of the new index (default: <index>-javatime)')
     .option('--dry-run', 'print the exact requests; send no write')
     .option('--lenient', "use formats that also accept Joda's fewer-digit inputs")
-    .option('--allow-unsupported', 'migrate even when a format has no java.time equivalent (use the suggested one)')
+    .option('--allow-unsupported', 'migrate even when a format has no java.time equivalent: writes its best-effort conversion, which is NOT equivalent')
     .option('--assume-joda', 'treat the formats of an index created by 7.0 or later as Joda patterns')
     .option('--poll-interval <ms>', 'milliseconds between two looks at the reindex task', '1000')
     .option('--json', 'print JSON')

@@ -1,3 +1,4 @@
+import { convertedForListing } from './convert.ts';
 import { convertMappingResponse, createdMajor, convertPipeline, convertTemplate, type AffectedPlace, type ConvertOptions, type Severity, type TemplateKind } from './mapping.ts';
 import { enc, type SearchClient, type SearchRequest } from './search-client.ts';
 
@@ -196,7 +197,7 @@ export function formatScan(result: ScanResult): string {
   for (const target of result.targets) {
     lines.push('', `${target.kind} ${target.name}${target.aliases?.length ? ` (aliases: ${target.aliases.join(', ')})` : ''}: ${target.severity}`);
     for (const place of target.places) {
-      lines.push(`  ${place.path}: ${place.format}  →  ${place.conversion.output}  [${place.severity}]`);
+      lines.push(`  ${place.path}: ${place.format}  →  ${convertedForListing(place.conversion)}  [${place.severity}]`);
       for (const part of place.conversion.parts) for (const finding of part.findings) if (finding.severity !== 'exact') lines.push(`    ${finding.severity}: ${part.input}: ${finding.message}`);
       for (const d of place.deprecations) lines.push(`    deprecation API (${d.level}): ${d.message}`);
     }

@@ -74,11 +74,15 @@ class Collector {
       if (!(error instanceof DateFormatError)) throw error;
       // Not a pattern 6.x accepted either: keep it, and say so.
       const finding = { severity: 'unsupported' as const, message: `cannot convert: ${error.message}` };
-      conversion = { input: format, output: format, exact: false, lenient: false, parts: [{ input: format, output: format, severity: 'unsupported', lenient: false, changes: [], findings: [finding] }] };
+      conversion = {
+        input: format, output: null, bestEffortOutput: format, exact: false, lenient: false, usable: false,
+        parts: [{ input: format, output: null, bestEffortOutput: format, severity: 'unsupported', lenient: false, changes: [], findings: [finding], suggestions: [] }],
+      };
     }
     const severity = worstSeverity(conversion);
-    if (conversion.output !== format || severity !== 'exact') this.affected.push({ ...place, format, conversion, severity });
-    return conversion.output;
+    if (conversion.bestEffortOutput !== format || severity !== 'exact') this.affected.push({ ...place, format, conversion, severity });
+    // An unsupported format is written as its best effort: the migration refuses it unless told to go ahead.
+    return conversion.bestEffortOutput;
   }
 }
 

@@ -1,3 +1,4 @@
+import { convertedForListing } from './convert.ts';
 import { convertMappings, createdMajor, type AffectedPlace } from './mapping.ts';
 import { enc, SearchError, type HttpMethod, type SearchClient } from './search-client.ts';
 
@@ -179,10 +180,10 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   if (unsupported.length && !options.allowUnsupported) {
     throw new MigrationError(
       `${unsupported.length} format(s) of ${source} have no java.time equivalent (${unsupported.map((p) => `${p.field ?? p.path}: ${p.format}`).join('; ')}).`,
-      'convert', 'run `adgraph dates convert` on them for what to change (e.g. pre-process the input), or accept the suggested conversion with --allow-unsupported.',
+      'convert', 'run `adgraph dates convert` on them for what to change (e.g. pre-process the input); --allow-unsupported writes the best-effort conversion, which is NOT equivalent (java.time may refuse it, or read the documents differently).',
     );
   }
-  for (const place of affected.filter((p) => p.severity === 'review')) warnings.push(`${place.field ?? place.path}: ${place.format} → ${place.conversion.output} needs review (${place.conversion.parts.flatMap((p) => p.findings.filter((f) => f.severity !== 'exact').map((f) => f.message)).join('; ')})`);
+  for (const place of affected.filter((p) => p.severity === 'review')) warnings.push(`${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} needs review (${place.conversion.parts.flatMap((p) => p.findings.filter((f) => f.severity !== 'exact').map((f) => f.message)).join('; ')})`);
 
   const settings: Record<string, unknown> = {};
   const afterReindex: Record<string, unknown> = {};
@@ -213,7 +214,13 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
     }
     resumed = true;
   } else {
-    await call('PUT', `/${enc(target)}`, createBody);
+    try {
+      await call('PUT', `/${enc(target)}`, createBody);
+    } catch (error) {
+      // Typically a converted format java.time refuses: say that nothing changed and what to do.
+      if (!(error instanceof SearchError)) throw error;
+      throw new MigrationError(`creating ${target} failed (${error.message}).`, 'create', `${keepServing()} Nothing was copied. Fix what the cluster names (for a date format: \`adgraph dates convert\` on the legacy format says what to change), then re-run.`, partial);
+    }
   }
 
   // 4. Reindex as a task (or find the one already started).
@@ -327,12 +334,12 @@ export function formatMigration(result: MigrationResult): string {
   const lines: string[] = [];
   if (result.dryRun) {
     lines.push(`dry run: migrating ${result.source}${result.viaAlias ? ` (alias ${result.requested})` : ''} to ${result.target}; no write is sent.`);
-    for (const place of result.affected) lines.push(`  ${place.field ?? place.path}: ${place.format} → ${place.conversion.output} [${place.severity}]`);
+    for (const place of result.affected) lines.push(`  ${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} [${place.severity}]`);
     lines.push('requests (reads are sent, writes only shown):');
     for (const r of result.requests) lines.push(`${r.write ? 'WRITE' : 'read '} ${r.method} ${r.path}${r.body !== undefined ? `\n${JSON.stringify(r.body, null, 2)}` : ''}`);
   } else if (result.status === 'migrated') {
     lines.push(`migrated ${result.source} → ${result.target}${result.resumed ? ' (resumed)' : ''}: ${result.counts?.target} documents, reindex task ${result.taskId}`);
-    for (const place of result.affected) lines.push(`  ${place.field ?? place.path}: ${place.format} → ${place.conversion.output} [${place.severity}]`);
+    for (const place of result.affected) lines.push(`  ${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} [${place.severity}]`);
   } else {
     lines.push(result.status);
   }

@@ -1,14 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { migrateIndex, MigrationError, MIGRATION_META, type MigrationProgress } from '../../src/dateformats/migrate.ts';
 import { SearchClient } from '../../src/dateformats/search-client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startFakeSearch, type FakeSearch, type Flavour } from '../helpers/fake-search.ts';
+import { javaDatesForTests, sharedJavaDates } from '../helpers/java-dates.ts';
+import { jodaPrint } from '../helpers/joda-print.ts';
 
 /*
  * NOTE: Elasticsearch cannot run on this machine. These tests migrate indices on test/helpers/fake-search.ts, an
  * in-process HTTP server that STANDS IN FOR A REAL 7.x OR 8.x CLUSTER (it validates requests as the engine does,
  * runs reindex as a task that advances on every GET /_tasks/<id>, and can fail in the middle), not on Elasticsearch.
+ * The fake checks date formats and parses documents with java.time as 7.x/8.x do, through one JVM for this file
+ * (test/helpers/java-dates.ts): without a JDK these tests fail in CI and are skipped elsewhere, with a warning.
  */
+const { skip: skipJava } = javaDatesForTests('dates migrate tests');
 
 const OLD = 'events-v1';
 const NEW = 'events-v1-javatime';
@@ -42,7 +47,7 @@ const options = (flavour: Flavour) => ({ index: 'events', pollIntervalMs: 0, ass
 const aliasCalls = (fake: FakeSearch) => fake.calls.filter((c) => c.path === '/_aliases');
 const reindexCalls = (fake: FakeSearch) => fake.calls.filter((c) => c.path === '/_reindex');
 
-describe.each<Flavour>(['7', '8'])('dates migrate on the fake %s.x cluster (stands in for a real one)', (flavour) => {
+describe.skipIf(skipJava).each<Flavour>(['7', '8'])('dates migrate on the fake %s.x cluster (stands in for a real one)', (flavour) => {
   let fake: FakeSearch;
   afterEach(() => fake?.close());
 
@@ -191,7 +196,7 @@ describe.each<Flavour>(['7', '8'])('dates migrate on the fake %s.x cluster (stan
   });
 });
 
-describe('auth and the command line, against the fake cluster (standing in for a real one)', () => {
+describe.skipIf(skipJava)('auth and the command line, against the fake cluster (standing in for a real one)', () => {
   let fake: FakeSearch;
   afterEach(() => fake?.close());
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => {
@@ -248,6 +253,28 @@ describe('auth and the command line, against the fake cluster (standing in for a
     expect(missing.stderr).toMatch(/missing authentication credentials/);
   });
 
+  it('refuses an unsupported format unless --allow-unsupported; with it, the cluster refuses what java.time cannot read', async () => {
+    fake = await startFakeSearch({ flavour: '7', batchSize: 2 });
+    fake.addIndex('centuries-v1', {
+      createdVersion: '6080099',
+      mappings: { properties: { when: { type: 'date', format: 'CCyy-MM-dd' } } },
+      docs: [{ id: 'a', when: '2010-01-05' }],
+    });
+    const refused = await runCli(['dates', 'migrate', '--url', fake.url, '--index', 'centuries-v1', '--poll-interval', '0'], env());
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/have no java.time equivalent \(when: CCyy-MM-dd\).*--allow-unsupported writes the best-effort conversion, which is NOT equivalent/);
+    expect(fake.writes).toEqual([]);
+
+    const forced = await runCli(['dates', 'migrate', '--url', fake.url, '--index', 'centuries-v1', '--allow-unsupported', '--poll-interval', '0'], env());
+    expect(forced.code).not.toBe(0);
+    expect(forced.stderr.trim().split('\n')).toHaveLength(1);
+    expect(forced.stderr).toMatch(/creating centuries-v1-javatime failed .*CCuu-MM-dd.*Unknown pattern letter: C/);
+    expect(fake.writes.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /centuries-v1-javatime']);
+    expect([...fake.indices.keys()]).toEqual(['centuries-v1']);
+  });
+
   it('a failed migration exits non-zero with one line saying what to do next', async () => {
     fake = await cluster('7');
     fake.failReindexAt = 2;
@@ -256,5 +283,131 @@ describe('auth and the command line, against the fake cluster (standing in for a
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).toMatch(/^adgraph: reindex task .* finished with 1 failure\(s\).*Next: events-v1 is unchanged and still serves events, events-recent; no alias was switched/);
+  });
+});
+
+/** An index as 6.x held it: `when` in Joda's `yyyy-MM-dd`, with values Joda accepted (it also read `2010-1-05`). */
+async function legacyDates(flavour: Flavour, whens: string[]): Promise<FakeSearch> {
+  const fake = await startFakeSearch({ flavour, batchSize: 2 });
+  fake.addIndex(OLD, {
+    createdVersion: flavour === '7' ? '6080099' : '7170099',
+    mappings: { properties: { when: { type: 'date', format: 'yyyy-MM-dd' } } },
+    aliases: { events: {} },
+    docs: whens.map((when, i) => ({ id: `d${i + 1}`, when })),
+  });
+  return fake;
+}
+
+/** The instant Joda gave `yyyy-MM-dd` text (UTC, start of day), fewer digits included. */
+const jodaDay = (text: string) => {
+  const [y, m, d] = text.split('-').map(Number);
+  return Date.UTC(y!, m! - 1, d!);
+};
+
+/** What java.time (as the new index reads it) makes of every `when` of the new index, by document. */
+async function javaInstants(fake: FakeSearch, field = 'when'): Promise<Record<string, number | string>> {
+  const index = fake.indices.get(NEW)!;
+  const format = index.mappings.properties[field].format;
+  const out: Record<string, number | string> = {};
+  for (const [id, doc] of index.docs) {
+    const parsed = await sharedJavaDates().parse(format, String(doc[field]));
+    out[id] = parsed.outcome === 'parsed' ? parsed.millis : parsed.outcome;
+  }
+  return out;
+}
+
+describe.skipIf(skipJava).each<Flavour>(['7', '8'])('dates migrate: the fake %s.x cluster reads the converted formats and the documents with java.time', (flavour) => {
+  let fake: FakeSearch;
+  afterEach(() => fake?.close());
+  const taskFailures = () => [...fake.tasks.values()].flatMap((t) => t.failures);
+
+  it('a converted format java.time refuses (allowed with allowUnsupported) fails at index creation: nothing copied, no alias moved', async () => {
+    fake = await cluster(flavour);
+    fake.indices.get(OLD)!.mappings.properties.century = { type: 'date', format: 'CCyy-MM-dd' };
+    const error = await migrateIndex(new SearchClient({ url: fake.url }), { ...options(flavour), allowUnsupported: true }).catch((e) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect(error.step).toBe('create');
+    expect(error.message).toMatch(/mapper_parsing_exception: Failed to parse mapping.*: Error parsing \[format\] on field \[century\]: Invalid format: \[CC[^\]]*\]: Unknown pattern letter: C/);
+    expect(error.message).toContain(`${OLD} is unchanged and still serves events, events-recent; no alias was switched`);
+    expect(fake.indices.has(NEW)).toBe(false);
+    expect(fake.writes.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT /${NEW}`]);
+    expect(Object.keys(fake.indices.get(OLD)!.aliases).sort()).toEqual(['events', 'events-recent']);
+  });
+
+  it('a document the converted format cannot parse stops the reindex, named with its value; the old index keeps serving', async () => {
+    // Batches of 2: d1 d2 | d3 d4 | d5. The engine writes the rest of the failing batch (d4), then stops.
+    fake = await legacyDates(flavour, ['2010-01-04', '2010-01-05', '2010-1-05', '2010-01-07', '2010-01-08']);
+    const error = await migrateIndex(new SearchClient({ url: fake.url }), options(flavour)).catch((e) => e);
+    expect(error).toBeInstanceOf(MigrationError);
+    expect(error.step).toBe('reindex');
+    expect(error.message).toMatch(/finished with 1 failure\(s\) \(first: document d3: (\[1:\d+\] )?failed to parse field \[when\] of type \[date\] in document with id 'd3'\. Preview of field's value: '2010-1-05'\)/);
+    expect(error.message).toContain(`${OLD} is unchanged and still serves events; no alias was switched`);
+    expect(aliasCalls(fake)).toHaveLength(0);
+    expect(Object.keys(fake.indices.get(OLD)!.aliases)).toEqual(['events']);
+    expect([...fake.indices.get(NEW)!.docs.keys()]).toEqual(['d1', 'd2', 'd4']);
+
+    const format = fake.indices.get(NEW)!.mappings.properties.when.format;
+    expect(taskFailures()).toEqual([{
+      index: NEW, ...(flavour === '7' ? { type: '_doc' } : {}), id: 'd3', status: 400,
+      cause: {
+        type: flavour === '7' ? 'mapper_parsing_exception' : 'document_parsing_exception',
+        reason: expect.stringContaining("failed to parse field [when] of type [date] in document with id 'd3'"),
+        caused_by: { type: 'illegal_argument_exception', reason: `failed to parse date field [2010-1-05] with format [${format}]`, caused_by: { type: 'date_time_parse_exception', reason: expect.any(String) } },
+      },
+    }]);
+  });
+
+  it('with lenient the same documents migrate, and java.time reads every value as the instant Joda read', async () => {
+    const whens = ['2010-01-04', '2010-1-05', '2010-01-6', '2010-1-7', '0999-12-31'];
+    fake = await legacyDates(flavour, whens);
+    const result = await migrateIndex(new SearchClient({ url: fake.url }), { ...options(flavour), lenient: true });
+    expect(result).toMatchObject({ status: 'migrated', counts: { source: 5, target: 5 } });
+    expect(await javaInstants(fake)).toEqual(Object.fromEntries(whens.map((w, i) => [`d${i + 1}`, jodaDay(w)])));
+    expect(fake.uncheckedDates).toEqual([]);
+  });
+
+  it('the fake accepts a valid converted mapping, and every document Joda printed copies with its instant', async () => {
+    // Fields Joda printed for instants around year and week-year boundaries, a leap day and before 1970.
+    const instants = [Date.UTC(2019, 11, 30, 23, 59, 58, 7), Date.UTC(2020, 1, 29, 12, 0, 0, 500), Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(2021, 0, 3, 5, 6, 7, 80)];
+    const printed = (pattern: string, millis: number, offsetMinutes = 0) => {
+      const t = new Date(millis + offsetMinutes * 60_000);
+      const fields = { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate(), hour: t.getUTCHours(), minute: t.getUTCMinutes(), second: t.getUTCSeconds(), millis: t.getUTCMilliseconds(), offsetMinutes };
+      return jodaPrint(pattern, fields)!;
+    };
+    const seconds = (millis: number) => Math.floor(millis / 1000) * 1000;
+    const day = (millis: number) => Math.floor(millis / 86_400_000) * 86_400_000;
+    // field: [Joda format, offset it was printed in, the instant Joda read back]
+    const fields: Record<string, [string, number, (millis: number) => number]> = {
+      logged: ['yyyy-MM-dd HH:mm:ss', 0, seconds],
+      on: ['dd/MM/yyyy', 0, day],
+      stamp: ["yyyyMMdd'T'HHmmssZ", 330, seconds],
+      precise: ["yyyy-MM-dd'T'HH:mm:ss.SSSZZ", -180, (m) => m],
+    };
+    fake = await startFakeSearch({ flavour, batchSize: 3 });
+    fake.addIndex(OLD, {
+      createdVersion: flavour === '7' ? '6080099' : '7170099',
+      mappings: {
+        properties: {
+          ...Object.fromEntries(Object.entries(fields).map(([name, [format]]) => [name, { type: 'date', format }])),
+          either: { type: 'date', format: 'yyyy-MM-dd||epoch_millis' },
+          visits: { type: 'nested', properties: { at: { type: 'date', format: 'yyyy-MM-dd HH:mm:ss' } } },
+          label: { type: 'text', fields: { as_day: { type: 'date', format: 'dd/MM/yyyy' } } },
+        },
+      },
+      docs: instants.map((millis, i) => ({
+        id: `j${i + 1}`,
+        ...Object.fromEntries(Object.entries(fields).map(([name, [format, offset]]) => [name, printed(format, millis, offset)])),
+        either: i % 2 ? millis : printed('yyyy-MM-dd', millis), // a JSON number is parsed as its text, by epoch_millis
+        visits: [{ at: printed('yyyy-MM-dd HH:mm:ss', millis) }, { at: printed('yyyy-MM-dd HH:mm:ss', millis + 1000) }],
+        label: printed('dd/MM/yyyy', millis),
+      })),
+    });
+    const result = await migrateIndex(new SearchClient({ url: fake.url }), { index: OLD, pollIntervalMs: 0, assumeJoda: flavour === '8' });
+    expect(result).toMatchObject({ status: 'migrated', counts: { source: 4, target: 4 } });
+    expect(fake.uncheckedDates).toEqual([]);
+    for (const [name, [, , read]] of Object.entries(fields)) {
+      expect(await javaInstants(fake, name), name).toEqual(Object.fromEntries(instants.map((m, i) => [`j${i + 1}`, read(m)])));
+    }
+    expect(await javaInstants(fake, 'either')).toEqual(Object.fromEntries(instants.map((m, i) => [`j${i + 1}`, i % 2 ? m : day(m)])));
   });
 });

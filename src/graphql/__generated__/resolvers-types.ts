@@ -1006,12 +1006,16 @@ export type DateFormatChange = {
 
 export type DateFormatConversion = {
   __typename?: 'DateFormatConversion';
+  /** The whole converted format even when a part is UNSUPPORTED: NOT equivalent then; read the findings before any use. */
+  bestEffortOutput: Scalars['String']['output'];
   exact: Scalars['Boolean']['output'];
   input: Scalars['String']['output'];
   lenient: Scalars['Boolean']['output'];
-  /** The whole converted format, parts joined with ||. */
-  output: Scalars['String']['output'];
+  /** The whole converted format, parts joined with ||; null when any part is UNSUPPORTED (see bestEffortOutput and the findings). */
+  output?: Maybe<Scalars['String']['output']>;
   parts: Array<DateFormatPart>;
+  /** No part is UNSUPPORTED, so output is set. */
+  usable: Scalars['Boolean']['output'];
 };
 
 export type DateFormatFinding = {
@@ -1047,13 +1051,20 @@ export type DateFormatMigrationState =
 
 export type DateFormatPart = {
   __typename?: 'DateFormatPart';
+  /** The converted part even when it is UNSUPPORTED (what a migration with allowUnsupported writes): NOT equivalent then. */
+  bestEffortOutput: Scalars['String']['output'];
   changes: Array<DateFormatChange>;
   findings: Array<DateFormatFinding>;
   input: Scalars['String']['output'];
-  /** Also accepts Joda's fewer-digit inputs (2010-1-5) with the same value. */
+  /**
+   * Also accepts, with the same value, what else Joda accepted: fewer digits (2010-1-5, the year 194) and month and
+   * day names of the other length (January under MMM). Not letter case, which no java.time pattern can accept.
+   */
   lenient: Scalars['Boolean']['output'];
-  output: Scalars['String']['output'];
+  /** The converted part, or null when it is UNSUPPORTED: no java.time format is equivalent, nothing of it may be used as is. */
+  output?: Maybe<Scalars['String']['output']>;
   severity: DateFormatSeverity;
+  suggestions: Array<DateFormatSuggestion>;
 };
 
 /** A place in a mapping, template or pipeline that holds a custom date format. */
@@ -1097,6 +1108,13 @@ export type DateFormatSeverity =
   | 'REVIEW'
   /** No java.time pattern is equivalent: the finding says what to do. */
   | 'UNSUPPORTED';
+
+/** A built-in format that does what the converted pattern does: worth considering instead (a suggestion only). */
+export type DateFormatSuggestion = {
+  __typename?: 'DateFormatSuggestion';
+  builtIn: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
 
 export type DestinationType =
   | 'APP'
@@ -1197,12 +1215,14 @@ export type MessageTagType =
 export type MigrateIndexDateFormatsInput = {
   /** An alias to point at the new index, besides the old index's own aliases. */
   alias?: InputMaybe<Scalars['String']['input']>;
+  /** Migrate even when a format has no java.time equivalent, writing its bestEffortOutput, which is NOT equivalent. */
   allowUnsupported?: InputMaybe<Scalars['Boolean']['input']>;
   assumeJoda?: InputMaybe<Scalars['Boolean']['input']>;
   /** Plan only: every request is listed, no write is sent. */
   dryRun?: InputMaybe<Scalars['Boolean']['input']>;
   /** An index, or an alias pointing to one index. */
   index: Scalars['String']['input'];
+  /** Write formats that also accept what else Joda accepted (see DateFormatConversion.lenient). */
   lenient?: InputMaybe<Scalars['Boolean']['input']>;
   newIndex?: InputMaybe<Scalars['String']['input']>;
 };
@@ -1720,6 +1740,10 @@ export type Query = {
   campaign?: Maybe<Campaign>;
   /** A comment by its <post id>_<comment id>. */
   comment?: Maybe<Comment>;
+  /**
+   * Converts a legacy (Joda-Time) date format to java.time; any signed-in caller. lenient adds the alternatives that
+   * also accept what else Joda accepted. An UNSUPPORTED part leaves output null.
+   */
   convertDateFormat: DateFormatConversion;
   /** Converts a GET /<index>/_mapping response; nothing is sent to a cluster. */
   convertIndexMapping: Array<IndexMappingConversion>;
@@ -2157,6 +2181,7 @@ export type ResolversTypes = ResolversObject<{
   DateFormatScan: ResolverTypeWrapper<ScanResult>;
   DateFormatScanTarget: ResolverTypeWrapper<ScanTarget>;
   DateFormatSeverity: DateFormatSeverity;
+  DateFormatSuggestion: ResolverTypeWrapper<DateFormatSuggestion>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DestinationType: DestinationType;
   EffectiveStatus: EffectiveStatus;
@@ -2279,6 +2304,7 @@ export type ResolversParentTypes = ResolversObject<{
   DateFormatPlace: AffectedPlace;
   DateFormatScan: ScanResult;
   DateFormatScanTarget: ScanTarget;
+  DateFormatSuggestion: DateFormatSuggestion;
   DateTime: Scalars['DateTime']['output'];
   EmailAddress: Scalars['EmailAddress']['output'];
   Float: Scalars['Float']['output'];
@@ -2764,11 +2790,13 @@ export type DateFormatChangeResolvers<ContextType = RequestContext, ParentType e
 }>;
 
 export type DateFormatConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatConversion'] = ResolversParentTypes['DateFormatConversion']> = ResolversObject<{
+  bestEffortOutput?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   exact?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   input?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   lenient?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  output?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  output?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   parts?: Resolver<Array<ResolversTypes['DateFormatPart']>, ParentType, ContextType>;
+  usable?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 }>;
 
 export type DateFormatFindingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatFinding'] = ResolversParentTypes['DateFormatFinding']> = ResolversObject<{
@@ -2793,12 +2821,14 @@ export type DateFormatMigrationResolvers<ContextType = RequestContext, ParentTyp
 }>;
 
 export type DateFormatPartResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatPart'] = ResolversParentTypes['DateFormatPart']> = ResolversObject<{
+  bestEffortOutput?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   changes?: Resolver<Array<ResolversTypes['DateFormatChange']>, ParentType, ContextType>;
   findings?: Resolver<Array<ResolversTypes['DateFormatFinding']>, ParentType, ContextType>;
   input?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   lenient?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  output?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  output?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
+  suggestions?: Resolver<Array<ResolversTypes['DateFormatSuggestion']>, ParentType, ContextType>;
 }>;
 
 export type DateFormatPlaceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatPlace'] = ResolversParentTypes['DateFormatPlace']> = ResolversObject<{
@@ -2825,6 +2855,11 @@ export type DateFormatScanTargetResolvers<ContextType = RequestContext, ParentTy
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   places?: Resolver<Array<ResolversTypes['DateFormatPlace']>, ParentType, ContextType>;
   severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
+}>;
+
+export type DateFormatSuggestionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatSuggestion'] = ResolversParentTypes['DateFormatSuggestion']> = ResolversObject<{
+  builtIn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
@@ -3105,6 +3140,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   DateFormatPlace?: DateFormatPlaceResolvers<ContextType>;
   DateFormatScan?: DateFormatScanResolvers<ContextType>;
   DateFormatScanTarget?: DateFormatScanTargetResolvers<ContextType>;
+  DateFormatSuggestion?: DateFormatSuggestionResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   EmailAddress?: GraphQLScalarType;
   IndexMappingConversion?: IndexMappingConversionResolvers<ContextType>;
