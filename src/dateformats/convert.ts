@@ -257,6 +257,10 @@ function yearPlan(token: Extract<JodaToken, { kind: 'letter' }>, javaLetter: str
   const { letter, count, raw } = token;
   const printer = javaLetter.repeat(count);
   const p = plan(printer, { changes: [{ letter, from: raw, to: printer, why }] });
+  if (count > 19) {
+    p.findings.push({ severity: 'unsupported', message: `${joda(raw)}: java.time reads a year of at most 19 letters (${count} here), so Elasticsearch 7+ would refuse the pattern; use 4 letters (${java(javaLetter.repeat(4))})` });
+    return p;
+  }
   if (count === 2) {
     p.findings.push(twoDigitYearFinding(raw, printer, ctx, isJodaNumericToken(ctx.tokens[position + 1])));
     return p;
@@ -485,7 +489,7 @@ function convertPattern(part: string, options: ConvertOptions): PartConversion {
     const lenient = [...new Set([...base, ...product(plans.map((p) => p.lenient ?? [p.printer, ...p.always]))])];
     const accepted = wanting.map((p) => p.accepts).join(', ');
     if (!options.lenient) {
-      findings.push({ severity: 'exact', message: `Joda also accepted ${accepted}; this output does not (--lenient adds them: ${lenient.length} alternatives)` });
+      findings.push({ severity: 'exact', message: `Joda also accepted ${accepted}; this output does not (the lenient option, --lenient or lenient: true, adds them: ${lenient.length} alternatives)` });
     } else if (lenient.length > MAX_ALTERNATIVES) {
       findings.push({ severity: 'exact', message: `Joda also accepted ${accepted}; accepting them all would take ${lenient.length} alternatives, over the cap of ${MAX_ALTERNATIVES}, so they are not generated: normalise the inputs (e.g. an ingest pipeline) or add the few alternatives your data needs` });
     } else {

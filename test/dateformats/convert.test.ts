@@ -29,7 +29,7 @@ const z1 = (p: string) => ['xx', 'X', 'XXX', 'XXXX', 'XXXXX'].map((x) => p + x).
 const ROWS: Row[] = [
   // The guide's rules.
   { rule: 'y -> u, d gets a single-digit alternative', input: 'yyyy-MM-dd', output: 'uuuu-MM-dd||uuuu-MM-d', severity: ['exact'], exact: true, lenientOut: false,
-    changes: ['yyyy -> uuuu', 'dd -> d'], findings: [/years of fewer digits in Joda `yyyy` \(194\), fewer digits in Joda `MM`.*--lenient adds them: 3 alternatives/] },
+    changes: ['yyyy -> uuuu', 'dd -> d'], findings: [/years of fewer digits in Joda `yyyy` \(194\), fewer digits in Joda `MM`.*--lenient or lenient: true, adds them: 3 alternatives/] },
   { rule: 'Y -> y', input: 'YYYY-MM-dd', output: 'yyyy-MM-dd||yyyy-MM-d', severity: ['exact'], exact: true, lenientOut: false, changes: ['YYYY -> yyyy', 'dd -> d'] },
   { rule: 'x -> Y, e -> c', input: "xxxx-'W'ww-e", output: "YYYY-'W'ww-c", severity: ['exact'], exact: true, lenientOut: false, changes: ['xxxx -> YYYY', 'e -> c'] },
   { rule: 'e, --lenient', input: "xxxx-'W'ww-e", lenient: true, output: "YYYY-'W'ww-c||Y-'W'w-c", severity: ['exact'], exact: true, lenientOut: true },
@@ -82,6 +82,7 @@ const ROWS: Row[] = [
   { rule: 'era', input: 'G yyyy', output: 'G uuuu', severity: ['review'], exact: false, lenientOut: false },
   { rule: 'w without x', input: 'yyyy-ww', first: 'uuuu-ww', severity: ['unsupported'], exact: false, lenientOut: false, findings: [/Joda `ww` \(week of weekyear\) without Joda `xxxx` \(weekyear\).*write the year as Joda `xxxx` in the legacy format \(it converts to java.time `YYYY`\)/] },
   { rule: 'more than 9 fraction digits', input: 'ss.SSSSSSSSSS', output: 'ss.SSSSSSSSSS', severity: ['unsupported'], exact: false, lenientOut: false, findings: [/at most 9 digits/] },
+  { rule: 'more than 19 year letters: java.time refuses the pattern', input: `${'y'.repeat(20)}-MM`, output: `${'u'.repeat(20)}-MM`, severity: ['unsupported'], exact: false, lenientOut: false, findings: [/at most 19 letters \(20 here\)/] },
   { rule: 'k (1-24) kept', input: 'kk:mm', output: 'kk:mm', severity: ['exact'], exact: true, lenientOut: false },
   // Literals.
   { rule: "quoted 'Z' is never converted", input: "yyyy-MM-dd'T'HH:mm:ss'Z'", output: `${P}'Z'||uuuu-MM-d'T'HH:mm:ss'Z'`, severity: ['exact'], exact: true, lenientOut: false },
