@@ -201,6 +201,9 @@ export const ROWS: Row[] = [
   // Issue 11: years of fewer digits at the end of an adjacent run, formats without a year (syslog), names of either length.
   { input: 'ddMMyyyy', output: 'ddMMuuuu', severity: 'exact', oracle: 'same' },
   { input: 'MMddyyyy', output: 'MMdduuuu', severity: 'exact', oracle: 'same' },
+  { input: 'HHmmssSSS', output: 'HHmmssSSS', severity: 'exact', oracle: 'same' },
+  { input: 'ddMMyyyy HH:mm', output: 'ddMMuuuu HH:mm', severity: 'exact', oracle: 'same' },
+  { input: 'MMM d yyyy HH:mm:ss.SSS', output: 'MMM d uuuu HH:mm:ss.SSS', severity: 'review', oracle: 'same' },
   { input: 'yyy-MM-dd', output: alt('uuu-MM-dd', 'uuu-MM-d'), severity: 'exact', oracle: 'same' },
   { input: 'MMM dd HH:mm:ss', output: alt('MMM dd HH:mm:ss', 'MMM d HH:mm:ss'), severity: 'review', oracle: 'same', years: '1969-1971' },
   { input: 'MMM d HH:mm:ss', output: 'MMM d HH:mm:ss', severity: 'review', oracle: 'same', years: '1969-1971' },
