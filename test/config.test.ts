@@ -1,3 +1,4 @@
+import express from 'express';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/index.ts';
 
@@ -5,6 +6,7 @@ describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 4000, databaseUrl: 'sqlite:data/adgraph.sqlite', publicUrl: 'http://localhost:4000', seedDemo: true, sessionTtlSeconds: 86_400, tokenTtlSeconds: 300 });
+    expect(config).toMatchObject({ logLevel: 'info', trustProxy: false });
   });
 
   it.each([
@@ -14,8 +16,33 @@ describe('configuration', () => {
     [{ SEED_DEMO: 'maybe' }, /SEED_DEMO must be true or false/],
     [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL must start with/],
     [{ REDIS_URL: 'not a url' }, /REDIS_URL is not a valid URL/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent, got "loud"$/],
+    [{ TRUST_PROXY: 'everyone' }, /^TRUST_PROXY must be false, true, a hop count, or a comma list of .*; got "everyone"$/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /TRUST_PROXY must be .*; got "10.0.0.0\/33"$/],
+    [{ TRUST_PROXY: '10.1.2' }, /TRUST_PROXY must be .*; got "10.1.2"$/],
+    [{ TRUST_PROXY: 'loopback,,10.0.0.1' }, /TRUST_PROXY must be .*; got ""$/],
+    [{ TRUST_PROXY: '1000' }, /^TRUST_PROXY must be a hop count of at most 100, got 1000$/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    [{ LOG_LEVEL: 'debug' }, { logLevel: 'debug' }],
+    [{ LOG_LEVEL: 'WARN' }, { logLevel: 'warn' }],
+    [{ LOG_LEVEL: 'silent' }, { logLevel: 'silent' }],
+    [{ TRUST_PROXY: '' }, { trustProxy: false }],
+    [{ TRUST_PROXY: 'false' }, { trustProxy: false }],
+    [{ TRUST_PROXY: '0' }, { trustProxy: false }],
+    [{ TRUST_PROXY: 'true' }, { trustProxy: true }],
+    [{ TRUST_PROXY: '2' }, { trustProxy: 2 }],
+    [{ TRUST_PROXY: 'loopback' }, { trustProxy: ['loopback'] }],
+    [{ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,uniquelocal' }, { trustProxy: ['10.0.0.0/8', '192.168.1.10', 'uniquelocal'] }],
+    [{ TRUST_PROXY: '::1,FC00::/7,linklocal' }, { trustProxy: ['::1', 'fc00::/7', 'linklocal'] }],
+  ])('accepts %j', (env, expected) => {
+    const config = loadConfig(env);
+    expect(config).toMatchObject(expected);
+    // Whatever is accepted is a value Express's `trust proxy` takes (it throws on an address it cannot read).
+    expect(() => express().set('trust proxy', config.trustProxy)).not.toThrow();
   });
 });

@@ -1,12 +1,15 @@
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.ts';
 import { createAppDeps, type AppDeps } from '../src/context/index.ts';
 import { createDatabase } from '../src/db/index.ts';
+import { migrateToLatest, pendingMigrations } from '../src/db/migrate.ts';
+import { migrationSource } from '../db/migrations/index.ts';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { createLogger } from '../src/logging/index.ts';
 import { startServer, type RunningServer } from '../src/server/index.ts';
 import { createOrganization, createUser } from '../src/identity/service.ts';
 import { startTestServer, type TestServer } from './helpers/server.ts';
+import { connectionRefused, holdRequest } from './helpers/serve-child.ts';
 
 const PASSWORD = 'Correct-Horse-9-Battery';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -19,79 +22,6 @@ async function eventually(check: () => boolean | Promise<boolean>, deadlineMs = 
     await sleep(20);
   }
   return check();
-}
-
-function hostAndPort(url: string): { host: string; port: number } {
-  const parsed = new URL(url);
-  return { host: parsed.hostname, port: Number(parsed.port) };
-}
-
-/** Resolves true when a TCP connection to the server is refused or fails, false when it is accepted. */
-function connectionFails(url: string): Promise<boolean> {
-  const { host, port } = hostAndPort(url);
-  return new Promise((resolve) => {
-    const socket = connect({ host, port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', () => resolve(true));
-  });
-}
-
-interface RawResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** Reads one HTTP/1.1 response from a raw socket (Content-Length or chunked). */
-function readResponse(socket: Socket): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    let buffer = Buffer.alloc(0);
-    const tryParse = () => {
-      const headerEnd = buffer.indexOf('\r\n\r\n');
-      if (headerEnd < 0) return;
-      const [statusLine, ...headerLines] = buffer.subarray(0, headerEnd).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(headerLines.map((line) => {
-        const colon = line.indexOf(':');
-        return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
-      }));
-      const status = Number(statusLine!.split(' ')[1]);
-      const rest = buffer.subarray(headerEnd + 4);
-      if (headers['content-length'] !== undefined) {
-        const length = Number(headers['content-length']);
-        if (rest.length < length) return;
-        finish({ status, headers, body: rest.subarray(0, length).toString('utf8') });
-      } else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) {
-        const chunks: Buffer[] = [];
-        let at = 0;
-        for (;;) {
-          const lineEnd = rest.indexOf('\r\n', at);
-          if (lineEnd < 0) return;
-          const size = parseInt(rest.subarray(at, lineEnd).toString('latin1'), 16);
-          if (rest.length < lineEnd + 2 + size + 2) return;
-          if (size === 0) break;
-          chunks.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
-          at = lineEnd + 2 + size + 2;
-        }
-        finish({ status, headers, body: Buffer.concat(chunks).toString('utf8') });
-      }
-    };
-    const onData = (data: Buffer) => {
-      buffer = Buffer.concat([buffer, data]);
-      tryParse();
-    };
-    const onEnd = () => reject(new Error(`connection closed before a whole response arrived: ${buffer.toString('utf8')}`));
-    const finish = (response: RawResponse) => {
-      socket.off('data', onData);
-      socket.off('end', onEnd);
-      resolve(response);
-    };
-    socket.on('data', onData);
-    socket.once('end', onEnd);
-    socket.once('error', reject);
-  });
 }
 
 describe('health and metrics', () => {
@@ -120,36 +50,52 @@ describe('health and metrics', () => {
   });
 });
 
+describe('readiness while a migration is pending', () => {
+  let database: TestDatabase;
+  let running: RunningServer;
+  beforeAll(async () => {
+    // Every migration but the last: the schema of a server whose code is newer than its database.
+    database = await createTestDatabase({ migrate: false });
+    while ((await pendingMigrations(database.db)).length > 1) await database.db.migrate.up({ migrationSource });
+    const config = loadConfig({ DATABASE_URL: database.url, PORT: '0', LOG_LEVEL: 'silent', BCRYPT_COST: '4' });
+    running = await startServer(createAppDeps(config, { db: database.db, log: createLogger('silent') }), { port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await running?.close();
+    await database?.dispose().catch(() => undefined);
+  });
+
+  it('answers /readyz 503 until the migrations are applied, then 200; /healthz 200 throughout', async () => {
+    const [last] = await pendingMigrations(database.db);
+    expect(last).toBe((await migrationSource.getMigrations([])).at(-1));
+
+    const before = await fetch(`${running.url}/readyz`);
+    expect([before.status, await before.json()]).toEqual([503, { status: 'unavailable', reason: '1 migration(s) not applied' }]);
+    const health = await fetch(`${running.url}/healthz`);
+    expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+
+    expect(await migrateToLatest(database.db)).toEqual([last]);
+    const after = await fetch(`${running.url}/readyz`);
+    expect([after.status, await after.json()]).toEqual([200, { status: 'ready' }]);
+  });
+});
+
 describe('graceful shutdown', () => {
   it('refuses new connections but finishes a request that is in flight', async () => {
     const server = await startTestServer({ LOG_LEVEL: 'warn' });
     let closing: Promise<void> | undefined;
-    const socket = connect(hostAndPort(server.url));
+    const held = await holdRequest(server.url, '/graphql', { query: '{ __typename }' });
     try {
-      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-      const body = Buffer.from(JSON.stringify({ query: '{ __typename }' }));
-      const half = Math.floor(body.length / 2);
-      const response = readResponse(socket);
-      response.catch(() => undefined); // awaited below; this only keeps an early failure from being unhandled
-      socket.write(
-        `POST /graphql HTTP/1.1\r\nHost: ${hostAndPort(server.url).host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
-      );
-      socket.write(body.subarray(0, half));
-      // Let the server read the headers, so the request is in flight rather than an idle connection.
-      await sleep(100);
-
       closing = server.close();
-      expect(await eventually(() => connectionFails(server.url))).toBe(true);
-      expect(socket.destroyed).toBe(false);
+      expect(await eventually(() => connectionRefused(server.url))).toBe(true);
 
-      socket.write(body.subarray(half));
-      const answer = await response;
+      const answer = await held.finish();
       expect(answer.status).toBe(200);
       expect(JSON.parse(answer.body)).toEqual({ data: { __typename: 'Query' } });
 
       await closing;
     } finally {
-      socket.destroy();
+      held.destroy();
       await (closing ?? server.close());
     }
   });

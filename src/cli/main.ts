@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.ts';
-import { migrateToLatest } from '../db/migrate.ts';
+import { migrateThen, migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logging/index.ts';
 import { closeAppDeps, createAppDeps, type AppDeps } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
@@ -10,7 +10,7 @@ import { createClient, deleteClient, listAllClients, rotateClientSecret } from '
 import { createAdAccount, fillAdSets, FLAG_REASONS, flagAudience, flagConversion, SUPPORTED_CURRENCIES, updateAdAccount } from '../ads/admin.ts';
 import { createGroup, createPage } from '../comments/admin.ts';
 import { rotateKeys } from '../oauth/keys.ts';
-import { closeOnSignals, startServer } from '../server/index.ts';
+import { closeOnSignals, startServer, type RunningServer } from '../server/index.ts';
 import { isDatabaseEmpty, seedDemo, type DemoSummary } from '../../db/seeds/demo.ts';
 import { convertFormat, describeConversion } from '../dateformats/convert.ts';
 import { addDateClusterCommands } from '../dateformats/cli.ts';
@@ -68,7 +68,9 @@ const program = new Command()
   .description('GraphQL gateway for advertising identity, ad sets and comments')
   // One line on bad usage, like every other failure of the command.
   .configureOutput({ outputError: (message, write) => write(`${message.trimEnd()} (run with --help for usage)\n`) })
-  .exitOverride();
+  .exitOverride()
+  // Every command reads the same environment: a bad variable stops any of them before it starts, in one line.
+  .hook('preAction', () => void loadConfig());
 
 program
   .command('serve')
@@ -77,9 +79,18 @@ program
   .action(async (options: { port?: string }) => {
     if (options.port !== undefined) process.env.PORT = options.port;
     const d = deps();
-    await migrateToLatest(d.db);
-    const summary = d.config.seedDemo && (await isDatabaseEmpty(d.db)) ? await seedDemo(d) : undefined;
-    const running = await startServer(d);
+    let summary: DemoSummary | undefined;
+    let running: RunningServer;
+    try {
+      // Under the start-up lock: of instances starting together on an empty database, one seeds it.
+      ({ result: summary } = await migrateThen(d.db, async () => (d.config.seedDemo && (await isDatabaseEmpty(d.db)) ? seedDemo(d) : undefined)));
+      running = await startServer(d);
+    } catch (error) {
+      // A server that could not start must not linger: release the database, workers and timers so the
+      // process ends once the reason is printed.
+      await closeAppDeps(d).catch(() => undefined);
+      throw error;
+    }
     closeOnSignals(running, d.log);
     const publicUrl = running.url.replace('127.0.0.1', 'localhost');
     d.log.info({ url: running.url }, 'adgraph is listening');

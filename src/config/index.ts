@@ -1,6 +1,9 @@
 import { DEFAULT_HIGH_INCOME_COUNTRIES, type BudgetSettings } from '../ads/rules/budgets.ts';
 import { DEFAULT_RATES_PER_USD, parseRateTable, type RateTable } from '../ads/rules/currencies.ts';
 import { AD_SET_LIMIT, AD_SET_LIMIT_BULK, type AdSetLimits } from '../ads/rules/limits.ts';
+import { LOG_LEVELS, type LogLevel } from '../logging/index.ts';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
+import { availableParallelism } from 'node:os';
 
 /**
  * Configuration comes from the environment only, parsed once and validated up front so a typo fails at
@@ -11,7 +14,9 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string;
-  logLevel: string;
+  logLevel: LogLevel;
+  /** Proxies whose X-Forwarded-For names the client (Express's `trust proxy`); none unless TRUST_PROXY says. */
+  trustProxy: TrustProxy;
   seedDemo: boolean;
   sessionTtlSeconds: number;
   tokenTtlSeconds: number;
@@ -22,8 +27,12 @@ export interface Config {
   tokenClockToleranceSeconds: number;
   clientAuthCacheSeconds: number;
   bcryptCost: number;
+  /** Worker threads hashing and checking bcrypt; the cores this process may use, unless BCRYPT_THREADS says. */
+  bcryptThreads: number;
   shutdownTimeoutMs: number;
   redisUrl?: string;
+  /** Start of every Redis key, so deployments (or test runs) sharing one Redis keep apart. */
+  redisKeyPrefix: string;
   smtpUrl?: string;
   /** The search cluster GraphQL's scan and migration talk to (credentials may be in the URL). */
   searchUrl?: string;
@@ -35,6 +44,9 @@ export interface Config {
   graphql: {
     maxDepth: number;
     maxAliases: number;
+    /** Objects one operation may return, estimated from its `ids` and page sizes (src/graphql/limits.ts). */
+    maxObjects: number;
+    /** Field values one operation may return, estimated the same way. */
     maxCost: number;
   };
   adSets: {
@@ -96,6 +108,20 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+function logLevel(env: Env): LogLevel {
+  const raw = env.LOG_LEVEL;
+  if (raw === undefined || raw === '') return 'info';
+  const level = LOG_LEVELS.find((known) => known === raw.toLowerCase());
+  if (!level) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
+function trustProxy(env: Env): TrustProxy {
+  const parsed = parseTrustProxy(env.TRUST_PROXY);
+  if (typeof parsed === 'object' && 'problem' in parsed) throw new ConfigError(`TRUST_PROXY ${parsed.problem}`);
+  return parsed;
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -148,7 +174,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     publicUrl,
     databaseUrl,
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel(env),
+    trustProxy: trustProxy(env),
     seedDemo: boolean(env, 'SEED_DEMO', true),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 86_400, 60, 31_536_000),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 300, 10, 86_400),
@@ -157,8 +184,10 @@ export function loadConfig(env: Env = process.env): Config {
     tokenClockToleranceSeconds: integer(env, 'TOKEN_CLOCK_TOLERANCE_SECONDS', 30, 0, 300),
     clientAuthCacheSeconds: integer(env, 'CLIENT_AUTH_CACHE_SECONDS', 60, 0, 3_600),
     bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
+    bcryptThreads: integer(env, 'BCRYPT_THREADS', availableParallelism(), 1, 256),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'adgraph',
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
     searchUrl: url(env, 'SEARCH_URL', undefined, ['http:', 'https:']),
     searchApiKey: env.SEARCH_API_KEY || undefined,
@@ -186,8 +215,8 @@ export function loadConfig(env: Env = process.env): Config {
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 1, 1000),
-      // graphql-armor's estimate grows 1.5x per level and ignores page sizes: an ordinary 625-node query scores ~30,000.
-      maxCost: integer(env, 'GRAPHQL_MAX_COST', 100_000, 100, 10_000_000),
+      maxObjects: integer(env, 'GRAPHQL_MAX_OBJECTS', 2_000, 10, 1_000_000),
+      maxCost: integer(env, 'GRAPHQL_MAX_COST', 10_000, 100, 10_000_000),
     },
   };
 }

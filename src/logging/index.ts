@@ -19,7 +19,11 @@ export const REDACTED_PATHS = [
   '*.token',
 ];
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+/** pino's levels, most verbose first; `silent` logs nothing. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export function createLogger(level: LogLevel, destination?: NodeJS.WritableStream): Logger {
   return pino(
     {
       level,

@@ -31,7 +31,7 @@ export const rateLimited = (msBeforeNext: number) =>
 const READY_TIMEOUT_MS = 3_000;
 
 export function createRateLimits(config: Config, log: Logger, options: { keyPrefix?: string } = {}): RateLimits {
-  const prefix = options.keyPrefix ?? 'adgraph';
+  const prefix = options.keyPrefix ?? config.redisKeyPrefix;
   const redis = config.redisUrl
     ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
     : undefined;

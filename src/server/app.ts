@@ -23,7 +23,8 @@ export interface App {
 export async function createApp(deps: AppDeps, httpServer: Server): Promise<App> {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Only a configured proxy may name the client (req.ip, which the brute-force limits count by).
+  app.set('trust proxy', deps.config.trustProxy);
   const metric = metrics();
   app.use(httpLogging(deps.log), metric.middleware);
   app.use(healthRoutes(deps));

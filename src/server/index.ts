@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { constants } from 'node:os';
 import { closeAppDeps, type AppDeps } from '../context/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
@@ -28,10 +29,21 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   server.on('request', app.express);
   const port = options.port ?? deps.config.port;
   const host = options.host ?? deps.config.host;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        // Later errors (accept failing for want of file descriptors, say) are logged, not fatal.
+        server.on('error', (error) => deps.log.error({ err: error }, 'HTTP server error'));
+        resolve();
+      });
+    });
+  } catch (error) {
+    // Apollo has started; stopping it lets the caller release everything else and the process end.
+    await app.apollo.stop();
+    throw new ListenError(host, port, error);
+  }
   // Stored asynchronous requests (ad set copies) run in the background of every serving instance.
   if (deps.config.asyncJobs.enabled && !deps.jobs) {
     deps.jobs = startJobRunner(deps, { pollMs: deps.config.asyncJobs.pollMs, leaseSeconds: deps.config.asyncJobs.leaseSeconds });
@@ -50,11 +62,34 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   return { url: `http://${shownHost}:${address.port}`, server, close };
 }
 
-/** SIGTERM/SIGINT: finish what is in flight, then exit. A second signal exits at once. */
+/** The server could not take its port: one line that names the address and, where it helps, what to do. */
+export class ListenError extends Error {
+  override name = 'ListenError';
+  constructor(host: string, port: number, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const address = `${host}:${port}`;
+    super(
+      code === 'EADDRINUSE' ? `port ${port} is already in use on ${host} (choose another with PORT or --port)`
+      : code === 'EACCES' ? `not allowed to listen on ${address} (a port below 1024 needs privileges)`
+      : code === 'EADDRNOTAVAIL' ? `cannot listen on ${address}: ${host} is not an address of this machine (HOST)`
+      : `cannot listen on ${address}: ${(cause as Error | undefined)?.message ?? String(cause)}`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, finish what is in flight (up to SHUTDOWN_TIMEOUT_MS), close the
+ * database, exit 0. A second signal while draining exits at once with 128 + the signal's number, as a shell
+ * reports a process the signal killed.
+ */
 export function closeOnSignals(running: RunningServer, log: AppDeps['log']): void {
   let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) process.exit(1);
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      log.warn({ signal }, `${signal} while shutting down: exiting now, without waiting for requests in flight`);
+      process.exit(128 + (constants.signals[signal] ?? 0));
+    }
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     running.close().then(

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { redisReachable } from '../helpers/redis.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { PASSWORD, worldBuilder } from '../helpers/world.ts';
@@ -160,19 +161,6 @@ describe('limits by client IP', () => {
 // Shared limits need a real Redis. On CI (CI=true) an unreachable Redis fails the test; elsewhere it is skipped with a warning.
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ON_CI = process.env.CI === 'true';
-
-async function redisReachable(url: string): Promise<boolean> {
-  const probe = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  probe.on('error', () => undefined);
-  try {
-    await probe.connect();
-    return (await probe.ping()) === 'PONG';
-  } catch {
-    return false;
-  } finally {
-    probe.disconnect();
-  }
-}
 
 const redisUp = await redisReachable(REDIS_URL);
 if (!redisUp && !ON_CI) {
