@@ -33,7 +33,7 @@ await withDemoServer({}, async ({ url, config, summary, sessionToken }) => {
     { name: `(c) nested: ${accounts.length} accounts, ${adSetCount} ad sets, ${adCount} ads`, run: graphql(NESTED) },
   ];
 
-  console.log(`adgraph benchmark: SQLite, demo data (${summary.counts.adSets} ad sets, ${summary.counts.ads} ads), ${CONNECTIONS} connections, ${SECONDS}s per scenario, GRAPHQL_MAX_COST=${config.graphql.maxCost}, Node ${process.version}\n`);
+  console.log(`adgraph benchmark: SQLite, demo data (${summary.counts.adSets} ad sets, ${summary.counts.ads} ads), ${CONNECTIONS} connections, ${SECONDS}s per scenario, GRAPHQL_MAX_OBJECTS=${config.graphql.maxObjects}, GRAPHQL_MAX_COST=${config.graphql.maxCost}, Node ${process.version}\n`);
   const results: Array<{ name: string; result: AutocannonResult }> = [];
   for (const scenario of scenarios) results.push({ name: scenario.name, result: await scenario.run() });
 

@@ -1,6 +1,5 @@
-import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
-import { loaderByColumn, loaderById, pagedChildren } from '../db/batch.ts';
+import { loaderByColumn, loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
 import {
   adAccounts, adSetReferences, ads, adSets, asyncRequests, asyncRequestSets, campaigns, customAudiences, customConversions,
 } from './store.ts';
@@ -32,7 +31,7 @@ export function createAdsLoaders(db: Db) {
     asyncRequestsOfAdSet: pagedChildren(db, asyncRequests, 'adset_id'),
     requestsOfSet: pagedChildren(db, asyncRequests, 'set_id'),
     /** status -> number of requests, per request set. */
-    requestStatusCountsOfSet: new DataLoader<string, Map<string, number>>(async (setIds) => {
+    requestStatusCountsOfSet: loaderMaker()<string, Map<string, number>>(async (setIds) => {
       const rows = (await db('async_requests').select('set_id', 'status').count({ count: '*' }).whereIn('set_id', setIds as string[]).groupBy('set_id', 'status')) as Array<{ set_id: unknown; status: string; count: unknown }>;
       const bySet = new Map<string, Map<string, number>>(setIds.map((id) => [id, new Map()]));
       for (const row of rows) bySet.get(String(row.set_id))?.set(row.status, Number(row.count));

@@ -1,11 +1,12 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
-import { loaderById, pagedChildren } from '../db/batch.ts';
+import { loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
 import { commentLikes, comments, pages, posts } from './store.ts';
 
 /** Per-request loaders of pages, posts and comments. Raw reads: the service decides what the caller may see. */
 export function createCommentLoaders(db: Db) {
   const likedBy = new Map<string, DataLoader<string, boolean>>();
+  const makeLoader = loaderMaker();
   return {
     pageById: loaderById(db, pages),
     postById: loaderById(db, posts),
@@ -21,7 +22,7 @@ export function createCommentLoaders(db: Db) {
       const key = `${column}:${value}`;
       let loader = likedBy.get(key);
       if (!loader) {
-        loader = new DataLoader(async (commentIds) => {
+        loader = makeLoader<string, boolean>(async (commentIds) => {
           const rows = (await db(commentLikes.table).whereIn('comment_id', commentIds as string[]).where(column, value).select('comment_id')) as Array<{ comment_id: unknown }>;
           const liked = new Set(rows.map((row) => String(row.comment_id)));
           return commentIds.map((id) => liked.has(id));

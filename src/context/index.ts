@@ -10,7 +10,7 @@ import { createIdentityLoaders } from '../identity/loaders.ts';
 import { createAdsLoaders } from '../ads/loaders.ts';
 import { createCommentLoaders } from '../comments/loaders.ts';
 import { createOAuthLoaders } from '../oauth/loaders.ts';
-import { loaderById } from '../db/batch.ts';
+import { loaderById, loaderGroup } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
 import type { JobRunner } from '../ads/async-runner.ts';
 
@@ -37,7 +37,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     config, db, log,
     mailer: createMailer(config, db, log),
     rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
-    passwords: createPasswordHasher(),
+    passwords: createPasswordHasher(config.bcryptThreads),
     keys: new KeyRing(db),
   };
 }
@@ -52,14 +52,15 @@ export async function closeAppDeps(deps: AppDeps): Promise<void> {
 }
 
 export function createLoaders(db: Db) {
-  return {
+  // One request's loaders send their batches together (src/db/batch.ts).
+  return loaderGroup(() => ({
     /** Numeric id -> object type, for node(id:) and GET /v24.0/<id>. */
     objectTypes: loaderById(db, graphObjects),
     identity: createIdentityLoaders(db),
     ads: createAdsLoaders(db),
     comments: createCommentLoaders(db),
     oauth: createOAuthLoaders(db),
-  };
+  }));
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;

@@ -50,9 +50,119 @@ function groupBy<T>(rows: Array<Record<string, unknown>>, column: string, mappin
   return grouped;
 }
 
+/**
+ * When DataLoaders send their batches, and when their answers come back. SQLite answers synchronously, so a
+ * large GraphQL answer ran from its first statement to its last in one turn of the event loop, and every other
+ * request, /healthz among them, waited behind it (issue 12). Here, as DataLoader does by default, the batches
+ * one request's loaders ask for in one tick are sent together once its promise jobs have run, so a whole level
+ * of an answer shares one statement per kind of read; and their answers reach their callers together, once all
+ * have come back. But when this turn has already worked for TURN_BUDGET_MS, either waits for a later turn, and
+ * other requests are served in between. Batches and answers are held back as a whole, never split, so the
+ * statements a query sends do not depend on timing (nor, with PostgreSQL, on the order its answers arrive in).
+ */
+const TURN_BUDGET_MS = 2;
+let turnStartedAt: number | undefined;
+
+/** Whether this turn of the event loop has worked long enough (the first look in a turn starts its clock). */
+function turnSpent(): boolean {
+  if (turnStartedAt === undefined) {
+    turnStartedAt = performance.now();
+    setImmediate(() => {
+      turnStartedAt = undefined;
+    });
+  }
+  return performance.now() - turnStartedAt >= TURN_BUDGET_MS;
+}
+
+/** Runs `work` in this turn if it has time left, else in the first later turn that has. */
+function whenTurnAllows(work: () => void): void {
+  if (turnSpent()) setImmediate(() => whenTurnAllows(work));
+  else work();
+}
+
+/** The batches sent together: their answers are handed over together, when the last one is in. */
+class Cohort {
+  private expected = 0;
+  private waiting: Array<() => void> = [];
+
+  join(): void {
+    this.expected++;
+  }
+
+  arrive(): Promise<void> {
+    const handedOver = new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.waiting.length === this.expected) whenTurnAllows(() => this.waiting.forEach((resolve) => resolve()));
+    return handedOver;
+  }
+}
+
+/** One request's loaders. */
+class BatchGroup {
+  private due: Array<() => void> = [];
+  private flushScheduled = false;
+  private sending: Cohort | undefined;
+
+  readonly schedule = (dispatch: () => void): void => {
+    this.due.push(dispatch);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    void Promise.resolve().then(() => process.nextTick(() => whenTurnAllows(this.flush)));
+  };
+
+  private readonly flush = (): void => {
+    const dispatches = this.due;
+    this.due = [];
+    this.flushScheduled = false;
+    // DataLoader calls each batch function synchronously from its dispatch: they join the cohort here.
+    this.sending = new Cohort();
+    try {
+      for (const dispatch of dispatches) dispatch();
+    } finally {
+      this.sending = undefined;
+    }
+  };
+
+  /** A batch function whose answer is handed over with the rest of its cohort. */
+  wrap<K, V>(load: (keys: readonly K[]) => Promise<V[]>): (keys: readonly K[]) => Promise<V[]> {
+    return async (keys) => {
+      const cohort = this.sending;
+      cohort?.join();
+      try {
+        return await load(keys);
+      } finally {
+        await cohort?.arrive();
+      }
+    };
+  }
+}
+
+// Loaders built outside loaderGroup (the command line, the asynchronous runner) share one group.
+const sharedGroup = new BatchGroup();
+let building: BatchGroup | undefined;
+
+/** Builds one request's loaders as a group: see BatchGroup. */
+export function loaderGroup<T>(build: () => T): T {
+  const outer = building;
+  building = new BatchGroup();
+  try {
+    return build();
+  } finally {
+    building = outer;
+  }
+}
+
+/**
+ * A maker of DataLoaders in the group of the loaders being built now (inside loaderGroup), for loaders made
+ * now or later, on first use.
+ */
+export function loaderMaker() {
+  const group = building ?? sharedGroup;
+  return <K, V>(load: (keys: readonly K[]) => Promise<V[]>) => new DataLoader<K, V>(group.wrap(load), { batchScheduleFn: group.schedule });
+}
+
 /** One object per id (null when absent), in one `where id in (...)` per batch. */
 export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): DataLoader<string, T | null> {
-  return new DataLoader(async (ids) => {
+  return loaderMaker()<string, T | null>(async (ids) => {
     const rows = await db(mapping.table).whereIn(column, ids as string[]);
     const byKey = new Map(rows.map((row: Record<string, unknown>) => [String(row[column]), mapping.fromRow(row)]));
     return ids.map((id) => byKey.get(id) ?? null);
@@ -61,7 +171,7 @@ export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): 
 
 /** Every row whose `column` equals the key, for small child lists (a user's memberships, say). */
 export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string, orderBy = 'id'): DataLoader<string, T[]> {
-  return new DataLoader(async (keys) => {
+  return loaderMaker()<string, T[]>(async (keys) => {
     const rows = await db(mapping.table).whereIn(column, keys as string[]).orderBy(orderBy);
     const grouped = groupBy(rows as Array<Record<string, unknown>>, column, mapping);
     return keys.map((key) => grouped.get(key) ?? []);
@@ -99,6 +209,8 @@ export interface PagedChildren<T> {
 export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn: string): PagedChildren<T> {
   const pageLoaders = new Map<string, DataLoader<string, Slice<T>>>();
   const countLoaders = new Map<string, DataLoader<string, number>>();
+  // Its loaders are made on first use, in the group of the loaders it was built with.
+  const makeLoader = loaderMaker();
 
   return {
     page(parentId, request, filters = {}) {
@@ -106,7 +218,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       const key = JSON.stringify([request, filters]);
       let loader = pageLoaders.get(key);
       if (!loader) {
-        loader = new DataLoader(async (parentIds) => {
+        loader = makeLoader<string, Slice<T>>(async (parentIds) => {
           if (parentIds.length === 1) {
             // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
             const query = db(mapping.table).select('*').where(parentColumn, parentIds[0]!);
@@ -136,7 +248,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       const key = JSON.stringify(filters);
       let loader = countLoaders.get(key);
       if (!loader) {
-        loader = new DataLoader(async (parentIds) => {
+        loader = makeLoader<string, number>(async (parentIds) => {
           const query = db(mapping.table).select(parentColumn).count({ count: '*' }).whereIn(parentColumn, parentIds as string[]).groupBy(parentColumn);
           applyFilters(query, filters);
           const rows = (await query) as Array<Record<string, unknown>>;

@@ -1,7 +1,8 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLFormattedError } from 'graphql';
 import { classify } from '../http/errors/classify.ts';
-import type { GraphErrorDetails } from '../errors/index.ts';
+import type { DomainError, GraphErrorDetails } from '../errors/index.ts';
+import { queryLimitErrorOf, type QueryLimitError } from './limits.ts';
 
 // Errors Apollo raises itself about the request (syntax, validation, variables): safe to show as they are.
 const CLIENT_ERROR_CODES = new Set([
@@ -20,32 +21,56 @@ function graphApiOf(graph: GraphErrorDetails) {
 }
 
 /**
+ * What an error is, decided once for both the answer (formatError) and the log (server.ts):
+ * - `domain`: a service refused (its code, field, Graph API details);
+ * - `limit`: a query limit refused the operation (limits.ts);
+ * - `request`: Apollo's own refusal of the request (syntax, validation, variables), shown as it is;
+ * - `unexpected`: anything else, a fault of ours, masked.
+ */
+export type ErrorKind =
+  | { kind: 'domain'; error: DomainError }
+  | { kind: 'limit'; error: QueryLimitError }
+  | { kind: 'request'; code: string }
+  | { kind: 'unexpected' };
+
+export function kindOf(error: unknown): ErrorKind {
+  const domain = classify(unwrapResolverError(error));
+  if (domain) return { kind: 'domain', error: domain };
+  const limit = queryLimitErrorOf(error);
+  if (limit) return { kind: 'limit', error: limit };
+  // Read, not instanceof: graphql-js may be loaded twice (as ESM and CommonJS) under a test runner.
+  const code = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
+  if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) return { kind: 'request', code };
+  return { kind: 'unexpected' };
+}
+
+/**
  * The GraphQL side of the one error mapping: domain errors keep their message and gain
  * `extensions.code` (and `field`); anything unexpected is masked (the plugin in server.ts logs it).
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const domain = classify(unwrapResolverError(error));
-  if (domain) {
-    return {
-      message: domain.message,
-      locations: formatted.locations,
-      path: formatted.path,
-      extensions: {
-        code: domain.code,
-        ...(domain.field ? { field: domain.field } : {}),
-        ...(domain.retryAfterSeconds !== undefined ? { retryAfterSeconds: domain.retryAfterSeconds } : {}),
-        // The same failure as the Graph-style API reports it, for callers that know its codes.
-        ...(domain.graph ? { graphApi: graphApiOf(domain.graph) } : {}),
-      },
-    };
+  const where = { locations: formatted.locations, path: formatted.path };
+  const known = kindOf(error);
+  switch (known.kind) {
+    case 'domain': {
+      const domain = known.error;
+      return {
+        message: domain.message,
+        ...where,
+        extensions: {
+          code: domain.code,
+          ...(domain.field ? { field: domain.field } : {}),
+          ...(domain.retryAfterSeconds !== undefined ? { retryAfterSeconds: domain.retryAfterSeconds } : {}),
+          // The same failure as the Graph-style API reports it, for callers that know its codes.
+          ...(domain.graph ? { graphApi: graphApiOf(domain.graph) } : {}),
+        },
+      };
+    }
+    case 'limit':
+      return { message: known.error.message, ...where, extensions: known.error.details };
+    case 'request':
+      return { message: formatted.message, ...where, extensions: { code: known.code } };
+    case 'unexpected':
+      return { message: 'Internal server error', ...where, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
   }
-  const code = formatted.extensions?.code;
-  if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) {
-    return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
-  }
-  return { message: 'Internal server error', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } };
-}
-
-export function isUnexpected(error: unknown): boolean {
-  return classify(unwrapResolverError(error)) === null;
 }

@@ -1,35 +1,59 @@
 import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import type { DocumentNode } from 'graphql';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { buildSchema } from './schema.ts';
-import { formatError, isUnexpected } from './errors.ts';
+import { formatError, kindOf } from './errors.ts';
+import { armorRejection, complexityLimitPlugin, nestingRefusal } from './limits.ts';
 import { classify, isBodyParseError, isBodyReadError } from '../http/errors/classify.ts';
 
-/** Logs what formatError masks, with the request's own logger (and so its request id). */
-const logUnexpectedErrors: ApolloServerPlugin<RequestContext> = {
+/**
+ * Logs each GraphQL error at the level of whose fault it is, with the request's own logger (and so its request
+ * id): a caller's mistake (syntax, validation, a query limit, a service's refusal) at debug, without a stack;
+ * a lost database at warn; what formatError masks, our own faults, at error with the stack.
+ */
+const logGraphQLErrors: ApolloServerPlugin<RequestContext> = {
   async requestDidStart() {
     return {
       async didEncounterErrors({ contextValue, errors }) {
-        for (const error of errors) if (isUnexpected(error)) contextValue.log.error({ err: error.originalError ?? error }, 'unexpected GraphQL error');
+        for (const error of errors) {
+          const known = kindOf(error);
+          if (known.kind === 'unexpected') {
+            contextValue.log.error({ err: error.originalError ?? error }, 'unexpected GraphQL error');
+          } else if (known.kind === 'domain' && known.error.code === 'SERVICE_UNAVAILABLE') {
+            const cause = known.error.cause instanceof Error ? known.error.cause.message : undefined;
+            contextValue.log.warn({ err: { message: cause ?? known.error.message } }, 'GraphQL request failed: service unavailable');
+          } else {
+            const code = known.kind === 'request' ? known.code : known.error.code;
+            contextValue.log.debug({ graphqlError: { code, message: error.message, path: error.path } }, 'GraphQL request refused');
+          }
+        }
       },
     };
   },
 };
 
+const MAX_DIRECTIVES = 50;
+
 export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloServer<RequestContext> {
-  // Depth, alias and cost limits keep one request from asking for the whole database.
+  // Depth, alias and directive limits keep one document small (refusals worded by limits.ts, not Armor's "Syntax
+  // Error"); the complexity plugin below bounds what it may return.
+  const { maxDepth, maxAliases, maxObjects, maxCost } = deps.config.graphql;
+  const reject = (code: Parameters<typeof armorRejection>[0], n: number) => ({ n, propagateOnRejection: false, onReject: [armorRejection(code, n)] });
   const armor = new ApolloArmor({
-    maxDepth: { n: deps.config.graphql.maxDepth, ignoreIntrospection: true, flattenFragments: true },
-    maxAliases: { n: deps.config.graphql.maxAliases },
-    costLimit: { maxCost: deps.config.graphql.maxCost, ignoreIntrospection: true },
+    maxDepth: { ...reject('QUERY_TOO_DEEP', maxDepth), ignoreIntrospection: true, flattenFragments: true },
+    maxAliases: reject('TOO_MANY_ALIASES', maxAliases),
+    maxDirectives: reject('TOO_MANY_DIRECTIVES', MAX_DIRECTIVES),
+    // Armor's cost estimate ignores ids and page sizes given as variables: limits.ts counts them instead.
+    costLimit: { enabled: false },
     // Token limits are graphql-js's own parse option (below): Armor's version answers a syntax error with a 500.
     maxTokens: { enabled: false },
-    maxDirectives: { n: 50 },
     blockFieldSuggestion: { enabled: false }, // the schema is public (the IDE introspects it); suggestions help developers
   }).protect();
   return new ApolloServer<RequestContext>({
@@ -38,6 +62,13 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
     formatError,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
+    // Parsed and validated documents, by query text. Apollo's default holds 30 MiB as it measures them (their
+    // JSON), about 150 MB of real heap: every new query text a client sent stayed until then (issue 12, defect 6).
+    // Clients send a handful of documents; a thousand entries is ample and bounds the heap to a few MB.
+    documentStore: new InMemoryLRUCache<DocumentNode>({ max: 1_000 }),
+    // SIGTERM/SIGINT belong to src/server/index.ts (closeOnSignals): Apollo's own handler would stop and re-send
+    // the signal, which the server takes for a second one and exits 1 without draining.
+    stopOnTerminationSignals: false,
     // Credentials travel only in headers (never cookies), so a cross-site request carries no identity; the
     // guard would only stop plain `GET /graphql?query=...`, which DECISIONS section 1 asks for. Mutations
     // over GET stay refused by Apollo.
@@ -47,10 +78,14 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
     plugins: [
       // Armor's plugins are written for any context; Apollo's typings need them narrowed to ours.
       ...(armor.plugins as unknown as ApolloServerPlugin<RequestContext>[]),
-      logUnexpectedErrors,
+      complexityLimitPlugin<RequestContext>({ maxObjects, maxFields: maxCost }),
+      logGraphQLErrors,
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: deps.config.shutdownTimeoutMs }),
       // The IDE is served by src/graphql/ide.ts from this server's own files, not Apollo's CDN-hosted page.
       ApolloServerPluginLandingPageDisabled(),
+      // No type sets cache hints, and the plugin wraps every field's resolver: a third of the CPU of a large
+      // answer. Its one effect here, `Cache-Control: no-store`, graphqlRouter sets instead.
+      ApolloServerPluginCacheControlDisabled(),
     ],
   });
 }
@@ -69,7 +104,18 @@ const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => 
 /** The /graphql route: JSON body, then Apollo with the request context built by the authentication middleware. */
 export function graphqlRouter(apollo: ApolloServer<RequestContext>, authenticate: express.RequestHandler): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '1mb' }), authenticate, expressMiddleware(apollo, { context: async ({ res }) => res.locals.ctx }));
+  // Answers are per caller (and GET queries are allowed): no cache may keep them.
+  const noStore: express.RequestHandler = (_req, res, next) => {
+    res.set('Cache-Control', 'no-store');
+    next();
+  };
+  // Refused before Apollo parses it: a document nested thousands of levels would overflow the parser's stack.
+  const refuseDeepNesting: express.RequestHandler = (req, res, next) => {
+    const refusal = nestingRefusal(req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query);
+    if (!refusal) return next();
+    res.status(400).json({ errors: [{ message: refusal.message, extensions: refusal.details }] });
+  };
+  router.use(noStore, express.json({ limit: '1mb' }), refuseDeepNesting, authenticate, expressMiddleware(apollo, { context: async ({ res }) => res.locals.ctx }));
   router.use(graphqlTransportErrors);
   return router;
 }

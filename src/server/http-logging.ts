@@ -33,6 +33,10 @@ export function httpLogging(logger: Logger) {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+    // The cause of a 500 is logged once, with its stack, where it is handled; this request line only says that the
+    // request failed (pino-http would otherwise attach an invented "failed with status code 500" error and stack).
+    customErrorObject: (_req, _res, _error, { err: _cause, ...line }) => line,
+    customErrorMessage: (_req, res) => `request failed with status ${res.statusCode}`,
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
   });
 }

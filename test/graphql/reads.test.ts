@@ -210,8 +210,9 @@ describe('GraphQL reads', () => {
 
     it('refuses queries deeper than the limit', async () => {
       const deep = '{ me { memberships { organization { adAccounts { nodes { campaigns { nodes { adSets { nodes { ads { nodes { adSet { campaign { account { name } } } } } } } } } } } } } } }';
-      const { body } = await server.graphql(deep, {}, tokens.admin);
-      expect(body.errors?.[0]?.message).toMatch(/depth/i);
+      const { status, body } = await server.graphql(deep, {}, tokens.admin);
+      expect(status).toBe(400);
+      expect(body.errors?.[0]).toEqual({ message: 'Query is too deep: the limit is 12 levels, this one has 15.', extensions: { code: 'QUERY_TOO_DEEP', limit: 12, found: 15 } });
       expect(body.data).toBeUndefined();
     });
   });
