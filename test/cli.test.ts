@@ -2,21 +2,56 @@ import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { cliEnv, expectOneLineFailure, runCli as run } from './helpers/cli.ts';
+import { loadConfig } from '../src/config/index.ts';
+import { createAppDeps, type AppDeps } from '../src/context/index.ts';
+import { createLogger } from '../src/logging/index.ts';
+import { createOrganization, createUser } from '../src/identity/service.ts';
+import { createClient } from '../src/oauth/service.ts';
 
-// The `adgraph` command line as an operator runs it (see helpers/cli.ts).
+// The `adgraph` command line as an operator runs it (see helpers/cli.ts). Every test sets up what it needs
+// (the migrated database with the organization Acme, made in-process before the tests, or a database of its
+// own), so each one runs alone.
 const STRONG_PASSWORD = 'Correct-Horse-9-Battery';
+
+/** The services over a test database, to build what a test needs the way the application would. */
+function servicesOver(database: TestDatabase): AppDeps {
+  const config = loadConfig({ DATABASE_URL: database.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent' });
+  return createAppDeps(config, { db: database.db, log: createLogger('silent') });
+}
+
+/** Releases what servicesOver opened, leaving the database to its own dispose(). */
+async function release(deps: AppDeps): Promise<void> {
+  deps.mailer.close();
+  await deps.rateLimits.close();
+  await deps.passwords.close();
+}
 
 describe('adgraph CLI', () => {
   let database: TestDatabase;
+  let deps: AppDeps;
   let env: NodeJS.ProcessEnv;
+  let acmeId: string;
+  /** Databases of single tests, disposed at the end. */
+  const own: TestDatabase[] = [];
+  const ownDatabase = async (options: { migrate?: boolean } = {}) => {
+    const made = await createTestDatabase(options);
+    own.push(made);
+    return made;
+  };
   const countUsers = async (email: string) =>
     Number((await database.db('users').whereRaw('lower(email) = ?', [email.toLowerCase()]).count({ n: '*' }).first())?.n ?? 0);
 
   beforeAll(async () => {
-    database = await createTestDatabase({ migrate: false });
+    database = await createTestDatabase();
+    deps = servicesOver(database);
     env = cliEnv(database);
+    acmeId = (await createOrganization(deps, 'Acme')).id;
   });
-  afterAll(() => database?.dispose());
+  afterAll(async () => {
+    if (deps) await release(deps);
+    await database?.dispose();
+    for (const made of own) await made.dispose();
+  });
 
   it('prints help for the root and for a subcommand', async () => {
     const root = await run(['--help'], env);
@@ -30,28 +65,28 @@ describe('adgraph CLI', () => {
   });
 
   it('db migrate --json applies every migration once', async () => {
+    const empty = await ownDatabase({ migrate: false });
+    const env = cliEnv(empty);
     const first = await run(['db', 'migrate', '--json'], env);
     expect(first.code, first.stderr).toBe(0);
     const applied = JSON.parse(first.stdout).applied as string[];
     expect(applied.length).toBeGreaterThanOrEqual(4);
     expect(applied.some((name) => name.endsWith('_identity'))).toBe(true);
     // The tables are there, in the database (or schema) the test reads.
-    expect(await database.db.schema.hasTable('users')).toBe(true);
+    expect(await empty.db.schema.hasTable('users')).toBe(true);
 
     const again = await run(['db', 'migrate', '--json'], env);
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ applied: [] });
   });
 
-  let orgId: string;
   it('orgs create --json prints {id, name}', async () => {
-    const result = await run(['orgs', 'create', '--name', 'Acme', '--json'], env);
+    const result = await run(['orgs', 'create', '--name', 'Initech', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
     const org = JSON.parse(result.stdout);
     expect(Object.keys(org).sort()).toEqual(['id', 'name']);
-    expect(org.name).toBe('Acme');
-    orgId = org.id;
-    expect(await database.db('organizations').where({ id: org.id }).first()).toMatchObject({ name: 'Acme' });
+    expect(org.name).toBe('Initech');
+    expect(await database.db('organizations').where({ id: org.id }).first()).toMatchObject({ name: 'Initech' });
   });
 
   it('users create --json prints {id, email, username} and stores only a bcrypt hash', async () => {
@@ -69,40 +104,43 @@ describe('adgraph CLI', () => {
     expect(row.hashed_password).toMatch(/^\$2[aby]\$04\$/);
     expect(await bcrypt.compare(STRONG_PASSWORD, row.hashed_password)).toBe(true);
     const membership = await database.db('organization_members').where({ user_id: printed.id }).first();
-    expect(membership).toMatchObject({ organization_id: orgId, role: 'advertiser' });
+    expect(membership).toMatchObject({ organization_id: acmeId, role: 'advertiser' });
   });
 
   describe('users create refuses bad input with one line and writes nothing', () => {
-    const cases: Array<{ name: string; email: string; args: string[]; mentions: RegExp; existing?: number }> = [
+    const cases: Array<{ name: string; email: string; args: string[]; mentions: RegExp; existing?: string }> = [
       { name: 'a weak password', email: 'weak@example.com', args: ['--password', 'password1'], mentions: /password.*weak/i },
       { name: 'a bad e-mail', email: 'not-an-email', args: ['--password', STRONG_PASSWORD], mentions: /e-?mail/i },
       { name: 'an unknown organization', email: 'nobody@example.com', args: ['--password', STRONG_PASSWORD, '--org', 'Globex', '--role', 'admin'], mentions: /org.*Globex/i },
       { name: 'an unknown role', email: 'role@example.com', args: ['--password', STRONG_PASSWORD, '--org', 'Acme', '--role', 'emperor'], mentions: /role.*emperor|emperor.*role/i },
-      { name: 'a duplicate e-mail in another case', email: 'ada@EXAMPLE.COM', args: ['--password', STRONG_PASSWORD, '--username', 'ada-two'], mentions: /e-?mail.*already exists/i, existing: 1 },
+      {
+        name: 'a duplicate e-mail in another case', email: 'grace@EXAMPLE.COM', args: ['--password', STRONG_PASSWORD, '--username', 'grace-two'],
+        mentions: /e-?mail.*already exists/i, existing: 'Grace@example.com',
+      },
     ];
     for (const c of cases) {
       it(c.name, async () => {
+        if (c.existing) await createUser(deps, { email: c.existing, password: STRONG_PASSWORD });
         const membersBefore = Number((await database.db('organization_members').count({ n: '*' }).first())?.n);
         const result = await run(['users', 'create', '--email', c.email, ...c.args, '--json'], env);
         expectOneLineFailure(result, c.mentions);
-        expect(await countUsers(c.email)).toBe(c.existing ?? 0);
+        expect(await countUsers(c.email)).toBe(c.existing ? 1 : 0);
         expect(Number((await database.db('organization_members').count({ n: '*' }).first())?.n)).toBe(membersBefore);
       });
     }
   });
 
-  let client: { id: string; client_id: string; client_secret: string; scope: string };
   it('clients create --json prints the secret once and stores only its bcrypt hash', async () => {
     const result = await run(['clients', 'create', '--name', 'x', '--scope', 'ads_read', '--org', 'Acme', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
-    client = JSON.parse(result.stdout);
+    const client = JSON.parse(result.stdout) as { id: string; client_id: string; client_secret: string; scope: string };
     expect(Object.keys(client).sort()).toEqual(['client_id', 'client_secret', 'id', 'scope']);
     expect(client.scope).toBe('ads_read');
     expect(client.client_secret.length).toBeGreaterThanOrEqual(32);
 
     const row = await database.db('api_clients').where({ client_id: client.client_id }).first();
     expect(String(row.id)).toBe(String(client.id));
-    expect(row.organization_id).toBe(orgId);
+    expect(row.organization_id).toBe(acmeId);
     expect(row.client_secret).not.toBe(client.client_secret);
     expect(row.client_secret).toMatch(/^\$2[aby]\$\d\d\$/);
     expect(await bcrypt.compare(client.client_secret, row.client_secret)).toBe(true);
@@ -110,15 +148,25 @@ describe('adgraph CLI', () => {
   });
 
   it('clients list --json lists the client without any secret or hash', async () => {
-    const result = await run(['clients', 'list', '--json'], env);
+    // A database holding exactly one client.
+    const single = await ownDatabase();
+    const singleDeps = servicesOver(single);
+    let made: Awaited<ReturnType<typeof createClient>>;
+    let orgId: string;
+    try {
+      orgId = (await createOrganization(singleDeps, 'Solo')).id;
+      made = await createClient(singleDeps, { name: 'x', scope: 'ads_read', organization: orgId });
+    } finally {
+      await release(singleDeps);
+    }
+    const result = await run(['clients', 'list', '--json'], cliEnv(single));
     expect(result.code, result.stderr).toBe(0);
     const listed = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ id: client.id, client_id: client.client_id, client_name: 'x', scope: 'ads_read', organization_id: orgId });
+    expect(listed[0]).toMatchObject({ id: made.client.id, client_id: made.client.clientId, client_name: 'x', scope: 'ads_read', organization_id: orgId });
     for (const key of Object.keys(listed[0]!)) expect(key).not.toMatch(/secret|hash/i);
-    const stored = (await database.db('api_clients').where({ client_id: client.client_id }).first()).client_secret as string;
-    expect(result.stdout).not.toContain(client.client_secret);
-    expect(result.stdout).not.toContain(stored);
+    expect(result.stdout).not.toContain(made.clientSecret);
+    expect(result.stdout).not.toContain(made.client.clientSecret);
   });
 
   it('clients create with an unknown scope fails with one line and writes nothing', async () => {

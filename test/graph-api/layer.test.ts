@@ -260,12 +260,23 @@ describe('the /v24.0 layer', () => {
       });
     });
 
-    it('answers syntax errors with an error, never a 500', async () => {
-      for (const fields of ['name{', 'name}', 'name,,status', 'ads.limit(3', 'ads.limit{name}', 'campaign{name', '{name}', 'name status', 'ads.limit(x){name}', 'ads.limit(500){name}', 'a{b{c{d{e{f{g{h}}}}}}}']) {
-        const response = await graph.get(adSet.id, token, { fields });
-        expect(response.status, `${fields}: ${response.text}`).toBe(400);
-        expectGraphError(response, { status: 400, code: response.body.error.code });
-        expect(response.body.error.code, fields).not.toBe(1);
+    it('answers a fields list that does not parse with error 2500 (error parsing the query), a bad limit modifier with error 100', async () => {
+      const syntax = (at: number, what: string, fields: string) => `(#2500) Syntax error "${what}" at character ${at}: ${fields}`;
+      const cases: Array<[string, number, string]> = [
+        ['name{', 2500, syntax(5, 'Expected name.', 'name{')],
+        ['name}', 2500, syntax(4, 'Unexpected }', 'name}')],
+        ['name,,status', 2500, syntax(5, 'Expected name.', 'name,,status')],
+        ['ads.limit(3', 2500, syntax(9, 'Expected ).', 'ads.limit(3')],
+        ['ads.limit{name}', 2500, syntax(9, 'Expected (.', 'ads.limit{name}')],
+        ['campaign{name', 2500, syntax(13, 'Expected }.', 'campaign{name')],
+        ['{name}', 2500, syntax(0, 'Expected name.', '{name}')],
+        ['name status', 2500, syntax(5, 'Unexpected s', 'name status')],
+        ['a{b{c{d{e{f{g{h}}}}}}}', 2500, '(#2500) Syntax error: fields are nested too deeply.'],
+        ['ads.limit(x){name}', 100, '(#100) Param limit must be an integer between 0 and 100'],
+        ['ads.limit(500){name}', 100, '(#100) Param limit must be an integer between 0 and 100'],
+      ];
+      for (const [fields, code, message] of cases) {
+        expectGraphError(await graph.get(adSet.id, token, { fields }), { status: 400, code, type: 'OAuthException', message });
       }
     });
   });
@@ -377,11 +388,10 @@ describe('the /v24.0 layer', () => {
       }
     });
 
-    it('answers an unknown edge with an error, not a 500', async () => {
-      const response = await graph.get(`${act(account)}/nothing`, token);
-      expect(response.status, response.text).toBe(400);
-      expectGraphError(response, { status: 400, code: response.body.error.code, subcode: response.body.error.error_subcode });
-      expect(response.body.error.code).not.toBe(1);
+    it('answers an unknown edge with the unsupported-request error naming the path', async () => {
+      expectGraphError(await graph.get(`${act(account)}/nothing`, token), {
+        status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(`${act(account)}/nothing`),
+      });
     });
   });
 
@@ -482,10 +492,15 @@ describe('the /v24.0 layer', () => {
     });
 
     it('answers a path with nothing in it, a method it does not know and a too-deep path with the envelope', async () => {
-      for (const [method, path] of [['GET', '/v24.0/'], ['GET', '/v24.0'], ['PUT', `/v24.0/${campaign.id}`], ['GET', `/v24.0/${campaign.id}/ads/x`], ['GET', '/v24.0/act_abc']] as const) {
-        const response = await graph.call(method, path, { token });
-        expect(response.status, `${method} ${path}: ${response.text}`).toBe(400);
-        expectGraphError(response, { status: 400, code: 100, subcode: response.body.error.error_subcode });
+      const cases: Array<[string, string, string]> = [
+        ['GET', '/v24.0/', UNKNOWN_OBJECT('')],
+        ['GET', '/v24.0', UNKNOWN_OBJECT('')],
+        ['PUT', `/v24.0/${campaign.id}`, UNKNOWN_OBJECT(campaign.id, 'put')],
+        ['GET', `/v24.0/${campaign.id}/ads/x`, UNKNOWN_OBJECT(`${campaign.id}/ads/x`)],
+        ['GET', '/v24.0/act_abc', UNKNOWN_OBJECT('act_abc')],
+      ];
+      for (const [method, path, message] of cases) {
+        expectGraphError(await graph.call(method, path, { token }), { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message });
       }
     });
 

@@ -20,8 +20,10 @@ export function isBodyParseError(error: unknown): boolean {
  * Any other error body-parser raises about the request itself (too large, too many parameters, an
  * unsupported charset or content encoding, an aborted or mis-sized body): the client's fault, never a 500.
  */
-export function isBodyReadError(error: unknown): error is { type: string; status: number } {
+export function isBodyReadError(error: unknown): error is { status: number } {
   if (typeof error !== 'object' || error === null) return false;
-  const { type, status } = error as { type?: unknown; status?: unknown };
-  return typeof type === 'string' && typeof status === 'number' && status >= 400 && status < 500;
+  const { type, status, expose } = error as { type?: unknown; status?: unknown; expose?: unknown };
+  // A body that does not decompress (Content-Encoding: gzip over plain bytes) comes from zlib with only
+  // status 400 and expose set by http-errors, no type.
+  return (typeof type === 'string' || expose === true) && typeof status === 'number' && status >= 400 && status < 500;
 }
