@@ -180,6 +180,20 @@ describe('adgraph CLI', () => {
     expectOneLineFailure(result, /DATABASE_URL/);
   });
 
+  it('usage errors start with adgraph: like every other failure, and name the flag the user typed (issue 13)', async () => {
+    for (const [args, mentions] of [
+      [['nope'], /^adgraph: unknown command 'nope'/],
+      [['orgs', 'create'], /^adgraph: required option '--name <name>' not specified/],
+      [['dates', 'convert'], /^adgraph: missing required argument 'format'/],
+      [['serve', '--port', 'abc'], /^adgraph: option '-p, --port <port>' argument 'abc' is invalid\. a port is a whole number from 0 to 65535\./],
+      [['serve', '--port', '70000'], /^adgraph: option '-p, --port <port>' argument '70000' is invalid/],
+    ] as const) {
+      const result = await run([...args], env);
+      expectOneLineFailure(result, mentions);
+      expect(result.stderr).not.toMatch(/^error:|PORT must/);
+    }
+  });
+
   it('an unreachable database fails with one line and keeps stdout clean', async () => {
     const result = await run(['db', 'migrate', '--json'], { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' });
     expectOneLineFailure(result, /cannot reach the database/);

@@ -51,8 +51,11 @@ async function findUserObject(ctx: RequestContext, id: string): Promise<FoundObj
   return user ? { kind: 'user', record: user, subject: await identity.userSubject(ctx, user.id) } : null;
 }
 
-/** True when `id` has the shape of some object id: numeric, UUID, or `<post id>_<comment id>`. */
-export const isObjectId = (id: string) => isNumericId(id) || isUuid(id) || parseCommentId(id).ok;
+/** An ad account's id as the Graph API writes it (DECISIONS section 4): `act_<id>`. */
+const isAdAccountId = (id: string) => id.startsWith('act_') && isNumericId(id.slice(4));
+
+/** True when `id` has the shape of some object id: numeric, `act_<id>`, UUID, or `<post id>_<comment id>`. */
+export const isObjectId = (id: string) => isNumericId(id) || isAdAccountId(id) || isUuid(id) || parseCommentId(id).ok;
 
 /**
  * Any object the caller may read, by its id alone, with its kind and policy subject; null when it does not
@@ -62,7 +65,7 @@ export async function findObject(ctx: RequestContext, id: string, kinds?: readon
   identity.requireViewer(ctx);
   const wanted = (kind: ObjectKind) => !kinds || kinds.includes(kind);
   // Ad accounts are addressed as act_<id> too (DECISIONS section 4), as adAccount(id:) and /v24.0 take them.
-  if (id.startsWith('act_') && isNumericId(id.slice(4))) {
+  if (isAdAccountId(id)) {
     return wanted('ad_account') ? owned('ad_account', await ads.findAdAccount(ctx, id.slice(4))) : null;
   }
   if (isNumericId(id)) {

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.ts';
 import { migrateThen, migrateToLatest } from '../db/migrate.ts';
 import { createLogger } from '../logging/index.ts';
@@ -63,11 +63,18 @@ function printLoginHelp(url: string, summary: DemoSummary): void {
   process.stdout.write(lines.join('\n') + '\n');
 }
 
+/** --port as the user typed it: checked here, so the error names the flag rather than the PORT it sets. */
+function portOption(value: string): string {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535.');
+  return value;
+}
+
 const program = new Command()
   .name('adgraph')
   .description('GraphQL gateway for advertising identity, ad sets and comments')
   // One line on bad usage, like every other failure of the command.
-  .configureOutput({ outputError: (message, write) => write(`${message.trimEnd()} (run with --help for usage)\n`) })
+  // Commander words its usage errors "error: ..."; every other failure of the command starts "adgraph: ".
+  .configureOutput({ outputError: (message, write) => write(`${message.trimEnd().replace(/^error: /, 'adgraph: ')} (run with --help for usage)\n`) })
   .exitOverride()
   // Every command reads the same environment: a bad variable stops any of them before it starts, in one line.
   .hook('preAction', () => void loadConfig());
@@ -75,7 +82,7 @@ const program = new Command()
 program
   .command('serve')
   .description('serve GraphQL and the REST endpoints; migrates, and loads demo data into an empty database unless SEED_DEMO=false')
-  .option('-p, --port <port>', 'port to listen on (default: PORT or 4000)')
+  .option('-p, --port <port>', 'port to listen on (default: PORT or 4000)', portOption)
   .action(async (options: { port?: string }) => {
     if (options.port !== undefined) process.env.PORT = options.port;
     const d = deps();

@@ -17,7 +17,7 @@ const TYPENAME: Record<ObjectKind, string> = {
 /** Any object by its global id, or null when it does not exist or the caller may not see it. */
 export async function resolveNode(ctx: RequestContext, id: string): Promise<NodeModel | null> {
   if (!isObjectId(id)) {
-    throw badInput('id', `"${id.slice(0, 64)}" is not an id: expected a numeric id, a UUID or <post id>_<comment id>.`);
+    throw badInput('id', `"${id.slice(0, 64)}" is not an id: expected a numeric id, act_<id>, a UUID or <post id>_<comment id>.`);
   }
   const found = await findObject(ctx, id);
   return found ? (typed(TYPENAME[found.kind], found.record) as unknown as NodeModel) : null;

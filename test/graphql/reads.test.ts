@@ -53,6 +53,18 @@ describe('GraphQL reads', () => {
     expect(body.data!.node).toEqual({ __typename: typename, id: ids[key] });
   });
 
+  it('node(id) takes an ad account as act_<id> too, as adAccount(id) and /v24.0 do (issue 13)', async () => {
+    const query = 'query ($id: ID!) { node(id: $id) { __typename id } adAccount(id: $id) { id } }';
+    const { body } = await server.graphql(query, { id: `act_${ids.account}` }, tokens.admin);
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ node: { __typename: 'AdAccount', id: ids.account }, adAccount: { id: ids.account } });
+    // Another organization's account answers like a missing one, on both.
+    const outsider = await server.graphql(query, { id: `act_${ids.account}` }, tokens.outsider);
+    expect(outsider.body.data).toEqual({ node: null, adAccount: null });
+    const malformed = await server.graphql(query, { id: 'act_x1' }, tokens.admin);
+    expect(malformed.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'id' });
+  });
+
   it('answers an invisible object exactly like a missing one', async () => {
     const query = 'query ($id: ID!) { adSet(id: $id) { id } node(id: $id) { id } }';
     const invisible = await server.graphql(query, { id: ids.adSet }, tokens.outsider);
