@@ -36,7 +36,7 @@ const skipOracle = missing !== undefined && process.env.CI !== 'true';
 if (skipOracle) console.warn(`formats table oracle checks skipped: missing ${missing}`);
 
 describe.skipIf(skipOracle)('legacy formats table against the oracle (real Joda-Time vs java.time)', () => {
-  const oracle = createOracle('dates-oracle-table');
+  const oracle = createOracle();
   const checked = ROWS.filter((r) => r.oracle !== undefined);
 
   it.concurrent.each(checked)('$input: $oracle', async (row) => {

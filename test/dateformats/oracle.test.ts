@@ -15,9 +15,9 @@ const absent = oracleMissing();
 const skip = absent !== undefined && process.env.CI !== 'true';
 if (skip) console.warn(`dates oracle tests skipped: missing ${absent}`);
 
-/** The oracle for the describe block this is called in, built before its tests (each block its own folder under .tmp/). */
-function oracleForBlock(name: string, sample: { years: string; random: number }) {
-  const { build, run } = createOracle(name, sample);
+/** The oracle for the describe block this is called in, built before its tests. */
+function oracleForBlock(sample: { years: string; random: number }) {
+  const { build, run } = createOracle(sample);
   beforeAll(() => {
     if (absent) throw new Error(`CI needs ${absent} for the dates oracle tests`);
     build();
@@ -61,7 +61,7 @@ const EXACT: ExactCase[] = [
 ];
 
 describe.skipIf(skip)('dates oracle (real Joda-Time vs java.time)', () => {
-  const oracle = oracleForBlock('dates-oracle', { years: '1990-2030', random: 100 });
+  const oracle = oracleForBlock({ years: '1990-2030', random: 100 });
 
   it.each(EXACT)('$legacy (lenient: $lenient): equivalent as the converter says', async ({ legacy, lenient, extra = [] }) => {
     const conversion = convertFormat(legacy, { lenient });
@@ -128,7 +128,7 @@ function otherNameLengths(pattern: string): string | undefined {
 const CHECKABLE = ROWS.filter((row) => row.oracle !== undefined && row.oracle !== 'invalid' && !row.input.startsWith('8'));
 
 describe.skipIf(skip)('every row of the formats table called lenient accepts what Joda accepted (--lenient-variants)', () => {
-  const run = oracleForBlock('dates-oracle-lenient', { years: '1990-2030', random: 60 });
+  const run = oracleForBlock({ years: '1990-2030', random: 60 });
 
   const lenientRows = CHECKABLE.filter((row) => convertFormat(row.input, { lenient: true, currentYear: 2026 }).lenient);
 
@@ -157,7 +157,7 @@ describe.skipIf(skip)('every row of the formats table called lenient accepts wha
 });
 
 describe.skipIf(skip)('names of either length (Joda MMM and EEE accepted full names, MMMM and EEEE short ones)', () => {
-  const run = oracleForBlock('dates-oracle-names', { years: '2009-2011', random: 5 });
+  const run = oracleForBlock({ years: '2009-2011', random: 5 });
 
   const CASES = [
     { legacy: 'dd MMM yyyy', inputs: ['05 January 2010', '5 Jan 2010', '05 September 2010'] },
@@ -185,7 +185,7 @@ describe.skipIf(skip)('names of either length (Joda MMM and EEE accepted full na
 });
 
 describe.skipIf(skip)('formats without a year', () => {
-  const run = oracleForBlock('dates-oracle-yearless', { years: '1969-1971', random: 20 });
+  const run = oracleForBlock({ years: '1969-1971', random: 20 });
 
   it('Feb 29 is refused by Joda and by java.time alike (both read 1970), and the finding says so', async () => {
     for (const legacy of ['MM-dd', 'MMM dd HH:mm:ss', 'dd/MM']) {

@@ -1,13 +1,13 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
  * The shared differential oracle (../shared/tools/dates-oracle: real Joda-Time 2.10 against java.time configured like
- * Elasticsearch 7.x/8.x), for tests other than oracle.test.ts. Each caller builds into its own folder under .tmp/ so
- * that test files running in parallel never remove each other's classes. Exit codes: 0 equivalent, 1 mismatch,
- * 2 usage, 3 invalid pattern.
+ * Elasticsearch 7.x/8.x), compiled once per version of its sources into .tmp/ (see compileOracle). Exit codes:
+ * 0 equivalent, 1 mismatch, 2 usage, 3 invalid pattern.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ORACLE_SRC = process.env.DATES_ORACLE_DIR ?? path.resolve(ROOT, '../shared/tools/dates-oracle');
@@ -25,24 +25,43 @@ export function oracleMissing(): string | undefined {
 
 export interface OracleRun { code: number; output: string }
 
+/**
+ * Compiles the oracle's sources, and the Java sources of `extraSourceDirs` (a helper of the oracle's package), into
+ * .tmp/dates-oracle-<hash of the sources>/ unless that folder is there; returns it. Test files run in parallel
+ * processes: each compiles into a scratch folder of its own and renames it into place, so none sees a half-built
+ * one or removes another's classes.
+ */
+export function compileOracle(extraSourceDirs: string[] = []): string {
+  const javaFilesIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.java')).map((f) => path.join(dir, f));
+  const sources = [path.join(ORACLE_SRC, 'src', 'oracle'), ...extraSourceDirs].flatMap(javaFilesIn).sort();
+  const hash = createHash('sha256');
+  for (const file of sources) hash.update(file).update(readFileSync(file));
+  const dir = path.join(ROOT, '.tmp', `dates-oracle-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(dir)) return dir;
+  const scratch = `${dir}.${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  const javac = spawnSync('javac', ['-d', scratch, '-cp', JODA_JAR, ...sources], { encoding: 'utf8' });
+  if (javac.status !== 0) throw new Error(`javac failed: ${javac.stderr}`);
+  cpSync(path.join(ORACLE_SRC, 'resources', 'META-INF'), path.join(scratch, 'META-INF'), { recursive: true });
+  try {
+    renameSync(scratch, dir);
+  } catch {
+    rmSync(scratch, { recursive: true, force: true }); // another test file got there first, with the same sources
+  }
+  return dir;
+}
+
 export function createOracle(
-  name: string,
   sample: { years: string; random: number } = { years: '1968-2032', random: 150 },
 ): { build(): void; run(joda: string, java: string, extra?: string[]): Promise<OracleRun> } {
-  const dir = path.join(ROOT, '.tmp', name);
+  let dir: string | undefined;
   return {
     build() {
-      const sources = path.join(ORACLE_SRC, 'src', 'oracle');
-      const javaFiles = readdirSync(sources).filter((f) => f.endsWith('.java')).map((f) => path.join(sources, f));
-      const marker = path.join(dir, 'oracle', 'EsDateOracle.class');
-      if (existsSync(marker) && statSync(marker).mtimeMs >= Math.max(...javaFiles.map((f) => statSync(f).mtimeMs))) return;
-      rmSync(dir, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      const javac = spawnSync('javac', ['-d', dir, '-cp', JODA_JAR, ...javaFiles], { encoding: 'utf8' });
-      if (javac.status !== 0) throw new Error(`javac failed: ${javac.stderr}`);
-      cpSync(path.join(ORACLE_SRC, 'resources', 'META-INF'), path.join(dir, 'META-INF'), { recursive: true });
+      dir = compileOracle();
     },
     run(joda, java, extra = []) {
+      if (!dir) throw new Error('build the oracle before running it');
       const args = [
         // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
         '-Djava.locale.providers=SPI,COMPAT', '-cp', `${dir}${path.delimiter}${JODA_JAR}`, 'oracle.EsDateOracle',

@@ -1,11 +1,10 @@
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
-import { JODA_JAR, ORACLE_SRC, oracleMissing } from './dates-oracle.ts';
+import { compileOracle, JODA_JAR, oracleMissing } from './dates-oracle.ts';
 
 /**
  * Elasticsearch 7.x/8.x's java.time reading of date formats, for the fake search cluster: one long-lived JVM
@@ -13,7 +12,6 @@ import { JODA_JAR, ORACLE_SRC, oracleMissing } from './dates-oracle.ts';
  * the date work) started on first use and kept for the whole test file. Requests are written as lines and the
  * answers come back in the same order, so each pending request is a promise in a queue.
  */
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const HELPER_SOURCES = fileURLToPath(new URL('./java/oracle', import.meta.url));
 
 /** What is missing to run the helper (JDK, Joda jar, oracle sources), or undefined. */
@@ -112,7 +110,7 @@ export class JavaDates {
     if (this.child) return this.child;
     const missing = javaDatesMissing();
     if (missing) throw new Error(`the fake cluster checks dates with java.time and needs ${missing}`);
-    const classes = build();
+    const classes = compileOracle([HELPER_SOURCES]);
     const child = spawn('java', [
       // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
       '-Djava.locale.providers=SPI,COMPAT',
@@ -158,34 +156,6 @@ export class JavaDates {
       else handle.unref?.();
     }
   }
-}
-
-/**
- * Compiles the oracle and the helper into .tmp/java-dates-<hash of the sources>/ unless already there. Test files run in
- * parallel processes: each compiles into a folder of its own and renames it into place, so none sees a half-built one.
- */
-function build(): string {
-  const oracleSources = path.join(ORACLE_SRC, 'src', 'oracle');
-  const sources = [
-    ...readdirSync(oracleSources).filter((f) => f.endsWith('.java')).map((f) => path.join(oracleSources, f)),
-    ...readdirSync(HELPER_SOURCES).filter((f) => f.endsWith('.java')).map((f) => path.join(HELPER_SOURCES, f)),
-  ].sort();
-  const hash = createHash('sha256');
-  for (const file of sources) hash.update(file).update(readFileSync(file));
-  const dir = path.join(ROOT, '.tmp', `java-dates-${hash.digest('hex').slice(0, 16)}`);
-  if (existsSync(path.join(dir, 'oracle', 'EsJavaDates.class'))) return dir;
-  const scratch = `${dir}.${process.pid}`;
-  rmSync(scratch, { recursive: true, force: true });
-  mkdirSync(scratch, { recursive: true });
-  const javac = spawnSync('javac', ['-d', scratch, '-cp', JODA_JAR, ...sources], { encoding: 'utf8' });
-  if (javac.status !== 0) throw new Error(`javac failed for the java dates helper: ${javac.stderr}`);
-  cpSync(path.join(ORACLE_SRC, 'resources', 'META-INF'), path.join(scratch, 'META-INF'), { recursive: true });
-  try {
-    renameSync(scratch, dir);
-  } catch {
-    rmSync(scratch, { recursive: true, force: true }); // another test file got there first, with the same sources
-  }
-  return dir;
 }
 
 let shared: JavaDates | undefined;
