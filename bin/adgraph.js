@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx's loader: no build step, so `npm ci && npm start` is enough.
-import { register } from 'tsx/esm/api';
+// The `adgraph` command line, compiled (see ./compiled.js); `npm run dev` runs the sources instead.
+import { compiled } from './compiled.js';
 
-register();
-await import('../src/cli/main.ts');
+await import(compiled('src/cli/main.js', 'adgraph'));

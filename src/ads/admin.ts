@@ -16,6 +16,7 @@ import {
 } from './store.ts';
 import { COUNTRY_CODES } from './rules/enums.ts';
 import { CURRENCY_CODES } from './rules/currencies.ts';
+import { FLAG_REASONS } from './rules/enums.ts';
 
 /**
  * Operator services for the command line (DECISIONS section 7): creating ad accounts, and the platform's
@@ -29,7 +30,7 @@ export const SUPPORTED_CURRENCIES = CURRENCY_CODES;
 /** The 249 officially assigned ISO 3166-1 alpha-2 codes (no reserved or user-assigned ones such as EU, UK or XK). */
 export const ISO_3166_ALPHA_2 = COUNTRY_CODES;
 
-export const FLAG_REASONS = ['health', 'financial'] as const satisfies readonly FlagReason[];
+export { FLAG_REASONS };
 
 export const NAME_MAX_LENGTH = 255;
 export const DSA_MAX_LENGTH = 512;

@@ -4,6 +4,7 @@ import { insertObjects, OWNED_COLUMNS as OWNED, type Owned } from '../db/objects
 import type { ObjectStatus } from './rules/enums.ts';
 import { audienceIdsOf, conversionIdsOf, RESTRICTED_LOOKALIKE_CODE } from './rules/restrictions.ts';
 import { LIVE_AD_STATUSES } from './rules/limits.ts';
+import type { FlagReason } from './rules/enums.ts';
 
 export type { ObjectStatus };
 type Json = unknown;
@@ -142,7 +143,7 @@ export interface AdRecord extends Owned {
   sourceAdId: string | null;
 }
 
-export type FlagReason = 'health' | 'financial';
+export type { FlagReason };
 
 /** The operation status of a lookalike whose source audience is flagged (or is itself such a lookalike). */
 export const RESTRICTED_LOOKALIKE = {

@@ -1,19 +1,12 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, loadConfig } from '../config/index.ts';
-import { migrateThen, migrateToLatest } from '../db/migrate.ts';
-import { createLogger } from '../logging/index.ts';
-import { closeAppDeps, createAppDeps, type AppDeps } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
-import { isConnectionError } from '../db/index.ts';
-import { createOrganization, createUser } from '../identity/service.ts';
-import { createClient, deleteClient, listAllClients, rotateClientSecret } from '../oauth/service.ts';
-import { createAdAccount, fillAdSets, FLAG_REASONS, flagAudience, flagConversion, SUPPORTED_CURRENCIES, updateAdAccount } from '../ads/admin.ts';
-import { createGroup, createPage } from '../comments/admin.ts';
-import { rotateKeys } from '../oauth/keys.ts';
-import { closeOnSignals, startServer, type RunningServer } from '../server/index.ts';
-import { isDatabaseEmpty, seedDemo, type DemoSummary } from '../../db/seeds/demo.ts';
-import { convertFormat, describeConversion } from '../dateformats/convert.ts';
+import { CURRENCY_CODES } from '../ads/rules/currencies.ts';
+import { FLAG_REASONS } from '../ads/rules/enums.ts';
 import { addDateClusterCommands } from '../dateformats/cli.ts';
+import type { AppDeps } from '../context/index.ts';
+import type { RunningServer } from '../server/index.ts';
+import type { DemoSummary } from '../../db/seeds/demo.ts';
 
 /**
  * The `adgraph` command line. Every command reads the same environment as the server, prints JSON with
@@ -24,20 +17,39 @@ class UsageError extends Error {}
 /** `dates convert`: some part has no java.time equivalent (bad input exits 1). */
 const EXIT_UNSUPPORTED = 3;
 
-function deps(options: { logToStderr?: boolean } = {}): AppDeps {
+/*
+ * Each command imports what it needs when it runs (`await import`), so that --help, `dates convert` and the admin
+ * commands start without the server stack (Apollo, Express, the schema), and only commands that use the database
+ * load it.
+ */
+
+/** The database layer, once a command has loaded it: only then can a failure be a database connection error. */
+let database: typeof import('../db/index.ts') | undefined;
+
+async function deps(options: { logToStderr?: boolean } = {}): Promise<AppDeps> {
+  const [{ createAppDeps }, { createLogger }, dbLayer] = await Promise.all([
+    import('../context/index.ts'), import('../logging/index.ts'), import('../db/index.ts'),
+  ]);
+  database = dbLayer;
   const config = loadConfig();
   // Commands other than `serve` keep stdout for their output; their logs (warnings only) go to stderr.
   const log = options.logToStderr ? createLogger('warn', process.stderr) : createLogger(config.logLevel);
   return createAppDeps(config, { log });
 }
 
+async function closeDeps(d: AppDeps): Promise<void> {
+  const { closeAppDeps } = await import('../context/index.ts');
+  await closeAppDeps(d);
+}
+
 async function withDeps<T>(work: (d: AppDeps) => Promise<T>): Promise<T> {
-  const d = deps({ logToStderr: true });
+  const d = await deps({ logToStderr: true });
   try {
+    const { migrateToLatest } = await import('../db/migrate.ts');
     await migrateToLatest(d.db);
     return await work(d);
   } finally {
-    await closeAppDeps(d);
+    await closeDeps(d);
   }
 }
 
@@ -85,7 +97,10 @@ program
   .option('-p, --port <port>', 'port to listen on (default: PORT or 4000)', portOption)
   .action(async (options: { port?: string }) => {
     if (options.port !== undefined) process.env.PORT = options.port;
-    const d = deps();
+    const [{ migrateThen }, { isDatabaseEmpty, seedDemo }, { closeOnSignals, startServer }] = await Promise.all([
+      import('../db/migrate.ts'), import('../../db/seeds/demo.ts'), import('../server/index.ts'),
+    ]);
+    const d = await deps();
     let summary: DemoSummary | undefined;
     let running: RunningServer;
     try {
@@ -95,7 +110,7 @@ program
     } catch (error) {
       // A server that could not start must not linger: release the database, workers and timers so the
       // process ends once the reason is printed.
-      await closeAppDeps(d).catch(() => undefined);
+      await closeDeps(d).catch(() => undefined);
       throw error;
     }
     closeOnSignals(running, d.log);
@@ -110,12 +125,13 @@ db.command('migrate')
   .description('apply pending migrations')
   .option('--json', 'print JSON')
   .action(async (options: { json?: boolean }) => {
-    const d = deps({ logToStderr: true });
+    const d = await deps({ logToStderr: true });
     try {
+      const { migrateToLatest } = await import('../db/migrate.ts');
       const applied = await migrateToLatest(d.db);
       print(!!options.json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
     } finally {
-      await closeAppDeps(d);
+      await closeDeps(d);
     }
   });
 db.command('seed')
@@ -123,6 +139,7 @@ db.command('seed')
   .option('--json', 'print JSON')
   .action(async (options: { json?: boolean }) =>
     withDeps(async (d) => {
+      const { isDatabaseEmpty, seedDemo } = await import('../../db/seeds/demo.ts');
       if (!(await isDatabaseEmpty(d.db))) throw new UsageError('the database already has organizations; the demo seed only loads into an empty database');
       const summary = await seedDemo(d);
       print(!!options.json, summary, `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads (password ${summary.password})`);
@@ -138,6 +155,7 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { name: string; json?: boolean }) =>
     withDeps(async (d) => {
+      const { createOrganization } = await import('../identity/service.ts');
       const org = await createOrganization(d, options.name);
       print(!!options.json, { id: org.id, name: org.name }, `${org.id}  ${org.name}`);
     }),
@@ -158,6 +176,7 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { email: string; password: string; name?: string; username?: string; org?: string; role?: string; siteAdmin?: boolean; json?: boolean }) =>
     withDeps(async (d) => {
+      const { createUser } = await import('../identity/service.ts');
       const { user } = await createUser(d, {
         email: options.email, password: options.password, name: options.name, username: options.username,
         organization: options.org, role: options.role, siteAdmin: options.siteAdmin,
@@ -176,6 +195,7 @@ clients
   .option('--json', 'print JSON')
   .action(async (options: { name: string; scope: string; org: string; json?: boolean }) =>
     withDeps(async (d) => {
+      const { createClient } = await import('../oauth/service.ts');
       const { client, clientSecret } = await createClient(d, { name: options.name, scope: options.scope, organization: options.org });
       const out = { id: client.id, client_id: client.clientId, client_secret: clientSecret, scope: client.scope };
       print(!!options.json, out, `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\nscope:         ${client.scope}\n(the secret is shown only now)`);
@@ -187,6 +207,7 @@ clients
   .option('--json', 'print JSON')
   .action(async (options: { json?: boolean }) =>
     withDeps(async (d) => {
+      const { listAllClients } = await import('../oauth/service.ts');
       const all = await listAllClients(d);
       const rows = all.map((c) => ({ id: c.id, client_id: c.clientId, client_name: c.clientName, scope: c.scope, organization_id: c.organizationId, created_at: c.createdAt.toISOString() }));
       print(!!options.json, rows, rows.length ? rows.map((r) => `${r.client_id}  ${r.client_name}  [${r.scope}]`).join('\n') : 'no clients');
@@ -200,6 +221,7 @@ clients
   .option('--json', 'print JSON')
   .action(async (clientId: string, options: { json?: boolean }) =>
     withDeps(async (d) => {
+      const { deleteClient } = await import('../oauth/service.ts');
       const client = await deleteClient(d, clientId);
       print(!!options.json, { id: client.id, client_id: client.clientId, deleted: true }, `deleted ${client.clientId}`);
     }),
@@ -211,6 +233,7 @@ clients
   .option('--json', 'print JSON')
   .action(async (clientId: string, options: { json?: boolean }) =>
     withDeps(async (d) => {
+      const { rotateClientSecret } = await import('../oauth/service.ts');
       const { client, clientSecret } = await rotateClientSecret(d, clientId);
       print(!!options.json, { id: client.id, client_id: client.clientId, client_secret: clientSecret }, `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\n(the secret is shown only now; the old one no longer works)`);
     }),
@@ -224,6 +247,7 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { json?: boolean }) =>
     withDeps(async (d) => {
+      const { rotateKeys } = await import('../oauth/keys.ts');
       const { kid, retired } = await rotateKeys(d.db, d.config);
       print(!!options.json, { kid, retired }, `active key: ${kid}${retired.length ? `\nretired (published until their tokens expire): ${retired.join(', ')}` : ''}`);
     }),
@@ -235,7 +259,7 @@ accounts
   .description('create an active ad account (time zone Etc/UTC, nothing spent, no spend cap)')
   .requiredOption('--org <org>', 'organization id or name')
   .requiredOption('--name <name>', 'account name (1 to 255 characters)')
-  .requiredOption('--currency <currency>', `ISO 4217 code in upper case, one of ${SUPPORTED_CURRENCIES.join(', ')}`)
+  .requiredOption('--currency <currency>', `ISO 4217 code in upper case, one of ${CURRENCY_CODES.join(', ')}`)
   .requiredOption('--country <country>', 'business country, ISO 3166-1 alpha-2 in upper case (e.g. US, DE)')
   .option('--bulk', 'a bulk account (10,000 ad sets instead of 5,000)')
   .option('--default-dsa-payor <payor>', 'who pays for ads reaching the EU (DSA), at most 512 characters')
@@ -243,6 +267,7 @@ accounts
   .option('--json', 'print JSON')
   .action(async (options: { org: string; name: string; currency: string; country: string; bulk?: boolean; defaultDsaPayor?: string; defaultDsaBeneficiary?: string; json?: boolean }) =>
     withDeps(async (d) => {
+      const { createAdAccount } = await import('../ads/admin.ts');
       const account = await createAdAccount(d, {
         organization: options.org, name: options.name, currency: options.currency, country: options.country, isBulk: options.bulk,
         defaultDsaPayor: options.defaultDsaPayor, defaultDsaBeneficiary: options.defaultDsaBeneficiary,
@@ -266,6 +291,7 @@ accounts
     bulk?: boolean; defaultDsaPayor?: string; defaultDsaBeneficiary?: string; clearDefaultDsaPayor?: boolean; clearDefaultDsaBeneficiary?: boolean; json?: boolean;
   }) =>
     withDeps(async (d) => {
+      const { updateAdAccount } = await import('../ads/admin.ts');
       const account = await updateAdAccount(d, {
         id: accountId, isBulk: options.bulk,
         defaultDsaPayor: options.clearDefaultDsaPayor ? null : options.defaultDsaPayor,
@@ -288,6 +314,7 @@ program
   .action(async (options: { campaign: string; count: string; json?: boolean }) => {
     if (!/^\d+$/.test(options.count)) throw new UsageError(`count: "${options.count}" is not a whole number`);
     await withDeps(async (d) => {
+      const { fillAdSets } = await import('../ads/admin.ts');
       const result = await fillAdSets(d, { campaign: options.campaign, count: Number(options.count) });
       print(!!options.json,
         { campaign_id: result.campaignId, created: result.created.length, live_ad_sets: result.liveAdSets, limit: result.limit },
@@ -305,6 +332,7 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { org: string; name: string; json?: boolean }) =>
     withDeps(async (d) => {
+      const { createPage } = await import('../comments/admin.ts');
       const page = await createPage(d, { organization: options.org, name: options.name });
       print(!!options.json, { id: page.id }, `${page.id}  ${page.name}`);
     }),
@@ -320,6 +348,7 @@ program
   .option('--json', 'print JSON')
   .action(async (options: { org: string; name: string; json?: boolean }) =>
     withDeps(async (d) => {
+      const { createGroup } = await import('../comments/admin.ts');
       const group = await createGroup(d, { organization: options.org, name: options.name });
       print(!!options.json, { id: group.id }, `${group.id}  ${group.name}`);
     }),
@@ -347,6 +376,7 @@ program
   .action(async (audienceId: string, options: { reason?: string; clear?: boolean; json?: boolean }) => {
     const reason = flagReason(options);
     await withDeps(async (d) => {
+      const { flagAudience } = await import('../ads/admin.ts');
       const { record, lookalikes } = await flagAudience(d, { id: audienceId, reason });
       const out = {
         id: record.id, flagged_reason: record.flaggedReason,
@@ -372,6 +402,7 @@ program
   .action(async (conversionId: string, options: { reason?: string; clear?: boolean; json?: boolean }) => {
     const reason = flagReason(options);
     await withDeps(async (d) => {
+      const { flagConversion } = await import('../ads/admin.ts');
       const conversion = await flagConversion(d, { id: conversionId, reason });
       print(!!options.json, { id: conversion.id, flagged_reason: conversion.flaggedReason },
         `${conversion.id}  ${conversion.flaggedReason ? `flagged: ${conversion.flaggedReason}` : 'flag cleared'}`);
@@ -388,7 +419,8 @@ dates
   .addHelpText('after', `
 Exit status: 0 converted (read any review finding), ${EXIT_UNSUPPORTED} no java.time equivalent for some part (no
 output: the first line says so, and --json prints "output": null), 1 bad input.`)
-  .action((format: string, options: { lenient?: boolean; json?: boolean }) => {
+  .action(async (format: string, options: { lenient?: boolean; json?: boolean }) => {
+    const { convertFormat, describeConversion } = await import('../dateformats/convert.ts');
     const conversion = convertFormat(format, { lenient: !!options.lenient });
     print(!!options.json, conversion, describeConversion(conversion));
     // A distinct status, so that a script never takes an unsupported conversion for a usable one.
@@ -401,7 +433,7 @@ addDateClusterCommands(dates);
 function reason(error: unknown): string {
   if (error instanceof DomainError) return error.field ? `${error.field}: ${error.message}` : error.message;
   if (error instanceof ConfigError || error instanceof UsageError) return error.message;
-  if (isConnectionError(error)) return `cannot reach the database (${(error as Error).message.split('\n')[0]})`;
+  if (database?.isConnectionError(error)) return `cannot reach the database (${(error as Error).message.split('\n')[0]})`;
   return error instanceof Error ? error.message.split('\n')[0]! : String(error);
 }
 

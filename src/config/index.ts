@@ -1,7 +1,7 @@
 import { DEFAULT_HIGH_INCOME_COUNTRIES, type BudgetSettings } from '../ads/rules/budgets.ts';
 import { DEFAULT_RATES_PER_USD, parseRateTable, type RateTable } from '../ads/rules/currencies.ts';
 import { AD_SET_LIMIT, AD_SET_LIMIT_BULK, type AdSetLimits } from '../ads/rules/limits.ts';
-import { LOG_LEVELS, type LogLevel } from '../logging/index.ts';
+import { LOG_LEVELS, type LogLevel } from '../logging/levels.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 import { availableParallelism } from 'node:os';
 

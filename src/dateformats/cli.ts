@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { formatScan, scanCluster } from './cluster.ts';
-import { formatMigration, migrateIndex, type MigrationProgress } from './migrate.ts';
-import { SearchClient } from './search-client.ts';
+import type { MigrationProgress } from './migrate.ts';
 
 /**
  * `adgraph dates scan` and `adgraph dates migrate`, added to the `dates` group of src/cli/main.ts (which also has
@@ -42,6 +40,8 @@ export function addDateClusterCommands(dates: Command): void {
     .option('--include-java-indices', 'also list indices created by 7.0 or later (their formats are already java.time)')
     .option('--json', 'print JSON')
     .action(async (options: { url?: string; lenient?: boolean; includeJavaIndices?: boolean; json?: boolean }) => {
+      // Loaded when the command runs, like every command's work (src/cli/main.ts).
+      const [{ SearchClient }, { formatScan, scanCluster }] = await Promise.all([import('./search-client.ts'), import('./cluster.ts')]);
       const client = SearchClient.fromEnv(options.url);
       const result = await scanCluster(client, { lenient: !!options.lenient, includeJavaIndices: !!options.includeJavaIndices });
       print(!!options.json, result, formatScan(result));
@@ -63,6 +63,7 @@ export function addDateClusterCommands(dates: Command): void {
     .action(async (options: { url?: string; index: string; alias?: string; newIndex?: string; dryRun?: boolean; lenient?: boolean; allowUnsupported?: boolean; assumeJoda?: boolean; pollInterval: string; json?: boolean }) => {
       const pollIntervalMs = Number(options.pollInterval);
       if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0) throw new Error('--poll-interval: a number of milliseconds');
+      const [{ SearchClient }, { formatMigration, migrateIndex }] = await Promise.all([import('./search-client.ts'), import('./migrate.ts')]);
       const client = SearchClient.fromEnv(options.url);
       const progress = progressLine();
       const controller = new AbortController();

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import type { LogLevel } from './levels.ts';
 
 export type { Logger };
 
@@ -18,10 +19,6 @@ export const REDACTED_PATHS = [
   '*.one_time_passcode',
   '*.token',
 ];
-
-/** pino's levels, most verbose first; `silent` logs nothing. */
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export function createLogger(level: LogLevel, destination?: NodeJS.WritableStream): Logger {
   return pino(

@@ -5,7 +5,7 @@ import { eventually, firstError } from '../helpers/api.ts';
 import { expectGraphError, graphClient, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cliEnv } from '../helpers/cli.ts';
+import { CLI_ARGS, cliEnv } from '../helpers/cli.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../../src/ads/store.ts';
 
 /**
@@ -139,7 +139,7 @@ async function secondInstance() {
   const env = cliEnv(server.database, {
     PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'warn', AD_SET_LIMIT: String(LIMIT), AD_SET_LIMIT_BULK: String(BULK_LIMIT),
   });
-  const child = spawn(process.execPath, ['bin/adgraph.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => { stdout += String(chunk); });

@@ -9,6 +9,12 @@ import type { TestDatabase } from './database.ts';
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/**
+ * Node's arguments that start the CLI from its TypeScript sources through tsx, from the package root: no build
+ * needed, and the code under test is the code in the tree (test/build.test.ts runs the compiled bin).
+ */
+export const CLI_ARGS = ['--import', 'tsx', 'src/cli/main.ts'];
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -25,7 +31,7 @@ export function cliEnv(database: Pick<TestDatabase, 'url' | 'schema'>, extra: Re
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['bin/adgraph.js', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...CLI_ARGS, ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
       if (error && (error.killed || error.signal)) return reject(new Error(`adgraph ${args.join(' ')} was killed (${error.signal}): ${stderr}`));
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
     });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { cliEnv } from './cli.ts';
+import { CLI_ARGS, cliEnv } from './cli.ts';
 import type { TestDatabase } from './database.ts';
 
 /**
@@ -33,10 +33,11 @@ export interface ServeChild {
   dispose(): Promise<void>;
 }
 
-export function spawnServe(database: Pick<TestDatabase, 'url' | 'schema'>, env: Record<string, string> = {}, args: string[] = []): ServeChild {
+/** `cli`: node's arguments that start the command line; the TypeScript sources unless a test says (the compiled bin). */
+export function spawnServe(database: Pick<TestDatabase, 'url' | 'schema'>, env: Record<string, string> = {}, args: string[] = [], cli: string[] = CLI_ARGS): ServeChild {
   const childEnv = cliEnv(database, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
   delete childEnv.NODE_ENV; // vitest sets it to "test", which hides production behaviour (Apollo's signal handling)
-  const child = spawn(process.execPath, ['bin/adgraph.js', 'serve', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...cli, 'serve', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const watchers = new Set<() => void>();

@@ -91,3 +91,7 @@ export const COUNTRY_CODES = new Set(
   'OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC ' +
   'TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW').split(' '),
 );
+
+/** Why the platform's review flagged a custom audience or conversion (operator CLI, DECISIONS section 7). */
+export const FLAG_REASONS = ['health', 'financial'] as const;
+export type FlagReason = (typeof FLAG_REASONS)[number];

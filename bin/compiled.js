@@ -1,0 +1,59 @@
+// The package's bins run the compiled program in dist/ (`npm run build`; `npm ci` runs it through `prepare`). A
+// build that is missing, or older than a source it was made from, is refused in one line: running it would run
+// code the sources no longer say. Without the sources (an install that ships only dist/) there is nothing to
+// compare. Development runs the sources through tsx instead (`npm run dev`).
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Written into the output folder by scripts/build.js; its modification time is when that build started. */
+export const BUILD_STAMP = '.build-started';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What the build reads: tsconfig.build.json's folders and the schema copied beside them, and the settings. */
+const SOURCE_DIRS = ['src', 'db', 'bench', 'schema'];
+const SOURCE_FILES = ['tsconfig.json', 'tsconfig.build.json'];
+const SOURCE_FILE = /\.(ts|mts|mjs|graphql|json)$/;
+
+/** The most recently modified source, or undefined without sources. */
+function newestSource() {
+  let newest;
+  const consider = (path) => {
+    let mtimeMs;
+    try {
+      ({ mtimeMs } = statSync(path));
+    } catch {
+      return; // not there (an install without the sources)
+    }
+    if (!newest || mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
+  };
+  for (const dir of SOURCE_DIRS) {
+    let entries;
+    try {
+      entries = readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) if (entry.isFile() && SOURCE_FILE.test(entry.name)) consider(join(entry.parentPath, entry.name));
+  }
+  for (const file of SOURCE_FILES) consider(join(ROOT, file));
+  return newest;
+}
+
+/** The file URL of dist/<modulePath> for `import()`; exits with one line naming `tool` when the build is missing or stale. */
+export function compiled(modulePath, tool) {
+  const fail = (reason) => {
+    process.stderr.write(`${tool}: ${reason}; run npm run build\n`);
+    process.exit(1);
+  };
+  let builtAt;
+  try {
+    builtAt = statSync(join(ROOT, 'dist', BUILD_STAMP)).mtimeMs;
+  } catch {
+    fail('there is no build in dist/');
+  }
+  const newest = newestSource();
+  if (newest && newest.mtimeMs > builtAt) fail(`the build in dist/ is older than ${relative(ROOT, newest.path)}`);
+  return pathToFileURL(join(ROOT, 'dist', modulePath)).href;
+}

@@ -1,0 +1,165 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, lines, type CliRun } from './helpers/cli.ts';
+import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { spawnServe } from './helpers/serve-child.ts';
+import { convertFormat, describeConversion } from '../src/dateformats/convert.ts';
+import { DEMO_PASSWORD } from '../db/seeds/demo.ts';
+
+/**
+ * The compiled build (issue 13): `scripts/build.js` (what `npm run build` and `npm ci` run) into a package folder of its
+ * own under .tmp/, holding copies of the bin files, run the way `npm start` and `adgraph` run dist/. node_modules is
+ * found up the tree from there, as from dist/. Every other test runs the sources through tsx.
+ */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MODULE_LOG_HOOK = join(ROOT, 'test/helpers/module-log.mjs');
+
+/** A package folder with the bin files and nothing else; removed after the tests. */
+const packageFolders: string[] = [];
+function packageFolder(): string {
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+  const folder = mkdtempSync(join(ROOT, '.tmp', 'build-'));
+  packageFolders.push(folder);
+  for (const file of ['adgraph.js', 'compiled.js']) cpSync(join(ROOT, 'bin', file), join(folder, 'bin', file));
+  return folder;
+}
+
+/** The environment of a command without a database; no NODE_OPTIONS, so the child runs only what a test gives it. */
+const ENV: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
+delete ENV.NODE_OPTIONS;
+
+function node(args: string[], env: NodeJS.ProcessEnv = ENV): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, { cwd: ROOT, env, timeout: 120_000 }, (error, stdout, stderr) => {
+      if (error && (error.killed || error.signal)) return reject(new Error(`node ${args.join(' ')} was killed (${error.signal}): ${stderr}`));
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** The modules a run of the compiled CLI loaded (test/helpers/module-log.mjs), besides its result. */
+async function loadedModules(bin: string, args: string[], env: NodeJS.ProcessEnv = ENV): Promise<{ run: CliRun; modules: string[] }> {
+  const log = join(packageFolder(), 'modules.log');
+  const run = await node(['--import', MODULE_LOG_HOOK, bin, ...args], { ...env, MODULE_LOG: log });
+  return { run, modules: [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))] };
+}
+
+/** The server stack and the schema: what only `serve` needs. */
+const SERVER_STACK = /\/node_modules\/(@apollo\/|express\/|@as-integrations\/|@graphql-tools\/|graphql\/|graphql-scalars\/)|\/dist\/src\/(server|graphql)\//;
+/** The database layer and the logger: what commands without a database do not need either. */
+const DATABASE_AND_LOGGER = /\/node_modules\/(knex|pg|better-sqlite3|pino)\//;
+
+let folder: string;
+let bin: string;
+
+beforeAll(async () => {
+  folder = packageFolder();
+  bin = join(folder, 'bin', 'adgraph.js');
+  const build = await node(['scripts/build.js', '--out-dir', join(folder, 'dist')]);
+  expect(build.code, build.stdout + build.stderr).toBe(0);
+}, 120_000);
+
+afterAll(() => {
+  for (const path of packageFolders) rmSync(path, { recursive: true, force: true });
+});
+
+describe('the compiled command line', () => {
+  it('prints its help', async () => {
+    const run = await node([bin, '--help']);
+    expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^Usage: adgraph \[options\] \[command\]/);
+    for (const command of ['serve', 'db', 'orgs', 'clients', 'accounts', 'dates']) expect(run.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+  });
+
+  it('converts a date format as the sources do', async () => {
+    const text = await node([bin, 'dates', 'convert', 'yyyy-MM-dd']);
+    expect(text, text.stderr).toMatchObject({ code: 0, stderr: '' });
+    expect(text.stdout).toBe(`${describeConversion(convertFormat('yyyy-MM-dd', { lenient: false }))}\n`);
+    expect(lines(text.stdout)[0]).toBe('uuuu-MM-dd||uuuu-MM-d');
+    const json = await node([bin, 'dates', 'convert', 'yyyy-MM-dd', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual(JSON.parse(JSON.stringify(convertFormat('yyyy-MM-dd', { lenient: false }))));
+  });
+
+  it.each([[['--help']], [['dates', 'convert', 'yyyy-MM-dd']]])('adgraph %j loads neither the server stack nor the database', async (args) => {
+    const { run, modules } = await loadedModules(bin, args);
+    expect(run.code, run.stderr).toBe(0);
+    expect(modules).toContain(`file://${folder}/dist/src/cli/main.js`); // the log works and this is the compiled CLI
+    expect(modules.filter((url) => SERVER_STACK.test(url) || DATABASE_AND_LOGGER.test(url))).toEqual([]);
+  });
+
+  it('an admin command loads the database and its services, not the server stack', async () => {
+    const database = await createTestDatabase({ migrate: false });
+    try {
+      const { run, modules } = await loadedModules(bin, ['clients', 'list', '--json'], cliEnv(database));
+      expect(run, run.stderr).toMatchObject({ code: 0, stdout: '[]\n' });
+      expect(modules.some((url) => /\/node_modules\/knex\//.test(url))).toBe(true);
+      expect(modules.some((url) => url.endsWith('/dist/db/migrations/index.js'))).toBe(true);
+      expect(modules.filter((url) => SERVER_STACK.test(url))).toEqual([]);
+    } finally {
+      await database.dispose();
+    }
+  });
+});
+
+describe('the compiled server', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase({ migrate: false });
+  });
+  afterAll(() => database.dispose());
+
+  it('migrates an empty database, loads the demo data, and answers /healthz and GraphQL', { timeout: 90_000 }, async () => {
+    const child = spawnServe(database, { LOG_LEVEL: 'warn' }, [], [bin]);
+    try {
+      const url = await child.url();
+      expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
+      expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ready' });
+
+      // The schema (dist/schema), the resolvers, and a password check in the bcrypt worker (dist/src/hashing).
+      const graphql = (query: string, headers: Record<string, string> = {}) =>
+        fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query }) }).then((r) =>
+          r.json(),
+        );
+      const login = await graphql(`mutation { login(input: { email: "ads@northwind.example", password: ${JSON.stringify(DEMO_PASSWORD)} }) { sessionToken } }`);
+      const token = login.data?.login?.sessionToken;
+      expect(token, JSON.stringify(login)).toEqual(expect.any(String));
+      expect(await graphql('{ me { email } }', { 'service-session-token': token })).toEqual({ data: { me: { email: 'ads@northwind.example' } } });
+
+      // The IDE's page and an asset it reads from node_modules.
+      const page = await fetch(`${url}/graphql`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      const asset = /<script src="([^"]+)"/.exec(await page.text())?.[1];
+      expect(asset).toBeDefined();
+      expect((await fetch(new URL(asset!, `${url}/graphql`))).status).toBe(200);
+
+      child.signal('SIGTERM');
+      expect(await child.exited).toMatchObject({ code: 0 });
+    } finally {
+      await child.dispose();
+    }
+  });
+});
+
+describe('the bin', () => {
+  it('refuses a missing or stale build in one line, and runs a fresh one', async () => {
+    const copy = packageFolder();
+    const copyBin = join(copy, 'bin', 'adgraph.js');
+    const missing = await node([copyBin, '--help']);
+    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'adgraph: there is no build in dist/; run npm run build\n' });
+
+    // The build keeps the time it started at; a source from before it is fine, one changed since is not.
+    cpSync(join(folder, 'dist'), join(copy, 'dist'), { recursive: true, preserveTimestamps: true });
+    const source = join(copy, 'src', 'cli', 'main.ts');
+    mkdirSync(join(copy, 'src', 'cli'), { recursive: true });
+    writeFileSync(source, '// a source file\n');
+    utimesSync(source, new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(await node([copyBin, '--help'])).toMatchObject({ code: 0, stderr: '' });
+
+    utimesSync(source, new Date(), new Date());
+    const stale = await node([copyBin, '--help']);
+    expect(stale).toMatchObject({ code: 1, stdout: '', stderr: 'adgraph: the build in dist/ is older than src/cli/main.ts; run npm run build\n' });
+  });
+});
