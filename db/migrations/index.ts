@@ -7,6 +7,7 @@ import * as signingKeysOneActive from './20261122000500_signing_keys_one_active.
 import * as adSetWrites from './20261122000600_ad_set_writes.ts';
 import * as commentWrites from './20261122000700_comment_writes.ts';
 import * as groups from './20261122000800_groups.ts';
+import * as pagingIndexes from './20261122000900_paging_indexes.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -21,6 +22,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000600_ad_set_writes': adSetWrites,
   '20261122000700_comment_writes': commentWrites,
   '20261122000800_groups': groups,
+  '20261122000900_paging_indexes': pagingIndexes,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

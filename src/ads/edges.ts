@@ -61,9 +61,11 @@ const ALLOWED: Record<StatusTable, readonly EffectiveStatus[]> = {
   campaigns: CAMPAIGN_EFFECTIVE_STATUSES, ad_sets: AD_SET_EFFECTIVE_STATUSES, ads: AD_EFFECTIVE_STATUSES,
 };
 
-/** The filters of one request: checked values, and the SQL condition (cached per table and value set). */
-const conditionCache = new Map<string, ReturnType<typeof conditionFor>>();
+/** Filters by table and the (checked, sorted, distinct) values asked for: a few hundred at most, each built once. */
+const filtersCache = new Map<string, Filters>();
+const valueSet = (values: readonly string[] | undefined) => (values ? [...new Set(values)].sort().join(',') : '-');
 
+/** The filters of one request: checked values, and the SQL condition. The same object for the same filter, never changed. */
 export function statusFilters(table: StatusTable, filter: EdgeFilter = {}): Filters {
   const allowed = ALLOWED[table];
   filter.effectiveStatus?.forEach((value, i) => {
@@ -71,17 +73,14 @@ export function statusFilters(table: StatusTable, filter: EdgeFilter = {}): Filt
       throw paramError('effective_status', `Param effective_status[${i}] must be one of {${allowed.join(', ')}}`);
     }
   });
-  const filters: Filters = {};
-  if (filter.status) filters.status = filter.status;
-  const wanted = filter.effectiveStatus ?? (filter.status ? undefined : allowed.filter((s) => !HIDDEN_BY_DEFAULT.includes(s)));
-  if (wanted) {
-    const key = `${table}:${[...new Set(wanted)].sort().join(',')}`;
-    let condition = conditionCache.get(key);
-    if (!condition) {
-      condition = conditionFor(DIMENSIONS[table], (inputs) => wanted.includes(RULE[table](inputs)));
-      conditionCache.set(key, condition);
-    }
-    filters.effective_status = condition;
+  const key = `${table}:${valueSet(filter.effectiveStatus)}:${valueSet(filter.status)}`;
+  let filters = filtersCache.get(key);
+  if (!filters) {
+    filters = {};
+    if (filter.status) filters.status = [...new Set(filter.status)].sort();
+    const wanted = filter.effectiveStatus ?? (filter.status ? undefined : allowed.filter((s) => !HIDDEN_BY_DEFAULT.includes(s)));
+    if (wanted) filters.effective_status = conditionFor(DIMENSIONS[table], (inputs) => wanted.includes(RULE[table](inputs)));
+    filtersCache.set(key, Object.freeze(filters));
   }
   return filters;
 }

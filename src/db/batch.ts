@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { Knex } from 'knex';
-import type { Db } from './index.ts';
+import { dialect, type Db } from './index.ts';
 import type { TableMapping } from './rows.ts';
 import { readsAscending, toSlice, type Slice, type PageRequest } from './pagination.ts';
 import { isNumericId, isUuid } from './ids.ts';
@@ -15,6 +15,25 @@ import type { RawCondition } from './conditions.ts';
 export type Filters = Record<string, string | readonly string[] | null | RawCondition>;
 
 const isRaw = (value: unknown): value is RawCondition => typeof value === 'object' && value !== null && 'sql' in value;
+
+/** Raw conditions as text, each object once: their SQL is long, and loaders are keyed by their filters. */
+const conditionTexts = new WeakMap<RawCondition, string>();
+
+/** The same text for the same filters (a raw condition by its SQL and bindings, whichever object holds them). */
+function filtersKey(filters: Filters): string {
+  let key = '';
+  for (const [column, value] of Object.entries(filters)) {
+    let text: string;
+    if (isRaw(value)) {
+      text = conditionTexts.get(value) ?? JSON.stringify(value);
+      conditionTexts.set(value, text);
+    } else {
+      text = JSON.stringify(value);
+    }
+    key += `${JSON.stringify(column)}:${text};`;
+  }
+  return key;
+}
 
 function applyFilters(query: Knex.QueryBuilder, filters: Filters): void {
   for (const [column, value] of Object.entries(filters)) {
@@ -203,19 +222,49 @@ export interface PagedChildren<T> {
 }
 
 /**
- * Pages of children for many parents at once: a window function numbers each parent's children in id
- * order and keeps the first limit + 1 of each, so 50 ad sets' ads are one statement, not 50.
+ * Pages of children for many parents at once, in one statement whose cost is the pages, not the parents' sizes:
+ * for each parent, an index range scan of (parent, id) from the cursor that stops after limit + 1 rows. PostgreSQL
+ * runs it as a LATERAL join over the parent ids; SQLite, which has no LATERAL, as a correlated `id in (...)`
+ * subquery per parent. The parent ids travel as one array (JSON for SQLite), so the statement's text does not
+ * depend on how many parents a batch holds, and its prepared form is reused (./statement-cache.ts).
  */
 export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn: string): PagedChildren<T> {
   const pageLoaders = new Map<string, DataLoader<string, Slice<T>>>();
   const countLoaders = new Map<string, DataLoader<string, number>>();
   // Its loaders are made on first use, in the group of the loaders it was built with.
   const makeLoader = loaderMaker();
+  const table = mapping.table;
+  // Numeric ids are BIGINT, the others UUID (the convention assertCursorFits relies on too).
+  const parentType = mapping.columns[parentColumn] === 'id' ? 'bigint' : 'uuid';
+
+  /** The page of each parent, rows of every parent together in the request's id order. */
+  function pagesOf(parentIds: readonly string[], request: PageRequest, filters: Filters): Promise<Array<Record<string, unknown>>> {
+    const postgres = dialect(db) === 'postgres';
+    // The filters' raw SQL names the table itself (`ad_sets.status`): the per-parent page reads it unaliased.
+    const perParent = db(table)
+      .select(postgres ? `${table}.*` : `${table}.id`)
+      .where(`${table}.${parentColumn}`, db.raw(postgres ? 'batch_parent.id' : 'batch_parent.value'));
+    applyFilters(perParent, filters);
+    applyCursor(perParent, request, `${table}.id`);
+    perParent.orderBy(`${table}.id`, order(request)).limit(request.limit + 1);
+    if (postgres) {
+      return db
+        .select('batch_page.*')
+        .from(db.raw(`unnest(?::${parentType}[]) as batch_parent(id) cross join lateral ? as batch_page`, [parentIds as string[], perParent]))
+        .orderBy('batch_page.id', order(request));
+    }
+    // CROSS JOIN keeps the parents as SQLite's outer loop.
+    return db
+      .select('batch_page.*')
+      .from(db.raw('json_each(?) as batch_parent cross join ?? as batch_page', [JSON.stringify(parentIds), table]))
+      .whereIn('batch_page.id', perParent)
+      .orderBy('batch_page.id', order(request));
+  }
 
   return {
     page(parentId, request, filters = {}) {
       assertCursorFits(mapping as TableMapping<unknown>, request);
-      const key = JSON.stringify([request, filters]);
+      const key = `${JSON.stringify(request)};${filtersKey(filters)}`;
       let loader = pageLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, Slice<T>>(async (parentIds) => {
@@ -227,16 +276,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
             const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
             return [toSlice(rows.map((row: Record<string, unknown>) => mapping.fromRow(row)), request)];
           }
-          const inner = db(mapping.table)
-            .select('*', db.raw(`row_number() over (partition by ?? order by id ${order(request)}) as page_position`, [parentColumn]))
-            .whereIn(parentColumn, parentIds as string[]);
-          applyFilters(inner, filters);
-          applyCursor(inner, request);
-          const rows: Array<Record<string, unknown>> = await db
-            .select('*')
-            .from(inner.as('numbered'))
-            .where('page_position', '<=', request.limit + 1)
-            .orderBy([{ column: parentColumn }, { column: 'page_position' }]);
+          const rows = await pagesOf(parentIds, request, filters);
           const grouped = groupBy(rows, parentColumn, mapping);
           return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
         });
@@ -245,7 +285,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       return loader.load(parentId);
     },
     count(parentId, filters = {}) {
-      const key = JSON.stringify(filters);
+      const key = filtersKey(filters);
       let loader = countLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, number>(async (parentIds) => {

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { SqliteClient } from './sqlite-client.ts';
+import { keepPreparedStatements, type PreparingConnection } from './statement-cache.ts';
 
 export type Db = Knex;
 export type Dialect = 'sqlite' | 'postgres';
@@ -36,19 +38,21 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
     const filename = sqliteFilename(url);
     if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
     return knexFactory({
-      client: 'better-sqlite3',
+      // better-sqlite3, with rows built faster (./sqlite-client.ts).
+      client: SqliteClient as unknown as typeof Knex.Client,
       connection: { filename },
       useNullAsDefault: true,
       log: knexLog,
       pool: {
         min: 1,
         max: 1,
-        afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        afterCreate(conn: PreparingConnection & { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
           // WAL lets readers proceed during a write; the busy timeout makes a second process wait for the
           // lock instead of failing at once; SQLite leaves foreign keys off unless asked.
           conn.pragma('journal_mode = WAL');
           conn.pragma('foreign_keys = ON');
           conn.pragma('busy_timeout = 5000');
+          keepPreparedStatements(conn);
           done(null, conn);
         },
       },

@@ -150,16 +150,38 @@ export function complexityRefusal(complexity: Complexity, limits: ComplexityLimi
   return null;
 }
 
+/** Estimates kept per document, by operation name and variables; beyond this many the oldest goes. */
+const ESTIMATES_PER_DOCUMENT = 64;
+/** Variables longer than this (as JSON) are estimated every time rather than kept. */
+const MAX_KEPT_VARIABLES = 2_048;
+
 /**
  * Refuses an operation whose estimate exceeds the limits, before it runs. A plugin rather than a validation
  * rule: the estimate depends on the variables, and Apollo validates each document once and caches the result.
+ * The estimate walks the whole document against the schema (0.13 ms for the three-level read of the
+ * benchmarks, more than its SQL takes): Apollo hands over the same parsed document for the same query text, so
+ * an estimate is kept per document, operation name and variables, and goes with the document from Apollo's cache.
  */
 export function complexityLimitPlugin<Context extends object>(limits: ComplexityLimits): ApolloServerPlugin<Context> {
+  const estimates = new WeakMap<DocumentNode, Map<string, Complexity | null>>();
+  const estimate = (schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined) => {
+    const key = JSON.stringify([operationName ?? null, variables ?? null]);
+    if (key.length > MAX_KEPT_VARIABLES) return estimateComplexity(schema, document, operationName, variables);
+    let kept = estimates.get(document);
+    if (!kept) estimates.set(document, (kept = new Map()));
+    let complexity = kept.get(key);
+    if (complexity === undefined) {
+      complexity = estimateComplexity(schema, document, operationName, variables);
+      if (kept.size >= ESTIMATES_PER_DOCUMENT) kept.delete(kept.keys().next().value!);
+      kept.set(key, complexity);
+    }
+    return complexity;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operationName, request }) {
-          const complexity = estimateComplexity(schema, document, operationName ?? undefined, request.variables);
+          const complexity = estimate(schema, document, operationName ?? undefined, request.variables);
           const refusal = complexity && complexityRefusal(complexity, limits);
           if (refusal) throw refusal;
         },

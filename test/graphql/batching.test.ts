@@ -10,7 +10,8 @@ describe('DataLoader batching', () => {
   let accountId: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    // The background runner's polling would be counted too.
+    server = await startTestServer({ ASYNC_RUNNER: 'false' });
     const world = worldBuilder(server.deps);
     const org = await world.organization();
     ({ token } = await world.user({ organizationId: org.id, role: 'admin' }));
@@ -71,6 +72,7 @@ describe('DataLoader batching', () => {
     const { statements } = await countStatements(server.deps.db, () =>
       server.graphql(`query ($account: ID!) { adSets(accountId: $account, first: 50) { nodes { ads(first: 1) { nodes { id } } } } }`, { account: accountId }, token),
     );
-    expect(statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql) && /row_number/i.test(sql))).toHaveLength(1);
+    // One page per ad set, read from an index from the cursor (json_each on SQLite, LATERAL on PostgreSQL).
+    expect(statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql) && /json_each|lateral/i.test(sql))).toHaveLength(1);
   });
 });

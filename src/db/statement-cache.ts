@@ -1,0 +1,39 @@
+/**
+ * Prepared statements of a better-sqlite3 connection, kept by SQL text. Knex's better-sqlite3 client prepares
+ * every statement anew on every query (knex/lib/dialects/better-sqlite3 `_query` calls `connection.prepare`),
+ * and preparing costs about as much as running a small read. A kept statement stays right across schema
+ * changes: SQLite prepares it again by itself when a migration changed a table it reads, and better-sqlite3
+ * reads the columns on every run. A kept statement is shared by every query with its text, so nothing may set a
+ * mode on it for one query only: ./sqlite-client.ts runs every read in raw mode and refuses knex's per-query
+ * `safeIntegers` option.
+ */
+export interface PreparingConnection {
+  prepare(sql: string): unknown;
+}
+
+/** The most statements one connection keeps; the least recently used goes first. */
+export const KEPT_STATEMENTS = 500;
+
+const keptBy = new WeakMap<PreparingConnection, ReadonlyMap<string, unknown>>();
+
+/** The statements a connection keeps, by SQL text, least recently used first (for tests). */
+export const keptStatements = (connection: PreparingConnection) => keptBy.get(connection);
+
+/** Makes `connection.prepare` answer from the statements it prepared before. */
+export function keepPreparedStatements(connection: PreparingConnection, capacity = KEPT_STATEMENTS): void {
+  const prepare = connection.prepare.bind(connection);
+  // A Map iterates in insertion order: taking a statement out and putting it back marks it most recently used.
+  const kept = new Map<string, unknown>();
+  connection.prepare = (sql: string) => {
+    let statement = kept.get(sql);
+    if (statement === undefined) {
+      statement = prepare(sql);
+      if (kept.size >= capacity) kept.delete(kept.keys().next().value!);
+    } else {
+      kept.delete(sql);
+    }
+    kept.set(sql, statement);
+    return statement;
+  };
+  keptBy.set(connection, kept);
+}

@@ -1,0 +1,91 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type Db } from '../../src/db/index.ts';
+
+/**
+ * The SQLite client builds rows from better-sqlite3's raw mode (src/db/sqlite-client.ts): they must be exactly
+ * the rows better-sqlite3 builds itself, key order included, and follow the schema when it changes, even when
+ * another connection changes it. SQLite whatever TEST_DB says: the client is SQLite's.
+ */
+describe('rows read through the SQLite client', () => {
+  let dir: string;
+  let file: string;
+  let db: Db;
+  let other: Database.Database;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'adgraph-rows-'));
+    file = join(dir, 'rows.sqlite');
+    db = createDatabase(`sqlite:${file}`);
+    await db.raw('create table things (id integer primary key, name text not null, size integer, data text)');
+    await db('things').insert([{ id: 1, name: 'one', size: 10, data: '{"a":1}' }, { id: 2, name: 'two', size: null, data: null }]);
+    other = new Database(file);
+  });
+
+  afterAll(async () => {
+    other?.close();
+    await db?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const direct = (sql: string, ...bindings: unknown[]) => other.prepare(sql).all(...bindings) as Array<Record<string, unknown>>;
+  const throughKnex = async (sql: string, ...bindings: unknown[]) => (await db.raw(sql, bindings as never)) as Array<Record<string, unknown>>;
+
+  it('are the rows better-sqlite3 builds, with their keys in the same order', async () => {
+    const queries: Array<[string, ...unknown[]]> = [
+      ['select * from things order by id'],
+      ['select * from things where id = ?', 2],
+      ['select name, count(*), sum(size) as total from things group by name order by name'],
+      // A repeated name keeps the last value; "__proto__" is no key; odd names are keys like any other.
+      ['select 1 as a, 2 as a, 3 as "__proto__", 4 as "it\'s ""quoted"""'],
+      ['select t.id, u.id, t.name from things t join things u on u.id = t.id order by t.id'],
+      ['select * from things where id > 100'],
+    ];
+    for (const [sql, ...bindings] of queries) {
+      const expected = direct(sql, ...bindings);
+      const rows = await throughKnex(sql, ...bindings);
+      expect(rows, sql).toEqual(expected);
+      expect(rows.map((row) => Object.keys(row)), sql).toEqual(expected.map((row) => Object.keys(row)));
+      expect(rows.every((row) => Object.getPrototypeOf(row) === Object.prototype), sql).toBe(true);
+    }
+  });
+
+  it('follow a schema changed by another connection, columns renamed or reordered', async () => {
+    const all = () => db('things').select('*').orderBy('id');
+    expect(await all()).toEqual([{ id: 1, name: 'one', size: 10, data: '{"a":1}' }, { id: 2, name: 'two', size: null, data: null }]);
+
+    // As many columns as before, other names: only the names tell the shapes apart.
+    other.exec('alter table things rename column name to title');
+    expect(await all()).toEqual([{ id: 1, title: 'one', size: 10, data: '{"a":1}' }, { id: 2, title: 'two', size: null, data: null }]);
+
+    other.exec(`
+      create table things_new (data text, size integer, title text not null, id integer primary key);
+      insert into things_new select data, size, title, id from things;
+      drop table things;
+      alter table things_new rename to things;
+    `);
+    const reordered = await all();
+    expect(reordered).toEqual([{ data: '{"a":1}', size: 10, title: 'one', id: 1 }, { data: null, size: null, title: 'two', id: 2 }]);
+    expect(Object.keys(reordered[0]!)).toEqual(['data', 'size', 'title', 'id']);
+  });
+
+  it('follow a schema changed in a transaction of its own connection', async () => {
+    await db.transaction(async (trx) => {
+      expect(await trx('things').select('*').where({ id: 1 })).toEqual([{ data: '{"a":1}', size: 10, title: 'one', id: 1 }]);
+      await trx.raw('alter table things add column colour text default \'red\'');
+      expect(await trx('things').select('*').where({ id: 1 })).toEqual([{ data: '{"a":1}', size: 10, title: 'one', id: 1, colour: 'red' }]);
+    });
+    expect(await db('things').select('*').where({ id: 2 })).toEqual([{ data: null, size: null, title: 'two', id: 2, colour: 'red' }]);
+  });
+
+  it('report writes as knex does: changes, and the row id of an insert', async () => {
+    expect(await db('things').insert({ id: 7, title: 'seven' })).toEqual([7]);
+    expect(await db('things').where({ id: 7 }).update({ size: 70 })).toBe(1);
+    expect(await db('things').where('id', '>', 1).delete()).toBe(2);
+    expect(await db('things').pluck('id')).toEqual([1]);
+    expect(await db('things').where({ id: 1 }).first('title')).toEqual({ title: 'one' });
+  });
+});
