@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/index.ts';
 import { createAppDeps, type AppDeps } from '../src/context/index.ts';
-import { createDatabase } from '../src/db/index.ts';
 import { migrateToLatest, pendingMigrations } from '../src/db/migrate.ts';
 import { migrationSource } from '../db/migrations/index.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';

@@ -11,14 +11,24 @@ import * as comments from './service.ts';
 import { commentEdges, COMMENT_FILTERS, COMMENT_ORDERS, pageEdges, postEdges } from './edges.ts';
 import { createFeedPost } from './writes/posts.ts';
 import { deleteComment, editComment, publishComment, setCommentLiked } from './writes/comments.ts';
-import { commentExternalId, parseCommentId, POST_KINDS, type CommentRecord } from './store.ts';
+import { commentExternalId, parseCommentId, POST_KINDS, type CommentRecord, type MessageTag } from './store.ts';
 
-/** The author of a post or the liker of a comment: a person (id and name, as /v24.0 shows them) or a page. */
-async function actor(ctx: RequestContext, authorUserId: string | null, authorPageId: string | null) {
-  if (authorPageId) return typed('Page', await comments.findPage(ctx, authorPageId));
-  if (authorUserId) return typed('Person', await ctx.loaders.identity.userById.load(authorUserId));
+/** A liker: a person (id and name, as /v24.0 shows them) or a page. */
+async function liker(ctx: RequestContext, userId: string | null, pageId: string | null) {
+  if (pageId) return typed('Page', await comments.findPage(ctx, pageId));
+  if (userId) return typed('Person', await ctx.loaders.identity.userById.load(userId));
   return null;
 }
+
+/** A post's or comment's author as the one rule lets the viewer see it (comments/rules/authors.ts). */
+async function author(ctx: RequestContext, written: Parameters<typeof comments.authorOf>[1]) {
+  const found = await comments.authorOf(ctx, written);
+  if (!found) return null;
+  return found.kind === 'page' ? typed('Page', found.page) : typed('Person', found.user);
+}
+
+/** What a mention names (MessageTagType). */
+export const MESSAGE_TAG_TYPES = ['user', 'page', 'group'] as const satisfies readonly MessageTag['type'][];
 
 const postOf = comments.postOfComment;
 const capabilities = async (ctx: RequestContext, comment: CommentRecord) => comments.commentCapabilities(ctx, comment, await postOf(ctx, comment));
@@ -31,7 +41,7 @@ function commentId(id: string, field = 'id'): string {
 
 export const commentsResolvers: Resolvers = {
   PostKind: lowercaseEnum(POST_KINDS),
-  MessageTagType: lowercaseEnum(['user', 'page', 'group']),
+  MessageTagType: lowercaseEnum(MESSAGE_TAG_TYPES),
   CommentFilter: lowercaseEnum(COMMENT_FILTERS),
   CommentOrder: lowercaseEnum(COMMENT_ORDERS),
 
@@ -74,7 +84,7 @@ export const commentsResolvers: Resolvers = {
 
   Post: {
     page: async (post, _, ctx) => must(await ctx.loaders.comments.pageById.load(post.pageId)),
-    from: (post, _, ctx) => actor(ctx, post.authorUserId, post.authorPageId),
+    from: (post, _, ctx) => author(ctx, post),
     comments: (post, { filter, order, ...args }, ctx) =>
       edgeConnection(postEdges.comments, ctx, post, args, { filter: filter ?? undefined, order: order ?? undefined }),
   },
@@ -88,11 +98,7 @@ export const commentsResolvers: Resolvers = {
     canHide: async (comment, _, ctx) => (await capabilities(ctx, comment)).canHide ?? null,
     canLike: async (comment, _, ctx) => (await capabilities(ctx, comment)).canLike,
     canReplyPrivately: async (comment, _, ctx) => (await capabilities(ctx, comment)).canReplyPrivately ?? null,
-    from: async (comment, _, ctx) => {
-      const author = await comments.commentAuthor(ctx, comment);
-      if (!author) return null;
-      return author.kind === 'page' ? typed('Page', author.page) : typed('Person', must(await ctx.loaders.identity.userById.load(author.userId)));
-    },
+    from: (comment, _, ctx) => author(ctx, comment),
     post: (comment, _, ctx) => postOf(ctx, comment),
     object: async (comment, _, ctx) => comments.commentedObject(await postOf(ctx, comment)),
     parent: async (comment, _, ctx) => (comment.parentId ? ctx.loaders.comments.commentById.load(comment.parentId) : null),
@@ -103,7 +109,7 @@ export const commentsResolvers: Resolvers = {
   },
 
   CommentLike: {
-    actor: (like, _, ctx) => actor(ctx, like.userId, like.pageId),
+    actor: (like, _, ctx) => liker(ctx, like.userId, like.pageId),
   },
 
   Actor: {

@@ -6,6 +6,8 @@ import { paramError } from '../graph-api/params.ts';
 import { capabilitiesOf, type Capabilities } from './rules/capabilities.ts';
 import { isHideable, type ModerationFacts } from './rules/moderation.ts';
 import { visibleTo } from './rules/visibility.ts';
+import { visibleAuthor, type Authorship } from './rules/authors.ts';
+import type { UserRecord } from '../identity/store.ts';
 import { parseCommentId, type CommentRecord, type PageRecord, type PostRecord } from './store.ts';
 
 const loaders = (ctx: RequestContext) => ctx.loaders.comments;
@@ -156,17 +158,19 @@ export async function viewerLikes(ctx: RequestContext, comment: CommentRecord, p
 export const isAuthor = (ctx: RequestContext, comment: CommentRecord): boolean =>
   ctx.viewer.kind === 'user' && comment.authorUserId === ctx.viewer.userId;
 
-/**
- * The author as the viewer may see it: a page always; a person only to the page (a page token is needed for user
- * information on page comments) and to that person.
- */
-export async function commentAuthor(ctx: RequestContext, comment: CommentRecord): Promise<{ kind: 'page'; page: PageRecord } | { kind: 'user'; userId: string } | null> {
-  if (comment.authorPageId) {
-    const page = await loaders(ctx).pageById.load(comment.authorPageId);
+/** A post's or a comment's author as the viewer may see it (rules/authors.ts), loaded: the page, or the person. */
+export type Author = { kind: 'page'; page: PageRecord } | { kind: 'person'; user: UserRecord };
+
+/** The one answer to "who wrote it" for both surfaces (GraphQL `from`, `/v24.0` `?fields=from`); null when the viewer may not know. */
+export async function authorOf(ctx: RequestContext, written: Authorship & { organizationId: string }): Promise<Author | null> {
+  const author = visibleAuthor(written, { isPage: viewsAsPage(ctx, written.organizationId), userId: ctx.viewer.kind === 'user' ? ctx.viewer.userId : null });
+  if (!author) return null;
+  if (author.kind === 'page') {
+    const page = await loaders(ctx).pageById.load(author.pageId);
     return page ? { kind: 'page', page } : null;
   }
-  if (!comment.authorUserId) return null;
-  return isAuthor(ctx, comment) || viewsAsPage(ctx, comment.organizationId) ? { kind: 'user', userId: comment.authorUserId } : null;
+  const user = await ctx.loaders.identity.userById.load(author.userId);
+  return user ? { kind: 'person', user } : null;
 }
 
 // --- Derived fields ---------------------------------------------------------------------------------------

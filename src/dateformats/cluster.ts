@@ -1,5 +1,8 @@
 import { convertedForListing } from './convert.ts';
-import { convertMappingResponse, createdMajor, convertPipeline, convertTemplate, type AffectedPlace, type ConvertOptions, type Severity, type TemplateKind } from './mapping.ts';
+import {
+  convertMappingResponse, createdMajor, convertPipeline, convertTemplate, isObject, type AffectedPlace, type ConvertOptions, type Json, type Severity,
+  type TemplateKind,
+} from './mapping.ts';
 import { enc, type SearchClient, type SearchRequest } from './search-client.ts';
 
 /**
@@ -71,14 +74,14 @@ export interface ScanOptions extends ConvertOptions {
 export async function scanCluster(client: SearchClient, options: ScanOptions = {}): Promise<ScanResult> {
   const version = await client.version();
   const [mappingResponse, settingsResponse, aliasResponse, composable, components, legacy, pipelines, deprecations] = await Promise.all([
-    client.request<Record<string, any>>('GET', '/_mapping'),
+    client.request<unknown>('GET', '/_mapping'),
     client.request<Record<string, { settings?: { index?: { version?: { created?: string } } } }>>('GET', '/_settings'),
     client.requestAllowing<Record<string, { aliases?: Record<string, unknown> }>>('GET', '/_alias', [404]),
     client.requestAllowing<{ index_templates?: Array<{ name: string; index_template: unknown }> }>('GET', '/_index_template', MISSING),
     client.requestAllowing<{ component_templates?: Array<{ name: string; component_template: unknown }> }>('GET', '/_component_template', MISSING),
     client.requestAllowing<Record<string, unknown>>('GET', '/_template', MISSING),
     client.requestAllowing<Record<string, unknown>>('GET', '/_ingest/pipeline', [404]),
-    client.requestAllowing<Record<string, any>>('GET', '/_migration/deprecations', MISSING),
+    client.requestAllowing<unknown>('GET', '/_migration/deprecations', MISSING),
   ]);
 
   const targets: ScanTarget[] = [];
@@ -119,8 +122,9 @@ export async function scanCluster(client: SearchClient, options: ScanOptions = {
     }
   }
 
-  const available = deprecations.status === 200 && !!deprecations.body && typeof deprecations.body === 'object';
-  const unmatched = available ? matchDeprecations(deprecations.body, targets) : [];
+  const deprecationReport = deprecations.status === 200 && isObject(deprecations.body) ? deprecations.body : undefined;
+  const available = deprecationReport !== undefined;
+  const unmatched = deprecationReport ? matchDeprecations(deprecationReport, targets) : [];
   const places = targets.flatMap((t) => t.places);
   return {
     cluster: { url: client.baseUrl, version: version.number },
@@ -140,13 +144,17 @@ export async function scanCluster(client: SearchClient, options: ScanOptions = {
 }
 
 /** Flattens `GET /_migration/deprecations` to its date-format entries. */
-export function dateDeprecations(body: Record<string, any>): DeprecationEntry[] {
+export function dateDeprecations(body: Json): DeprecationEntry[] {
   const out: DeprecationEntry[] = [];
-  const take = (entry: any, source: string, index?: string) => {
-    if (!entry || typeof entry !== 'object') return;
-    const text = `${entry.message ?? ''} ${entry.details ?? ''}`;
+  const take = (entry: unknown, source: string, index?: string) => {
+    if (!isObject(entry)) return;
+    const { level, message, url, details } = entry;
+    const text = `${message ?? ''} ${details ?? ''}`;
     if (!DATE_DEPRECATION.test(text)) return;
-    out.push({ level: String(entry.level ?? 'warning'), message: String(entry.message ?? ''), url: entry.url, details: entry.details, source, ...(index ? { index } : {}) });
+    out.push({
+      level: String(level ?? 'warning'), message: String(message ?? ''), url: typeof url === 'string' ? url : undefined,
+      details: typeof details === 'string' ? details : undefined, source, ...(index ? { index } : {}),
+    });
   };
   for (const [source, value] of Object.entries(body)) {
     if (Array.isArray(value)) for (const entry of value) take(entry, source);
@@ -161,7 +169,7 @@ export function dateDeprecations(body: Record<string, any>): DeprecationEntry[] 
  * ...]]") goes to the fields it names, or to every place of the index when it names none the scan found; a cluster
  * entry goes to the templates and pipelines whose names its details mention.
  */
-export function matchDeprecations(body: Record<string, any>, targets: ScanTarget[]): DeprecationEntry[] {
+export function matchDeprecations(body: Json, targets: ScanTarget[]): DeprecationEntry[] {
   const unmatched: DeprecationEntry[] = [];
   for (const entry of dateDeprecations(body)) {
     let matched = false;

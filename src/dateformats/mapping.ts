@@ -46,7 +46,7 @@ export interface ConvertOptions {
   lenient?: boolean;
 }
 
-const DATE_TYPES = new Set(['date', 'date_nanos', 'date_range']);
+const DATE_TYPES = new Set<unknown>(['date', 'date_nanos', 'date_range']);
 /** The ingest date processor's own format names (not DateFormatter patterns). */
 const PROCESSOR_FORMATS = new Set(['ISO8601', 'UNIX', 'UNIX_MS', 'TAI64N']);
 const RANK: Record<Severity, number> = { exact: 0, review: 1, unsupported: 2 };
@@ -57,8 +57,8 @@ export function worstSeverity(conversion: Conversion): Severity {
   return worst;
 }
 
-type Json = Record<string, any>;
-const isObject = (value: unknown): value is Json => !!value && typeof value === 'object' && !Array.isArray(value);
+export type Json = Record<string, unknown>;
+export const isObject = (value: unknown): value is Json => !!value && typeof value === 'object' && !Array.isArray(value);
 const clone = <T>(value: T): T => structuredClone(value);
 
 class Collector {
@@ -91,9 +91,11 @@ const ROOT_KEYS = new Set(['properties', 'dynamic_templates', 'runtime', 'dynami
 
 function walkMappingRoot(mappings: Json, at: string, c: Collector): void {
   const keys = Object.keys(mappings);
-  if (keys.length === 1 && !ROOT_KEYS.has(keys[0]!) && isObject(mappings[keys[0]!])) {
+  const typeName = keys.length === 1 && !ROOT_KEYS.has(keys[0]!) ? keys[0]! : undefined;
+  const typed = typeName === undefined ? undefined : mappings[typeName];
+  if (isObject(typed)) {
     // {"_doc": {...}}: a typed mapping.
-    walkMappingRoot(mappings[keys[0]!], `${at}.${keys[0]}`, c);
+    walkMappingRoot(typed, `${at}.${typeName}`, c);
     return;
   }
   if (isObject(mappings.properties)) walkProperties(mappings.properties, `${at}.properties`, '', c);

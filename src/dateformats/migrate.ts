@@ -1,5 +1,5 @@
 import { convertedForListing } from './convert.ts';
-import { convertMappings, createdMajor, type AffectedPlace } from './mapping.ts';
+import { convertMappings, createdMajor, isObject, type AffectedPlace, type Json } from './mapping.ts';
 import { enc, SearchError, type HttpMethod, type SearchClient } from './search-client.ts';
 
 /**
@@ -115,6 +115,22 @@ const INTERNAL_SETTINGS = new Set(['uuid', 'creation_date', 'creation_date_strin
 /** Set only after the reindex: a pipeline on the new index would otherwise run again on every copied document. */
 const AFTER_REINDEX = ['default_pipeline', 'final_pipeline'] as const;
 
+/** `GET /_tasks/<id>` of a reindex task, the parts read here. */
+interface ReindexTask {
+  completed?: boolean;
+  task?: { status?: { total?: number; created?: number; updated?: number; deleted?: number; version_conflicts?: number } };
+  error?: { reason?: string };
+  response?: { failures?: Array<{ id?: string; reason?: string; cause?: { reason?: string } }> };
+}
+
+/** The marker a migration leaves in its new index's mapping (`_meta.adgraph_date_migration`), if these mappings hold one. */
+function migrationMarker(mappings: Json): { source?: string; reindexTask?: string } | undefined {
+  const marker = isObject(mappings._meta) ? mappings._meta[MIGRATION_META] : undefined;
+  if (!isObject(marker)) return undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return { source: text(marker.source), reindexTask: text(marker.reindex_task) };
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
@@ -127,7 +143,7 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   const warnings: string[] = [];
 
   /** Reads are always sent; writes only outside a dry run. Consecutive identical polls are recorded once. */
-  async function call<T = any>(method: HttpMethod, path: string, body?: unknown, opts: { write?: boolean; allow?: number[] } = {}): Promise<{ status: number; body: T } | undefined> {
+  async function call<T = unknown>(method: HttpMethod, path: string, body?: unknown, opts: { write?: boolean; allow?: number[] } = {}): Promise<{ status: number; body: T } | undefined> {
     const write = opts.write ?? method !== 'GET';
     const last = requests[requests.length - 1];
     if (!(last && last.method === method && last.path === path && body === undefined && method === 'GET')) requests.push({ method, path, ...(body !== undefined ? { body } : {}), write, sent: !(write && dryRun) });
@@ -150,16 +166,16 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   }
   const alias = options.alias ?? (viaAlias ? requested : undefined);
 
-  const mappingResponse = await call<Record<string, { mappings?: Record<string, any> }>>('GET', `/${enc(source)}/_mapping`, undefined, { allow: [404] });
+  const mappingResponse = await call<Record<string, { mappings?: Json }>>('GET', `/${enc(source)}/_mapping`, undefined, { allow: [404] });
   if (mappingResponse!.status === 404) throw new MigrationError(`no index or alias named ${requested}.`, 'resolve', 'check the name with `GET /_cat/indices` and `GET /_cat/aliases`.');
   const oldMappings = mappingResponse!.body[source]?.mappings ?? Object.values(mappingResponse!.body)[0]?.mappings ?? {};
-  const marker = (oldMappings._meta as Record<string, any> | undefined)?.[MIGRATION_META];
+  const marker = migrationMarker(oldMappings);
   const target = options.newIndex ?? `${source}${options.suffix ?? '-javatime'}`;
   const base = { requested, source, target, viaAlias, dryRun, resumed: false, aliasActions: [] as AliasAction[], settingsNotCopied: [] as string[], warnings, requests };
 
   if (marker?.source) {
     // --index (or its alias) already names a migrated index.
-    return { ...base, source: String(marker.source), target: source, status: 'already-migrated', affected: [], next: `nothing to do: ${source} is the migrated copy of ${marker.source}.` };
+    return { ...base, source: marker.source, target: source, status: 'already-migrated', affected: [], next: `nothing to do: ${source} is the migrated copy of ${marker.source}.` };
   }
 
   // 2. Convert.
@@ -197,18 +213,18 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   const aliasResponse = await call<Record<string, { aliases?: Record<string, Record<string, unknown>> }>>('GET', `/${enc(source)}/_alias`);
   const oldAliases = aliasResponse!.body[source]?.aliases ?? {};
 
-  const meta = { ...(oldMappings._meta ?? {}), [MIGRATION_META]: { source } };
+  const meta = { ...(isObject(oldMappings._meta) ? oldMappings._meta : {}), [MIGRATION_META]: { source } };
   const createBody = { settings: { index: settings }, mappings: { ...converted, _meta: meta } };
   const partial = { ...base, settingsNotCopied, affected, createdMajor: major };
   const keepServing = () => `${source} is unchanged and still serves${Object.keys(oldAliases).length ? ` ${Object.keys(oldAliases).join(', ')}` : ''}; no alias was switched.`;
 
   // 3. Create the new index, or find the one a previous run created.
-  const existing = await call<Record<string, { mappings?: Record<string, any> }>>('GET', `/${enc(target)}/_mapping`, undefined, { allow: [404] });
-  let targetMeta: Record<string, any> | undefined;
+  const existing = await call<Record<string, { mappings?: Json }>>('GET', `/${enc(target)}/_mapping`, undefined, { allow: [404] });
+  let targetMeta: ReturnType<typeof migrationMarker>;
   let resumed = false;
   if (existing!.status === 200) {
     const mappings = existing!.body[target]?.mappings ?? Object.values(existing!.body)[0]?.mappings ?? {};
-    targetMeta = mappings._meta?.[MIGRATION_META];
+    targetMeta = migrationMarker(mappings);
     if (targetMeta?.source !== source) {
       throw new MigrationError(`index ${target} already exists and is not a migration of ${source}.`, 'create', `${keepServing()} Choose another name with --new-index, or delete ${target} if it is a leftover.`);
     }
@@ -224,11 +240,11 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   }
 
   // 4. Reindex as a task (or find the one already started).
-  let taskId: string | undefined = targetMeta?.reindex_task;
-  let taskDone: any;
+  let taskId: string | undefined = targetMeta?.reindexTask;
+  let taskDone: ReindexTask | undefined;
   let copyMissingOnly = false;
   if (taskId) {
-    const task = await call('GET', `/_tasks/${enc(taskId)}`, undefined, { allow: [404] });
+    const task = await call<ReindexTask>('GET', `/_tasks/${enc(taskId)}`, undefined, { allow: [404] });
     if (task!.status === 404) {
       warnings.push(`reindex task ${taskId} is no longer known to the cluster; copying the documents still missing`);
       taskId = undefined;
@@ -260,7 +276,7 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
 
   if (!dryRun) {
     for (;;) {
-      const task = await call('GET', `/_tasks/${enc(taskId)}`, undefined, { allow: [404] });
+      const task = await call<ReindexTask>('GET', `/_tasks/${enc(taskId)}`, undefined, { allow: [404] });
       if (task!.status === 404) {
         throw new MigrationError(`reindex task ${taskId} is no longer known to the cluster.`, 'reindex', `${keepServing()} Re-run the same command: it copies the documents still missing into ${target}.`, { ...partial, taskId, resumed });
       }
@@ -277,7 +293,7 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
       }
       await sleep(options.pollIntervalMs ?? 1000, options.signal);
     }
-    const failures: any[] = taskDone.response?.failures ?? [];
+    const failures = taskDone.response?.failures ?? [];
     if (taskDone.error || failures.length) {
       const first = taskDone.error?.reason ?? failures[0]?.cause?.reason ?? failures[0]?.reason ?? 'unknown';
       const what = taskDone.error ? `failed: ${first}` : `finished with ${failures.length} failure(s) (first: ${failures[0]?.id ? `document ${failures[0].id}: ` : ''}${first})`;

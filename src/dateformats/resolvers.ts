@@ -1,9 +1,18 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { lowercaseEnum } from '../graphql/helpers.ts';
 import * as dates from './service.ts';
+import type { AffectedPlace, Severity } from './mapping.ts';
+import type { ScanTarget } from './cluster.ts';
+
+/** How exact a conversion is, where a format sits and what holds it, as the conversions and scans say (their enums' values inside the server). */
+export const SEVERITIES = ['exact', 'review', 'unsupported'] as const satisfies readonly Severity[];
+export const PLACE_KINDS = ['field', 'runtime_field', 'dynamic_template', 'dynamic_date_formats', 'processor'] as const satisfies readonly AffectedPlace['kind'][];
+export const TARGET_KINDS = ['index', 'index_template', 'component_template', 'legacy_template', 'pipeline'] as const satisfies readonly ScanTarget['kind'][];
 
 export const dateFormatResolvers: Resolvers = {
-  DateFormatSeverity: lowercaseEnum(['exact', 'review', 'unsupported']),
+  DateFormatSeverity: lowercaseEnum(SEVERITIES),
+  DateFormatPlaceKind: lowercaseEnum(PLACE_KINDS),
+  DateFormatTargetKind: lowercaseEnum(TARGET_KINDS),
 
   Query: {
     convertDateFormat: (_, { format, lenient }, ctx) => dates.convertDateFormat(ctx, format, lenient ?? false),

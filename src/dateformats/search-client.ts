@@ -123,20 +123,20 @@ export class SearchClient {
   }
 
   /** Sends one request and returns the parsed JSON body; throws a {@link SearchError} on any non-2xx answer. */
-  async request<T = any>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
+  async request<T = unknown>(method: HttpMethod, path: string, body?: unknown): Promise<T> {
     const response = await this.send<T>(method, path, body);
     if (response.status >= 200 && response.status < 300) return response.body;
     throw this.#error(method, path, response.status, response.body);
   }
 
   /** Like {@link request}, but hands back non-2xx answers whose status is listed in `allow`. */
-  async requestAllowing<T = any>(method: HttpMethod, path: string, allow: number[], body?: unknown): Promise<{ status: number; body: T }> {
+  async requestAllowing<T = unknown>(method: HttpMethod, path: string, allow: number[], body?: unknown): Promise<{ status: number; body: T }> {
     const response = await this.send<T>(method, path, body);
     if ((response.status >= 200 && response.status < 300) || allow.includes(response.status)) return response;
     throw this.#error(method, path, response.status, response.body);
   }
 
-  async send<T = any>(method: HttpMethod, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+  async send<T = unknown>(method: HttpMethod, path: string, body?: unknown): Promise<{ status: number; body: T }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.#authorization) headers.authorization = this.#authorization;
     if (body !== undefined) headers['content-type'] = 'application/json';

@@ -3,16 +3,18 @@
  * Graph-style API, the platform's own code and subcode. Services throw them; each surface maps them in
  * exactly one place (src/graphql/errors.ts, src/http/errors/*).
  */
-export type ErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'BAD_USER_INPUT'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
+export const ERROR_CODES = [
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'BAD_USER_INPUT',
+  'NOT_FOUND',
+  'CONFLICT',
   /** A count the specification caps (ad sets per account) would be exceeded. */
-  | 'LIMIT_EXCEEDED'
-  | 'RATE_LIMITED'
-  | 'SERVICE_UNAVAILABLE';
+  'LIMIT_EXCEEDED',
+  'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface GraphErrorDetails {
   code: number;
@@ -69,6 +71,14 @@ export const SIGNED_OUT_MESSAGE = 'You are signed out or your session has expire
 
 export const unauthenticated = (message = SIGNED_OUT_MESSAGE) =>
   new DomainError('UNAUTHENTICATED', message, { graph: { code: 190, type: 'OAuthException' } });
+
+/**
+ * An access token that fails verification (RFC 6750 `invalid_token`), unlike a missing or lapsed session: the
+ * surfaces answer it as an OAuth resource server does (`WWW-Authenticate: Bearer error="invalid_token"`), and
+ * /v24.0 as its error 190.
+ */
+export const invalidAccessToken = (message: string) =>
+  new DomainError('UNAUTHENTICATED', message, { oauthError: 'invalid_token', graph: { code: 190, type: 'OAuthException' } });
 
 export const forbidden = (message = 'Forbidden.') =>
   new DomainError('FORBIDDEN', message, { graph: { code: 200, type: 'OAuthException' } });

@@ -10,7 +10,7 @@ import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
-import { NODE_OF_KIND, NODES, type GraphEdge, type GraphNode } from './nodes.ts';
+import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge } from './nodes.ts';
 import { WRITES } from './writes.ts';
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
 
@@ -120,7 +120,7 @@ function formatValue(out: Output, kind: string, value: unknown): unknown {
 }
 
 /** Every field asked for exists, even where there is nothing to print it on (an empty edge, an empty reference). */
-function checkSelection(node: GraphNode<any>, selection: FieldSelection[] | undefined): void {
+function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefined): void {
   for (const item of selection ?? []) {
     const edge = node.edges[item.name];
     if (edge) {
@@ -135,7 +135,7 @@ function checkSelection(node: GraphNode<any>, selection: FieldSelection[] | unde
 }
 
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
-async function renderNode(out: Output, node: GraphNode<any>, record: any, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
+async function renderNode(out: Output, node: AnyGraphNode, record: unknown, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { id: node.id(record) };
   for (const item of selection ?? []) {
     const field = node.fields[item.name];
@@ -166,7 +166,7 @@ interface EdgeBody {
 }
 
 async function renderEdge(
-  out: Output, edge: GraphEdge<any>, parent: any, page: PageRequest, children: FieldSelection[] | undefined, filter?: unknown,
+  out: Output, edge: GraphEdge<unknown>, parent: unknown, page: PageRequest, children: FieldSelection[] | undefined, filter?: unknown,
 ): Promise<{ body: EdgeBody; hasNext: boolean; hasPrevious: boolean }> {
   const node = NODES[edge.node];
   checkSelection(node, children);
@@ -278,7 +278,7 @@ export async function dispatch(deps: AppDeps, request: GraphRequest): Promise<Gr
     const body = await handle(deps, request, headers);
     return { status: 200, headers, body };
   } catch (error) {
-    const { status, body } = graphErrorResponse(error, request.requestId, request.log);
-    return { status, headers, body };
+    const refusal = graphErrorResponse(error, request.requestId, request.log);
+    return { status: refusal.status, headers: { ...headers, ...refusal.headers }, body: refusal.body };
   }
 }

@@ -13,7 +13,7 @@ export type FilterReader = (source: Record<string, unknown>) => unknown;
  * effective_status of the ad object edges: a JSON list (`["ACTIVE","PAUSED"]`, as the SDKs send it), or a comma
  * list (`ACTIVE,PAUSED`, as people type it). Only edges of campaigns, ad sets and ads take it.
  */
-export const effectiveStatusFilter = (edge: Edge<any, any, any>): FilterReader => (source): EdgeFilter | undefined => {
+export const effectiveStatusFilter = (edge: Pick<Edge<unknown, { id: string }>, 'effectiveStatuses'>): FilterReader => (source): EdgeFilter | undefined => {
   const raw = source.effective_status;
   if (raw === undefined || raw === null || raw === '') return undefined;
   const value = decodeJsonText(raw, 'effective_status');

@@ -35,8 +35,8 @@ export interface GraphField<T> {
 
 export interface GraphEdge<T> {
   node: NodeName;
-  edge: Edge<T, { id: string }, any>;
-  /** Reads the edge's filter from the call's parameters (or an edge's modifiers in `fields`). */
+  edge: Edge<T, { id: string }, unknown>;
+  /** Reads the edge's filter (the filter `edge` takes) from the call's parameters (or an edge's modifiers in `fields`). */
   filter?: FilterReader;
 }
 
@@ -53,6 +53,29 @@ export interface GraphNode<T> {
 export type NodeName =
   | 'AdAccount' | 'Campaign' | 'AdSet' | 'Ad' | 'CustomAudience' | 'CustomConversion' | 'Page' | 'Post' | 'AdAsyncRequestSet' | 'AdAsyncRequest'
   | 'Comment' | 'Like' | 'Reaction';
+
+/** The record each node type reads and writes: NODES and WRITES are checked against it. */
+export interface NodeRecords extends Record<NodeName, unknown> {
+  AdAccount: AdAccountRecord;
+  Campaign: CampaignRecord;
+  AdSet: AdSetRecord;
+  Ad: AdRecord;
+  CustomAudience: CustomAudienceRecord;
+  CustomConversion: CustomConversionRecord;
+  Page: PageRecord;
+  Post: PostRecord;
+  AdAsyncRequestSet: AsyncRequestSetRecord;
+  AdAsyncRequest: AsyncRequestRecord;
+  Comment: CommentRecord;
+  Like: CommentLikeRecord;
+  Reaction: CommentLikeRecord;
+}
+
+/**
+ * A node type with its record type forgotten, as the dispatcher holds one: the records it hands a node type are
+ * always that type's own (found by id as its kind, listed by an edge or referred to by a field naming it).
+ */
+export type AnyGraphNode = GraphNode<unknown>;
 
 /** Fields straight from a table's columns, by their snake_case names; money columns print as numeric strings. */
 function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?: string[] } = {}): Record<string, GraphField<T>> {
@@ -228,14 +251,21 @@ const commentsEdge = <T>(of: Edge<T, { id: string }, CommentFilter>): GraphEdge<
 
 const postOf = (comment: CommentRecord, ctx: RequestContext) => comments.postOfComment(ctx, comment);
 
-/** A person or a page as the platform shows an author or a liker: its id and name. */
-async function profile(ctx: RequestContext, who: { userId?: string | null; pageId?: string | null }): Promise<{ id: string; name: string } | undefined> {
+/** A liker as the platform shows one: its id and name. */
+async function profile(ctx: RequestContext, who: { userId: string | null; pageId: string | null }): Promise<{ id: string; name: string } | undefined> {
   if (who.pageId) {
     const page = await ctx.loaders.comments.pageById.load(who.pageId);
     return page ? { id: page.id, name: page.name } : undefined;
   }
   const user = who.userId ? await ctx.loaders.identity.userById.load(who.userId) : null;
   return user ? { id: user.id, name: displayName(user) } : undefined;
+}
+
+/** `from` of a post or a comment: the one rule of who may see an author (comments/rules/authors.ts), printed as id and name. */
+async function authorProfile(ctx: RequestContext, written: Parameters<typeof comments.authorOf>[1]): Promise<{ id: string; name: string } | undefined> {
+  const author = await comments.authorOf(ctx, written);
+  if (!author) return undefined;
+  return author.kind === 'page' ? { id: author.page.id, name: author.page.name } : { id: author.user.id, name: displayName(author.user) };
 }
 const capability = (key: keyof Capabilities) =>
   plain<CommentRecord>(async (comment, ctx) => (await comments.commentCapabilities(ctx, comment, await postOf(comment, ctx)))[key]);
@@ -258,11 +288,7 @@ const COMMENT: GraphNode<CommentRecord> = {
     can_hide: capability('canHide'),
     can_like: capability('canLike'),
     can_reply_privately: capability('canReplyPrivately'),
-    from: plain(async (comment, ctx) => {
-      const author = await comments.commentAuthor(ctx, comment);
-      if (!author) return undefined;
-      return author.kind === 'page' ? { id: author.page.id, name: author.page.name } : profile(ctx, { userId: author.userId });
-    }),
+    from: plain((comment, ctx) => authorProfile(ctx, comment)),
     permalink_url: plain((comment, ctx) => comments.permalinkUrl(ctx, comment)),
     object: ref('Post', async (comment, ctx) => comments.commentedObject(await postOf(comment, ctx))),
     parent: ref('Comment', (comment, ctx) => (comment.parentId ? ctx.loaders.comments.commentById.load(comment.parentId) : Promise.resolve(null))),
@@ -295,17 +321,18 @@ const POST: GraphNode<PostRecord> = {
   id: (post) => post.id,
   fields: {
     ...columns(posts, { hide: ['organization_id', 'author_user_id', 'author_page_id'] }),
-    from: plain((post, ctx) => profile(ctx, { userId: post.authorUserId, pageId: post.authorPageId })),
+    from: plain((post, ctx) => authorProfile(ctx, post)),
     page: ref('Page', (post, ctx) => ctx.loaders.comments.pageById.load(post.pageId)),
   },
   edges: { comments: commentsEdge(postEdges.comments) },
 };
 
-export const NODES: Record<NodeName, GraphNode<any>> = {
+const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdAccount: AD_ACCOUNT, Campaign: CAMPAIGN, AdSet: AD_SET, Ad: AD, CustomAudience: CUSTOM_AUDIENCE,
   CustomConversion: CUSTOM_CONVERSION, Page: PAGE, Post: POST, AdAsyncRequestSet: ASYNC_REQUEST_SET, AdAsyncRequest: ASYNC_REQUEST,
   Comment: COMMENT, Like: LIKE, Reaction: REACTION,
 };
+export const NODES: Record<NodeName, AnyGraphNode> = NODE_TYPES;
 
 /** The Graph node type of each kind of object the API serves. */
 export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {

@@ -1,6 +1,5 @@
 import type { RequestContext } from '../context/index.ts';
-import type { AdAccountRecord, AdRecord, AdSetRecord, CampaignRecord } from '../ads/store.ts';
-import { commentExternalId, type CommentRecord, type PageRecord, type PostRecord } from '../comments/store.ts';
+import { commentExternalId } from '../comments/store.ts';
 import { deleteComment, editComment, publishComment, setCommentLiked } from '../comments/writes/comments.ts';
 import * as campaigns from '../ads/writes/campaigns.ts';
 import * as adWrites from '../ads/writes/ads.ts';
@@ -11,15 +10,15 @@ import { createAsyncBatch } from '../ads/writes/async-requests.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import { createFeedPost } from '../comments/writes/posts.ts';
 import type { Params } from './params.ts';
-import type { NodeName } from './nodes.ts';
+import type { NodeName, NodeRecords } from './nodes.ts';
 
-/** The writes each Graph node type accepts: update (POST /<id>), delete (DELETE /<id>), create (POST /<id>/<edge>). */
-export interface NodeWrites {
-  update?(ctx: RequestContext, record: any, params: Params): Promise<Record<string, unknown>>;
-  remove?(ctx: RequestContext, record: any): Promise<unknown>;
-  create?: Record<string, (ctx: RequestContext, parent: any, params: Params) => Promise<Record<string, unknown>>>;
+/** The writes a Graph node type of records T accepts: update (POST /<id>), delete (DELETE /<id>), create (POST /<id>/<edge>). */
+export interface NodeWrites<T> {
+  update?(ctx: RequestContext, record: T, params: Params): Promise<Record<string, unknown>>;
+  remove?(ctx: RequestContext, record: T): Promise<unknown>;
+  create?: Record<string, (ctx: RequestContext, parent: T, params: Params) => Promise<Record<string, unknown>>>;
   /** DELETE /<id>/<edge> (unlike). */
-  removeFromEdge?: Record<string, (ctx: RequestContext, parent: any) => Promise<Record<string, unknown>>>;
+  removeFromEdge?: Record<string, (ctx: RequestContext, parent: T) => Promise<Record<string, unknown>>>;
 }
 
 // Creating answers the new object's id, as the platform does; updating answers success.
@@ -39,51 +38,57 @@ async function adSetAnswer(write: Promise<adSets.AdSetWriteResult>, withId: bool
   };
 }
 
-export const WRITES: Partial<Record<NodeName, NodeWrites>> = {
+const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
   AdAccount: {
     create: {
-      campaigns: (ctx, account: AdAccountRecord, params) => created(campaigns.createCampaign(ctx, account.id, params)),
-      adsets: (ctx, account: AdAccountRecord, params) => adSetAnswer(adSets.createAdSet(ctx, account.id, params), true),
-      ads: (ctx, account: AdAccountRecord, params) => created(adWrites.createAd(ctx, account.id, params)),
-      customaudiences: (ctx, account: AdAccountRecord, params) => created(audiences.createCustomAudience(ctx, account.id, params)),
-      customconversions: (ctx, account: AdAccountRecord, params) => created(audiences.createCustomConversion(ctx, account.id, params)),
-      async_batch_requests: (ctx, account: AdAccountRecord, params) => created(createAsyncBatch(ctx, account.id, params)),
+      campaigns: (ctx, account, params) => created(campaigns.createCampaign(ctx, account.id, params)),
+      adsets: (ctx, account, params) => adSetAnswer(adSets.createAdSet(ctx, account.id, params), true),
+      ads: (ctx, account, params) => created(adWrites.createAd(ctx, account.id, params)),
+      customaudiences: (ctx, account, params) => created(audiences.createCustomAudience(ctx, account.id, params)),
+      customconversions: (ctx, account, params) => created(audiences.createCustomConversion(ctx, account.id, params)),
+      async_batch_requests: (ctx, account, params) => created(createAsyncBatch(ctx, account.id, params)),
     },
   },
   Campaign: {
-    update: (ctx, campaign: CampaignRecord, params) => succeeded(campaigns.updateCampaign(ctx, campaign.id, params)),
-    remove: (ctx, campaign: CampaignRecord) => campaigns.deleteCampaign(ctx, campaign.id),
+    update: (ctx, campaign, params) => succeeded(campaigns.updateCampaign(ctx, campaign.id, params)),
+    remove: (ctx, campaign) => campaigns.deleteCampaign(ctx, campaign.id),
   },
   AdSet: {
-    update: (ctx, adSet: AdSetRecord, params) => adSetAnswer(adSets.updateAdSet(ctx, adSet.id, params), false),
-    remove: (ctx, adSet: AdSetRecord) => adSets.deleteAdSet(ctx, adSet.id),
+    update: (ctx, adSet, params) => adSetAnswer(adSets.updateAdSet(ctx, adSet.id, params), false),
+    remove: (ctx, adSet) => adSets.deleteAdSet(ctx, adSet.id),
     create: {
-      copies: async (ctx, adSet: AdSetRecord, params) => copyResultJson(await copyAdSet(ctx, adSet.id, params)),
+      copies: async (ctx, adSet, params) => copyResultJson(await copyAdSet(ctx, adSet.id, params)),
     },
   },
   Ad: {
-    update: (ctx, ad: AdRecord, params) => succeeded(adWrites.updateAd(ctx, ad.id, params)),
-    remove: (ctx, ad: AdRecord) => adWrites.deleteAd(ctx, ad.id),
+    update: (ctx, ad, params) => succeeded(adWrites.updateAd(ctx, ad.id, params)),
+    remove: (ctx, ad) => adWrites.deleteAd(ctx, ad.id),
   },
   Page: {
     create: {
-      feed: (ctx, page: PageRecord, params) => created(createFeedPost(ctx, page.id, params)),
+      feed: (ctx, page, params) => created(createFeedPost(ctx, page.id, params)),
     },
   },
   Post: {
     create: {
-      comments: async (ctx, post: PostRecord, params) => ({ id: commentExternalId(await publishComment(ctx, post.id, params)) }),
+      comments: async (ctx, post, params) => ({ id: commentExternalId(await publishComment(ctx, post.id, params)) }),
     },
   },
   Comment: {
-    update: (ctx, comment: CommentRecord, params) => succeeded(editComment(ctx, commentExternalId(comment), params)),
-    remove: (ctx, comment: CommentRecord) => deleteComment(ctx, commentExternalId(comment)),
+    update: (ctx, comment, params) => succeeded(editComment(ctx, commentExternalId(comment), params)),
+    remove: (ctx, comment) => deleteComment(ctx, commentExternalId(comment)),
     create: {
-      comments: async (ctx, comment: CommentRecord, params) => ({ id: commentExternalId(await publishComment(ctx, commentExternalId(comment), params)) }),
-      likes: (ctx, comment: CommentRecord) => succeeded(setCommentLiked(ctx, commentExternalId(comment), true)),
+      comments: async (ctx, comment, params) => ({ id: commentExternalId(await publishComment(ctx, commentExternalId(comment), params)) }),
+      likes: (ctx, comment) => succeeded(setCommentLiked(ctx, commentExternalId(comment), true)),
     },
     removeFromEdge: {
-      likes: (ctx, comment: CommentRecord) => succeeded(setCommentLiked(ctx, commentExternalId(comment), false)),
+      likes: (ctx, comment) => succeeded(setCommentLiked(ctx, commentExternalId(comment), false)),
     },
   },
 };
+
+/**
+ * The writes with their record types forgotten, as the dispatcher calls them: it hands a node type's writes only
+ * records it found as that node type.
+ */
+export const WRITES = NODE_WRITES as Partial<Record<NodeName, NodeWrites<unknown>>>;

@@ -1,6 +1,6 @@
 /** GraphQL enums are UPPER_CASE; the stores keep lower_case values. This maps one onto the other. */
-export function lowercaseEnum<const T extends string>(values: readonly T[]): Record<Uppercase<T>, T> {
-  return Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as Record<Uppercase<T>, T>;
+export function lowercaseEnum<const T extends string>(values: readonly T[]): { [V in T as Uppercase<V>]: V } {
+  return Object.fromEntries(values.map((value) => [value.toUpperCase(), value])) as { [V in T as Uppercase<V>]: V };
 }
 
 /** Tags a record with its GraphQL type, for interfaces and unions (Node, Actor). */

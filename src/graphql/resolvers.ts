@@ -1,4 +1,4 @@
-import { DateTimeResolver, BigIntResolver, JSONResolver, EmailAddressResolver, UUIDResolver } from 'graphql-scalars';
+import { DateTimeResolver, BigIntResolver, JSONResolver, EmailAddressResolver } from 'graphql-scalars';
 import type { Resolvers } from './__generated__/resolvers-types.ts';
 import { badInput } from '../errors/index.ts';
 import { resolveNode } from './node.ts';
@@ -15,7 +15,6 @@ const rootResolvers: Resolvers = {
   BigInt: BigIntResolver,
   JSON: JSONResolver,
   EmailAddress: EmailAddressResolver,
-  UUID: UUIDResolver,
   Node: {
     __resolveType: (node) => (node as { __typename?: never }).__typename ?? null,
   },

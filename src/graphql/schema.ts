@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { resolvers } from './resolvers.ts';
+import { withArgumentPaths } from './errors.ts';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/', import.meta.url));
 
@@ -14,5 +15,5 @@ export function loadTypeDefs(): string[] {
 }
 
 export function buildSchema() {
-  return makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } });
+  return withArgumentPaths(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } }));
 }

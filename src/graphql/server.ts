@@ -9,7 +9,7 @@ import type { DocumentNode } from 'graphql';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { buildSchema } from './schema.ts';
-import { formatError, kindOf } from './errors.ts';
+import { formatError, kindOf, sendTokenRefusal } from './errors.ts';
 import { armorRejection, complexityLimitPlugin, nestingRefusal } from './limits.ts';
 import { classify, isBodyParseError, isBodyReadError } from '../http/errors/classify.ts';
 
@@ -90,13 +90,14 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
   });
 }
 
-/** Errors before Apollo sees the request (bad JSON, lost database during authentication), in GraphQL's shape. */
+/** Errors before Apollo sees the request (bad JSON, a refused access token, lost database during authentication), in GraphQL's shape. */
 const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => {
   const reply = (status: number, message: string, code: string) => res.status(status).json({ errors: [{ message, extensions: { code } }] });
   if (isBodyParseError(error)) return void reply(400, 'Request body must be valid JSON.', 'BAD_REQUEST');
   if (isBodyReadError(error)) return void reply(error.status, 'Request body could not be read.', 'BAD_REQUEST');
   const known = classify(error);
   if (known?.code === 'SERVICE_UNAVAILABLE') return void reply(503, known.message, known.code);
+  if (known?.oauthError === 'invalid_token') return void sendTokenRefusal(res, known);
   req.log.error({ err: error }, 'unexpected error');
   reply(500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
 };

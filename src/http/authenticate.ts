@@ -5,8 +5,11 @@ import { ANONYMOUS, expandScopes, type Principal } from '../authz/policy.ts';
 import { authenticateSessionToken, principalForUser } from '../identity/service.ts';
 import { membershipsOfUser, users } from '../identity/store.ts';
 import { apiClients } from '../oauth/store.ts';
-import { authenticateAccessToken, looksLikeJwt } from '../oauth/tokens.ts';
+import { looksLikeJwt, TOKEN_FAILURE_MESSAGES, verifyAccessToken } from '../oauth/tokens.ts';
+import { invalidAccessToken } from '../errors/index.ts';
 import type { StoredPrincipal } from '../ads/store.ts';
+
+const MAX_TOKEN_LENGTH = 8192;
 
 declare module 'express-serve-static-core' {
   interface Locals {
@@ -26,10 +29,18 @@ export function presentedToken(headers: Record<string, string | string[] | undef
   return undefined;
 }
 
-/** The principal behind a session token or an access token (a JWT), or null when it is not valid. */
+/**
+ * The principal behind a session token or an access token (a JWT). A session that is unknown or lapsed is null
+ * (the caller is anonymous and whatever needs a principal answers "signed out"); an access token that fails is
+ * refused here, with why, for every surface alike (RFC 6750 `invalid_token`, /v24.0's error 190).
+ */
 export async function resolvePrincipal(deps: AppDeps, token: string): Promise<Principal | null> {
-  if (token.length > 8192) return null;
-  return looksLikeJwt(token) ? authenticateAccessToken(deps, token) : authenticateSessionToken(deps, token);
+  if (looksLikeJwt(token)) {
+    const check = token.length > MAX_TOKEN_LENGTH ? { ok: false as const, failure: 'invalid' as const } : await verifyAccessToken(deps, token);
+    if (!check.ok) throw invalidAccessToken(TOKEN_FAILURE_MESSAGES[check.failure]);
+    return check.principal;
+  }
+  return token.length > MAX_TOKEN_LENGTH ? null : authenticateSessionToken(deps, token);
 }
 
 /**
@@ -55,13 +66,13 @@ export async function restorePrincipal(deps: AppDeps, stored: StoredPrincipal): 
 
 /**
  * Resolves the principal once per request and builds the request context (res.locals.ctx) that the
- * routes and resolvers read; they never parse credentials themselves. A missing or unknown token leaves
- * the caller anonymous, and the services refuse what needs a principal.
+ * routes and resolvers read; they never parse credentials themselves. A missing token or a session that is
+ * not valid leaves the caller anonymous, and the services refuse what needs a principal; an access token that
+ * fails is refused at once (resolvePrincipal), in the surface's error shape (its error handler).
  */
 export function authenticate(deps: AppDeps): RequestHandler {
   return async (req, res, next) => {
     const token = presentedToken(req.headers);
-    // A token that is not valid leaves the caller anonymous: protected operations then refuse.
     const viewer: Principal = (token !== undefined ? await resolvePrincipal(deps, token) : null) ?? ANONYMOUS;
     res.locals.ctx = createRequestContext(deps, { requestId: String(req.id), viewer, ip: req.ip, log: req.log });
     next();

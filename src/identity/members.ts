@@ -55,6 +55,8 @@ export async function updateUser(ctx: RequestContext, input: { id: string; name:
   if (!user) throw notFound('User', input.id);
   if (!can(ctx.viewer, 'update', await userSubject(ctx, user.id))) throw forbidden();
   if (input.name.length > 128) throw badInput('name', 'Name must be at most 128 characters.');
+  // PostgreSQL refuses NUL in text: refused here as the caller's mistake, never a 500.
+  if (input.name.includes('\u0000')) throw badInput('name', 'Name must not contain NUL characters.');
   const now = new Date();
   await store.updateUserName(ctx.db, user.id, input.name, now);
   return { ...user, name: input.name, updatedAt: now };

@@ -1,7 +1,8 @@
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { connection, connectionFields } from '../graphql/connections.ts';
 import { lowercaseEnum } from '../graphql/helpers.ts';
-import { ACTIONS, EXTERNAL_SCOPES, ROLES } from '../authz/policy.ts';
+import { ACTIONS, EXTERNAL_SCOPES, RESOURCE_TYPES, ROLES } from '../authz/policy.ts';
+import { LOGIN_TYPES, USER_STATUSES } from './store.ts';
 import { badInput } from '../errors/index.ts';
 import { authCheck } from './authcheck.ts';
 import { convertLogin } from './conversion.ts';
@@ -14,24 +15,27 @@ import * as oauth from '../oauth/service.ts';
 
 export const identityResolvers: Resolvers = {
   OrganizationRole: lowercaseEnum(ROLES),
-  LoginType: lowercaseEnum(['password', 'github', 'oidc', 'token', 'none']),
-  UserStatus: lowercaseEnum(['active', 'dormant', 'suspended']),
+  LoginType: lowercaseEnum(LOGIN_TYPES),
+  UserStatus: lowercaseEnum(USER_STATUSES),
 
   AuthAction: lowercaseEnum(ACTIONS),
+  // ALL is the REST API's * (every type).
+  AuthResourceType: { ...lowercaseEnum(RESOURCE_TYPES), ALL: '*' },
 
   Query: {
     me: (_, __, ctx) => identity.me(ctx),
     authScopes: () => ({ external: EXTERNAL_SCOPES }),
     validatePassword: (_, { password }, ctx) => identity.validatePassword(ctx, password),
     authCheck: async (_, { checks }, ctx) => {
-      // The same checks map the REST endpoint takes, so both surfaces share one parser and one evaluator.
+      // The same checks map the REST endpoint takes, so both surfaces share one parser and one evaluator. It is
+      // keyed by position, so an error names checks.<i>..., which GraphQL reads as checks[<i>]... (graphql/errors.ts).
       const labels = new Set<string>();
       const map: Record<string, unknown> = {};
-      for (const check of checks) {
-        if (labels.has(check.label)) throw badInput('checks', `Label "${check.label}" is used twice.`);
+      for (const [index, check] of checks.entries()) {
+        if (labels.has(check.label)) throw badInput(`checks.${index}.label`, `Label "${check.label}" is used twice.`);
         labels.add(check.label);
         const o = check.object;
-        map[check.label] = {
+        map[index] = {
           action: check.action,
           object: {
             resource_type: o.resourceType, organization_id: o.organizationId ?? undefined, any_org: o.anyOrg ?? undefined,
@@ -40,7 +44,7 @@ export const identityResolvers: Resolvers = {
         };
       }
       const answers = await authCheck(ctx, map);
-      return checks.map((check) => ({ label: check.label, allowed: answers[check.label]! }));
+      return checks.map((check, index) => ({ label: check.label, allowed: answers[index]! }));
     },
     user: (_, { id }, ctx) => {
       identity.assertUuid(id);
@@ -66,7 +70,11 @@ export const identityResolvers: Resolvers = {
       await changePasswordWithOneTimePasscode(ctx, { email: input.email, one_time_passcode: input.oneTimePasscode, password: input.password });
       return true;
     },
-    convertLogin: (_, { user, input }, ctx) => convertLogin(ctx, user, { to_type: input.toType, password: input.password }),
+    convertLogin: async (_, { user, input }, ctx) => {
+      const conversion = await convertLogin(ctx, user, { to_type: input.toType, password: input.password });
+      // The service answers the type it was asked for; input.toType already carries it typed as a LoginType.
+      return { ...conversion, toType: input.toType };
+    },
     addOrganizationMember: (_, { input }, ctx) => members.addMember(ctx, input),
     changeOrganizationMemberRole: (_, { id, role }, ctx) => members.changeMemberRole(ctx, { id, role }),
     removeOrganizationMember: async (_, { id }, ctx) => {

@@ -10,8 +10,10 @@ export interface OrganizationRecord {
   updatedAt: Date;
 }
 
-export type LoginType = 'password' | 'github' | 'oidc' | 'token' | 'none';
-export type UserStatus = 'active' | 'dormant' | 'suspended';
+export const LOGIN_TYPES = ['password', 'github', 'oidc', 'token', 'none'] as const;
+export type LoginType = (typeof LOGIN_TYPES)[number];
+export const USER_STATUSES = ['active', 'dormant', 'suspended'] as const;
+export type UserStatus = (typeof USER_STATUSES)[number];
 
 export interface UserRecord {
   id: string;

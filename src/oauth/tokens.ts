@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { AppDeps } from '../context/index.ts';
 import { expandScopes, type Principal } from '../authz/policy.ts';
 import { findClientByClientId } from './store.ts';
@@ -37,12 +37,34 @@ export async function issueAccessToken(deps: AppDeps, client: ApiClientRecord, n
 export const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token);
 
 /**
- * The client principal behind an access token, or null when the token fails any check: RS256 only (no
- * `none`, no HMAC with the public key), a published kid, iss, exp and nbf within the clock tolerance,
- * aud equal to sub, and a client that still exists. The principal acts with its client's organization and
- * the token's scopes (never more than the client has now).
+ * Why an access token is refused (RFC 6750 `invalid_token`): it has expired, is not valid yet, names an API client
+ * that was deleted, or is not ours (malformed, a bad signature, an unpublished key, a wrong issuer or audience,
+ * a missing claim). Forgeries learn nothing more than "invalid".
  */
-export async function authenticateAccessToken(deps: AppDeps, token: string): Promise<Principal | null> {
+export type TokenFailure = 'expired' | 'not_yet_valid' | 'client_deleted' | 'invalid';
+
+export const TOKEN_FAILURE_MESSAGES: Record<TokenFailure, string> = {
+  expired: 'Invalid access token: it has expired. Get a new one from /oauth2/token.',
+  not_yet_valid: 'Invalid access token: it is not valid yet.',
+  client_deleted: 'Invalid access token: its API client no longer exists.',
+  invalid: 'Invalid access token: it could not be verified.',
+};
+
+export type AccessTokenCheck = { ok: true; principal: Principal } | { ok: false; failure: TokenFailure };
+
+function failureOf(error: unknown): TokenFailure {
+  if (error instanceof joseErrors.JWTExpired) return 'expired';
+  if (error instanceof joseErrors.JWTClaimValidationFailed && error.claim === 'nbf' && error.reason === 'check_failed') return 'not_yet_valid';
+  return 'invalid';
+}
+
+/**
+ * The client principal behind an access token, or why it is refused: RS256 only (no `none`, no HMAC with the
+ * public key), a published kid, iss, exp and nbf within the clock tolerance, aud equal to sub, and a client that
+ * still exists. The principal acts with its client's organization and the token's scopes (never more than the
+ * client has now).
+ */
+export async function verifyAccessToken(deps: AppDeps, token: string): Promise<AccessTokenCheck> {
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token, async (header) => {
@@ -55,20 +77,23 @@ export async function authenticateAccessToken(deps: AppDeps, token: string): Pro
       clockTolerance: deps.config.tokenClockToleranceSeconds,
       requiredClaims: ['sub', 'aud', 'iat', 'nbf', 'exp', 'jti'],
     }));
-  } catch {
-    return null;
+  } catch (error) {
+    return { ok: false, failure: failureOf(error) };
   }
   const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
-  if (typeof payload.sub !== 'string' || audience.length !== 1 || audience[0] !== payload.sub) return null;
+  if (typeof payload.sub !== 'string' || audience.length !== 1 || audience[0] !== payload.sub) return { ok: false, failure: 'invalid' };
   const client = await findClientByClientId(deps.db, payload.sub);
-  if (!client) return null;
+  if (!client) return { ok: false, failure: 'client_deleted' };
   const granted = expandScopes(client.scope.split(' '));
   const claimed = Array.isArray(payload.scope) ? expandScopes(payload.scope.filter((s): s is string => typeof s === 'string')) : granted;
   return {
-    kind: 'client',
-    clientId: client.clientId,
-    apiClientId: client.id,
-    organizationId: client.organizationId,
-    scopes: new Set([...claimed].filter((scope) => granted.has(scope))),
+    ok: true,
+    principal: {
+      kind: 'client',
+      clientId: client.clientId,
+      apiClientId: client.id,
+      organizationId: client.organizationId,
+      scopes: new Set([...claimed].filter((scope) => granted.has(scope))),
+    },
   };
 }

@@ -298,7 +298,6 @@ const adSetParams = (campaignId: string, extra: Record<string, unknown> = {}) =>
   name: 'Intrusion', campaign_id: campaignId, billing_event: 'IMPRESSIONS', optimization_goal: 'LINK_CLICKS', daily_budget: 1000, status: 'PAUSED',
   targeting: { geo_locations: { countries: ['US'] } }, ...extra,
 });
-const campaignInput = { name: 'Intrusion', objective: 'OUTCOME_TRAFFIC', status: 'PAUSED', specialAdCategories: [] };
 
 /** Reads of every type by id: typed queries, node and nodes, authCheck. */
 function graphqlReads(kind: Kind): LazyProbe[] {
@@ -349,7 +348,7 @@ function graphqlReads(kind: Kind): LazyProbe[] {
   for (const [resourceType, action, foreign, missing] of checkable) {
     probes.push(gqlProbe(`authCheck ${action} ${resourceType}`, foreign, missing,
       'query($checks: [AuthCheckInput!]!) { authCheck(checks: $checks) { label allowed } }',
-      (id) => ({ checks: [{ label: 'probe', action, object: { resourceType, resourceId: id } }] })));
+      (id) => ({ checks: [{ label: 'probe', action, object: { resourceType: resourceType.toUpperCase(), resourceId: id } }] })));
   }
   return probes;
 }
@@ -359,7 +358,7 @@ function graphqlWrites(kind: Kind): LazyProbe[] {
   const m = (name: string, foreign: () => string, missing: string, query: string, variables: (id: string) => Record<string, unknown>) =>
     gqlProbe(name, foreign, missing, `mutation($id: ID!${query.includes('$other') ? ', $other: String!' : ''}) { ${query} }`, variables, true);
   const probes: LazyProbe[] = [
-    m('createCampaign in A\'s account', () => a.account, MISSING.numeric, 'createCampaign(accountId: $id, input: { name: "Intrusion", objective: "OUTCOME_TRAFFIC", specialAdCategories: [] }) { id }', (id) => ({ id })),
+    m('createCampaign in A\'s account', () => a.account, MISSING.numeric, 'createCampaign(accountId: $id, input: { name: "Intrusion", objective: OUTCOME_TRAFFIC, specialAdCategories: [] }) { id }', (id) => ({ id })),
     m('updateCampaign', () => a.campaign, MISSING.numeric, 'updateCampaign(id: $id, input: { name: "Intrusion" }) { id name }', (id) => ({ id })),
     m('deleteCampaign', () => a.campaign, MISSING.numeric, 'deleteCampaign(id: $id)', (id) => ({ id })),
     gqlProbe('createAdSet in A\'s account', () => a.account, MISSING.numeric,
@@ -389,7 +388,7 @@ function graphqlWrites(kind: Kind): LazyProbe[] {
     m('deleteAd', () => a.ad, MISSING.numeric, 'deleteAd(id: $id)', (id) => ({ id })),
     m('createCustomAudience in A\'s account', () => a.account, MISSING.numeric, 'createCustomAudience(accountId: $id, input: { name: "Intrusion" }) { id }', (id) => ({ id })),
     inB(() => b.audience, gqlProbe('createCustomAudience in B\'s account like A\'s audience', () => a.audience, MISSING.numeric,
-      'mutation($account: ID!, $id: ID!) { createCustomAudience(accountId: $account, input: { name: "Intrusion", subtype: "LOOKALIKE", originAudienceId: $id, lookalikeSpec: { ratio: 0.01, country: "US" } }) { id } }',
+      'mutation($account: ID!, $id: ID!) { createCustomAudience(accountId: $account, input: { name: "Intrusion", subtype: LOOKALIKE, originAudienceId: $id, lookalikeSpec: { ratio: 0.01, country: "US" } }) { id } }',
       (id) => ({ account: b.account, id }), true)),
     m('createCustomConversion in A\'s account', () => a.account, MISSING.numeric, 'createCustomConversion(accountId: $id, input: { name: "Intrusion", rule: { url: { i_contains: "x" } } }) { id }', (id) => ({ id })),
     m('addOrganizationMember to A', () => a.org, MISSING.uuid, 'addOrganizationMember(input: { organizationId: $id, email: $other, role: OWNER }) { id }', (id) => ({ id, other: b.userEmail })),
@@ -397,7 +396,7 @@ function graphqlWrites(kind: Kind): LazyProbe[] {
     m('removeOrganizationMember from A', () => a[`membership:${kind}`]!, MISSING.uuid, 'removeOrganizationMember(id: $id)', (id) => ({ id })),
     m('updateUser of A', () => a.user, MISSING.uuid, 'updateUser(input: { id: $id, name: "Intruded" }) { id name }', (id) => ({ id })),
     gqlProbe('convertLogin of A\'s user', () => a.user, MISSING.uuid,
-      'mutation($id: String!) { convertLogin(user: $id, input: { toType: "github", password: "Correct-Horse-9-Battery" }) { userId } }', (id) => ({ id }), true),
+      'mutation($id: String!) { convertLogin(user: $id, input: { toType: GITHUB, password: "Correct-Horse-9-Battery" }) { userId } }', (id) => ({ id }), true),
     // The hidden comment is private to the page and the people it stays visible to, for persons and clients alike.
     m('publishComment replying to a hidden comment', () => a.hiddenComment, `${a.post}_${MISSING.numeric}`, 'publishComment(objectId: $id, input: { message: "Intrusion" }) { id }', (id) => ({ id })),
     m('editComment of a hidden comment', () => a.hiddenComment, `${a.post}_${MISSING.numeric}`, 'editComment(id: $id, input: { message: "Intrusion" }) { id }', (id) => ({ id })),

@@ -183,15 +183,15 @@ describe('createAdSet', () => {
       gql(CREATE, { a: to.account.id, input: base(to.campaign, input) });
 
     it.each([
-      ['name longer than 400 characters', { name: 'x'.repeat(401) }, 'name', { code: 100 }, /^Param name must be at most 400 characters$/],
-      ['status DELETED on create', { status: 'DELETED' }, 'status', { code: 100 }, /ACTIVE, PAUSED/],
-      ['targeting without geo_locations', { targeting: { age_min: 20 } }, 'targeting.geo_locations', { code: 100 }, /geo_locations/],
-      ['an empty list of countries', { targeting: { geo_locations: { countries: [] } } }, 'targeting.geo_locations.countries', { code: 100 }, /countries is required/],
-      ['a goal the objective does not allow', { optimizationGoal: 'PAGE_LIKES' }, 'optimization_goal', { code: 100 }, /OUTCOME_TRAFFIC/],
-      ['a bid cap strategy without a bid', { bidStrategy: 'LOWEST_COST_WITH_BID_CAP' }, 'bid_amount', { code: 100 }, /bid_amount is required/],
-      ['a lifetime budget without an end time', { dailyBudget: null, lifetimeBudget: 100000 }, 'end_time', { code: 100 }, /end_time is required with a lifetime budget/],
-      ['two budgets', { lifetimeBudget: 100000, endTime: '2030-03-01T00:00:00Z' }, 'lifetime_budget', { code: 100 }, /Only one of daily_budget and lifetime_budget/],
-      ['a daily budget for 24 hours or less', { startTime: FUTURE_START, endTime: '2030-01-01T20:00:00Z' }, 'end_time', { code: 100 }, /more than 24 hours/],
+      ['name longer than 400 characters', { name: 'x'.repeat(401) }, 'input.name', { code: 100 }, /^Param name must be at most 400 characters$/],
+      ['status DELETED on create', { status: 'DELETED' }, 'input.status', { code: 100 }, /ACTIVE, PAUSED/],
+      ['targeting without geo_locations', { targeting: { age_min: 20 } }, 'input.targeting.geo_locations', { code: 100 }, /geo_locations/],
+      ['an empty list of countries', { targeting: { geo_locations: { countries: [] } } }, 'input.targeting.geo_locations.countries', { code: 100 }, /countries is required/],
+      ['a goal the objective does not allow', { optimizationGoal: 'PAGE_LIKES' }, 'input.optimizationGoal', { code: 100 }, /OUTCOME_TRAFFIC/],
+      ['a bid cap strategy without a bid', { bidStrategy: 'LOWEST_COST_WITH_BID_CAP' }, 'input.bidAmount', { code: 100 }, /bid_amount is required/],
+      ['a lifetime budget without an end time', { dailyBudget: null, lifetimeBudget: 100000 }, 'input.endTime', { code: 100 }, /end_time is required with a lifetime budget/],
+      ['two budgets', { lifetimeBudget: 100000, endTime: '2030-03-01T00:00:00Z' }, 'input.lifetimeBudget', { code: 100 }, /Only one of daily_budget and lifetime_budget/],
+      ['a daily budget for 24 hours or less', { startTime: FUTURE_START, endTime: '2030-01-01T20:00:00Z' }, 'input.endTime', { code: 100 }, /more than 24 hours/],
     ])('%s', async (_, input, field, graphApi, message) => {
       const error = await expectRefused(() => create(input), { code: 'BAD_USER_INPUT', field, message });
       expect(error.extensions?.graphApi).toMatchObject(graphApi);
@@ -199,19 +199,19 @@ describe('createAdSet', () => {
     });
 
     it('an ad set budget under a campaign with its own budget', async () => {
-      const error = await expectRefused(() => create({}, { account, campaign: campaignWithBudget }), { code: 'BAD_USER_INPUT', field: 'daily_budget', message: /campaign has a daily budget/ });
+      const error = await expectRefused(() => create({}, { account, campaign: campaignWithBudget }), { code: 'BAD_USER_INPUT', field: 'input.dailyBudget', message: /campaign has a daily budget/ });
       expect(error.extensions?.graphApi).toMatchObject({ code: 100, error_user_title: 'Campaign budget in use' });
     });
 
     it.each([
       // USD, higher-income country: impressions 0.50 doubled.
-      ['USD, impressions, high-income country', 'usd', { dailyBudget: 99 }, 'daily_budget', '1.00 USD', { minimum_daily_budget: '100', currency: 'USD' }],
+      ['USD, impressions, high-income country', 'usd', { dailyBudget: 99 }, 'input.dailyBudget', '1.00 USD', { minimum_daily_budget: '100', currency: 'USD' }],
       // JPY has no minor unit: 1.00 USD at 155 JPY.
-      ['JPY has no minor unit', 'jpy', { dailyBudget: 154 }, 'daily_budget', '155 JPY', { minimum_daily_budget: '155', currency: 'JPY' }],
+      ['JPY has no minor unit', 'jpy', { dailyBudget: 154 }, 'input.dailyBudget', '155 JPY', { minimum_daily_budget: '155', currency: 'JPY' }],
       // Bid cap, clicks: 5 x the bid, doubled.
-      ['bid cap, clicks: five times the bid', 'usd', { billingEvent: 'LINK_CLICKS', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', bidAmount: 300, dailyBudget: 2999 }, 'daily_budget', '30.00 USD', { minimum_daily_budget: '3000', currency: 'USD' }],
+      ['bid cap, clicks: five times the bid', 'usd', { billingEvent: 'LINK_CLICKS', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', bidAmount: 300, dailyBudget: 2999 }, 'input.dailyBudget', '30.00 USD', { minimum_daily_budget: '3000', currency: 'USD' }],
       // Lifetime: the daily minimum times 10 scheduled days.
-      ['lifetime: daily minimum x days', 'usd', { dailyBudget: null, lifetimeBudget: 999, startTime: FUTURE_START, endTime: '2030-01-11T00:00:00Z' }, 'lifetime_budget', '10.00 USD',
+      ['lifetime: daily minimum x days', 'usd', { dailyBudget: null, lifetimeBudget: 999, startTime: FUTURE_START, endTime: '2030-01-11T00:00:00Z' }, 'input.lifetimeBudget', '10.00 USD',
         { minimum_lifetime_budget: '1000', minimum_daily_budget: '100', days: 10, currency: 'USD' }],
     ] as const)('budget too low (%s): 100/1885272 with the minimum in error_user_msg', async (_, which, input, field, minimum, data) => {
       const error = await expectRefused(() => create(input, which === 'jpy' ? jpy : { account, campaign }), { code: 'BAD_USER_INPUT', field, message: /^Your budget is too low/ });
@@ -225,7 +225,8 @@ describe('createAdSet', () => {
       ['a payor only, and no account default', 3858081, 'dsa_beneficiary', { dsaPayor: 'Acme GmbH' }],
     ])('EU targeting with %s: 100/%s blaming %s', async (_, subcode, field, input) => {
       const error = await expectRefused(() => create({ targeting: { geo_locations: { countries: ['US', 'RE'] } }, ...input }), {
-        code: 'BAD_USER_INPUT', field, message: new RegExp(`^The parameter ${field} is required for ad sets targeting the European Union \\(RE\\)$`),
+        code: 'BAD_USER_INPUT', field: field === 'dsa_payor' ? 'input.dsaPayor' : 'input.dsaBeneficiary',
+        message: new RegExp(`^The parameter ${field} is required for ad sets targeting the European Union \\(RE\\)$`),
       });
       expect(error.extensions?.graphApi).toEqual({
         code: 100, error_subcode: subcode, error_user_title: expect.any(String), error_user_msg: expect.stringContaining('European Union'),
@@ -237,7 +238,7 @@ describe('createAdSet', () => {
       const clean = await audience(account);
       const error = await expectRefused(() => create({
         targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [{ id: flagged[0]!.id }, clean.id], excluded_custom_audiences: [flagged[1]!.id] },
-      }), { code: 'BAD_USER_INPUT', field: 'targeting' });
+      }), { code: 'BAD_USER_INPUT', field: 'input.targeting' });
       expect(error.extensions?.graphApi).toEqual({
         code: 100, error_subcode: 246003, error_user_title: 'Restricted audience', error_user_msg: expect.stringContaining(flagged[1]!.id),
         error_data: { restricted_custom_audience_ids: [flagged[0]!.id, flagged[1]!.id] },
@@ -245,18 +246,18 @@ describe('createAdSet', () => {
     });
 
     it('a flagged custom conversion: 100/246004 naming it', async () => {
-      const error = await expectRefused(() => create({ promotedObject: { custom_conversion_id: flaggedConversion.id } }), { code: 'BAD_USER_INPUT', field: 'promoted_object' });
+      const error = await expectRefused(() => create({ promotedObject: { custom_conversion_id: flaggedConversion.id } }), { code: 'BAD_USER_INPUT', field: 'input.promotedObject' });
       expect(error.extensions?.graphApi).toMatchObject({ code: 100, error_subcode: 246004, error_data: { restricted_custom_conversion_id: flaggedConversion.id } });
     });
 
     it('restricted locations: code 2641', async () => {
-      const error = await expectRefused(() => create({ targeting: { geo_locations: { countries: ['US', 'CU'] } } }), { code: 'BAD_USER_INPUT', field: 'targeting.geo_locations.countries', message: /restricted: CU/ });
+      const error = await expectRefused(() => create({ targeting: { geo_locations: { countries: ['US', 'CU'] } } }), { code: 'BAD_USER_INPUT', field: 'input.targeting.geo_locations.countries', message: /restricted: CU/ });
       expect(error.extensions?.graphApi).toMatchObject({ code: 2641, error_user_title: 'Restricted locations' });
     });
 
     it('a campaign of another account, and an account id that is not one', async () => {
       const other = await scene();
-      await expectRefused(() => create({}, { account, campaign: other.campaign }), { code: 'BAD_USER_INPUT', field: 'campaign_id', message: new RegExp(`act_${account.id}`) });
+      await expectRefused(() => create({}, { account, campaign: other.campaign }), { code: 'BAD_USER_INPUT', field: 'input.campaignId', message: new RegExp(`act_${account.id}`) });
       await expectRefused(() => gql(CREATE, { a: 'act_12x', input: base(campaign) }), { code: 'BAD_USER_INPUT', field: 'accountId' });
     });
 
@@ -272,7 +273,7 @@ describe('createAdSet', () => {
   it('the ad set limit: 2695 as LIMIT_EXCEEDED; deleted ad sets do not count', async () => {
     const { account, campaign } = await scene();
     const existing = await world.adSets(campaign, AD_SET_LIMIT);
-    const error = await expectRefused(() => gql(CREATE, { a: account.id, input: base(campaign) }), { code: 'LIMIT_EXCEEDED', field: 'campaign_id' });
+    const error = await expectRefused(() => gql(CREATE, { a: account.id, input: base(campaign) }), { code: 'LIMIT_EXCEEDED', field: 'input.campaignId' });
     expect(error.message).toMatch(/^Ad set creation reached the campaign group limit/);
     expect(error.extensions?.graphApi).toEqual({
       code: 2695, error_user_title: 'Too many ad sets', error_user_msg: expect.stringContaining(`limit of ${AD_SET_LIMIT} ad sets`),
@@ -305,17 +306,18 @@ describe('validateAdSet: every violation at once, nothing written', () => {
     const { valid, violations } = dataOf(body).validateAdSet;
     expect(valid).toBe(false);
     const byField = Object.fromEntries((violations as Array<Record<string, any>>).map((v) => [v.field, v]));
-    expect(Object.keys(byField).sort()).toEqual(['bid_amount', 'daily_budget', 'dsa_beneficiary', 'dsa_payor', 'name', 'targeting']);
+    // Each names the input's path, as the write's error would.
+    expect(Object.keys(byField).sort()).toEqual(['input.bidAmount', 'input.dailyBudget', 'input.dsaBeneficiary', 'input.dsaPayor', 'input.name', 'input.targeting']);
     expect(violations).toHaveLength(6);
-    expect(byField.name).toMatchObject({ kind: 'BAD_USER_INPUT', code: 100, subcode: null, message: 'Param name must be at most 400 characters' });
-    expect(byField.bid_amount).toMatchObject({ kind: 'BAD_USER_INPUT', code: 100, subcode: null, message: expect.stringContaining('LOWEST_COST_WITHOUT_CAP') });
-    expect(byField.daily_budget).toMatchObject({
+    expect(byField['input.name']).toMatchObject({ kind: 'BAD_USER_INPUT', code: 100, subcode: null, message: 'Param name must be at most 400 characters' });
+    expect(byField['input.bidAmount']).toMatchObject({ kind: 'BAD_USER_INPUT', code: 100, subcode: null, message: expect.stringContaining('LOWEST_COST_WITHOUT_CAP') });
+    expect(byField['input.dailyBudget']).toMatchObject({
       kind: 'BAD_USER_INPUT', code: 100, subcode: 1885272, userTitle: 'Your Budget Is Too Low', userMessage: expect.stringContaining('1.00 USD'),
       data: { minimum_daily_budget: '100', currency: 'USD' },
     });
-    expect(byField.dsa_payor).toMatchObject({ code: 100, subcode: 3858079, data: { blame_field_specs: [['dsa_payor']] }, message: expect.stringContaining('(DE, FR)') });
-    expect(byField.dsa_beneficiary).toMatchObject({ code: 100, subcode: 3858081, data: { blame_field_specs: [['dsa_beneficiary']] } });
-    expect(byField.targeting).toMatchObject({ code: 100, subcode: 246003, data: { restricted_custom_audience_ids: [flagged[0]!.id, flagged[1]!.id] } });
+    expect(byField['input.dsaPayor']).toMatchObject({ code: 100, subcode: 3858079, data: { blame_field_specs: [['dsa_payor']] }, message: expect.stringContaining('(DE, FR)') });
+    expect(byField['input.dsaBeneficiary']).toMatchObject({ code: 100, subcode: 3858081, data: { blame_field_specs: [['dsa_beneficiary']] } });
+    expect(byField['input.targeting']).toMatchObject({ code: 100, subcode: 246003, data: { restricted_custom_audience_ids: [flagged[0]!.id, flagged[1]!.id] } });
     expect(await rowCounts()).toEqual(before);
   });
 
@@ -325,8 +327,8 @@ describe('validateAdSet: every violation at once, nothing written', () => {
     const { valid, violations } = dataOf(await gql(VALIDATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: [] } } }) })).validateAdSet;
     expect(valid).toBe(false);
     expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.kind, v.code])).toEqual([
-      ['targeting.geo_locations.countries', 'BAD_USER_INPUT', 100],
-      ['campaign_id', 'LIMIT_EXCEEDED', 2695],
+      ['input.targeting.geo_locations.countries', 'BAD_USER_INPUT', 100],
+      ['input.campaignId', 'LIMIT_EXCEEDED', 2695],
     ]);
   });
 
@@ -378,7 +380,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
 
     const plain = await newAdSet();
     const rowBefore = await adSetRow(plain.id);
-    const error = await expectRefused(() => gql(UPDATE, { id: plain.id, input: { targeting: { geo_locations: { countries: ['IT'] } } } }), { code: 'BAD_USER_INPUT', field: 'dsa_payor' });
+    const error = await expectRefused(() => gql(UPDATE, { id: plain.id, input: { targeting: { geo_locations: { countries: ['IT'] } } } }), { code: 'BAD_USER_INPUT', field: 'input.dsaPayor' });
     expect(error.extensions?.graphApi).toMatchObject({ code: 100, error_subcode: 3858079, error_data: { blame_field_specs: [['dsa_payor']] } });
     expect(await adSetRow(plain.id)).toEqual(rowBefore);
   });
@@ -389,7 +391,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     const rowBefore = await adSetRow(adSet.id);
     const error = await expectRefused(() => gql(UPDATE, {
       id: adSet.id, input: { targeting: { geo_locations: { countries: ['US'] }, custom_audiences: flagged.map((a) => a.id) } },
-    }), { code: 'BAD_USER_INPUT', field: 'targeting' });
+    }), { code: 'BAD_USER_INPUT', field: 'input.targeting' });
     expect(error.extensions?.graphApi).toMatchObject({ code: 100, error_subcode: 246003, error_data: { restricted_custom_audience_ids: flagged.map((a) => a.id) } });
     expect(await adSetRow(adSet.id)).toEqual(rowBefore);
   });
@@ -397,7 +399,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
   it('status and campaignStatus that disagree are refused', async () => {
     const adSet = await newAdSet();
     await expectRefused(() => gql(UPDATE, { id: adSet.id, input: { status: 'ACTIVE', campaignStatus: 'PAUSED' } }), {
-      code: 'BAD_USER_INPUT', field: 'campaign_status', message: /disagree/,
+      code: 'BAD_USER_INPUT', field: 'input.campaignStatus', message: /disagree/,
     });
   });
 
@@ -412,8 +414,8 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     }));
     const rowBefore = await adSetRow(adSet!.id);
     const { violations } = dataOf(await gql(VALIDATE_UPDATE, { id: adSet!.id, input: { dailyBudget: 6000 } })).validateAdSetUpdate;
-    expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.subcode])).toEqual([['targeting', 246003]]);
-    const error = await expectRefused(() => gql(UPDATE, { id: adSet!.id, input: { dailyBudget: 6000 } }), { code: 'BAD_USER_INPUT', field: 'targeting' });
+    expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.subcode])).toEqual([['input.targeting', 246003]]);
+    const error = await expectRefused(() => gql(UPDATE, { id: adSet!.id, input: { dailyBudget: 6000 } }), { code: 'BAD_USER_INPUT', field: 'input.targeting' });
     expect(error.extensions?.graphApi).toMatchObject({ code: 100, error_subcode: 246003, error_data: { restricted_custom_audience_ids: [flagged.id] } });
     expect(await adSetRow(adSet!.id)).toEqual(rowBefore);
   });
@@ -430,18 +432,18 @@ describe('updateAdSet and validateAdSetUpdate', () => {
 
   it('a budget changed below the minimum is 1885272', async () => {
     const adSet = await newAdSet();
-    const error = await expectRefused(() => gql(UPDATE, { id: adSet.id, input: { dailyBudget: 60 } }), { code: 'BAD_USER_INPUT', field: 'daily_budget' });
+    const error = await expectRefused(() => gql(UPDATE, { id: adSet.id, input: { dailyBudget: 60 } }), { code: 'BAD_USER_INPUT', field: 'input.dailyBudget' });
     expect(error.extensions?.graphApi).toMatchObject({ code: 100, error_subcode: 1885272, error_user_msg: expect.stringContaining('1.00 USD') });
   });
 
   it.each([
     ['ARCHIVED', { name: 'Renamed' }, null],
     ['ARCHIVED', { campaignStatus: 'DELETED' }, null],
-    ['ARCHIVED', { billingEvent: 'CLICKS' }, 'billing_event'],
-    ['ARCHIVED', { status: 'ACTIVE' }, 'status'],
+    ['ARCHIVED', { billingEvent: 'CLICKS' }, 'input.billingEvent'],
+    ['ARCHIVED', { status: 'ACTIVE' }, 'input.status'],
     ['DELETED', { name: 'Renamed' }, null],
-    ['DELETED', { campaignStatus: 'ARCHIVED' }, 'campaign_status'],
-    ['DELETED', { dailyBudget: 9000 }, 'daily_budget'],
+    ['DELETED', { campaignStatus: 'ARCHIVED' }, 'input.campaignStatus'],
+    ['DELETED', { dailyBudget: 9000 }, 'input.dailyBudget'],
   ] as const)('the state table: %s accepts %j? refused on %s', async (state, input, refusedField) => {
     const [adSet] = await world.adSets(campaign, 1, () => ({ status: state, billingEvent: 'IMPRESSIONS', dailyBudget: '5000' }));
     if (refusedField === null) {
@@ -460,7 +462,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     })).validateAdSetUpdate;
     expect(valid).toBe(false);
     expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.code, v.subcode]).sort()).toEqual([
-      ['bid_amount', 100, null], ['daily_budget', 100, 1885272], ['dsa_beneficiary', 100, 3858081], ['dsa_payor', 100, 3858079], ['name', 100, null],
+      ['input.bidAmount', 100, null], ['input.dailyBudget', 100, 1885272], ['input.dsaBeneficiary', 100, 3858081], ['input.dsaPayor', 100, 3858079], ['input.name', 100, null],
     ]);
     expect(await adSetRow(adSet.id)).toEqual(rowBefore);
     expect(dataOf(await gql(VALIDATE_UPDATE, { id: adSet.id, input: { name: 'Fine', dailyBudget: 8000 } })).validateAdSetUpdate).toEqual({ valid: true, violations: [] });
@@ -471,7 +473,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     const [adSet] = await world.adSets(campaign, 1, () => ({ status: 'DELETED' }));
     const { valid, violations } = dataOf(await gql(VALIDATE_UPDATE, { id: adSet!.id, input: { name: 'ok', billingEvent: 'CLICKS', dailyBudget: 9000 } })).validateAdSetUpdate;
     expect(valid).toBe(false);
-    expect((violations as Array<Record<string, any>>).map((v) => v.field).sort()).toEqual(['billing_event', 'daily_budget']);
+    expect((violations as Array<Record<string, any>>).map((v) => v.field).sort()).toEqual(['input.billingEvent', 'input.dailyBudget']);
   });
 
   it.each([
@@ -722,9 +724,9 @@ describe('GraphQL and /v24.0 list and count the same ads, copies and ad sets', (
         expect(viaGraphql.totalCount, `${edge} ${key}`).toBe(viaGraphql.nodes.length);
       }
     }
-    // A status an ad set never has is refused by both, naming effective_status.
+    // A status an ad set never has is refused by both, naming the filter (effectiveStatus, effective_status).
     const refused = await gql('query ($a: ID!) { adSets(accountId: $a, effectiveStatus: [ADSET_PAUSED]) { totalCount } }', { a: account.id });
-    expect(firstError(refused).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'effective_status' });
+    expect(firstError(refused).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'effectiveStatus' });
     const restRefused = await graph.get(`act_${account.id}/adsets`, tokens.advertiser, { effective_status: ['ADSET_PAUSED'] });
     expect({ status: restRefused.status, code: restRefused.body.error?.code }).toEqual({ status: 400, code: 100 });
   });

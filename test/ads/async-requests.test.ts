@@ -7,7 +7,7 @@ import { createTestDatabase, countStatements, type TestDatabase } from '../helpe
 import { worldBuilder } from '../helpers/world.ts';
 import { eventually, firstError } from '../helpers/api.ts';
 import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient } from '../helpers/graph.ts';
-import { cliEnv } from '../helpers/cli.ts';
+import { CLI_ARGS, cliEnv } from '../helpers/cli.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createAppDeps, createRequestContext, type AppDeps } from '../../src/context/index.ts';
 import { createDatabase } from '../../src/db/index.ts';
@@ -277,7 +277,7 @@ describe('async_batch_requests on a running server', () => {
     const refused = await server.graphql('mutation ($id: ID!) { copyAdSet(id: $id, input: { deepCopy: true }) { copiedAdSet { id } } }', { id: adSet!.id }, token);
     const error = firstError(refused.body);
     expect(error.extensions?.code).toBe('BAD_USER_INPUT');
-    expect(error.extensions?.field).toBe('deep_copy');
+    expect(error.extensions?.field).toBe('input.deepCopy');
     expect(error.extensions?.graphApi).toMatchObject({ code: 100 });
   });
 });
@@ -301,7 +301,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 async function serveProcess(database: TestDatabase) {
   const env = cliEnv(database, { PORT: '0', SEED_DEMO: 'false', ASYNC_POLL_MS: '50', LOG_LEVEL: 'warn' });
-  const child: ChildProcess = spawn(process.execPath, ['bin/adgraph.js', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...CLI_ARGS, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk) => { stdout += String(chunk); });

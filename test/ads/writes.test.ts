@@ -122,24 +122,25 @@ describe('createCampaign', () => {
   });
 
   it.each([
-    [{ name: '' }, 'name', /^The parameter name is required$/],
-    [{ name: '   ' }, 'name', /^The parameter name is required$/],
-    [{ name: 'x'.repeat(401) }, 'name', /^Param name must be at most 400 characters$/],
-    [{ name: 'nul\u0000byte' }, 'name', /NUL/],
-    [{ objective: 'LINK_CLICKS' }, 'objective', /^Param objective must be one of \{OUTCOME_APP_PROMOTION, OUTCOME_AWARENESS, OUTCOME_ENGAGEMENT, OUTCOME_LEADS, OUTCOME_SALES, OUTCOME_TRAFFIC\}$/],
-    [{ status: 'DELETED' }, 'status', /^Param status must be one of \{ACTIVE, PAUSED\}$/],
-    [{ status: 'ARCHIVED' }, 'status', /ACTIVE, PAUSED/],
-    [{ specialAdCategories: ['HOUSING', 'PETS'] }, 'special_ad_categories', /^Param special_ad_categories\[1\] must be one of \{NONE, EMPLOYMENT/],
-    [{ specialAdCategories: ['NONE', 'CREDIT'] }, 'special_ad_categories', /NONE/],
-    [{ bidStrategy: 'CHEAPEST' }, 'bid_strategy', /^Param bid_strategy must be one of \{LOWEST_COST_WITHOUT_CAP/],
-    [{ dailyBudget: 0 }, 'daily_budget', /^Param daily_budget must be a positive integer$/],
-    [{ lifetimeBudget: -100 }, 'lifetime_budget', /positive integer/],
+    [{ name: '' }, 'input.name', /^The parameter name is required$/],
+    [{ name: '   ' }, 'input.name', /^The parameter name is required$/],
+    [{ name: 'x'.repeat(401) }, 'input.name', /^Param name must be at most 400 characters$/],
+    [{ name: 'nul\u0000byte' }, 'input.name', /NUL/],
+    // Values outside the GraphQL enums are refused by GraphQL itself, naming where in the variables.
+    [{ objective: 'LINK_CLICKS' }, undefined, /^Variable "\$input" got invalid value "LINK_CLICKS" at "input.objective"; Value "LINK_CLICKS" does not exist in "CampaignObjective" enum\.$/],
+    [{ specialAdCategories: ['HOUSING', 'PETS'] }, undefined, /^Variable "\$input" got invalid value "PETS" at "input.specialAdCategories\[1\]"; Value "PETS" does not exist in "SpecialAdCategory" enum\.$/],
+    [{ bidStrategy: 'CHEAPEST' }, undefined, /at "input.bidStrategy"; Value "CHEAPEST" does not exist in "BidStrategy" enum/],
+    [{ status: 'DELETED' }, 'input.status', /^Param status must be one of \{ACTIVE, PAUSED\}$/],
+    [{ status: 'ARCHIVED' }, 'input.status', /ACTIVE, PAUSED/],
+    [{ specialAdCategories: ['NONE', 'CREDIT'] }, 'input.specialAdCategories', /NONE/],
+    [{ dailyBudget: 0 }, 'input.dailyBudget', /^Param daily_budget must be a positive integer$/],
+    [{ lifetimeBudget: -100 }, 'input.lifetimeBudget', /positive integer/],
     // Money is kept exact: at most 2^53 - 1 minor units, which both databases and JSON clients keep.
-    [{ dailyBudget: '9223372036854775808' }, 'daily_budget', /^Param daily_budget must be at most 9007199254740991$/],
-    [{ dailyBudget: '9007199254740992' }, 'daily_budget', /^Param daily_budget must be at most 9007199254740991$/],
-    [{ dailyBudget: 100, lifetimeBudget: 1000 }, 'lifetime_budget', /Only one of daily_budget and lifetime_budget/],
-    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-01T00:00:00Z' }, 'stop_time', /^Param stop_time must be after start_time$/],
-    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-02T00:00:00Z' }, 'stop_time', /after start_time/],
+    [{ dailyBudget: '9223372036854775808' }, 'input.dailyBudget', /^Param daily_budget must be at most 9007199254740991$/],
+    [{ dailyBudget: '9007199254740992' }, 'input.dailyBudget', /^Param daily_budget must be at most 9007199254740991$/],
+    [{ dailyBudget: 100, lifetimeBudget: 1000 }, 'input.lifetimeBudget', /Only one of daily_budget and lifetime_budget/],
+    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-01T00:00:00Z' }, 'input.stopTime', /^Param stop_time must be after start_time$/],
+    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-02T00:00:00Z' }, 'input.stopTime', /after start_time/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(() => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, ...input } }), 'BAD_USER_INPUT', field, message);
   });
@@ -155,8 +156,8 @@ describe('createCampaign', () => {
   });
 
   it('checks permissions before parameters, and needs a principal', async () => {
-    await expectRefused(() => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, objective: 'NOPE' } }, 'auditor'), 'FORBIDDEN');
-    await expectRefused(() => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, objective: 'NOPE' } }, 'outsider'), 'NOT_FOUND');
+    await expectRefused(() => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, name: '' } }, 'auditor'), 'FORBIDDEN');
+    await expectRefused(() => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, name: '' } }, 'outsider'), 'NOT_FOUND');
     await expectRefused(() => gql(CREATE_CAMPAIGN, { a: account.id, input: BASE_CAMPAIGN }, null), 'UNAUTHENTICATED');
   });
 
@@ -190,10 +191,10 @@ describe('updateCampaign', () => {
   });
 
   it.each([
-    [{ objective: 'OUTCOME_SALES' }, { code: 'BAD_USER_INPUT', field: 'objective', graphApi: { code: 100 } }, 'Param objective cannot be changed once the campaign is created'],
-    [{ lifetimeBudget: 5000 }, { code: 'BAD_USER_INPUT', field: 'lifetime_budget', graphApi: { code: 100 } }, 'Only one of daily_budget and lifetime_budget may be set on a campaign'],
-    [{ stopTime: '2026-03-01T00:00:00Z' }, { code: 'BAD_USER_INPUT', field: 'stop_time', graphApi: { code: 100 } }, 'Param stop_time must be after start_time'],
-    [{ name: '' }, { code: 'BAD_USER_INPUT', field: 'name', graphApi: { code: 100 } }, 'The parameter name is required'],
+    [{ objective: 'OUTCOME_SALES' }, { code: 'BAD_USER_INPUT', field: 'input.objective', graphApi: { code: 100 } }, 'Param objective cannot be changed once the campaign is created'],
+    [{ lifetimeBudget: 5000 }, { code: 'BAD_USER_INPUT', field: 'input.lifetimeBudget', graphApi: { code: 100 } }, 'Only one of daily_budget and lifetime_budget may be set on a campaign'],
+    [{ stopTime: '2026-03-01T00:00:00Z' }, { code: 'BAD_USER_INPUT', field: 'input.stopTime', graphApi: { code: 100 } }, 'Param stop_time must be after start_time'],
+    [{ name: '' }, { code: 'BAD_USER_INPUT', field: 'input.name', graphApi: { code: 100 } }, 'The parameter name is required'],
     // Not a value of the GraphQL enum: refused by GraphQL itself before any resolver runs.
     [{ status: 'PENDING' }, { code: 'BAD_USER_INPUT' }, 'Variable "$input" got invalid value "PENDING" at "input.status"; Value "PENDING" does not exist in "ObjectStatus" enum.'],
   ])('refuses %j with %j and changes nothing', async (input, extensions, message) => {
@@ -209,8 +210,8 @@ describe('updateCampaign', () => {
     dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'ARCHIVED' } }));
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Old' } })).updateCampaign).toMatchObject({ name: 'Old', status: 'ARCHIVED' });
     const before = await campaignRow(created.id);
-    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'status', /is ARCHIVED/);
-    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'New', dailyBudget: 100 } }), 'BAD_USER_INPUT', 'daily_budget',
+    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'input.status', /is ARCHIVED/);
+    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'New', dailyBudget: 100 } }), 'BAD_USER_INPUT', 'input.dailyBudget',
       `Param daily_budget cannot be changed: campaign ${created.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`);
     expect(await campaignRow(created.id)).toEqual(before);
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
@@ -220,8 +221,8 @@ describe('updateCampaign', () => {
     const created = await newCampaign();
     expect(dataOf(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Gone' } })).updateCampaign).toMatchObject({ name: 'Gone', status: 'DELETED' });
-    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'PAUSED' } }), 'BAD_USER_INPUT', 'status', /is DELETED, and only name may be changed/);
-    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { bidStrategy: 'COST_CAP' } }), 'BAD_USER_INPUT', 'bid_strategy',
+    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'PAUSED' } }), 'BAD_USER_INPUT', 'input.status', /is DELETED, and only name may be changed/);
+    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { bidStrategy: 'COST_CAP' } }), 'BAD_USER_INPUT', 'input.bidStrategy',
       `Param bid_strategy cannot be changed: campaign ${created.id} is DELETED, and only name may be changed`);
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
   });
@@ -283,26 +284,26 @@ describe('createAd', () => {
   });
 
   it.each([
-    [{ name: '' }, 'name', /^The parameter name is required$/],
-    [{ name: 'y'.repeat(401) }, 'name', /^Param name must be at most 400 characters$/],
-    [{ status: 'DELETED' }, 'status', /ACTIVE, PAUSED/],
-    [{ creative: [1, 2] }, 'creative', /^Param creative must be a JSON object$/],
-    [{ creative: 'not json' }, 'creative', /JSON object/],
-    [{ creative: { text: 'a'.repeat(70_000) } }, 'creative', /at most 65536/],
-    [{ adSetId: 'abc' }, 'adset_id', /^Param adset_id must be a valid ID$/],
-    [{ adSetId: '999999999999999' }, 'adset_id', /must be the id of an ad set of ad account act_/],
+    [{ name: '' }, 'input.name', /^The parameter name is required$/],
+    [{ name: 'y'.repeat(401) }, 'input.name', /^Param name must be at most 400 characters$/],
+    [{ status: 'DELETED' }, 'input.status', /ACTIVE, PAUSED/],
+    [{ creative: [1, 2] }, 'input.creative', /^Param creative must be a JSON object$/],
+    [{ creative: 'not json' }, 'input.creative', /JSON object/],
+    [{ creative: { text: 'a'.repeat(70_000) } }, 'input.creative', /at most 65536/],
+    [{ adSetId: 'abc' }, 'input.adSetId', /^Param adset_id must be a valid ID$/],
+    [{ adSetId: '999999999999999' }, 'input.adSetId', /must be the id of an ad set of ad account act_/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: {}, ...input } }), 'BAD_USER_INPUT', field, message);
   });
 
   it('refuses an id of another type, an ad set of another account, and a deleted or archived ad set, naming adset_id', async () => {
     const create = (adSetId: string) => () => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId, creative: {} } });
-    await expectRefused(create(campaign.id), 'BAD_USER_INPUT', 'adset_id', /ad set of ad account/);
-    await expectRefused(create(account.id), 'BAD_USER_INPUT', 'adset_id');
-    await expectRefused(create(foreignAdSet.id), 'BAD_USER_INPUT', 'adset_id', new RegExp(`act_${account.id}`));
+    await expectRefused(create(campaign.id), 'BAD_USER_INPUT', 'input.adSetId', /ad set of ad account/);
+    await expectRefused(create(account.id), 'BAD_USER_INPUT', 'input.adSetId');
+    await expectRefused(create(foreignAdSet.id), 'BAD_USER_INPUT', 'input.adSetId', new RegExp(`act_${account.id}`));
     const [deleted, archived] = await world.adSets(campaign, 2, (i) => ({ status: i === 0 ? 'DELETED' : 'ARCHIVED' }));
-    await expectRefused(create(deleted!.id), 'BAD_USER_INPUT', 'adset_id', /DELETED/);
-    await expectRefused(create(archived!.id), 'BAD_USER_INPUT', 'adset_id', /ARCHIVED/);
+    await expectRefused(create(deleted!.id), 'BAD_USER_INPUT', 'input.adSetId', /DELETED/);
+    await expectRefused(create(archived!.id), 'BAD_USER_INPUT', 'input.adSetId', /ARCHIVED/);
   });
 
   it.each([['auditor', 'FORBIDDEN'], ['adsReadClient', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)(
@@ -321,7 +322,7 @@ describe('createAd', () => {
     expect(succeeded).toHaveLength(50);
     expect(failed).toHaveLength(10);
     for (const body of failed) {
-      expect(body.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'adset_id', graphApi: { code: 100 } });
+      expect(body.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT', field: 'input.adSetId', graphApi: { code: 100 } });
       expect(body.errors![0]!.message).toMatch(/already has 50 ads that are not archived or deleted/);
     }
     expect(await liveAds()).toBe(50);
@@ -333,7 +334,7 @@ describe('createAd', () => {
     dataOf(await gql(DELETE_AD, { id: second }));
     await newAd(target!.id);
     await newAd(target!.id);
-    await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'One too many', adSetId: target!.id, creative: {} } }), 'BAD_USER_INPUT', 'adset_id');
+    await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'One too many', adSetId: target!.id, creative: {} } }), 'BAD_USER_INPUT', 'input.adSetId');
     expect(await liveAds()).toBe(50);
   });
 });
@@ -347,9 +348,9 @@ describe('updateAd and deleteAd', () => {
   });
 
   it.each([
-    [{ name: 'z'.repeat(401) }, 'name'],
-    [{ creative: 'plain text' }, 'creative'],
-    [{ name: ' ' }, 'name'],
+    [{ name: 'z'.repeat(401) }, 'input.name'],
+    [{ creative: 'plain text' }, 'input.creative'],
+    [{ name: ' ' }, 'input.name'],
   ])('refuses %j naming %s', async (input, field) => {
     const ad = await newAd();
     const before = await server.deps.db('ads').where({ id: ad.id }).first();
@@ -360,13 +361,13 @@ describe('updateAd and deleteAd', () => {
   it('follows the state table: ARCHIVED accepts name and DELETED, DELETED accepts only name', async () => {
     const ad = await newAd();
     dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }));
-    await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'status', /is ARCHIVED/);
-    await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { creative: { x: 1 } } }), 'BAD_USER_INPUT', 'creative',
+    await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'input.status', /is ARCHIVED/);
+    await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { creative: { x: 1 } } }), 'BAD_USER_INPUT', 'input.creative',
       `Param creative cannot be changed: ad ${ad.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`);
     expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Archived ad' } })).updateAd).toMatchObject({ name: 'Archived ad', status: 'ARCHIVED' });
     expect(dataOf(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
     expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { status name } }', { id: ad.id })).ad).toEqual({ status: 'DELETED', name: 'Archived ad' });
-    await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }), 'BAD_USER_INPUT', 'status', /is DELETED/);
+    await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }), 'BAD_USER_INPUT', 'input.status', /is DELETED/);
     expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Deleted ad' } })).updateAd).toMatchObject({ name: 'Deleted ad', status: 'DELETED' });
     expect(dataOf(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
   });
@@ -402,17 +403,17 @@ describe('createCustomAudience', () => {
   });
 
   it.each([
-    [{ name: '' }, 'name', /required/],
-    [{ name: 'n'.repeat(256) }, 'name', /at most 255 characters/],
-    [{ subtype: 'FRIENDS' }, 'subtype', /^Param subtype must be one of \{CUSTOM,/],
-    [{ description: 'd'.repeat(1025) }, 'description', /at most 1024/],
-    [{ lookalikeSpec: { ratio: 0.1 } }, 'lookalike_spec', /only accepted with subtype LOOKALIKE/],
-    [{ subtype: 'LOOKALIKE' }, 'lookalike_spec', /^The parameter lookalike_spec is required$/],
-    [{ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.1 } }, 'origin_audience_id', /required/],
-    [{ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.5 }, originAudienceId: '1' }, 'lookalike_spec', /ratio must be between 0.01 and 0.2/],
-    [{ subtype: 'LOOKALIKE', lookalikeSpec: { country: 'usa' }, originAudienceId: '1' }, 'lookalike_spec', /country/],
-    [{ subtype: 'LOOKALIKE', lookalikeSpec: 'nope' }, 'lookalike_spec', /JSON object/],
-    [{ subtype: 'LOOKALIKE', lookalikeSpec: {}, originAudienceId: '999999999999999' }, 'origin_audience_id', /custom audience of ad account/],
+    [{ name: '' }, 'input.name', /required/],
+    [{ name: 'n'.repeat(256) }, 'input.name', /at most 255 characters/],
+    [{ subtype: 'FRIENDS' }, undefined, /at "input.subtype"; Value "FRIENDS" does not exist in "CustomAudienceSubtype" enum/],
+    [{ description: 'd'.repeat(1025) }, 'input.description', /at most 1024/],
+    [{ lookalikeSpec: { ratio: 0.1 } }, 'input.lookalikeSpec', /only accepted with subtype LOOKALIKE/],
+    [{ subtype: 'LOOKALIKE' }, 'input.lookalikeSpec', /^The parameter lookalike_spec is required$/],
+    [{ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.1 } }, 'input.originAudienceId', /required/],
+    [{ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.5 }, originAudienceId: '1' }, 'input.lookalikeSpec', /ratio must be between 0.01 and 0.2/],
+    [{ subtype: 'LOOKALIKE', lookalikeSpec: { country: 'usa' }, originAudienceId: '1' }, 'input.lookalikeSpec', /country/],
+    [{ subtype: 'LOOKALIKE', lookalikeSpec: 'nope' }, 'input.lookalikeSpec', /JSON object/],
+    [{ subtype: 'LOOKALIKE', lookalikeSpec: {}, originAudienceId: '999999999999999' }, 'input.originAudienceId', /custom audience of ad account/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(() => gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'Audience', ...input } }), 'BAD_USER_INPUT', field, message);
   });
@@ -420,7 +421,7 @@ describe('createCustomAudience', () => {
   it('refuses a source audience of another account or of another type', async () => {
     const foreign = await world.audience(otherAccount);
     for (const origin of [foreign.id, campaign.id]) {
-      await expectRefused(() => gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'x', subtype: 'LOOKALIKE', lookalikeSpec: {}, originAudienceId: origin } }), 'BAD_USER_INPUT', 'origin_audience_id');
+      await expectRefused(() => gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'x', subtype: 'LOOKALIKE', lookalikeSpec: {}, originAudienceId: origin } }), 'BAD_USER_INPUT', 'input.originAudienceId');
     }
   });
 
@@ -449,11 +450,11 @@ describe('createCustomConversion', () => {
 
 
   it.each([
-    [{ name: '' }, 'name', /required/],
-    [{ rule: 'url contains thanks' }, 'rule', /JSON object/],
-    [{ rule: [1, 2] }, 'rule', /JSON object/],
-    [{ rule: '' }, 'rule', /^The parameter rule is required$/],
-    [{ customEventType: 'BUY' }, 'custom_event_type', /^Param custom_event_type must be one of \{ADD_PAYMENT_INFO,/],
+    [{ name: '' }, 'input.name', /required/],
+    [{ rule: 'url contains thanks' }, 'input.rule', /JSON object/],
+    [{ rule: [1, 2] }, 'input.rule', /JSON object/],
+    [{ rule: '' }, 'input.rule', /^The parameter rule is required$/],
+    [{ customEventType: 'BUY' }, undefined, /at "input.customEventType"; Value "BUY" does not exist in "CustomEventType" enum/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(() => gql(CREATE_CONVERSION, { a: account.id, input: { name: 'Conversion', rule: { event: 'x' }, ...input } }), 'BAD_USER_INPUT', field, message);
   });

@@ -104,6 +104,7 @@ interface Refusal {
   code: 100 | 200;
   subcode?: 33;
   gqlCode: 'BAD_USER_INPUT' | 'FORBIDDEN' | 'NOT_FOUND';
+  /** The GraphQL path extensions.field names (input.message, hidden); /v24.0's envelope names no field. */
   field?: string;
   /** The message without the "(#code) " prefix /v24.0 adds. */
   message: string;
@@ -247,7 +248,7 @@ describe('publish: POST /<object>/comments and publishComment', () => {
     expect((await readBack(pageReply, 'stranger', 'parent,from')).body).toEqual({ id: pageReply, parent: { id: top }, from: { id: page.id, name: PAGE_NAME } });
     for (const parent of [reply, pageReply]) {
       await expectRefused(() => write.publish(surface, parent, { message: 'Deeper' }, 'commenter'),
-        badParam('id', `Comment ${parent} is a reply, and replies take no replies: reply to ${top}`));
+        badParam(surface === 'graphql' ? 'objectId' : 'id', `Comment ${parent} is a reply, and replies take no replies: reply to ${top}`));
     }
   });
 
@@ -339,16 +340,16 @@ describe('edit: POST /<comment> and editComment (update rules 1 to 3)', () => {
 
   // Rules 1 and 2: a message or an attachment; attachment_share_url alone; an id may accompany a url (above).
   const CONTENT_REFUSALS: Array<[string, Record<string, unknown>, Refusal]> = [
-    ['nothing', {}, badParam('message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)')],
-    ['a blank message', { message: '  \n ' }, badParam('message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)')],
+    ['nothing', {}, badParam('input.message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)')],
+    ['a blank message', { message: '  \n ' }, badParam('input.message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)')],
     ['share url with a url', { attachment_share_url: 'https://a.example/', attachment_url: 'https://a.example/x.png' },
-      badParam('attachment_share_url', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source')],
+      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source')],
     ['share url with an id', { attachment_share_url: 'https://a.example/', attachment_id: '5' },
-      badParam('attachment_share_url', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source')],
+      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source')],
     ['share url with a source', { message: 'x', attachment_share_url: 'https://a.example/', source: 'clip.mp4' },
-      badParam('attachment_share_url', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source')],
-    ['source with a url', { source: 'clip.mp4', attachment_url: 'https://a.example/x.png' }, badParam('source', 'Param source cannot be combined with another attachment')],
-    ['source with an id', { source: 'clip.mp4', attachment_id: '5' }, badParam('source', 'Param source cannot be combined with another attachment')],
+      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source')],
+    ['source with a url', { source: 'clip.mp4', attachment_url: 'https://a.example/x.png' }, badParam('input.source', 'Param source cannot be combined with another attachment')],
+    ['source with an id', { source: 'clip.mp4', attachment_id: '5' }, badParam('input.source', 'Param source cannot be combined with another attachment')],
   ];
 
   it.each(SURFACES.flatMap((surface) => CONTENT_REFUSALS.map((row) => [surface, ...row] as const)))('%s: %s is refused on edit and on publish, nothing changed', async (surface, _label, params, refusal) => {
@@ -447,7 +448,7 @@ describe('hide and unhide: is_hidden and setCommentHidden (rule 4)', () => {
     const comment = await world.comment(post, { ...(c.commentBy === 'page' ? byPage() : byPerson(c.commentBy)), message: 'Stay visible' });
     const id = externalId(comment);
     for (const who of ['moderator', 'admin', 'pageClient'] as const) {
-      await expectRefused(() => write.hide(surface, id, true, who), badParam('is_hidden', `Param is_hidden cannot be true: ${reason}`), [id]);
+      await expectRefused(() => write.hide(surface, id, true, who), badParam('hidden', `Param is_hidden cannot be true: ${reason}`), [id]);
     }
     // The page view says so before anyone tries.
     expect((await readBack(id, 'moderator', 'can_hide')).body).toEqual({ id, can_hide: false });
@@ -649,20 +650,20 @@ describe('bad input: a precise error naming the field, never a 500, nothing chan
   });
 
   const MESSAGES: Array<[string, () => Record<string, unknown>, () => Refusal]> = [
-    ['a message over 8000 characters', () => ({ message: 'a'.repeat(8001) }), () => badParam('message', 'Param message must be at most 8000 characters')],
-    ['8001 code points of emoji (16002 UTF-16 units)', () => ({ message: '\u{1F600}'.repeat(8001) }), () => badParam('message', 'Param message must be at most 8000 characters')],
-    ['a NUL character', () => ({ message: 'nul \u0000 here' }), () => badParam('message', 'Param message must not contain NUL characters')],
-    ['an attachment_url that is not http(s)', () => ({ attachment_url: 'ftp://files.example/x' }), () => badParam('attachment_url', 'Param attachment_url must be an http or https URL')],
-    ['an attachment_share_url that is not a URL', () => ({ attachment_share_url: 'not a url' }), () => badParam('attachment_share_url', 'Param attachment_share_url must be an http or https URL')],
-    ['an attachment_id that is not an id', () => ({ attachment_id: 'photo-1' }), () => badParam('attachment_id', 'Param attachment_id must be a valid ID')],
-    ['a malformed mention (not an id)', () => ({ message: 'Hi @[abc]!' }), () => badParam('message', 'Param message has a malformed mention: the mention "@[abc]" at character 3 does not name a user, page or group id')],
-    ['an empty mention', () => ({ message: '\u{1F44B}\u{1F3FE} @[]' }), () => badParam('message', 'Param message has a malformed mention: the mention "@[]" at character 3 does not name a user, page or group id')],
-    ['a mention with a leading zero', () => ({ message: '@[0123]' }), () => badParam('message', 'Param message has a malformed mention: the mention "@[0123]" at character 0 does not name a user, page or group id')],
-    ['a mention cut short', () => ({ message: 'e\u0301 hi @[123' }), () => badParam('message', 'Param message has a malformed mention: the mention starting at character 6 has no closing "]"')],
-    ['a mention of a numeric id that names nothing', () => ({ message: 'Hi @[987654321987]' }), () => badParam('message', 'Param message mentions 987654321987, which names no user, page or group')],
-    ['a mention of a UUID that names nobody', () => ({ message: 'Hi @[2f1a7a4e-9c1b-4c4f-8a8a-0d6f3b2c1e99]' }), () => badParam('message', 'Param message mentions 2f1a7a4e-9c1b-4c4f-8a8a-0d6f3b2c1e99, which names no user, page or group')],
-    ['a mention of a post (not a user, page or group)', () => ({ message: `Hi @[${post.id}]` }), () => badParam('message', `Param message mentions ${post.id}, which names no user, page or group`)],
-    ['a mention of an organization', () => ({ message: `Hi @[${page.organizationId}]` }), () => badParam('message', `Param message mentions ${page.organizationId}, which names no user, page or group`)],
+    ['a message over 8000 characters', () => ({ message: 'a'.repeat(8001) }), () => badParam('input.message', 'Param message must be at most 8000 characters')],
+    ['8001 code points of emoji (16002 UTF-16 units)', () => ({ message: '\u{1F600}'.repeat(8001) }), () => badParam('input.message', 'Param message must be at most 8000 characters')],
+    ['a NUL character', () => ({ message: 'nul \u0000 here' }), () => badParam('input.message', 'Param message must not contain NUL characters')],
+    ['an attachment_url that is not http(s)', () => ({ attachment_url: 'ftp://files.example/x' }), () => badParam('input.attachmentUrl', 'Param attachment_url must be an http or https URL')],
+    ['an attachment_share_url that is not a URL', () => ({ attachment_share_url: 'not a url' }), () => badParam('input.attachmentShareUrl', 'Param attachment_share_url must be an http or https URL')],
+    ['an attachment_id that is not an id', () => ({ attachment_id: 'photo-1' }), () => badParam('input.attachmentId', 'Param attachment_id must be a valid ID')],
+    ['a malformed mention (not an id)', () => ({ message: 'Hi @[abc]!' }), () => badParam('input.message', 'Param message has a malformed mention: the mention "@[abc]" at character 3 does not name a user, page or group id')],
+    ['an empty mention', () => ({ message: '\u{1F44B}\u{1F3FE} @[]' }), () => badParam('input.message', 'Param message has a malformed mention: the mention "@[]" at character 3 does not name a user, page or group id')],
+    ['a mention with a leading zero', () => ({ message: '@[0123]' }), () => badParam('input.message', 'Param message has a malformed mention: the mention "@[0123]" at character 0 does not name a user, page or group id')],
+    ['a mention cut short', () => ({ message: 'e\u0301 hi @[123' }), () => badParam('input.message', 'Param message has a malformed mention: the mention starting at character 6 has no closing "]"')],
+    ['a mention of a numeric id that names nothing', () => ({ message: 'Hi @[987654321987]' }), () => badParam('input.message', 'Param message mentions 987654321987, which names no user, page or group')],
+    ['a mention of a UUID that names nobody', () => ({ message: 'Hi @[2f1a7a4e-9c1b-4c4f-8a8a-0d6f3b2c1e99]' }), () => badParam('input.message', 'Param message mentions 2f1a7a4e-9c1b-4c4f-8a8a-0d6f3b2c1e99, which names no user, page or group')],
+    ['a mention of a post (not a user, page or group)', () => ({ message: `Hi @[${post.id}]` }), () => badParam('input.message', `Param message mentions ${post.id}, which names no user, page or group`)],
+    ['a mention of an organization', () => ({ message: `Hi @[${page.organizationId}]` }), () => badParam('input.message', `Param message mentions ${page.organizationId}, which names no user, page or group`)],
   ];
 
   it.each(SURFACES.flatMap((surface) => MESSAGES.map((row) => [surface, ...row] as const)))('%s: %s, on publish and on edit', async (surface, _label, params, refusal) => {
@@ -681,9 +682,9 @@ describe('bad input: a precise error naming the field, never a 500, nothing chan
     const longName = await insertPage(page.organizationId, 'N'.repeat(200));
     const over = `${'c'.repeat(7980)}@[${longName.id}]`;
     await expectRefused(() => write.publish(surface, post.id, { message: over }, 'commenter'),
-      badParam('message', 'Param message must be at most 8000 characters with its mentions written as names'));
+      badParam('input.message', 'Param message must be at most 8000 characters with its mentions written as names'));
     await expectRefused(() => write.edit(surface, comment, { message: over }, 'commenter'),
-      badParam('message', 'Param message must be at most 8000 characters with its mentions written as names'), [comment]);
+      badParam('input.message', 'Param message must be at most 8000 characters with its mentions written as names'), [comment]);
   });
 
   it.each(SURFACES)('%s: exactly 8000 code points are accepted', async (surface) => {

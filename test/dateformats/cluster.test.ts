@@ -1,9 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { scanCluster } from '../../src/dateformats/cluster.ts';
 import { convertMappingResponse, convertPipeline, convertTemplate, createdMajor } from '../../src/dateformats/mapping.ts';
 import { SearchClient, SearchError } from '../../src/dateformats/search-client.ts';
 import { startFakeSearch, type FakeSearch, type Flavour } from '../helpers/fake-search.ts';
 import { javaDatesForTests, sharedJavaDates } from '../helpers/java-dates.ts';
+
+/** Converted bodies are JSON of whatever shape went in (typed unknown): the tests read them field by field. */
+const json = (body: unknown): any => body;
 
 /*
  * NOTE: Elasticsearch cannot run on this machine. Every test below that talks HTTP talks to test/helpers/fake-search.ts,
@@ -59,7 +62,7 @@ describe('mapping walk (pure; no cluster)', () => {
     expect(byPath['mappings.properties.event.properties.when.format']!.severity).toBe('review');
     expect(byPath['mappings.dynamic_templates[1].detected_dates.mapping.format']).toMatchObject({ kind: 'dynamic_template', field: 'detected_dates' });
 
-    const m = logs!.mappings;
+    const m = json(logs!.mappings);
     expect(m.properties.created.format).toBe('uuuu-MM-dd||uuuu-MM-d||epoch_millis');
     expect(m.properties.nanos.format).toBe('yyyy-MM-dd||yyyy-MM-d');
     expect(m.properties.title.fields.as_date.format).toBe(byPath['mappings.properties.title.fields.as_date.format']!.conversion.output);
@@ -72,25 +75,25 @@ describe('mapping walk (pure; no cluster)', () => {
 
   it('reads 6.x-style typed mappings, and keeps java formats (8 prefix) and built-in names', () => {
     const { t } = convertMappingResponse({ t: { mappings: { _doc: { properties: { a: { type: 'date', format: 'yyyy' }, b: { type: 'date', format: '8uuuu-MM-dd' }, c: { type: 'date', format: 'strictDateOptionalTime' } } } } } });
-    expect(t!.mappings._doc.properties.a.format).toBe('uuuu');
-    expect(t!.mappings._doc.properties.b.format).toBe('uuuu-MM-dd');
-    expect(t!.mappings._doc.properties.c.format).toBe('strict_date_optional_time');
+    expect(json(t!.mappings)._doc.properties.a.format).toBe('uuuu');
+    expect(json(t!.mappings)._doc.properties.b.format).toBe('uuuu-MM-dd');
+    expect(json(t!.mappings)._doc.properties.c.format).toBe('strict_date_optional_time');
     expect(t!.affected.map((p) => p.path)).toEqual(['mappings._doc.properties.a.format', 'mappings._doc.properties.b.format', 'mappings._doc.properties.c.format']);
   });
 
   it('a format that is not a Joda pattern is kept and reported as unsupported, not thrown', () => {
     const { x } = convertMappingResponse({ x: { mappings: { properties: { d: { type: 'date', format: 'yyyy-MM-dd bb' } } } } });
     expect(x!.affected[0]).toMatchObject({ severity: 'unsupported', format: 'yyyy-MM-dd bb' });
-    expect(x!.mappings.properties.d.format).toBe('yyyy-MM-dd bb');
+    expect(json(x!.mappings).properties.d.format).toBe('yyyy-MM-dd bb');
   });
 
   it('converts composable, component and legacy templates where each keeps its mappings', () => {
     const composable = convertTemplate('index_template', { index_patterns: ['logs-*'], template: { settings: { number_of_shards: 1 }, mappings: { properties: { ts: { type: 'date', format: 'yyyy-MM-dd' } } } } });
-    expect(composable.body.template.mappings.properties.ts.format).toBe('uuuu-MM-dd||uuuu-MM-d');
-    expect(composable.body.index_patterns).toEqual(['logs-*']);
+    expect(json(composable.body).template.mappings.properties.ts.format).toBe('uuuu-MM-dd||uuuu-MM-d');
+    expect(json(composable.body).index_patterns).toEqual(['logs-*']);
     expect(composable.affected[0]!.path).toBe('template.mappings.properties.ts.format');
     const legacy = convertTemplate('legacy_template', { order: 0, index_patterns: ['old-*'], mappings: { _doc: { properties: { ts: { type: 'date', format: 'YYYY' } } } } });
-    expect(legacy.body.mappings._doc.properties.ts.format).toBe('yyyy');
+    expect(json(legacy.body).mappings._doc.properties.ts.format).toBe('yyyy');
     expect(legacy.affected[0]!.path).toBe('mappings._doc.properties.ts.format');
     expect(convertTemplate('component_template', { template: { settings: {} } }).affected).toEqual([]);
   });
@@ -106,7 +109,8 @@ describe('mapping walk (pure; no cluster)', () => {
       ],
       on_failure: [{ date: { field: 'late', formats: ['epoch_millis', 'yyyy'] } }],
     };
-    const { body, affected } = convertPipeline(pipeline);
+    const { body: converted, affected } = convertPipeline(pipeline);
+    const body = json(converted);
     expect(body.processors[0].date.formats).toEqual(['ISO8601', 'dd/MM/uuuu', 'd/MM/uuuu', 'UNIX_MS']);
     expect(body.processors[1].foreach.processor.date.formats).toEqual(['uuuuMMdd']);
     expect(body.processors[2].set.on_failure[0].date.formats).toEqual(['yyyy']);
@@ -224,30 +228,36 @@ describe('search client errors (against the fake cluster, standing in for a real
   let fake: FakeSearch;
   afterEach(() => fake?.close());
 
+  /** The error a request that must fail rejects with: a SearchError. */
+  async function failureOf(request: Promise<unknown>): Promise<SearchError> {
+    const error = await request.then(() => undefined, (rejection: unknown) => rejection);
+    expect(error).toBeInstanceOf(SearchError);
+    return error as SearchError;
+  }
+
   it('gives method, path, status and the engine reason, and no credentials', async () => {
     fake = await startFakeSearch({ flavour: '7', basic: { user: 'elastic', password: 's3cr3t-pw' } });
     const client = new SearchClient({ url: fake.url.replace('http://', 'http://elastic:s3cr3t-pw@') });
-    const error = await client.request('GET', '/nope/_mapping').catch((e) => e);
-    expect(error).toBeInstanceOf(SearchError);
+    const error = await failureOf(client.request('GET', '/nope/_mapping'));
     expect(error.message).toBe('GET /nope/_mapping failed with HTTP 404: index_not_found_exception: no such index [nope]');
     expect(error.status).toBe(404);
     expect(JSON.stringify(client)).not.toContain('s3cr3t');
     expect(client.baseUrl).toBe(fake.url);
 
     const wrong = new SearchClient({ url: fake.url.replace('http://', 'http://elastic:wrong-pw@') });
-    const denied = await wrong.request('GET', '/').catch((e) => e);
+    const denied = await failureOf(wrong.request('GET', '/'));
     expect(denied.message).toMatch(/^GET \/ failed with HTTP 401: security_exception: unable to authenticate user for REST request \[\/\] \(check the credentials/);
     expect(denied.message).not.toContain('wrong-pw');
 
     const down = new SearchClient({ url: 'http://elastic:s3cr3t-pw@127.0.0.1:9' });
-    const unreachable = await down.request('GET', '/').catch((e) => e);
+    const unreachable = await failureOf(down.request('GET', '/'));
     expect(unreachable.message).toMatch(/^cannot reach the search engine at http:\/\/127\.0\.0\.1:9 /);
     expect(unreachable.message).not.toContain('s3cr3t');
   });
 
   it('reads the bare-string error of GET /_alias/<missing>', async () => {
     fake = await startFakeSearch({ flavour: '8' });
-    const error = await new SearchClient({ url: fake.url }).request('GET', '/_alias/ghost').catch((e) => e);
+    const error = await failureOf(new SearchClient({ url: fake.url }).request('GET', '/_alias/ghost'));
     expect(error.message).toBe('GET /_alias/ghost failed with HTTP 404: alias [ghost] missing');
   });
 });

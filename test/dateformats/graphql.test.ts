@@ -88,7 +88,7 @@ describe('date formats over GraphQL (against the fake 7.x cluster standing in fo
     const writesBefore = fake.writes.length;
     const scan = await server.graphql('{ scanDateFormats { targets { kind name severity places { field format } } } }', {}, admin);
     expect(scan.body.errors).toBeUndefined();
-    expect(scan.body.data!.scanDateFormats.targets).toContainEqual({ kind: 'index', name: 'events-v1', severity: 'EXACT', places: [{ field: 'when', format: 'yyyy-MM-dd||epoch_millis' }] });
+    expect(scan.body.data!.scanDateFormats.targets).toContainEqual({ kind: 'INDEX', name: 'events-v1', severity: 'EXACT', places: [{ field: 'when', format: 'yyyy-MM-dd||epoch_millis' }] });
     expect(fake.writes.length).toBe(writesBefore);
   });
 

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { migrateIndex, MigrationError, MIGRATION_META, type MigrationProgress } from '../../src/dateformats/migrate.ts';
 import { SearchClient } from '../../src/dateformats/search-client.ts';
 import { runCli } from '../helpers/cli.ts';

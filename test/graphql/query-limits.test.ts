@@ -21,7 +21,6 @@ describe('GraphQL query limits', () => {
   let server: TestServer;
   let token: string;
   let adIds: string[];
-  let accountId: string;
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -34,7 +33,6 @@ describe('GraphQL query limits', () => {
       targeting: { geo_locations: { countries: ['US', 'CA', 'GB', 'DE', 'FR'] }, age_min: 18, age_max: 65, publisher_platforms: ['facebook', 'instagram'] },
     }));
     adIds = (await world.ads(adSet!, 100)).map((ad) => ad.id);
-    accountId = account.id;
   });
   afterAll(() => server?.close());
 

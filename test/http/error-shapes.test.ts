@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { badInput, DomainError, forbidden, notFound, serviceUnavailable, unauthenticated } from '../../src/errors/index.ts';
+import { badInput, DomainError, forbidden, invalidAccessToken, notFound, serviceUnavailable, unauthenticated } from '../../src/errors/index.ts';
+import { bearerChallenge } from '../../src/http/errors/challenge.ts';
 import { identityError } from '../../src/http/errors/identity.ts';
 import { graphError } from '../../src/http/errors/graph.ts';
 import { oauthError } from '../../src/http/errors/oauth.ts';
@@ -10,6 +11,7 @@ describe('identity API error shape', () => {
     [badInput('email', 'Must be a valid e-mail address.'), 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'Must be a valid e-mail address.' }] }],
     [new DomainError('BAD_USER_INPUT', 'Cannot convert to login type "password".'), 400, { message: 'Cannot convert to login type "password".' }],
     [unauthenticated(), 401, { message: 'You are signed out or your session has expired. Please sign in again to continue.' }],
+    [invalidAccessToken('Invalid access token: it has expired.'), 401, { message: 'Invalid access token: it has expired.' }],
     [forbidden(), 403, { message: 'Forbidden.' }],
     [notFound('User', '42'), 404, { message: 'Resource not found or you do not have access to this resource' }],
     [new DomainError('RATE_LIMITED', 'Too many requests.'), 429, { message: 'Too many requests.' }],
@@ -35,6 +37,7 @@ describe('Graph API error envelope', () => {
 
   it.each([
     [unauthenticated('Invalid OAuth access token.'), 400, 190, 'OAuthException'],
+    [invalidAccessToken('Invalid access token: it could not be verified.'), 400, 190, 'OAuthException'],
     [forbidden('Missing permission'), 403, 200, 'OAuthException'],
     [new DomainError('BAD_USER_INPUT', 'Too many calls', { graph: { code: 80004, subcode: 2446079, isTransient: true } }), 400, 80004, 'OAuthException'],
     [badInput('name', 'Param name must be at most 400 characters'), 400, 100, 'OAuthException'],
@@ -62,5 +65,20 @@ describe('OAuth error shape', () => {
     [new DomainError('BAD_USER_INPUT', 'Only client_credentials', { oauthError: 'unsupported_grant_type' }), 400, 'unsupported_grant_type'],
   ])('%s → %i %s', (error, status, code) => {
     expect(oauthError(error)).toEqual({ status, body: { error: code, error_description: error.message } });
+  });
+});
+
+// RFC 6750 section 3: a refused access token carries a Bearer challenge on every surface; a session failure none.
+describe('bearer challenge', () => {
+  it('names invalid_token and the reason, as a quoted-string of printable ASCII', () => {
+    expect(bearerChallenge(invalidAccessToken('Invalid access token: "it" has \\ expired \u00e9.'))).toBe(
+      'Bearer realm="adgraph", error="invalid_token", error_description="Invalid access token: it has  expired ."',
+    );
+  });
+
+  it('is absent for a missing or lapsed session and for other refusals', () => {
+    for (const error of [unauthenticated(), forbidden(), badInput('email', 'x'), new DomainError('UNAUTHENTICATED', 'Client authentication failed.', { oauthError: 'invalid_client' })]) {
+      expect(bearerChallenge(error)).toBeUndefined();
+    }
   });
 });

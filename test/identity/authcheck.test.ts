@@ -51,7 +51,8 @@ const AUTHCHECK_QUERY = 'query ($checks: [AuthCheckInput!]!) { authCheck(checks:
 /** A REST-shaped check as GraphQL's AuthCheckInput. */
 function toGraphQLInput(label: string, check: Check): Record<string, unknown> {
   const o = check.object;
-  const object: Record<string, unknown> = { resourceType: o.resource_type };
+  // GraphQL's AuthResourceType: the type upper-cased, ALL for *.
+  const object: Record<string, unknown> = { resourceType: o.resource_type === '*' ? 'ALL' : o.resource_type.toUpperCase() };
   if (o.organization_id !== undefined) object.organizationId = o.organization_id;
   if (o.any_org !== undefined) object.anyOrg = o.any_org;
   if (o.owner_id !== undefined) object.ownerId = o.owner_id;
@@ -1002,7 +1003,7 @@ describe('authcheck', () => {
       const response = await rest({ checks: { x: check } }, token('ownerA'));
       expect(response.status).toBe(400);
       expect(response.body).toEqual(restError('checks.x.object.any_org'));
-      expectBadUserInput(await gql([toGraphQLInput('x', check)]), 'checks.x.object.any_org');
+      expectBadUserInput(await gql([toGraphQLInput('x', check)]), 'checks[0].object.anyOrg');
     });
 
     it('takes at most 100 checks', async () => {
@@ -1061,21 +1062,24 @@ describe('authcheck', () => {
     });
 
     it.each([
-      ['an unknown resource_type', { label: 'x', action: 'READ', object: { resourceType: 'workspace' } }, 'checks.x.object.resource_type'],
-      ['an organizationId that is no UUID', { label: 'x', action: 'READ', object: { resourceType: 'campaign', organizationId: '42' } }, 'checks.x.object.organization_id'],
-      ['an ownerId that is neither me nor a UUID', { label: 'x', action: 'READ', object: { resourceType: 'user', ownerId: 'alice' } }, 'checks.x.object.owner_id'],
-      ['an unknown action', { label: 'x', action: 'PUBLISH', object: { resourceType: 'campaign' } }, undefined],
-      ['an unknown field', { label: 'x', action: 'READ', object: { resourceType: 'campaign', color: 'red' } }, undefined],
+      // Errors name the GraphQL path of the value at fault (checks[<position>]...).
+      ['an organizationId that is no UUID', { label: 'x', action: 'READ', object: { resourceType: 'CAMPAIGN', organizationId: '42' } }, 'checks[0].object.organizationId'],
+      ['an ownerId that is neither me nor a UUID', { label: 'x', action: 'READ', object: { resourceType: 'USER', ownerId: 'alice' } }, 'checks[0].object.ownerId'],
+      // GraphQL's own validation: the enums and the input type.
+      ['an unknown resource type', { label: 'x', action: 'READ', object: { resourceType: 'WORKSPACE' } }, undefined],
+      ['a lower-case resource type', { label: 'x', action: 'READ', object: { resourceType: 'campaign' } }, undefined],
+      ['an unknown action', { label: 'x', action: 'PUBLISH', object: { resourceType: 'CAMPAIGN' } }, undefined],
+      ['an unknown field', { label: 'x', action: 'READ', object: { resourceType: 'CAMPAIGN', color: 'red' } }, undefined],
       ['a missing resourceType', { label: 'x', action: 'READ', object: {} }, undefined],
     ])('GraphQL refuses %s with BAD_USER_INPUT', async (_case, check, field) => {
       const body = await gql([check]);
       expectBadUserInput(body, field);
-      if (field === undefined) expect(body.errors?.[0]?.message).toMatch(/PUBLISH|color|resourceType/);
+      if (field === undefined) expect(body.errors?.[0]?.message).toMatch(/PUBLISH|color|resourceType|WORKSPACE.*AuthResourceType|"campaign".*AuthResourceType/);
     });
 
     it('GraphQL refuses a label used twice', async () => {
-      const check = { label: 'same', action: 'READ', object: { resourceType: 'organization', organizationId: world.orgA } };
-      expectBadUserInput(await gql([check, { ...check, action: 'UPDATE' }]), 'checks');
+      const check = { label: 'same', action: 'READ', object: { resourceType: 'ORGANIZATION', organizationId: world.orgA } };
+      expectBadUserInput(await gql([check, { ...check, action: 'UPDATE' }]), 'checks[1].label');
     });
 
     it('a resource_id naming nothing is false, never 404, on both surfaces', async () => {

@@ -74,20 +74,20 @@ describe('addOrganizationMember', () => {
 
   it('answers an existing member with CONFLICT on email', async () => {
     const { body } = await server.graphql(ADD, { input: { organizationId: orgId, email: plain.user.email, role: 'ADMIN' } }, admin.token);
-    expect(firstError(body).extensions).toMatchObject({ code: 'CONFLICT', field: 'email' });
+    expect(firstError(body).extensions).toMatchObject({ code: 'CONFLICT', field: 'input.email' });
     expect((await membershipRow(plain.user.id)).role).toBe('member');
   });
 
   it('answers an unknown e-mail with NOT_FOUND on email', async () => {
     const { body } = await server.graphql(ADD, { input: { organizationId: orgId, email: `nobody-${randomUUID()}@example.com`, role: 'MEMBER' } }, admin.token);
-    expect(firstError(body).extensions).toMatchObject({ code: 'NOT_FOUND', field: 'email' });
+    expect(firstError(body).extensions).toMatchObject({ code: 'NOT_FOUND', field: 'input.email' });
   });
 
   it('answers a malformed e-mail and organization id with BAD_USER_INPUT naming the field, and no session with UNAUTHENTICATED', async () => {
     const badEmail = await server.graphql(ADD, { input: { organizationId: orgId, email: 'not-an-address', role: 'MEMBER' } }, admin.token);
-    expect(firstError(badEmail.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'email' });
+    expect(firstError(badEmail.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.email' });
     const badOrg = await server.graphql(ADD, { input: { organizationId: 'not-a-uuid', email: plain.user.email, role: 'MEMBER' } }, admin.token);
-    expect(firstError(badOrg.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'organizationId' });
+    expect(firstError(badOrg.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.organizationId' });
     const unknownOrg = await server.graphql(ADD, { input: { organizationId: randomUUID(), email: plain.user.email, role: 'MEMBER' } }, admin.token);
     expect(firstError(unknownOrg.body).extensions?.code).toBe('NOT_FOUND');
     const anonymous = await server.graphql(ADD, { input: { organizationId: orgId, email: plain.user.email, role: 'MEMBER' } });
@@ -178,9 +178,9 @@ describe('updateUser', () => {
   it('answers a name over 128 characters, a malformed id, an unknown id and no session', async () => {
     const { user, token } = await memberWithMembership();
     const long = await server.graphql(UPDATE_USER, { input: { id: user.id, name: 'n'.repeat(129) } }, token);
-    expect(firstError(long.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'name' });
+    expect(firstError(long.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.name' });
     const malformed = await server.graphql(UPDATE_USER, { input: { id: 'nope', name: 'x' } }, token);
-    expect(firstError(malformed.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'id' });
+    expect(firstError(malformed.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.id' });
     const unknown = await server.graphql(UPDATE_USER, { input: { id: randomUUID(), name: 'x' } }, token);
     expect(firstError(unknown.body).extensions?.code).toBe('NOT_FOUND');
     const anonymous = await server.graphql(UPDATE_USER, { input: { id: user.id, name: 'x' } });

@@ -287,10 +287,10 @@ describe('GraphQL login and logout', () => {
   });
 
   it.each([
-    ['an e-mail over 256 characters', { email: `${'a'.repeat(245)}@example.com`, password: 'p' }, 'email'],
-    ['a malformed e-mail', { email: 'not-an-address', password: 'p' }, 'email'],
-    ['a password over 64 characters', { email: 'x@example.com', password: 'x'.repeat(65) }, 'password'],
-    ['an empty password', { email: 'x@example.com', password: '' }, 'password'],
+    ['an e-mail over 256 characters', { email: `${'a'.repeat(245)}@example.com`, password: 'p' }, 'input.email'],
+    ['a malformed e-mail', { email: 'not-an-address', password: 'p' }, 'input.email'],
+    ['a password over 64 characters', { email: 'x@example.com', password: 'x'.repeat(65) }, 'input.password'],
+    ['an empty password', { email: 'x@example.com', password: '' }, 'input.password'],
   ])('answers %s with BAD_USER_INPUT naming the field', async (_case, input, field) => {
     const { body } = await server.graphql(LOGIN, { input });
     expect(firstError(body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field });

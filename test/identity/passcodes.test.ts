@@ -278,13 +278,13 @@ describe('GraphQL one-time passcodes', () => {
     expect(firstError(wrong.body).extensions?.field).toBeUndefined();
 
     const weak = await server.graphql(CHANGE, { input: { email: user.email, oneTimePasscode: code, password: 'password' } });
-    expect(firstError(weak.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'password' });
+    expect(firstError(weak.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.password' });
 
     const same = await server.graphql(CHANGE, { input: { email: user.email, oneTimePasscode: code, password: PASSWORD } });
-    expect(firstError(same.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'password' });
+    expect(firstError(same.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.password' });
 
     const longEmail = await server.graphql(CHANGE, { input: { email: `${'a'.repeat(245)}@example.com`, oneTimePasscode: code, password: NEW_PASSWORD } });
-    expect(firstError(longEmail.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'email' });
+    expect(firstError(longEmail.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.email' });
 
     expect((await server.graphql('{ me { id } }', {}, token)).body.data?.me.id).toBe(user.id);
     expect((await login(user.email, PASSWORD)).status).toBe(201);

@@ -296,12 +296,12 @@ describe('convertLogin (GraphQL)', () => {
     for (const pick of [() => 'me', (u: Made['user']) => u.username, (u: Made['user']) => u.id]) {
       const { user, token } = await member();
       const before = Date.now();
-      const { body } = await convert(pick(user), { toType: 'github', password: PASSWORD }, token);
+      const { body } = await convert(pick(user), { toType: 'GITHUB', password: PASSWORD }, token);
       const after = Date.now();
       expect(body.errors).toBeUndefined();
       const result = body.data!.convertLogin;
       expect(result.userId).toBe(user.id);
-      expect(result.toType).toBe('github');
+      expect(result.toType).toBe('GITHUB');
       expect(result.stateString).toMatch(STATE_PATTERN);
       expect(result.expiresAt).toMatch(/Z$/);
       expect(new Date(result.expiresAt).getTime()).toBeGreaterThanOrEqual(before + FIVE_MINUTES);
@@ -312,10 +312,12 @@ describe('convertLogin (GraphQL)', () => {
   });
 
   it.each([
-    ['password', 'Cannot convert to login type "password".'],
-    ['token', 'Cannot convert to login type "token".'],
-    ['none', 'Cannot convert to login type "none".'],
-    ['foo', 'Unknown login type "foo".'],
+    ['PASSWORD', 'Cannot convert to login type "password".'],
+    ['TOKEN', 'Cannot convert to login type "token".'],
+    ['NONE', 'Cannot convert to login type "none".'],
+    // Not a LoginType at all: GraphQL's own validation, naming where in the variables.
+    ['FOO', 'Variable "$input" got invalid value "FOO" at "input.toType"; Value "FOO" does not exist in "LoginType" enum.'],
+    ['github', 'Variable "$input" got invalid value "github" at "input.toType"; Value "github" does not exist in "LoginType" enum. Did you mean the enum value "GITHUB"?'],
   ])('refuses toType %s with BAD_USER_INPUT', async (toType, message) => {
     const { token } = await member();
     const { body } = await convert('me', { toType, password: PASSWORD }, token);
@@ -326,19 +328,19 @@ describe('convertLogin (GraphQL)', () => {
     const { user: target } = await member();
     const { token } = await member();
 
-    const wrong = await convert('me', { toType: 'github', password: 'Not-The-Password-1' }, token);
+    const wrong = await convert('me', { toType: 'GITHUB', password: 'Not-The-Password-1' }, token);
     expect(firstError(wrong.body)).toMatchObject({ message: INCORRECT_LOGIN, extensions: { code: 'UNAUTHENTICATED' } });
 
-    const forbidden = await convert(target.id, { toType: 'github', password: PASSWORD }, token);
+    const forbidden = await convert(target.id, { toType: 'GITHUB', password: PASSWORD }, token);
     expect(firstError(forbidden.body).extensions?.code).toBe('FORBIDDEN');
 
-    const invisible = await convert(target.id, { toType: 'github', password: PASSWORD }, outsider.token);
+    const invisible = await convert(target.id, { toType: 'GITHUB', password: PASSWORD }, outsider.token);
     expect(firstError(invisible.body).extensions?.code).toBe('NOT_FOUND');
 
-    const unknown = await convert(randomUUID(), { toType: 'github', password: PASSWORD }, token);
+    const unknown = await convert(randomUUID(), { toType: 'GITHUB', password: PASSWORD }, token);
     expect(firstError(unknown.body).extensions?.code).toBe('NOT_FOUND');
 
-    const malformed = await convert('bad!name', { toType: 'github', password: PASSWORD }, token);
+    const malformed = await convert('bad!name', { toType: 'GITHUB', password: PASSWORD }, token);
     expect(firstError(malformed.body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'user' });
 
     expect(await conversionsOf(target.id)).toHaveLength(0);
@@ -347,7 +349,7 @@ describe('convertLogin (GraphQL)', () => {
   it('lets an organization admin and a site admin convert a member', async () => {
     const { user: target } = await member();
     for (const caller of [admin, siteAdmin]) {
-      const { body } = await convert(target.id, { toType: 'oidc', password: PASSWORD }, caller.token);
+      const { body } = await convert(target.id, { toType: 'OIDC', password: PASSWORD }, caller.token);
       expect(body.errors).toBeUndefined();
       expect(body.data!.convertLogin.userId).toBe(target.id);
     }
@@ -357,10 +359,10 @@ describe('convertLogin (GraphQL)', () => {
   it('refuses a non-password account and needs a session', async () => {
     const { user, token } = await member();
     await server.deps.db('users').where('id', user.id).update({ login_type: 'github' });
-    const { body } = await convert('me', { toType: 'oidc', password: PASSWORD }, token);
+    const { body } = await convert('me', { toType: 'OIDC', password: PASSWORD }, token);
     expect(firstError(body).extensions?.code).toBe('BAD_USER_INPUT');
 
-    const anonymous = await convert('me', { toType: 'github', password: PASSWORD });
+    const anonymous = await convert('me', { toType: 'GITHUB', password: PASSWORD });
     expect(firstError(anonymous.body).extensions?.code).toBe('UNAUTHENTICATED');
   });
 });

@@ -7,11 +7,15 @@ import {
 } from '../helpers/oauth.ts';
 import { cliEnv, cliJson } from '../helpers/cli.ts';
 import { createClient } from '../../src/oauth/service.ts';
+import { TOKEN_FAILURE_MESSAGES, type TokenFailure } from '../../src/oauth/tokens.ts';
+import { expectGraphError, graphClient } from '../helpers/graph.ts';
 
 /**
- * Access tokens as bearer credentials (DECISIONS sections 2 and 3): every token that fails a check is 401
- * on /api/v2 (the identity error shape) and UNAUTHENTICATED on GraphQL; a good one acts for its client's
- * organization with the token's scopes.
+ * Access tokens as bearer credentials (DECISIONS sections 2 and 3): every token that fails a check is answered
+ * as an OAuth resource server answers (RFC 6750 invalid_token, issue 13 item 5): 401 with
+ * `WWW-Authenticate: Bearer error="invalid_token"` on /api/v2 (the identity error shape) and on GraphQL
+ * (UNAUTHENTICATED, oauthError invalid_token), error 190 with the same words on /v24.0; never the session's
+ * "signed out" wording. A good one acts for its client's organization with the token's scopes.
  */
 const ISSUER = 'https://adgraph.test';
 const SIGNED_OUT = 'You are signed out or your session has expired. Please sign in again to continue.';
@@ -60,16 +64,27 @@ describe('bearer access tokens', () => {
     return { status: response.status, body: await response.json() };
   }
 
-  /** The token is refused on both surfaces, exactly as no token at all would be. */
-  async function expectRefused(token: string): Promise<void> {
+  const challenge = (failure: TokenFailure) => `Bearer realm="adgraph", error="invalid_token", error_description="${TOKEN_FAILURE_MESSAGES[failure]}"`;
+
+  /** The token is refused on every surface as an invalid token, saying why, with RFC 6750's challenge. */
+  async function expectRefused(token: string, failure: TokenFailure = 'invalid'): Promise<void> {
+    const message = TOKEN_FAILURE_MESSAGES[failure];
     const rest = await me(token);
     expect(rest.status).toBe(401);
-    expect(await rest.json()).toEqual({ message: SIGNED_OUT });
-    const { body } = await graphql(token);
-    expect(body.errors?.length, JSON.stringify(body)).toBeGreaterThan(0);
-    expect(body.errors!.map((e) => e.extensions?.code)).toContain('UNAUTHENTICATED');
-    expect(body.errors!.every((e) => e.extensions?.code === 'UNAUTHENTICATED'), JSON.stringify(body)).toBe(true);
-    expect(body.data?.adAccounts ?? null).toBeNull();
+    expect(rest.headers.get('www-authenticate')).toBe(challenge(failure));
+    expect(await rest.json()).toEqual({ message });
+    const response = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: PROBE }),
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('www-authenticate')).toBe(challenge(failure));
+    expect(await response.json()).toEqual({ errors: [{ message, extensions: { code: 'UNAUTHENTICATED', oauthError: 'invalid_token' } }] });
+    // /v24.0 keeps its envelope and status (error 190, HTTP 400: DECISIONS section 4), with the same words and challenge.
+    const graph = await graphClient(server).call('GET', `/v24.0/act_${accountA}`, { headers: { authorization: `Bearer ${token}` } });
+    expectGraphError(graph, { status: 400, code: 190, type: 'OAuthException', message });
+    expect(graph.headers.get('www-authenticate')).toBe(challenge(failure));
   }
 
   /** The token is accepted: REST knows a principal (an API client has no user: 404, not 401), GraphQL answers. */
@@ -97,22 +112,43 @@ describe('bearer access tokens', () => {
       await expectAccepted(await sign({ iat: now - 310, nbf: now - 310, exp: now - 10 }));
     });
 
-    it('no token at all is refused the same way', async () => {
-      const rest = await fetch(`${server.url}/api/v2/users/me`);
-      expect(rest.status).toBe(401);
-      expect(await rest.json()).toEqual({ message: SIGNED_OUT });
+    it('no token at all, or a session that is not valid, is the session wording, without a bearer challenge', async () => {
+      const attempts: Array<Record<string, string>> = [{}, { 'service-session-token': 'no-such-session' }, { authorization: 'Bearer no-such-session' }];
+      for (const headers of attempts) {
+        const rest = await fetch(`${server.url}/api/v2/users/me`, { headers });
+        expect(rest.status).toBe(401);
+        expect(rest.headers.get('www-authenticate')).toBeNull();
+        expect(await rest.json()).toEqual({ message: SIGNED_OUT });
+        const response = await fetch(`${server.url}/graphql`, {
+          method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: PROBE }),
+        });
+        expect(response.headers.get('www-authenticate')).toBeNull();
+        const body = (await response.json()) as GraphQLBody;
+        // One error per field that needs a principal (me, adAccounts), each in the session's words.
+        expect(new Set(body.errors?.map((e) => JSON.stringify([e.message, e.extensions?.code, e.extensions?.oauthError])))).toEqual(
+          new Set([JSON.stringify([SIGNED_OUT, 'UNAUTHENTICATED', undefined])]),
+        );
+      }
+    });
+
+    it('public operations still take a lapsed session (the caller is anonymous), but not an invalid access token', async () => {
+      const scopes = (headers: Record<string, string>) => fetch(`${server.url}/api/v2/auth/scopes`, { headers });
+      expect((await scopes({ 'service-session-token': 'no-such-session' })).status).toBe(200);
+      const refused = await scopes({ authorization: `Bearer ${await sign({ aud: 'someone-else' })}` });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe(challenge('invalid'));
     });
   });
 
   describe('refused', () => {
     it('expired beyond the tolerance', async () => {
       const now = nowSeconds();
-      await expectRefused(await sign({ iat: now - 400, nbf: now - 400, exp: now - 100 }));
+      await expectRefused(await sign({ iat: now - 400, nbf: now - 400, exp: now - 100 }), 'expired');
     });
 
     it('not yet valid (nbf 5 minutes ahead)', async () => {
       const now = nowSeconds();
-      await expectRefused(await sign({ iat: now, nbf: now + 300, exp: now + 600 }));
+      await expectRefused(await sign({ iat: now, nbf: now + 300, exp: now + 600 }), 'not_yet_valid');
     });
 
     it('without an exp claim', async () => {
@@ -186,7 +222,7 @@ describe('bearer access tokens', () => {
       await expectAccepted(token);
       const { value } = await cliJson(['clients', 'delete', created.client.clientId], cliEnv(server.database));
       expect(value).toMatchObject({ client_id: created.client.clientId, deleted: true });
-      await expectRefused(token);
+      await expectRefused(token, 'client_deleted');
       // Nor does it get a new one, though the server had just verified (and remembered) its secret.
       const again = await tokenRequest(server.url, { body: { grant_type: 'client_credentials', client_id: created.client.clientId, client_secret: created.clientSecret } });
       expectOAuthError(again, 401, 'invalid_client');

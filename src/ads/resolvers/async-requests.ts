@@ -13,6 +13,9 @@ export interface CopyResultModel {
   request: AsyncRequestRecord | null;
 }
 
+/** What a copy copies (AdObjectType), as the copy writes them. */
+export const AD_OBJECT_TYPES = ['ad_set', 'ad'] as const satisfies readonly AdObjectId['adObjectType'][];
+
 export const copyResultResolvers: AdSetCopyResultResolvers = {
   copiedAdSet: (result, _, ctx) => (result.copiedAdsetId ? ads.findAdSet(ctx, result.copiedAdsetId) : null),
 };

@@ -2,6 +2,8 @@ import type { Resolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { connectionFields } from '../../graphql/connections.ts';
 import { lowercaseEnum } from '../../graphql/helpers.ts';
 import { PACING_TYPES } from '../rules/enums.ts';
+import { FLAG_REASONS } from '../admin.ts';
+import { AD_OBJECT_TYPES } from './async-requests.ts';
 import { adAccountResolvers } from './ad-account.ts';
 import { adSetResolvers } from './ad-set.ts';
 import { adResolvers, campaignResolvers, customAudienceResolvers, customConversionResolvers } from './objects.ts';
@@ -13,7 +15,8 @@ export type { CopyResultModel } from './async-requests.ts';
 
 /** The ads domain's resolvers, one file per type (queries and mutations apart), merged here. */
 export const adsResolvers: Resolvers = {
-  FlagReason: lowercaseEnum(['health', 'financial']),
+  FlagReason: lowercaseEnum(FLAG_REASONS),
+  AdObjectType: lowercaseEnum(AD_OBJECT_TYPES),
   PacingType: lowercaseEnum(PACING_TYPES),
   Query: adsQueries,
   Mutation: adsMutations,

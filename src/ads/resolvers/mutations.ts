@@ -1,5 +1,7 @@
 import type { MutationResolvers } from '../../graphql/__generated__/resolvers-types.ts';
+import type { GraphQLResolveInfo } from 'graphql';
 import { graphParams } from '../../graphql/helpers.ts';
+import { argumentPath } from '../../graphql/errors.ts';
 import { assertNumericId } from '../../authz/guards.ts';
 import type { Violation } from '../rules/violations.ts';
 import * as ads from '../service.ts';
@@ -15,7 +17,11 @@ const numeric = (id: string) => {
   assertNumericId(id);
   return id;
 };
-const validation = (violations: Violation[]) => ({ valid: violations.length === 0, violations });
+/** Every violation at once, each naming the input's path as the write's error would (graphql/errors.ts argumentPath). */
+function validation(violations: Violation[], info: GraphQLResolveInfo) {
+  const mutation = info.parentType.getFields()[info.fieldName]!;
+  return { valid: violations.length === 0, violations: violations.map((v) => ({ ...v, field: argumentPath(info.parentType.name, mutation, v.field) ?? v.field })) };
+}
 
 /** GraphQL's copy input as the Graph API's copy parameters (rename_options nested too). */
 function copyParams(input: Record<string, unknown> | null | undefined): Record<string, unknown> {
@@ -42,9 +48,9 @@ export const adsMutations: MutationResolvers = {
   createCustomConversion: (_, { accountId, input }, ctx) => audiences.createCustomConversion(ctx, accountOf(accountId), graphParams(input)),
 
   createAdSet: async (_, { accountId, input }, ctx) => (await adSets.createAdSet(ctx, accountOf(accountId), graphParams(input))).adSet!,
-  validateAdSet: async (_, { accountId, input }, ctx) => validation(await adSets.validateAdSetCreate(ctx, accountOf(accountId), graphParams(input))),
+  validateAdSet: async (_, { accountId, input }, ctx, info) => validation(await adSets.validateAdSetCreate(ctx, accountOf(accountId), graphParams(input)), info),
   updateAdSet: async (_, { id, input }, ctx) => (await adSets.updateAdSet(ctx, numeric(id), graphParams(input))).adSet!,
-  validateAdSetUpdate: async (_, { id, input }, ctx) => validation(await adSets.validateAdSetUpdate(ctx, numeric(id), graphParams(input))),
+  validateAdSetUpdate: async (_, { id, input }, ctx, info) => validation(await adSets.validateAdSetUpdate(ctx, numeric(id), graphParams(input)), info),
   deleteAdSet: async (_, { id }, ctx) => {
     await adSets.deleteAdSet(ctx, numeric(id));
     return true;

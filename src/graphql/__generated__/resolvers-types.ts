@@ -30,15 +30,16 @@ export type Scalars = {
   BigInt: { input: string; output: string; }
   /** An ISO 8601 date-time in UTC, e.g. 2026-01-05T10:00:00.000Z. */
   DateTime: { input: Date; output: Date; }
+  /** An e-mail address, e.g. ada@example.com. */
   EmailAddress: { input: string; output: string; }
   /** Any JSON value: the nested objects of the advertising API (targeting, promoted_object, ...). */
   JSON: { input: unknown; output: unknown; }
-  UUID: { input: string; output: string; }
 };
 
 /** Who wrote a post or comment, or likes one: a person or a page. */
 export type Actor = Page | Person;
 
+/** An ad in an ad set; creative is JSON in the Graph API's shape. */
 export type Ad = Node & {
   __typename?: 'Ad';
   account: AdAccount;
@@ -170,22 +171,27 @@ export type AdEdge = {
   node: Ad;
 };
 
+/** One object a copy made: its type, the id it was copied from and the id of the copy. */
 export type AdObjectId = {
   __typename?: 'AdObjectId';
-  /** ad_set or ad. */
-  adObjectType: Scalars['String']['output'];
+  adObjectType: AdObjectType;
   copiedId: Scalars['ID']['output'];
   sourceId: Scalars['ID']['output'];
 };
 
+/** What a copy copied: the ad set, or one of its ads. */
+export type AdObjectType =
+  | 'ad'
+  | 'ad_set';
+
 /** Advice the rules give without refusing (include_recommendations). */
 export type AdRecommendation = {
   __typename?: 'AdRecommendation';
-  /** The parameter it is about (snake_case). */
+  /** The parameter it is about, as /v24.0 names it (snake_case). */
   blameField: Scalars['String']['output'];
   code: Scalars['Int']['output'];
-  confidence: Scalars['String']['output'];
-  importance: Scalars['String']['output'];
+  confidence: RecommendationLevel;
+  importance: RecommendationLevel;
   message: Scalars['String']['output'];
   title: Scalars['String']['output'];
 };
@@ -377,8 +383,9 @@ export type AdSetValidation = {
 };
 
 /**
- * One broken rule of an ad set: the parameter (a path for nested ones, e.g. targeting.geo_locations.countries),
- * the message, the Graph API code and subcode the write would fail with, and the text for a person.
+ * One broken rule of an ad set: where in the input (the path extensions.field of the write's error would name,
+ * e.g. input.lifetimeBudget, or input.targeting.geo_locations.countries inside the JSON), the message, the Graph
+ * API code and subcode the write would fail with, and the text for a person.
  */
 export type AdSetViolation = {
   __typename?: 'AdSetViolation';
@@ -387,8 +394,8 @@ export type AdSetViolation = {
   /** The platform's error_data: restricted ids, blame_field_specs, minimum budgets. */
   data?: Maybe<Scalars['JSON']['output']>;
   field: Scalars['String']['output'];
-  /** The error code every surface uses (extensions.code): BAD_USER_INPUT, LIMIT_EXCEEDED. */
-  kind: Scalars['String']['output'];
+  /** The error code the write would fail with (extensions.code): BAD_USER_INPUT, or LIMIT_EXCEEDED for the ad set limit. */
+  kind: ErrorCode;
   message: Scalars['String']['output'];
   /** Graph API subcode: 1885272 (budget too low), 3858079/3858081 (payor/beneficiary), 246003/246004 (restricted audience/conversion). */
   subcode?: Maybe<Scalars['Int']['output']>;
@@ -396,12 +403,17 @@ export type AdSetViolation = {
   userTitle?: Maybe<Scalars['String']['output']>;
 };
 
+/** An existing user, found by e-mail address, to add to an organization with a role. */
 export type AddOrganizationMemberInput = {
   email: Scalars['String']['input'];
   organizationId: Scalars['ID']['input'];
   role: OrganizationRole;
 };
 
+/**
+ * An OAuth client of an organization: it gets access tokens from POST /oauth2/token with clientId and its secret, and
+ * acts with its scopes. Readable by the organization's owners, admins and auditors; the secret is never shown.
+ */
 export type ApiClient = Node & {
   __typename?: 'ApiClient';
   clientId: Scalars['String']['output'];
@@ -509,12 +521,14 @@ export type AsyncRequestStatus =
   | 'IN_PROGRESS'
   | 'SUCCESS';
 
+/** What a check asks to do to the object. */
 export type AuthAction =
-  | 'CREATE'
-  | 'DELETE'
-  | 'READ'
-  | 'UPDATE';
+  | 'create'
+  | 'delete'
+  | 'read'
+  | 'update';
 
+/** One check: may you perform action on object? label, unique in the request, names its answer. */
 export type AuthCheckInput = {
   action: AuthAction;
   label: Scalars['String']['input'];
@@ -530,33 +544,53 @@ export type AuthCheckObjectInput = {
   ownerId?: InputMaybe<Scalars['ID']['input']>;
   /** A specific object; false when it does not exist or you cannot see it. */
   resourceId?: InputMaybe<Scalars['ID']['input']>;
-  /** One of the resource types, or * for every type. */
-  resourceType: Scalars['String']['input'];
+  resourceType: AuthResourceType;
 };
 
+/** The answer to the check with this label: whether the same request would be allowed. */
 export type AuthCheckResult = {
   __typename?: 'AuthCheckResult';
   allowed: Scalars['Boolean']['output'];
   label: Scalars['String']['output'];
 };
 
+/** What a check is about: one resource type, or ALL (the REST API's *) for every type. */
+export type AuthResourceType =
+  | 'ad'
+  | 'ad_account'
+  | 'ad_set'
+  | '*'
+  | 'api_client'
+  | 'campaign'
+  | 'comment'
+  | 'custom_audience'
+  | 'organization'
+  | 'organization_member'
+  | 'page'
+  | 'post'
+  | 'user';
+
+/** The scopes API clients may carry (GET /api/v2/auth/scopes). */
 export type AuthScopes = {
   __typename?: 'AuthScopes';
   /** Scopes an API client may carry. */
   external: Array<Scalars['String']['output']>;
 };
 
+/** Whether the ad set's settings are chosen automatically or by hand (automatic_manual_state); UNSET when not said. */
 export type AutomaticManualState =
   | 'AUTOMATIC'
   | 'MANUAL'
   | 'UNSET';
 
+/** How bids are set (bid_strategy): lowest cost without a cap, with a bid cap (bidAmount), a cost cap, or a minimum ROAS. */
 export type BidStrategy =
   | 'COST_CAP'
   | 'LOWEST_COST_WITHOUT_CAP'
   | 'LOWEST_COST_WITH_BID_CAP'
   | 'LOWEST_COST_WITH_MIN_ROAS';
 
+/** What the advertiser is charged for (billing_event). */
 export type BillingEvent =
   | 'APP_INSTALLS'
   | 'CLICKS'
@@ -570,16 +604,21 @@ export type BillingEvent =
   | 'PURCHASE'
   | 'THRUPLAY';
 
+/** Where the ad set's budget comes from (budget_source), as the Graph API names it. */
 export type BudgetSource =
   | 'NONE'
   | 'RMN';
 
+/**
+ * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
+ * Amounts are whole numbers in the account currency's minor unit; null when not set.
+ */
 export type Campaign = Node & {
   __typename?: 'Campaign';
   account: AdAccount;
   adSets: AdSetConnection;
   ads: AdConnection;
-  bidStrategy?: Maybe<Scalars['String']['output']>;
+  bidStrategy?: Maybe<BidStrategy>;
   buyingType: Scalars['String']['output'];
   createdTime: Scalars['DateTime']['output'];
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
@@ -587,8 +626,8 @@ export type Campaign = Node & {
   id: Scalars['ID']['output'];
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   name: Scalars['String']['output'];
-  objective: Scalars['String']['output'];
-  specialAdCategories: Array<Scalars['String']['output']>;
+  objective: CampaignObjective;
+  specialAdCategories: Array<SpecialAdCategory>;
   spendCap?: Maybe<Scalars['BigInt']['output']>;
   startTime?: Maybe<Scalars['DateTime']['output']>;
   status: ObjectStatus;
@@ -597,6 +636,10 @@ export type Campaign = Node & {
 };
 
 
+/**
+ * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
+ * Amounts are whole numbers in the account currency's minor unit; null when not set.
+ */
 export type CampaignAdSetsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -607,6 +650,10 @@ export type CampaignAdSetsArgs = {
 };
 
 
+/**
+ * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
+ * Amounts are whole numbers in the account currency's minor unit; null when not set.
+ */
 export type CampaignAdsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -629,6 +676,16 @@ export type CampaignEdge = {
   node: Campaign;
 };
 
+/** The outcome-driven campaign objectives. */
+export type CampaignObjective =
+  | 'OUTCOME_APP_PROMOTION'
+  | 'OUTCOME_AWARENESS'
+  | 'OUTCOME_ENGAGEMENT'
+  | 'OUTCOME_LEADS'
+  | 'OUTCOME_SALES'
+  | 'OUTCOME_TRAFFIC';
+
+/** The passcode requestOneTimePasscode e-mailed, and the new password (the policy validatePassword checks). */
 export type ChangePasswordWithOneTimePasscodeInput = {
   email: Scalars['String']['input'];
   oneTimePasscode: Scalars['String']['input'];
@@ -744,8 +801,8 @@ export type CommentEdge = {
 
 /** Which comments of a post: TOPLEVEL (comments, without their replies) or STREAM (comments and replies in one list). */
 export type CommentFilter =
-  | 'STREAM'
-  | 'TOPLEVEL';
+  | 'stream'
+  | 'toplevel';
 
 /** A like: who likes (a person or a page), and since when. */
 export type CommentLike = {
@@ -768,15 +825,17 @@ export type CommentLikeEdge = {
   node: CommentLike;
 };
 
+/** CHRONOLOGICAL (oldest first) or REVERSE_CHRONOLOGICAL (newest first). */
 export type CommentOrder =
-  | 'CHRONOLOGICAL'
-  | 'REVERSE_CHRONOLOGICAL';
+  | 'chronological'
+  | 'reverse_chronological';
 
+/** What to convert a password account to, confirmed with its current password. */
 export type ConvertLoginInput = {
   /** The account's current password. */
   password: Scalars['String']['input'];
-  /** github or oidc */
-  toType: Scalars['String']['input'];
+  /** GITHUB or OIDC (an account cannot be converted to the others). */
+  toType: LoginType;
 };
 
 /** A copy of an ad set (Graph API: POST /<id>/copies). */
@@ -807,7 +866,8 @@ export type CreateAdInput = {
 /**
  * A new ad set (Graph API: POST /act_<id>/adsets), checked by the same rules (the specification's and DECISIONS
  * section 5's); a failure is BAD_USER_INPUT (LIMIT_EXCEEDED for the ad set limit) with extensions.field naming
- * the snake_case parameter and extensions.graphApi the platform's code, subcode and error_data.
+ * the input's path (input.lifetimeBudget; inside JSON the keys as sent: input.targeting.geo_locations.countries)
+ * and extensions.graphApi the platform's code, subcode and error_data.
  */
 export type CreateAdSetInput = {
   adlabels?: InputMaybe<Scalars['JSON']['input']>;
@@ -881,20 +941,18 @@ export type CreateAdSetInput = {
 
 /**
  * A new campaign (Graph API: POST /act_<id>/campaigns). Values are checked by the same rules as the
- * Graph-style API; a failure is BAD_USER_INPUT with extensions.field naming the snake_case parameter.
+ * Graph-style API; a failure is BAD_USER_INPUT with extensions.field naming the input's path (input.dailyBudget).
  */
 export type CreateCampaignInput = {
-  /** LOWEST_COST_WITHOUT_CAP, LOWEST_COST_WITH_BID_CAP, COST_CAP or LOWEST_COST_WITH_MIN_ROAS. */
-  bidStrategy?: InputMaybe<Scalars['String']['input']>;
+  bidStrategy?: InputMaybe<BidStrategy>;
   /** In the currency's minor unit; at most one of dailyBudget and lifetimeBudget. */
   dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
   lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
   /** At most 400 characters. */
   name: Scalars['String']['input'];
-  /** One of OUTCOME_APP_PROMOTION, OUTCOME_AWARENESS, OUTCOME_ENGAGEMENT, OUTCOME_LEADS, OUTCOME_SALES, OUTCOME_TRAFFIC. */
-  objective: Scalars['String']['input'];
-  /** NONE, EMPLOYMENT, HOUSING, CREDIT, ISSUES_ELECTIONS_POLITICS, ONLINE_GAMBLING_AND_GAMING, FINANCIAL_PRODUCTS_SERVICES; may be empty. */
-  specialAdCategories: Array<Scalars['String']['input']>;
+  objective: CampaignObjective;
+  /** May be empty. */
+  specialAdCategories: Array<SpecialAdCategory>;
   startTime?: InputMaybe<Scalars['DateTime']['input']>;
   /** ACTIVE (the default) or PAUSED. */
   status?: InputMaybe<ObjectStatus>;
@@ -902,6 +960,7 @@ export type CreateCampaignInput = {
   stopTime?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
+/** A new custom audience (Graph API: POST /act_<id>/customaudiences). */
 export type CreateCustomAudienceInput = {
   description?: InputMaybe<Scalars['String']['input']>;
   /** LOOKALIKE only, and required there: {ratio, country, type, ...}. */
@@ -910,13 +969,13 @@ export type CreateCustomAudienceInput = {
   name: Scalars['String']['input'];
   /** LOOKALIKE only: the source audience, of the same account. */
   originAudienceId?: InputMaybe<Scalars['ID']['input']>;
-  /** CUSTOM (the default), WEBSITE, LOOKALIKE, ... */
-  subtype?: InputMaybe<Scalars['String']['input']>;
+  /** CUSTOM by default. */
+  subtype?: InputMaybe<CustomAudienceSubtype>;
 };
 
+/** A new custom conversion (Graph API: POST /act_<id>/customconversions). */
 export type CreateCustomConversionInput = {
-  /** PURCHASE, LEAD, ADD_TO_CART, ..., OTHER. */
-  customEventType?: InputMaybe<Scalars['String']['input']>;
+  customEventType?: InputMaybe<CustomEventType>;
   /** At most 255 characters. */
   name: Scalars['String']['input'];
   /** A JSON object, or a string holding one; stored as JSON text. */
@@ -943,6 +1002,10 @@ export type CreatePagePostInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+/**
+ * An audience of an ad account that ad sets target (targeting.custom_audiences). Ad sets cannot use a flagged one
+ * (flaggedReason) or a lookalike of one (operationStatus 471): creating or changing them fails, existing ones report issues.
+ */
 export type CustomAudience = Node & {
   __typename?: 'CustomAudience';
   account: AdAccount;
@@ -954,7 +1017,7 @@ export type CustomAudience = Node & {
   lookalikeSpec?: Maybe<Scalars['JSON']['output']>;
   name: Scalars['String']['output'];
   operationStatus: OperationStatus;
-  subtype: Scalars['String']['output'];
+  subtype: CustomAudienceSubtype;
 };
 
 export type CustomAudienceConnection = {
@@ -971,11 +1034,37 @@ export type CustomAudienceEdge = {
   node: CustomAudience;
 };
 
+/** The kind of custom audience. A LOOKALIKE is built from a source audience of the same account (lookalikeSpec). */
+export type CustomAudienceSubtype =
+  | 'APP'
+  | 'BAG_OF_ACCOUNTS'
+  | 'BIDDING'
+  | 'CLAIM'
+  | 'CUSTOM'
+  | 'ENGAGEMENT'
+  | 'EXCLUSION'
+  | 'FOX'
+  | 'LOOKALIKE'
+  | 'MANAGED'
+  | 'MEASUREMENT'
+  | 'MESSENGER_SUBSCRIBER_LIST'
+  | 'OFFLINE_CONVERSION'
+  | 'PARTNER'
+  | 'PRIMARY'
+  | 'REGULATED_CATEGORIES_AUDIENCE'
+  | 'STUDY_RULE_AUDIENCE'
+  | 'VIDEO'
+  | 'WEBSITE';
+
+/**
+ * A conversion of an ad account, counted by its rule, that ad sets optimize for (promotedObject.custom_conversion_id).
+ * Ad sets cannot use a flagged one: creating or changing them fails, existing ones report issues.
+ */
 export type CustomConversion = Node & {
   __typename?: 'CustomConversion';
   account: AdAccount;
   createdTime: Scalars['DateTime']['output'];
-  customEventType?: Maybe<Scalars['String']['output']>;
+  customEventType?: Maybe<CustomEventType>;
   flaggedReason?: Maybe<FlagReason>;
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
@@ -996,6 +1085,30 @@ export type CustomConversionEdge = {
   node: CustomConversion;
 };
 
+/** The event a custom conversion counts. */
+export type CustomEventType =
+  | 'ADD_PAYMENT_INFO'
+  | 'ADD_TO_CART'
+  | 'ADD_TO_WISHLIST'
+  | 'COMPLETE_REGISTRATION'
+  | 'CONTACT'
+  | 'CONTENT_VIEW'
+  | 'CUSTOMIZE_PRODUCT'
+  | 'DONATE'
+  | 'FACEBOOK_SELECTED'
+  | 'FIND_LOCATION'
+  | 'INITIATED_CHECKOUT'
+  | 'LEAD'
+  | 'LISTING_INTERACTION'
+  | 'OTHER'
+  | 'PURCHASE'
+  | 'SCHEDULE'
+  | 'SEARCH'
+  | 'START_TRIAL'
+  | 'SUBMIT_APPLICATION'
+  | 'SUBSCRIBE';
+
+/** One rewrite the conversion made: the pattern letter (or text) concerned, what it was, what it became and why. */
 export type DateFormatChange = {
   __typename?: 'DateFormatChange';
   from: Scalars['String']['output'];
@@ -1004,6 +1117,7 @@ export type DateFormatChange = {
   why: Scalars['String']['output'];
 };
 
+/** A legacy (Joda-Time) date format converted to java.time, part by part (what adgraph dates convert --json prints). */
 export type DateFormatConversion = {
   __typename?: 'DateFormatConversion';
   /** The whole converted format even when a part is UNSUPPORTED: NOT equivalent then; read the findings before any use. */
@@ -1018,12 +1132,17 @@ export type DateFormatConversion = {
   usable: Scalars['Boolean']['output'];
 };
 
+/** Something to know about a converted part, and how serious it is. */
 export type DateFormatFinding = {
   __typename?: 'DateFormatFinding';
   message: Scalars['String']['output'];
   severity: DateFormatSeverity;
 };
 
+/**
+ * A migration migrateIndexDateFormats started. This server remembers it until it restarts; running the mutation again
+ * then resumes the migration where the cluster shows it stopped.
+ */
 export type DateFormatMigration = {
   __typename?: 'DateFormatMigration';
   alias?: Maybe<Scalars['String']['output']>;
@@ -1044,11 +1163,13 @@ export type DateFormatMigration = {
   total: Scalars['Int']['output'];
 };
 
+/** RUNNING, SUCCEEDED, or FAILED (error and next say why and what to do). */
 export type DateFormatMigrationState =
   | 'FAILED'
   | 'RUNNING'
   | 'SUCCEEDED';
 
+/** One ||-separated alternative of the legacy format, converted on its own. */
 export type DateFormatPart = {
   __typename?: 'DateFormatPart';
   /** The converted part even when it is UNSUPPORTED (what a migration with allowUnsupported writes): NOT equivalent then. */
@@ -1073,11 +1194,20 @@ export type DateFormatPlace = {
   conversion: DateFormatConversion;
   field?: Maybe<Scalars['String']['output']>;
   format: Scalars['String']['output'];
-  kind: Scalars['String']['output'];
+  kind: DateFormatPlaceKind;
   path: Scalars['String']['output'];
   severity: DateFormatSeverity;
 };
 
+/** Where in a mapping, template or pipeline a custom date format sits. */
+export type DateFormatPlaceKind =
+  | 'dynamic_date_formats'
+  | 'dynamic_template'
+  | 'field'
+  | 'processor'
+  | 'runtime_field';
+
+/** What scanDateFormats found; summary counts indices, templates, pipelines, places, and places of each severity. */
 export type DateFormatScan = {
   __typename?: 'DateFormatScan';
   clusterVersion: Scalars['String']['output'];
@@ -1088,13 +1218,13 @@ export type DateFormatScan = {
   targets: Array<DateFormatScanTarget>;
 };
 
+/** An index, template or pipeline that holds legacy date formats: where, the worst severity among them, and the fix. */
 export type DateFormatScanTarget = {
   __typename?: 'DateFormatScanTarget';
   aliases?: Maybe<Array<Scalars['String']['output']>>;
   /** What to do: the migrate command for an index, the request that stores the converted body otherwise. */
   fix: Scalars['JSON']['output'];
-  /** index, index_template, component_template, legacy_template or pipeline */
-  kind: Scalars['String']['output'];
+  kind: DateFormatTargetKind;
   name: Scalars['String']['output'];
   places: Array<DateFormatPlace>;
   severity: DateFormatSeverity;
@@ -1103,11 +1233,11 @@ export type DateFormatScanTarget = {
 /** How far a converted date format matches the legacy one (see the README's Date formats). */
 export type DateFormatSeverity =
   /** Equivalent: everything the legacy pattern printed parses to the same instant and prints the same. */
-  | 'EXACT'
+  | 'exact'
   /** Equivalent except for printing, or dependent on locale text: test with real data. */
-  | 'REVIEW'
+  | 'review'
   /** No java.time pattern is equivalent: the finding says what to do. */
-  | 'UNSUPPORTED';
+  | 'unsupported';
 
 /** A built-in format that does what the converted pattern does: worth considering instead (a suggestion only). */
 export type DateFormatSuggestion = {
@@ -1116,6 +1246,15 @@ export type DateFormatSuggestion = {
   message: Scalars['String']['output'];
 };
 
+/** What a scan found formats in. */
+export type DateFormatTargetKind =
+  | 'component_template'
+  | 'index'
+  | 'index_template'
+  | 'legacy_template'
+  | 'pipeline';
+
+/** Where the ads send people (destination_type): a website, an app, a messaging app, or a place on Facebook or Instagram. */
 export type DestinationType =
   | 'APP'
   | 'APPLINKS_AUTOMATIC'
@@ -1156,10 +1295,27 @@ export type EffectiveStatus =
   | 'PAUSED'
   | 'WITH_ISSUES';
 
-export type FlagReason =
-  | 'FINANCIAL'
-  | 'HEALTH';
+/**
+ * The code of a refusal by the rules, as extensions.code names it: UNAUTHENTICATED, FORBIDDEN, BAD_USER_INPUT
+ * (with extensions.field, the path of the argument at fault), NOT_FOUND, CONFLICT, LIMIT_EXCEEDED, RATE_LIMITED,
+ * SERVICE_UNAVAILABLE.
+ */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'CONFLICT'
+  | 'FORBIDDEN'
+  | 'LIMIT_EXCEEDED'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'SERVICE_UNAVAILABLE'
+  | 'UNAUTHENTICATED';
 
+/** Why the platform's review flagged an audience or conversion: it suggests health conditions or financial status. */
+export type FlagReason =
+  | 'financial'
+  | 'health';
+
+/** One index of the GET /_mapping response: its mappings with the formats converted, and the places that changed. */
 export type IndexMappingConversion = {
   __typename?: 'IndexMappingConversion';
   affected: Array<DateFormatPlace>;
@@ -1168,21 +1324,24 @@ export type IndexMappingConversion = {
   mappings: Scalars['JSON']['output'];
 };
 
+/** A started login conversion: the OAuth state to sign in at the provider with, before it expires. */
 export type LoginConversion = {
   __typename?: 'LoginConversion';
   /** When the conversion must be completed by (five minutes from now). */
   expiresAt: Scalars['DateTime']['output'];
   /** The OAuth state to start the provider's login with: convert- followed by 32 random characters. */
   stateString: Scalars['String']['output'];
-  toType: Scalars['String']['output'];
+  toType: LoginType;
   userId: Scalars['ID']['output'];
 };
 
+/** The e-mail address and password of a password account. */
 export type LoginInput = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
 };
 
+/** A new session: its token and when it expires (24 hours after signing in unless SESSION_TTL_SECONDS says otherwise). */
 export type LoginPayload = {
   __typename?: 'LoginPayload';
   expiresAt: Scalars['DateTime']['output'];
@@ -1190,12 +1349,13 @@ export type LoginPayload = {
   sessionToken: Scalars['String']['output'];
 };
 
+/** How a user signs in: PASSWORD; GITHUB or OIDC (after convertLogin); TOKEN or NONE, never with a password. */
 export type LoginType =
-  | 'GITHUB'
-  | 'NONE'
-  | 'OIDC'
-  | 'PASSWORD'
-  | 'TOKEN';
+  | 'github'
+  | 'none'
+  | 'oidc'
+  | 'password'
+  | 'token';
 
 /** A mention in a message; offset and length count Unicode code points. */
 export type MessageTag = {
@@ -1207,11 +1367,13 @@ export type MessageTag = {
   type: MessageTagType;
 };
 
+/** What a mention names: a user, a page or a group. */
 export type MessageTagType =
-  | 'GROUP'
-  | 'PAGE'
-  | 'USER';
+  | 'group'
+  | 'page'
+  | 'user';
 
+/** Which index to migrate, and how (the options of adgraph dates migrate). */
 export type MigrateIndexDateFormatsInput = {
   /** An alias to point at the new index, besides the old index's own aliases. */
   alias?: InputMaybe<Scalars['String']['input']>;
@@ -1227,6 +1389,7 @@ export type MigrateIndexDateFormatsInput = {
   newIndex?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** How app ads weigh installs against in-app events (multi_optimization_goal_weight). */
 export type MultiOptimizationGoalWeight =
   | 'BALANCED'
   | 'PREFER_EVENT'
@@ -1235,7 +1398,9 @@ export type MultiOptimizationGoalWeight =
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Adds a user to an organization (its owners and admins); CONFLICT when the user is a member already. */
   addOrganizationMember: OrganizationMember;
+  /** Changes a member's role (the organization's owners and admins). */
   changeOrganizationMemberRole: OrganizationMember;
   /** Sets a new password with a one-time passcode and signs the user out everywhere. */
   changePasswordWithOneTimePasscode: Scalars['Boolean']['output'];
@@ -1246,13 +1411,17 @@ export type Mutation = {
    * answers it at once (poll it with asyncRequest or node); deep copies of more than 3 ads need it.
    */
   copyAdSet: AdSetCopyResult;
+  /** Creates an ad in an ad set of the ad account (act_<id> is accepted). */
   createAd: Ad;
   /** Creates an ad set in the account (act_<id> is accepted). validateAdSet checks the same input without writing. */
   createAdSet: AdSet;
   /** Creates a campaign in the ad account (act_<id> is accepted). */
   createCampaign: Campaign;
+  /** Creates a custom audience in the ad account (act_<id> is accepted). */
   createCustomAudience: CustomAudience;
+  /** Creates a custom conversion in the ad account (act_<id> is accepted). */
   createCustomConversion: CustomConversion;
+  /** Posts on a page's feed, as the page or as a visitor (see CreatePagePostInput). */
   createPagePost: Post;
   /** Sets the ad to DELETED; it stays readable. */
   deleteAd: Scalars['Boolean']['output'];
@@ -1264,6 +1433,7 @@ export type Mutation = {
   deleteComment: Scalars['Boolean']['output'];
   /** Replaces a comment's content: its author, or the page for the page's own comments. */
   editComment: Comment;
+  /** Likes a comment as yourself (a page's API client: as the page); liking it again changes nothing. */
   likeComment: Comment;
   /** Signs in with e-mail and password and returns a session token. */
   login: LoginPayload;
@@ -1273,15 +1443,21 @@ export type Mutation = {
   migrateIndexDateFormats: DateFormatMigration;
   /** Comments on a post, or replies to a comment (objectId <post id>_<comment id>): a person as themselves, a page's API client as the page. */
   publishComment: Comment;
+  /** Takes a user out of an organization (its owners and admins); the user's account stays. */
   removeOrganizationMember: Scalars['Boolean']['output'];
   /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
   requestOneTimePasscode: Scalars['Boolean']['output'];
   /** Hides or shows a comment: the page's admins and moderators, for comments the rules let the page hide. */
   setCommentHidden: Comment;
+  /** Takes your like of a comment back; no error when there was none. */
   unlikeComment: Comment;
+  /** Changes an ad's name, status or creative. */
   updateAd: Ad;
+  /** Changes an ad set by createAdSet's rules; validateAdSetUpdate checks the same input without writing. */
   updateAdSet: AdSet;
+  /** Changes a campaign; status DELETED deletes its ad sets and ads too. */
   updateCampaign: Campaign;
+  /** Renames a user: yourself, or a member of an organization you are an owner or admin of. */
   updateUser: User;
   /** Every violation of createAdSet's input at once (the write stops at the first); nothing is written. */
   validateAdSet: AdSetValidation;
@@ -1472,6 +1648,7 @@ export type ObjectStatus =
   | 'DELETED'
   | 'PAUSED';
 
+/** Whether an audience can be used (the Graph API's operation_status). */
 export type OperationStatus = {
   __typename?: 'OperationStatus';
   /** 200 when usable; 471 for a lookalike whose source audience is flagged. */
@@ -1479,6 +1656,7 @@ export type OperationStatus = {
   description?: Maybe<Scalars['String']['output']>;
 };
 
+/** What delivery optimizes for (optimization_goal); the campaign's objective decides which goals fit. */
 export type OptimizationGoal =
   | 'ADVERTISER_SILOED_VALUE'
   | 'AD_RECALL_LIFT'
@@ -1512,6 +1690,7 @@ export type OptimizationGoal =
   | 'VALUE'
   | 'VISIT_INSTAGRAM_PROFILE';
 
+/** A refinement of the optimization goal (optimization_sub_event): video sound on, trip and travel intent, post interaction. */
 export type OptimizationSubEvent =
   | 'NONE'
   | 'POST_INTERACTION'
@@ -1525,10 +1704,11 @@ export type OptimizationSubEvent =
   | 'TRIP_CONSIDERATION'
   | 'VIDEO_SOUND_ON';
 
+/** A company or team using the service: it owns ad accounts, pages and API clients; its members read it. */
 export type Organization = Node & {
   __typename?: 'Organization';
   adAccounts: AdAccountConnection;
-  /** API clients of the organization (admins and owners only); secrets are never shown. */
+  /** API clients of the organization (its owners, admins and auditors); secrets are never shown. */
   apiClients: ApiClientConnection;
   createdAt: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
@@ -1538,6 +1718,7 @@ export type Organization = Node & {
 };
 
 
+/** A company or team using the service: it owns ad accounts, pages and API clients; its members read it. */
 export type OrganizationAdAccountsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1546,6 +1727,7 @@ export type OrganizationAdAccountsArgs = {
 };
 
 
+/** A company or team using the service: it owns ad accounts, pages and API clients; its members read it. */
 export type OrganizationApiClientsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1554,6 +1736,7 @@ export type OrganizationApiClientsArgs = {
 };
 
 
+/** A company or team using the service: it owns ad accounts, pages and API clients; its members read it. */
 export type OrganizationMembersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1562,6 +1745,7 @@ export type OrganizationMembersArgs = {
 };
 
 
+/** A company or team using the service: it owns ad accounts, pages and API clients; its members read it. */
 export type OrganizationPagesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1569,6 +1753,7 @@ export type OrganizationPagesArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** A user's membership of an organization, with the user's role there. */
 export type OrganizationMember = Node & {
   __typename?: 'OrganizationMember';
   createdAt: Scalars['DateTime']['output'];
@@ -1592,20 +1777,26 @@ export type OrganizationMemberEdge = {
   node: OrganizationMember;
 };
 
+/**
+ * A member's role in an organization (DECISIONS section 2): OWNER and ADMIN may do everything in it; ADVERTISER runs
+ * its ad accounts' campaigns, ad sets, ads and audiences; MODERATOR moderates its pages' comments; AUDITOR reads
+ * everything; MEMBER reads the organization and its members.
+ */
 export type OrganizationRole =
-  | 'ADMIN'
-  | 'ADVERTISER'
-  | 'AUDITOR'
-  | 'MEMBER'
-  | 'MODERATOR'
-  | 'OWNER';
+  | 'admin'
+  | 'advertiser'
+  | 'auditor'
+  | 'member'
+  | 'moderator'
+  | 'owner';
 
 /** Graph API pacing types: standard (the default), day_parting (ad scheduling), no_pacing. */
 export type PacingType =
-  | 'DAY_PARTING'
-  | 'NO_PACING'
-  | 'STANDARD';
+  | 'day_parting'
+  | 'no_pacing'
+  | 'standard';
 
+/** An organization's page. Pages are public: any signed-in person reads them, their posts and the comments they may see. */
 export type Page = Node & {
   __typename?: 'Page';
   category?: Maybe<Scalars['String']['output']>;
@@ -1618,6 +1809,7 @@ export type Page = Node & {
 };
 
 
+/** An organization's page. Pages are public: any signed-in person reads them, their posts and the comments they may see. */
 export type PagePostsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1648,6 +1840,7 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
+/** validatePassword's answer. */
 export type PasswordValidation = {
   __typename?: 'PasswordValidation';
   /** What to change when the password is not valid; empty otherwise. */
@@ -1666,6 +1859,7 @@ export type Person = {
   user?: Maybe<User>;
 };
 
+/** Something on a page that people comment on: a post, a photo, a video, an event, a group post or a review. */
 export type Post = Node & {
   __typename?: 'Post';
   attachment?: Maybe<Scalars['JSON']['output']>;
@@ -1689,6 +1883,7 @@ export type Post = Node & {
 };
 
 
+/** Something on a page that people comment on: a post, a photo, a video, an event, a group post or a review. */
 export type PostCommentsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -1712,31 +1907,37 @@ export type PostEdge = {
   node: Post;
 };
 
+/** What a post is: the page's own post, a visitor's post on the page, a photo, a video, an event, a group post or a review. */
 export type PostKind =
-  | 'EVENT'
-  | 'GROUP_POST'
-  | 'PAGE_POST'
-  | 'PHOTO'
-  | 'REVIEW'
-  | 'VIDEO'
-  | 'VISITOR_POST';
+  | 'event'
+  | 'group_post'
+  | 'page_post'
+  | 'photo'
+  | 'review'
+  | 'video'
+  | 'visitor_post';
 
 export type Query = {
   __typename?: 'Query';
+  /** An ad by id; null when it does not exist or you may not see it. */
   ad?: Maybe<Ad>;
   /** An ad account by id (act_<id> is accepted too). */
   adAccount?: Maybe<AdAccount>;
   /** Every ad account you may see, across your organizations. */
   adAccounts: AdAccountConnection;
+  /** An ad set by id; null when it does not exist or you may not see it. */
   adSet?: Maybe<AdSet>;
   /** The ad sets of one account; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
   adSets: AdSetConnection;
+  /** One asynchronous request (an item of AsyncRequestSet.requests); null when it does not exist or you may not see it. */
   asyncRequest?: Maybe<AsyncRequest>;
   /** An asynchronous request set (the id POST /act_<id>/async_batch_requests or copyAdSet(async: true) answered). */
   asyncRequestSet?: Maybe<AsyncRequestSet>;
   /** Whether you may perform each action; at most 100 checks, at most 10 naming a resourceId. */
   authCheck: Array<AuthCheckResult>;
+  /** The scopes API clients may carry; needs no sign-in. */
   authScopes: AuthScopes;
+  /** A campaign by id; null when it does not exist or you may not see it. */
   campaign?: Maybe<Campaign>;
   /** A comment by its <post id>_<comment id>. */
   comment?: Maybe<Comment>;
@@ -1747,6 +1948,7 @@ export type Query = {
   convertDateFormat: DateFormatConversion;
   /** Converts a GET /<index>/_mapping response; nothing is sent to a cluster. */
   convertIndexMapping: Array<IndexMappingConversion>;
+  /** A migration by the id migrateIndexDateFormats answered (owners and admins); NOT_FOUND once this server has restarted. */
   dateFormatMigration?: Maybe<DateFormatMigration>;
   /** The signed-in user; null for API clients. */
   me?: Maybe<User>;
@@ -1754,11 +1956,15 @@ export type Query = {
   node?: Maybe<Node>;
   /** Several objects by id, in the same order; null for each you may not see. */
   nodes: Array<Maybe<Node>>;
+  /** An organization by id (a UUID); null when it does not exist or you may not see it (you see those you belong to). */
   organization?: Maybe<Organization>;
+  /** A page by id; null when it does not exist or you may not see it. */
   page?: Maybe<Page>;
+  /** A post by id; null when it does not exist or you may not see it. */
   post?: Maybe<Post>;
   /** Every index, template and pipeline of the SEARCH_URL cluster with legacy date formats (owners and admins). */
   scanDateFormats: DateFormatScan;
+  /** A user by id (a UUID); null when it does not exist or you may not see it. */
   user?: Maybe<User>;
   /** Whether a password meets the policy (at most 64 characters, at least 52 bits of estimated entropy). */
   validatePassword: PasswordValidation;
@@ -1880,6 +2086,13 @@ export type QueryValidatePasswordArgs = {
   password: Scalars['String']['input'];
 };
 
+/** How important a recommendation is, or how sure. */
+export type RecommendationLevel =
+  | 'HIGH'
+  | 'LOW'
+  | 'MEDIUM';
+
+/** How copies are named (rename_options): a prefix and suffix around the source's name, on the ad set, its ads too, or none. */
 export type RenameOptionsInput = {
   renamePrefix?: InputMaybe<Scalars['String']['input']>;
   /** ONLY_TOP_LEVEL_RENAME by default. */
@@ -1894,12 +2107,23 @@ export type RenameStrategy =
   | 'NO_RENAME'
   | 'ONLY_TOP_LEVEL_RENAME';
 
+/** A campaign's special ad categories: those it belongs to, or NONE. */
+export type SpecialAdCategory =
+  | 'CREDIT'
+  | 'EMPLOYMENT'
+  | 'FINANCIAL_PRODUCTS_SERVICES'
+  | 'HOUSING'
+  | 'ISSUES_ELECTIONS_POLITICS'
+  | 'NONE'
+  | 'ONLINE_GAMBLING_AND_GAMING';
+
 /** The status of a copy and its ads: PAUSED by default, or ACTIVE, or each one's source status. */
 export type StatusOption =
   | 'ACTIVE'
   | 'INHERITED_FROM_SOURCE'
   | 'PAUSED';
 
+/** The special ad category delivery is tuned for (tune_for_category); NONE for none. */
 export type TuneForCategory =
   | 'CREDIT'
   | 'EMPLOYMENT'
@@ -1970,22 +2194,24 @@ export type UpdateAdSetInput = {
 
 /** Changes to a campaign: any subset of the create fields (the objective cannot change). A DELETED campaign accepts only name; an ARCHIVED one only name and status DELETED. A null field is left as it is. */
 export type UpdateCampaignInput = {
-  bidStrategy?: InputMaybe<Scalars['String']['input']>;
+  bidStrategy?: InputMaybe<BidStrategy>;
   dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
   lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
-  objective?: InputMaybe<Scalars['String']['input']>;
-  specialAdCategories?: InputMaybe<Array<Scalars['String']['input']>>;
+  objective?: InputMaybe<CampaignObjective>;
+  specialAdCategories?: InputMaybe<Array<SpecialAdCategory>>;
   startTime?: InputMaybe<Scalars['DateTime']['input']>;
   status?: InputMaybe<ObjectStatus>;
   stopTime?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
+/** A user's new name: at most 128 characters. */
 export type UpdateUserInput = {
   id: Scalars['ID']['input'];
   name: Scalars['String']['input'];
 };
 
+/** A person with an account, readable by itself and by fellow members of its organizations (site admins read all). */
 export type User = Node & {
   __typename?: 'User';
   createdAt: Scalars['DateTime']['output'];
@@ -2000,10 +2226,11 @@ export type User = Node & {
   username: Scalars['String']['output'];
 };
 
+/** ACTIVE, DORMANT (left unused; it can still sign in) or SUSPENDED (cannot sign in, and its sessions stop working). */
 export type UserStatus =
-  | 'ACTIVE'
-  | 'DORMANT'
-  | 'SUSPENDED';
+  | 'active'
+  | 'dormant'
+  | 'suspended';
 
 export type WithIndex<TObject> = TObject & Record<string, any>;
 export type ResolversObject<TObject> = WithIndex<TObject>;
@@ -2114,6 +2341,7 @@ export type ResolversTypes = ResolversObject<{
   AdConnection: ResolverTypeWrapper<ConnectionModel>;
   AdEdge: ResolverTypeWrapper<EdgeModel>;
   AdObjectId: ResolverTypeWrapper<AdObjectIdModel>;
+  AdObjectType: null;
   AdRecommendation: ResolverTypeWrapper<AdRecommendationModel>;
   AdSet: ResolverTypeWrapper<AdSetRecord>;
   AdSetConnection: ResolverTypeWrapper<ConnectionModel>;
@@ -2133,10 +2361,11 @@ export type ResolversTypes = ResolversObject<{
   AsyncRequestSetConnection: ResolverTypeWrapper<ConnectionModel>;
   AsyncRequestSetEdge: ResolverTypeWrapper<EdgeModel>;
   AsyncRequestStatus: AsyncRequestStatus;
-  AuthAction: AuthAction;
+  AuthAction: null;
   AuthCheckInput: AuthCheckInput;
   AuthCheckObjectInput: AuthCheckObjectInput;
   AuthCheckResult: ResolverTypeWrapper<AuthCheckResult>;
+  AuthResourceType: null;
   AuthScopes: ResolverTypeWrapper<AuthScopes>;
   AutomaticManualState: AutomaticManualState;
   BidStrategy: BidStrategy;
@@ -2147,16 +2376,17 @@ export type ResolversTypes = ResolversObject<{
   Campaign: ResolverTypeWrapper<CampaignRecord>;
   CampaignConnection: ResolverTypeWrapper<ConnectionModel>;
   CampaignEdge: ResolverTypeWrapper<EdgeModel>;
+  CampaignObjective: CampaignObjective;
   ChangePasswordWithOneTimePasscodeInput: ChangePasswordWithOneTimePasscodeInput;
   Comment: ResolverTypeWrapper<CommentRecord>;
   CommentConnection: ResolverTypeWrapper<ConnectionModel>;
   CommentContentInput: CommentContentInput;
   CommentEdge: ResolverTypeWrapper<EdgeModel>;
-  CommentFilter: CommentFilter;
+  CommentFilter: null;
   CommentLike: ResolverTypeWrapper<CommentLikeRecord>;
   CommentLikeConnection: ResolverTypeWrapper<ConnectionModel>;
   CommentLikeEdge: ResolverTypeWrapper<EdgeModel>;
-  CommentOrder: CommentOrder;
+  CommentOrder: null;
   ConvertLoginInput: ConvertLoginInput;
   CopyAdSetInput: CopyAdSetInput;
   CreateAdInput: CreateAdInput;
@@ -2168,9 +2398,11 @@ export type ResolversTypes = ResolversObject<{
   CustomAudience: ResolverTypeWrapper<CustomAudienceRecord>;
   CustomAudienceConnection: ResolverTypeWrapper<ConnectionModel>;
   CustomAudienceEdge: ResolverTypeWrapper<EdgeModel>;
+  CustomAudienceSubtype: CustomAudienceSubtype;
   CustomConversion: ResolverTypeWrapper<CustomConversionRecord>;
   CustomConversionConnection: ResolverTypeWrapper<ConnectionModel>;
   CustomConversionEdge: ResolverTypeWrapper<EdgeModel>;
+  CustomEventType: CustomEventType;
   DateFormatChange: ResolverTypeWrapper<DateFormatChange>;
   DateFormatConversion: ResolverTypeWrapper<Conversion>;
   DateFormatFinding: ResolverTypeWrapper<Finding>;
@@ -2178,15 +2410,18 @@ export type ResolversTypes = ResolversObject<{
   DateFormatMigrationState: DateFormatMigrationState;
   DateFormatPart: ResolverTypeWrapper<PartConversion>;
   DateFormatPlace: ResolverTypeWrapper<AffectedPlace>;
+  DateFormatPlaceKind: null;
   DateFormatScan: ResolverTypeWrapper<ScanResult>;
   DateFormatScanTarget: ResolverTypeWrapper<ScanTarget>;
-  DateFormatSeverity: DateFormatSeverity;
+  DateFormatSeverity: null;
   DateFormatSuggestion: ResolverTypeWrapper<DateFormatSuggestion>;
+  DateFormatTargetKind: null;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DestinationType: DestinationType;
   EffectiveStatus: EffectiveStatus;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
-  FlagReason: FlagReason;
+  ErrorCode: ErrorCode;
+  FlagReason: null;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IndexMappingConversion: ResolverTypeWrapper<Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversTypes['DateFormatPlace']> }>;
@@ -2195,9 +2430,9 @@ export type ResolversTypes = ResolversObject<{
   LoginConversion: ResolverTypeWrapper<LoginConversion>;
   LoginInput: LoginInput;
   LoginPayload: ResolverTypeWrapper<LoginPayload>;
-  LoginType: LoginType;
+  LoginType: null;
   MessageTag: ResolverTypeWrapper<MessageTag>;
-  MessageTagType: MessageTagType;
+  MessageTagType: null;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
   MultiOptimizationGoalWeight: MultiOptimizationGoalWeight;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -2210,8 +2445,8 @@ export type ResolversTypes = ResolversObject<{
   OrganizationMember: ResolverTypeWrapper<MembershipRecord>;
   OrganizationMemberConnection: ResolverTypeWrapper<ConnectionModel>;
   OrganizationMemberEdge: ResolverTypeWrapper<EdgeModel>;
-  OrganizationRole: OrganizationRole;
-  PacingType: PacingType;
+  OrganizationRole: null;
+  PacingType: null;
   Page: ResolverTypeWrapper<PageRecord>;
   PageConnection: ResolverTypeWrapper<ConnectionModel>;
   PageEdge: ResolverTypeWrapper<EdgeModel>;
@@ -2221,20 +2456,21 @@ export type ResolversTypes = ResolversObject<{
   Post: ResolverTypeWrapper<PostRecord>;
   PostConnection: ResolverTypeWrapper<ConnectionModel>;
   PostEdge: ResolverTypeWrapper<EdgeModel>;
-  PostKind: PostKind;
+  PostKind: null;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RecommendationLevel: RecommendationLevel;
   RenameOptionsInput: RenameOptionsInput;
   RenameStrategy: RenameStrategy;
+  SpecialAdCategory: SpecialAdCategory;
   StatusOption: StatusOption;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TuneForCategory: TuneForCategory;
-  UUID: ResolverTypeWrapper<Scalars['UUID']['output']>;
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
   UpdateUserInput: UpdateUserInput;
   User: ResolverTypeWrapper<UserRecord>;
-  UserStatus: UserStatus;
+  UserStatus: null;
 }>;
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -2336,7 +2572,6 @@ export type ResolversParentTypes = ResolversObject<{
   Query: Record<PropertyKey, never>;
   RenameOptionsInput: RenameOptionsInput;
   String: Scalars['String']['output'];
-  UUID: Scalars['UUID']['output'];
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
@@ -2413,16 +2648,18 @@ export type AdEdgeResolvers<ContextType = RequestContext, ParentType extends Res
 }>;
 
 export type AdObjectIdResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdObjectId'] = ResolversParentTypes['AdObjectId']> = ResolversObject<{
-  adObjectType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  adObjectType?: Resolver<ResolversTypes['AdObjectType'], ParentType, ContextType>;
   copiedId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   sourceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 }>;
 
+export type AdObjectTypeResolvers = { AD: 'ad', AD_SET: 'ad_set' };
+
 export type AdRecommendationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRecommendation'] = ResolversParentTypes['AdRecommendation']> = ResolversObject<{
   blameField?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   code?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  confidence?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  importance?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  confidence?: Resolver<ResolversTypes['RecommendationLevel'], ParentType, ContextType>;
+  importance?: Resolver<ResolversTypes['RecommendationLevel'], ParentType, ContextType>;
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
@@ -2547,7 +2784,7 @@ export type AdSetViolationResolvers<ContextType = RequestContext, ParentType ext
   code?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   data?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   field?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ErrorCode'], ParentType, ContextType>;
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   subcode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   userMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2631,10 +2868,14 @@ export type AsyncRequestSetEdgeResolvers<ContextType = RequestContext, ParentTyp
   node?: Resolver<ResolversTypes['AsyncRequestSet'], ParentType, ContextType>;
 }>;
 
+export type AuthActionResolvers = { CREATE: 'create', DELETE: 'delete', READ: 'read', UPDATE: 'update' };
+
 export type AuthCheckResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthCheckResult'] = ResolversParentTypes['AuthCheckResult']> = ResolversObject<{
   allowed?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
+
+export type AuthResourceTypeResolvers = { AD: 'ad', AD_ACCOUNT: 'ad_account', AD_SET: 'ad_set', ALL: '*', API_CLIENT: 'api_client', CAMPAIGN: 'campaign', COMMENT: 'comment', CUSTOM_AUDIENCE: 'custom_audience', ORGANIZATION: 'organization', ORGANIZATION_MEMBER: 'organization_member', PAGE: 'page', POST: 'post', USER: 'user' };
 
 export type AuthScopesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthScopes'] = ResolversParentTypes['AuthScopes']> = ResolversObject<{
   external?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -2648,7 +2889,7 @@ export type CampaignResolvers<ContextType = RequestContext, ParentType extends R
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<CampaignAdSetsArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<CampaignAdsArgs>>;
-  bidStrategy?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
   buyingType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dailyBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
@@ -2656,8 +2897,8 @@ export type CampaignResolvers<ContextType = RequestContext, ParentType extends R
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lifetimeBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  objective?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  specialAdCategories?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  objective?: Resolver<ResolversTypes['CampaignObjective'], ParentType, ContextType>;
+  specialAdCategories?: Resolver<Array<ResolversTypes['SpecialAdCategory']>, ParentType, ContextType>;
   spendCap?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   startTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
@@ -2717,6 +2958,8 @@ export type CommentEdgeResolvers<ContextType = RequestContext, ParentType extend
   node?: Resolver<ResolversTypes['Comment'], ParentType, ContextType>;
 }>;
 
+export type CommentFilterResolvers = { STREAM: 'stream', TOPLEVEL: 'toplevel' };
+
 export type CommentLikeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentLike'] = ResolversParentTypes['CommentLike']> = ResolversObject<{
   actor?: Resolver<Maybe<ResolversTypes['Actor']>, ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2734,6 +2977,8 @@ export type CommentLikeEdgeResolvers<ContextType = RequestContext, ParentType ex
   node?: Resolver<ResolversTypes['CommentLike'], ParentType, ContextType>;
 }>;
 
+export type CommentOrderResolvers = { CHRONOLOGICAL: 'chronological', REVERSE_CHRONOLOGICAL: 'reverse_chronological' };
+
 export type CustomAudienceResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CustomAudience'] = ResolversParentTypes['CustomAudience']> = ResolversObject<{
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2743,7 +2988,7 @@ export type CustomAudienceResolvers<ContextType = RequestContext, ParentType ext
   lookalikeSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   operationStatus?: Resolver<ResolversTypes['OperationStatus'], ParentType, ContextType>;
-  subtype?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  subtype?: Resolver<ResolversTypes['CustomAudienceSubtype'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
@@ -2762,7 +3007,7 @@ export type CustomAudienceEdgeResolvers<ContextType = RequestContext, ParentType
 export type CustomConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CustomConversion'] = ResolversParentTypes['CustomConversion']> = ResolversObject<{
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  customEventType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  customEventType?: Resolver<Maybe<ResolversTypes['CustomEventType']>, ParentType, ContextType>;
   flaggedReason?: Resolver<Maybe<ResolversTypes['FlagReason']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2835,10 +3080,12 @@ export type DateFormatPlaceResolvers<ContextType = RequestContext, ParentType ex
   conversion?: Resolver<ResolversTypes['DateFormatConversion'], ParentType, ContextType>;
   field?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   format?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['DateFormatPlaceKind'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
 }>;
+
+export type DateFormatPlaceKindResolvers = { DYNAMIC_DATE_FORMATS: 'dynamic_date_formats', DYNAMIC_TEMPLATE: 'dynamic_template', FIELD: 'field', PROCESSOR: 'processor', RUNTIME_FIELD: 'runtime_field' };
 
 export type DateFormatScanResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatScan'] = ResolversParentTypes['DateFormatScan']> = ResolversObject<{
   clusterVersion?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2851,16 +3098,20 @@ export type DateFormatScanResolvers<ContextType = RequestContext, ParentType ext
 export type DateFormatScanTargetResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatScanTarget'] = ResolversParentTypes['DateFormatScanTarget']> = ResolversObject<{
   aliases?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
   fix?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
-  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['DateFormatTargetKind'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   places?: Resolver<Array<ResolversTypes['DateFormatPlace']>, ParentType, ContextType>;
   severity?: Resolver<ResolversTypes['DateFormatSeverity'], ParentType, ContextType>;
 }>;
 
+export type DateFormatSeverityResolvers = { EXACT: 'exact', REVIEW: 'review', UNSUPPORTED: 'unsupported' };
+
 export type DateFormatSuggestionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatSuggestion'] = ResolversParentTypes['DateFormatSuggestion']> = ResolversObject<{
   builtIn?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
+
+export type DateFormatTargetKindResolvers = { COMPONENT_TEMPLATE: 'component_template', INDEX: 'index', INDEX_TEMPLATE: 'index_template', LEGACY_TEMPLATE: 'legacy_template', PIPELINE: 'pipeline' };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
@@ -2869,6 +3120,8 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {
   name: 'EmailAddress';
 }
+
+export type FlagReasonResolvers = { FINANCIAL: 'financial', HEALTH: 'health' };
 
 export type IndexMappingConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['IndexMappingConversion'] = ResolversParentTypes['IndexMappingConversion']> = ResolversObject<{
   affected?: Resolver<Array<ResolversTypes['DateFormatPlace']>, ParentType, ContextType>;
@@ -2883,7 +3136,7 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 export type LoginConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LoginConversion'] = ResolversParentTypes['LoginConversion']> = ResolversObject<{
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   stateString?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  toType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  toType?: Resolver<ResolversTypes['LoginType'], ParentType, ContextType>;
   userId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 }>;
 
@@ -2892,6 +3145,8 @@ export type LoginPayloadResolvers<ContextType = RequestContext, ParentType exten
   sessionToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
+export type LoginTypeResolvers = { GITHUB: 'github', NONE: 'none', OIDC: 'oidc', PASSWORD: 'password', TOKEN: 'token' };
+
 export type MessageTagResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MessageTag'] = ResolversParentTypes['MessageTag']> = ResolversObject<{
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   length?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -2899,6 +3154,8 @@ export type MessageTagResolvers<ContextType = RequestContext, ParentType extends
   offset?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['MessageTagType'], ParentType, ContextType>;
 }>;
+
+export type MessageTagTypeResolvers = { GROUP: 'group', PAGE: 'page', USER: 'user' };
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
   addOrganizationMember?: Resolver<ResolversTypes['OrganizationMember'], ParentType, ContextType, RequireFields<MutationAddOrganizationMemberArgs, 'input'>>;
@@ -2975,6 +3232,10 @@ export type OrganizationMemberEdgeResolvers<ContextType = RequestContext, Parent
   node?: Resolver<ResolversTypes['OrganizationMember'], ParentType, ContextType>;
 }>;
 
+export type OrganizationRoleResolvers = { ADMIN: 'admin', ADVERTISER: 'advertiser', AUDITOR: 'auditor', MEMBER: 'member', MODERATOR: 'moderator', OWNER: 'owner' };
+
+export type PacingTypeResolvers = { DAY_PARTING: 'day_parting', NO_PACING: 'no_pacing', STANDARD: 'standard' };
+
 export type PageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Page'] = ResolversParentTypes['Page']> = ResolversObject<{
   category?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -3045,6 +3306,8 @@ export type PostEdgeResolvers<ContextType = RequestContext, ParentType extends R
   node?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
 }>;
 
+export type PostKindResolvers = { EVENT: 'event', GROUP_POST: 'group_post', PAGE_POST: 'page_post', PHOTO: 'photo', REVIEW: 'review', VIDEO: 'video', VISITOR_POST: 'visitor_post' };
+
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = ResolversObject<{
   ad?: Resolver<Maybe<ResolversTypes['Ad']>, ParentType, ContextType, RequireFields<QueryAdArgs, 'id'>>;
   adAccount?: Resolver<Maybe<ResolversTypes['AdAccount']>, ParentType, ContextType, RequireFields<QueryAdAccountArgs, 'id'>>;
@@ -3071,10 +3334,6 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   validatePassword?: Resolver<ResolversTypes['PasswordValidation'], ParentType, ContextType, RequireFields<QueryValidatePasswordArgs, 'password'>>;
 }>;
 
-export interface UuidScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['UUID'], any> {
-  name: 'UUID';
-}
-
 export type UserResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = ResolversObject<{
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['EmailAddress'], ParentType, ContextType>;
@@ -3088,6 +3347,8 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
+export type UserStatusResolvers = { ACTIVE: 'active', DORMANT: 'dormant', SUSPENDED: 'suspended' };
+
 export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   Actor?: ActorResolvers<ContextType>;
   Ad?: AdResolvers<ContextType>;
@@ -3097,6 +3358,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdConnection?: AdConnectionResolvers<ContextType>;
   AdEdge?: AdEdgeResolvers<ContextType>;
   AdObjectId?: AdObjectIdResolvers<ContextType>;
+  AdObjectType?: AdObjectTypeResolvers;
   AdRecommendation?: AdRecommendationResolvers<ContextType>;
   AdSet?: AdSetResolvers<ContextType>;
   AdSetConnection?: AdSetConnectionResolvers<ContextType>;
@@ -3114,7 +3376,9 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AsyncRequestSet?: AsyncRequestSetResolvers<ContextType>;
   AsyncRequestSetConnection?: AsyncRequestSetConnectionResolvers<ContextType>;
   AsyncRequestSetEdge?: AsyncRequestSetEdgeResolvers<ContextType>;
+  AuthAction?: AuthActionResolvers;
   AuthCheckResult?: AuthCheckResultResolvers<ContextType>;
+  AuthResourceType?: AuthResourceTypeResolvers;
   AuthScopes?: AuthScopesResolvers<ContextType>;
   BigInt?: GraphQLScalarType;
   Campaign?: CampaignResolvers<ContextType>;
@@ -3123,9 +3387,11 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   Comment?: CommentResolvers<ContextType>;
   CommentConnection?: CommentConnectionResolvers<ContextType>;
   CommentEdge?: CommentEdgeResolvers<ContextType>;
+  CommentFilter?: CommentFilterResolvers;
   CommentLike?: CommentLikeResolvers<ContextType>;
   CommentLikeConnection?: CommentLikeConnectionResolvers<ContextType>;
   CommentLikeEdge?: CommentLikeEdgeResolvers<ContextType>;
+  CommentOrder?: CommentOrderResolvers;
   CustomAudience?: CustomAudienceResolvers<ContextType>;
   CustomAudienceConnection?: CustomAudienceConnectionResolvers<ContextType>;
   CustomAudienceEdge?: CustomAudienceEdgeResolvers<ContextType>;
@@ -3138,16 +3404,22 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   DateFormatMigration?: DateFormatMigrationResolvers<ContextType>;
   DateFormatPart?: DateFormatPartResolvers<ContextType>;
   DateFormatPlace?: DateFormatPlaceResolvers<ContextType>;
+  DateFormatPlaceKind?: DateFormatPlaceKindResolvers;
   DateFormatScan?: DateFormatScanResolvers<ContextType>;
   DateFormatScanTarget?: DateFormatScanTargetResolvers<ContextType>;
+  DateFormatSeverity?: DateFormatSeverityResolvers;
   DateFormatSuggestion?: DateFormatSuggestionResolvers<ContextType>;
+  DateFormatTargetKind?: DateFormatTargetKindResolvers;
   DateTime?: GraphQLScalarType;
   EmailAddress?: GraphQLScalarType;
+  FlagReason?: FlagReasonResolvers;
   IndexMappingConversion?: IndexMappingConversionResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   LoginConversion?: LoginConversionResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
+  LoginType?: LoginTypeResolvers;
   MessageTag?: MessageTagResolvers<ContextType>;
+  MessageTagType?: MessageTagTypeResolvers;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   OperationStatus?: OperationStatusResolvers<ContextType>;
@@ -3155,6 +3427,8 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   OrganizationMember?: OrganizationMemberResolvers<ContextType>;
   OrganizationMemberConnection?: OrganizationMemberConnectionResolvers<ContextType>;
   OrganizationMemberEdge?: OrganizationMemberEdgeResolvers<ContextType>;
+  OrganizationRole?: OrganizationRoleResolvers;
+  PacingType?: PacingTypeResolvers;
   Page?: PageResolvers<ContextType>;
   PageConnection?: PageConnectionResolvers<ContextType>;
   PageEdge?: PageEdgeResolvers<ContextType>;
@@ -3164,8 +3438,9 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   Post?: PostResolvers<ContextType>;
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;
+  PostKind?: PostKindResolvers;
   Query?: QueryResolvers<ContextType>;
-  UUID?: GraphQLScalarType;
   User?: UserResolvers<ContextType>;
+  UserStatus?: UserStatusResolvers;
 }>;
 

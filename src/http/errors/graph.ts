@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import { DomainError } from '../../errors/index.ts';
 import { classify, isBodyParseError, isBodyReadError } from './classify.ts';
+import { bearerChallenge } from './challenge.ts';
 
 /**
  * The Graph API error envelope (`/v24.0`, DECISIONS section 4):
@@ -64,19 +65,29 @@ export const UNEXPECTED_GRAPH_ERROR = { code: 1, message: 'An unknown error occu
 /** Express error handler for the `/v24.0` router. */
 export const graphErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const traceId = String(req.id);
-  const { status, body } = graphErrorResponse(error, traceId, req.log);
+  const { status, body, headers } = graphErrorResponse(error, traceId, req.log);
   res.setHeader('x-fb-trace-id', traceId);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.status(status).json(body);
 };
 
-/** Any error as a Graph response: domain errors by their codes, anything else as the opaque code 1 (logged). */
-export function graphErrorResponse(error: unknown, traceId: string, log: { error(obj: object, msg: string): void }): { status: number; body: GraphErrorEnvelope } {
+/**
+ * Any error as a Graph response: domain errors by their codes, anything else as the opaque code 1 (logged).
+ * A refused access token stays error 190 (HTTP 400, DECISIONS section 4) and carries RFC 6750's challenge too.
+ */
+export function graphErrorResponse(error: unknown, traceId: string, log: { error(obj: object, msg: string): void }): {
+  status: number; body: GraphErrorEnvelope; headers: Record<string, string>;
+} {
   const known = isBodyParseError(error) || isBodyReadError(error)
     ? new DomainError('BAD_USER_INPUT', 'Request body could not be read.', { graph: { code: 100 } })
     : classify(error);
-  if (known) return graphError(known, traceId);
+  if (known) {
+    const challenge = bearerChallenge(known);
+    return { ...graphError(known, traceId), headers: challenge ? { 'WWW-Authenticate': challenge } : {} };
+  }
   log.error({ err: error }, 'unexpected error');
   return {
+    headers: {},
     status: 500,
     body: {
       error: { message: UNEXPECTED_GRAPH_ERROR.message, type: 'OAuthException', code: 1, is_transient: true, fbtrace_id: traceId },

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import { DomainError } from '../../errors/index.ts';
 import { classify, isBodyParseError, isBodyReadError } from './classify.ts';
+import { bearerChallenge } from './challenge.ts';
 
 /**
  * The identity API's error shape (`/api/v2`, after Coder's httpapi): `{message, detail?, validations?}`.
@@ -44,6 +45,8 @@ export function identityError(error: DomainError): { status: number; body: Ident
 export function sendIdentityError(res: Response, error: DomainError): void {
   const { status, body } = identityError(error);
   if (error.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))));
+  const challenge = bearerChallenge(error);
+  if (challenge) res.setHeader('WWW-Authenticate', challenge);
   res.status(status).json(body);
 }
 
