@@ -1,0 +1,544 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** What a copy copied: the ad set, or one of its ads. */
+export type AdObjectType =
+  | 'AD'
+  | 'AD_SET';
+
+/** Status of an asynchronous request. */
+export type AsyncRequestStatus =
+  | 'CANCELED'
+  | 'ERROR'
+  | 'INITIAL'
+  | 'IN_PROGRESS'
+  | 'SUCCESS';
+
+/** Whether the ad set's settings are chosen automatically or by hand (automatic_manual_state); UNSET when not said. */
+export type AutomaticManualState =
+  | 'AUTOMATIC'
+  | 'MANUAL'
+  | 'UNSET';
+
+/** How bids are set (bid_strategy): lowest cost without a cap, with a bid cap (bidAmount), a cost cap, or a minimum ROAS. */
+export type BidStrategy =
+  | 'COST_CAP'
+  | 'LOWEST_COST_WITHOUT_CAP'
+  | 'LOWEST_COST_WITH_BID_CAP'
+  | 'LOWEST_COST_WITH_MIN_ROAS';
+
+/** What the advertiser is charged for (billing_event). */
+export type BillingEvent =
+  | 'APP_INSTALLS'
+  | 'CLICKS'
+  | 'IMPRESSIONS'
+  | 'LINK_CLICKS'
+  | 'LISTING_INTERACTION'
+  | 'NONE'
+  | 'OFFER_CLAIMS'
+  | 'PAGE_LIKES'
+  | 'POST_ENGAGEMENT'
+  | 'PURCHASE'
+  | 'THRUPLAY';
+
+/** Where the ad set's budget comes from (budget_source), as the Graph API names it. */
+export type BudgetSource =
+  | 'NONE'
+  | 'RMN';
+
+/** The passcode requestOneTimePasscode e-mailed, and the new password (the policy validatePassword checks). */
+export type ChangePasswordWithOneTimePasscodeInput = {
+  email: string;
+  oneTimePasscode: string;
+  password: string;
+};
+
+/**
+ * A comment's content: a message and/or one attachment (the specification's rules: a message or an attachment;
+ * attachmentShareUrl alone; attachmentId may come with attachmentUrl). An edit replaces the whole content.
+ * Mentions are written @[<user, page or group id>]; messages are at most 8,000 characters.
+ */
+export type CommentContentInput = {
+  attachmentId?: string | number | null | undefined;
+  attachmentShareUrl?: string | null | undefined;
+  attachmentUrl?: string | null | undefined;
+  message?: string | null | undefined;
+  source?: string | null | undefined;
+};
+
+/** A copy of an ad set (Graph API: POST /<id>/copies). */
+export type CopyAdSetInput = {
+  /** Another campaign of the same account; the copy takes its settings (its budget, its objective's rules). */
+  campaignId?: string | number | null | undefined;
+  /** Copy the ads too: at most 3 synchronously, 51 with async: true. */
+  deepCopy?: boolean | null | undefined;
+  endTime?: string | null | undefined;
+  /** Without it the copy is named "<name> - Copy". */
+  renameOptions?: RenameOptionsInput | null | undefined;
+  startTime?: string | null | undefined;
+  /** PAUSED by default. */
+  statusOption?: StatusOption | null | undefined;
+};
+
+/**
+ * A new ad set (Graph API: POST /act_<id>/adsets), checked by the same rules (the specification's and DECISIONS
+ * section 5's); a failure is BAD_USER_INPUT (LIMIT_EXCEEDED for the ad set limit) with extensions.field naming
+ * the input's path (input.lifetimeBudget; inside JSON the keys as sent: input.targeting.geo_locations.countries)
+ * and extensions.graphApi the platform's code, subcode and error_data.
+ */
+export type CreateAdSetInput = {
+  adlabels?: unknown;
+  adsetSchedule?: unknown;
+  anchorEventAttributionWindowDays?: number | string | null | undefined;
+  attributionSpec?: unknown;
+  automaticManualState?: AutomaticManualState | null | undefined;
+  bidAdjustments?: unknown;
+  /** Bid cap or cost cap, in the minor unit. */
+  bidAmount?: number | string | null | undefined;
+  bidConstraints?: unknown;
+  bidStrategy?: BidStrategy | null | undefined;
+  billingEvent: BillingEvent;
+  brandSafetyConfig?: unknown;
+  budgetScheduleSpecs?: unknown;
+  budgetSource?: BudgetSource | null | undefined;
+  budgetSplitSetId?: string | number | null | undefined;
+  campaignAttribution?: string | null | undefined;
+  /** A campaign of the same account. */
+  campaignId: string | number;
+  campaignSpec?: unknown;
+  contextualBundlingSpec?: unknown;
+  creativeSequence?: Array<string | number> | null | undefined;
+  /** One of dailyBudget and lifetimeBudget, unless the campaign has its own budget. */
+  dailyBudget?: number | string | null | undefined;
+  dailyImps?: number | string | null | undefined;
+  dailyMinSpendTarget?: number | string | null | undefined;
+  /** 922337203685478 removes the cap. */
+  dailySpendCap?: number | string | null | undefined;
+  destinationType?: DestinationType | null | undefined;
+  dsaBeneficiary?: string | null | undefined;
+  /** Required when targeting the European Union unless the account has a default (at most 512 characters). */
+  dsaPayor?: string | null | undefined;
+  endTime?: string | null | undefined;
+  existingCustomerBudgetPercentage?: number | string | null | undefined;
+  frequencyControlSpecs?: unknown;
+  instagramUserId?: string | number | null | undefined;
+  isDynamicCreative?: boolean | null | undefined;
+  isIncrementalAttributionEnabled?: boolean | null | undefined;
+  isSacCfcaTermsCertified?: boolean | null | undefined;
+  /** Needs endTime. */
+  lifetimeBudget?: number | string | null | undefined;
+  lifetimeImps?: number | string | null | undefined;
+  lifetimeMinSpendTarget?: number | string | null | undefined;
+  lifetimeSpendCap?: number | string | null | undefined;
+  maxBudgetSpendPercentage?: number | string | null | undefined;
+  minBudgetSpendPercentage?: number | string | null | undefined;
+  multiOptimizationGoalWeight?: MultiOptimizationGoalWeight | null | undefined;
+  /** At most 400 characters. */
+  name: string;
+  /** Defaults to the campaign objective's first goal. */
+  optimizationGoal?: OptimizationGoal | null | undefined;
+  optimizationSubEvent?: OptimizationSubEvent | null | undefined;
+  pacingType?: Array<PacingType> | null | undefined;
+  /** What the ads promote: page_id, application_id + object_store_url, pixel_id, custom_conversion_id, object_story_id ... */
+  promotedObject?: unknown;
+  rfPredictionId?: string | number | null | undefined;
+  sourceAdsetId?: string | number | null | undefined;
+  startTime?: string | null | undefined;
+  /** ACTIVE (the default) or PAUSED. */
+  status?: ObjectStatus | null | undefined;
+  /** Required: geo_locations.countries; also age_min, age_max, genders, locales, custom_audiences, publisher_platforms, page_types ... */
+  targeting: unknown;
+  timeBasedAdRotationIdBlocks?: unknown;
+  timeBasedAdRotationIntervals?: unknown;
+  tuneForCategory?: TuneForCategory | null | undefined;
+  useNewAppClick?: boolean | null | undefined;
+  valueRuleSetId?: string | number | null | undefined;
+  valueRulesApplied?: boolean | null | undefined;
+};
+
+/** How far a converted date format matches the legacy one (see the README's Date formats). */
+export type DateFormatSeverity =
+  /** Equivalent: everything the legacy pattern printed parses to the same instant and prints the same. */
+  | 'EXACT'
+  /** Equivalent except for printing, or dependent on locale text: test with real data. */
+  | 'REVIEW'
+  /** No java.time pattern is equivalent: the finding says what to do. */
+  | 'UNSUPPORTED';
+
+/** Where the ads send people (destination_type): a website, an app, a messaging app, or a place on Facebook or Instagram. */
+export type DestinationType =
+  | 'APP'
+  | 'APPLINKS_AUTOMATIC'
+  | 'FACEBOOK'
+  | 'FACEBOOK_LIVE'
+  | 'FACEBOOK_PAGE'
+  | 'IMAGINE'
+  | 'INSTAGRAM_DIRECT'
+  | 'INSTAGRAM_LIVE'
+  | 'INSTAGRAM_PROFILE'
+  | 'INSTAGRAM_PROFILE_AND_FACEBOOK_PAGE'
+  | 'MESSAGING_INSTAGRAM_DIRECT_MESSENGER'
+  | 'MESSAGING_INSTAGRAM_DIRECT_MESSENGER_WHATSAPP'
+  | 'MESSAGING_INSTAGRAM_DIRECT_WHATSAPP'
+  | 'MESSAGING_MESSENGER_WHATSAPP'
+  | 'MESSENGER'
+  | 'ON_AD'
+  | 'ON_EVENT'
+  | 'ON_PAGE'
+  | 'ON_POST'
+  | 'ON_VIDEO'
+  | 'SHOP_AUTOMATIC'
+  | 'WEBSITE'
+  | 'WHATSAPP';
+
+/**
+ * Whether an object delivers, from its own status, its parents' and its ad set's issues. Campaigns read
+ * ACTIVE, PAUSED, DELETED or ARCHIVED; ad sets also CAMPAIGN_PAUSED and WITH_ISSUES; ads also ADSET_PAUSED.
+ * Lists leave out DELETED and ARCHIVED objects unless asked for them with effectiveStatus (or status).
+ */
+export type EffectiveStatus =
+  | 'ACTIVE'
+  | 'ADSET_PAUSED'
+  | 'ARCHIVED'
+  | 'CAMPAIGN_PAUSED'
+  | 'DELETED'
+  | 'IN_PROCESS'
+  | 'PAUSED'
+  | 'WITH_ISSUES';
+
+/** The e-mail address and password of a password account. */
+export type LoginInput = {
+  email: string;
+  password: string;
+};
+
+/** What a mention names: a user, a page or a group. */
+export type MessageTagType =
+  | 'GROUP'
+  | 'PAGE'
+  | 'USER';
+
+/** How app ads weigh installs against in-app events (multi_optimization_goal_weight). */
+export type MultiOptimizationGoalWeight =
+  | 'BALANCED'
+  | 'PREFER_EVENT'
+  | 'PREFER_INSTALL'
+  | 'UNDEFINED';
+
+/** Status set on a campaign, ad set or ad. */
+export type ObjectStatus =
+  | 'ACTIVE'
+  | 'ARCHIVED'
+  | 'DELETED'
+  | 'PAUSED';
+
+/** What delivery optimizes for (optimization_goal); the campaign's objective decides which goals fit. */
+export type OptimizationGoal =
+  | 'ADVERTISER_SILOED_VALUE'
+  | 'AD_RECALL_LIFT'
+  | 'APP_INSTALLS'
+  | 'APP_INSTALLS_AND_OFFSITE_CONVERSIONS'
+  | 'AUTOMATIC_OBJECTIVE'
+  | 'CONVERSATIONS'
+  | 'DERIVED_EVENTS'
+  | 'ENGAGED_USERS'
+  | 'EVENT_RESPONSES'
+  | 'IMPRESSIONS'
+  | 'IN_APP_VALUE'
+  | 'LANDING_PAGE_VIEWS'
+  | 'LEAD_GENERATION'
+  | 'LINK_CLICKS'
+  | 'MEANINGFUL_CALL_ATTEMPT'
+  | 'MESSAGING_APPOINTMENT_CONVERSION'
+  | 'MESSAGING_PURCHASE_CONVERSION'
+  | 'NONE'
+  | 'OFFSITE_CONVERSIONS'
+  | 'PAGE_LIKES'
+  | 'POST_ENGAGEMENT'
+  | 'PROFILE_AND_PAGE_ENGAGEMENT'
+  | 'PROFILE_VISIT'
+  | 'QUALITY_CALL'
+  | 'QUALITY_LEAD'
+  | 'REACH'
+  | 'REMINDERS_SET'
+  | 'SUBSCRIBERS'
+  | 'THRUPLAY'
+  | 'VALUE'
+  | 'VISIT_INSTAGRAM_PROFILE';
+
+/** A refinement of the optimization goal (optimization_sub_event): video sound on, trip and travel intent, post interaction. */
+export type OptimizationSubEvent =
+  | 'NONE'
+  | 'POST_INTERACTION'
+  | 'TRAVEL_INTENT'
+  | 'TRAVEL_INTENT_BUCKET_01'
+  | 'TRAVEL_INTENT_BUCKET_02'
+  | 'TRAVEL_INTENT_BUCKET_03'
+  | 'TRAVEL_INTENT_BUCKET_04'
+  | 'TRAVEL_INTENT_BUCKET_05'
+  | 'TRAVEL_INTENT_NO_DESTINATION_INTENT'
+  | 'TRIP_CONSIDERATION'
+  | 'VIDEO_SOUND_ON';
+
+/**
+ * A member's role in an organization (DECISIONS section 2): OWNER and ADMIN may do everything in it; ADVERTISER runs
+ * its ad accounts' campaigns, ad sets, ads and audiences; MODERATOR moderates its pages' comments; AUDITOR reads
+ * everything; MEMBER reads the organization and its members.
+ */
+export type OrganizationRole =
+  | 'ADMIN'
+  | 'ADVERTISER'
+  | 'AUDITOR'
+  | 'MEMBER'
+  | 'MODERATOR'
+  | 'OWNER';
+
+/** Graph API pacing types: standard (the default), day_parting (ad scheduling), no_pacing. */
+export type PacingType =
+  | 'DAY_PARTING'
+  | 'NO_PACING'
+  | 'STANDARD';
+
+/** How copies are named (rename_options): a prefix and suffix around the source's name, on the ad set, its ads too, or none. */
+export type RenameOptionsInput = {
+  renamePrefix?: string | null | undefined;
+  /** ONLY_TOP_LEVEL_RENAME by default. */
+  renameStrategy?: RenameStrategy | null | undefined;
+  /** " - Copy" when neither prefix nor suffix is given. */
+  renameSuffix?: string | null | undefined;
+};
+
+/** How copied objects are named (rename_options.rename_strategy). */
+export type RenameStrategy =
+  | 'DEEP_RENAME'
+  | 'NO_RENAME'
+  | 'ONLY_TOP_LEVEL_RENAME';
+
+/** The status of a copy and its ads: PAUSED by default, or ACTIVE, or each one's source status. */
+export type StatusOption =
+  | 'ACTIVE'
+  | 'INHERITED_FROM_SOURCE'
+  | 'PAUSED';
+
+/** The special ad category delivery is tuned for (tune_for_category); NONE for none. */
+export type TuneForCategory =
+  | 'CREDIT'
+  | 'EMPLOYMENT'
+  | 'FINANCIAL_PRODUCTS_SERVICES'
+  | 'HOUSING'
+  | 'ISSUES_ELECTIONS_POLITICS'
+  | 'NONE'
+  | 'ONLINE_GAMBLING_AND_GAMING';
+
+/**
+ * Changes to an ad set: any subset of the create fields (null leaves a field as it is). A DELETED ad set accepts
+ * only name; an ARCHIVED one only name and status DELETED. The ad set stays in its campaign.
+ */
+export type UpdateAdSetInput = {
+  adlabels?: unknown;
+  adsetSchedule?: unknown;
+  attributionSpec?: unknown;
+  automaticManualState?: AutomaticManualState | null | undefined;
+  bidAdjustments?: unknown;
+  bidAmount?: number | string | null | undefined;
+  bidConstraints?: unknown;
+  bidStrategy?: BidStrategy | null | undefined;
+  billingEvent?: BillingEvent | null | undefined;
+  brandSafetyConfig?: unknown;
+  budgetScheduleSpecs?: unknown;
+  /** The ad-set-level status, as the Graph API's update names it (same as status). */
+  campaignStatus?: ObjectStatus | null | undefined;
+  contextualBundlingSpec?: unknown;
+  creativeSequence?: Array<string | number> | null | undefined;
+  dailyBudget?: number | string | null | undefined;
+  dailyImps?: number | string | null | undefined;
+  dailyMinSpendTarget?: number | string | null | undefined;
+  dailySpendCap?: number | string | null | undefined;
+  destinationType?: DestinationType | null | undefined;
+  dsaBeneficiary?: string | null | undefined;
+  dsaPayor?: string | null | undefined;
+  endTime?: string | null | undefined;
+  existingCustomerBudgetPercentage?: number | string | null | undefined;
+  frequencyControlSpecs?: unknown;
+  isDynamicCreative?: boolean | null | undefined;
+  lifetimeBudget?: number | string | null | undefined;
+  lifetimeImps?: number | string | null | undefined;
+  lifetimeMinSpendTarget?: number | string | null | undefined;
+  lifetimeSpendCap?: number | string | null | undefined;
+  maxBudgetSpendPercentage?: number | string | null | undefined;
+  minBudgetSpendPercentage?: number | string | null | undefined;
+  multiOptimizationGoalWeight?: MultiOptimizationGoalWeight | null | undefined;
+  name?: string | null | undefined;
+  optimizationGoal?: OptimizationGoal | null | undefined;
+  optimizationSubEvent?: OptimizationSubEvent | null | undefined;
+  pacingType?: Array<PacingType> | null | undefined;
+  promotedObject?: unknown;
+  startTime?: string | null | undefined;
+  status?: ObjectStatus | null | undefined;
+  targeting?: unknown;
+  timeBasedAdRotationIdBlocks?: unknown;
+  timeBasedAdRotationIntervals?: unknown;
+  tuneForCategory?: TuneForCategory | null | undefined;
+  useNewAppClick?: boolean | null | undefined;
+};
+
+export type AdAccountSummaryFragment = { id: string, actId: string, name: string, currency: string, timezoneName: string, accountStatus: number };
+
+export type AdSetFieldsFragment = { id: string, name: string, status: ObjectStatus, effectiveStatus: EffectiveStatus, billingEvent: BillingEvent | null, optimizationGoal: OptimizationGoal | null, bidStrategy: BidStrategy | null, bidAmount: number | string | null, dailyBudget: number | string | null, lifetimeBudget: number | string | null, startTime: string | null, endTime: string | null, targeting: unknown, sourceAdsetId: string | null, updatedTime: string, campaign: { id: string, name: string }, issues: Array<{ errorCode: number, errorSummary: string }> };
+
+export type AdAccountsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type AdAccountsQuery = { adAccounts: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, actId: string, name: string, currency: string, timezoneName: string, accountStatus: number } }> } };
+
+export type AdSetsQueryVariables = Exact<{
+  accountId: string | number;
+  effectiveStatus?: Array<EffectiveStatus> | EffectiveStatus | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type AdSetsQuery = { adSets: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, name: string, status: ObjectStatus, effectiveStatus: EffectiveStatus, billingEvent: BillingEvent | null, optimizationGoal: OptimizationGoal | null, bidStrategy: BidStrategy | null, bidAmount: number | string | null, dailyBudget: number | string | null, lifetimeBudget: number | string | null, startTime: string | null, endTime: string | null, targeting: unknown, sourceAdsetId: string | null, updatedTime: string, campaign: { id: string, name: string }, issues: Array<{ errorCode: number, errorSummary: string }> } }> } };
+
+export type CreateAdSetMutationVariables = Exact<{
+  accountId: string | number;
+  input: CreateAdSetInput;
+}>;
+
+
+export type CreateAdSetMutation = { createAdSet: { id: string, name: string, status: ObjectStatus, effectiveStatus: EffectiveStatus, billingEvent: BillingEvent | null, optimizationGoal: OptimizationGoal | null, bidStrategy: BidStrategy | null, bidAmount: number | string | null, dailyBudget: number | string | null, lifetimeBudget: number | string | null, startTime: string | null, endTime: string | null, targeting: unknown, sourceAdsetId: string | null, updatedTime: string, campaign: { id: string, name: string }, issues: Array<{ errorCode: number, errorSummary: string }> } };
+
+export type UpdateAdSetMutationVariables = Exact<{
+  id: string | number;
+  input: UpdateAdSetInput;
+}>;
+
+
+export type UpdateAdSetMutation = { updateAdSet: { id: string, name: string, status: ObjectStatus, effectiveStatus: EffectiveStatus, billingEvent: BillingEvent | null, optimizationGoal: OptimizationGoal | null, bidStrategy: BidStrategy | null, bidAmount: number | string | null, dailyBudget: number | string | null, lifetimeBudget: number | string | null, startTime: string | null, endTime: string | null, targeting: unknown, sourceAdsetId: string | null, updatedTime: string, campaign: { id: string, name: string }, issues: Array<{ errorCode: number, errorSummary: string }> } };
+
+export type CopyAdSetMutationVariables = Exact<{
+  id: string | number;
+  input?: CopyAdSetInput | null | undefined;
+  async?: boolean | null | undefined;
+}>;
+
+
+export type CopyAdSetMutation = { copyAdSet: { copiedAdSet: { id: string, name: string, status: ObjectStatus, effectiveStatus: EffectiveStatus, billingEvent: BillingEvent | null, optimizationGoal: OptimizationGoal | null, bidStrategy: BidStrategy | null, bidAmount: number | string | null, dailyBudget: number | string | null, lifetimeBudget: number | string | null, startTime: string | null, endTime: string | null, targeting: unknown, sourceAdsetId: string | null, updatedTime: string, campaign: { id: string, name: string }, issues: Array<{ errorCode: number, errorSummary: string }> } | null, adObjectIds: Array<{ adObjectType: AdObjectType, sourceId: string, copiedId: string }>, request: { id: string, status: AsyncRequestStatus } | null } };
+
+export type CommentFieldsFragment = { id: string, message: string | null, attachment: unknown, isHidden: boolean, likeCount: number, commentCount: number, userLikes: boolean, canRemove: boolean, canHide: boolean | null, createdTime: string, updatedTime: string, messageTags: Array<{ id: string, name: string, type: MessageTagType, offset: number, length: number }>, from:
+    | { id: string, name: string }
+    | { id: string, name: string }
+   | null };
+
+export type PostCommentsQueryVariables = Exact<{
+  postId: string | number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type PostCommentsQuery = { post: { id: string, comments: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, message: string | null, attachment: unknown, isHidden: boolean, likeCount: number, commentCount: number, userLikes: boolean, canRemove: boolean, canHide: boolean | null, createdTime: string, updatedTime: string, messageTags: Array<{ id: string, name: string, type: MessageTagType, offset: number, length: number }>, from:
+            | { id: string, name: string }
+            | { id: string, name: string }
+           | null } }> } } | null };
+
+export type PublishCommentMutationVariables = Exact<{
+  objectId: string | number;
+  input: CommentContentInput;
+}>;
+
+
+export type PublishCommentMutation = { publishComment: { id: string, message: string | null, attachment: unknown, isHidden: boolean, likeCount: number, commentCount: number, userLikes: boolean, canRemove: boolean, canHide: boolean | null, createdTime: string, updatedTime: string, messageTags: Array<{ id: string, name: string, type: MessageTagType, offset: number, length: number }>, from:
+      | { id: string, name: string }
+      | { id: string, name: string }
+     | null } };
+
+export type EditCommentMutationVariables = Exact<{
+  id: string | number;
+  input: CommentContentInput;
+}>;
+
+
+export type EditCommentMutation = { editComment: { id: string, message: string | null, attachment: unknown, isHidden: boolean, likeCount: number, commentCount: number, userLikes: boolean, canRemove: boolean, canHide: boolean | null, createdTime: string, updatedTime: string, messageTags: Array<{ id: string, name: string, type: MessageTagType, offset: number, length: number }>, from:
+      | { id: string, name: string }
+      | { id: string, name: string }
+     | null } };
+
+export type SetCommentHiddenMutationVariables = Exact<{
+  id: string | number;
+  hidden: boolean;
+}>;
+
+
+export type SetCommentHiddenMutation = { setCommentHidden: { id: string, message: string | null, attachment: unknown, isHidden: boolean, likeCount: number, commentCount: number, userLikes: boolean, canRemove: boolean, canHide: boolean | null, createdTime: string, updatedTime: string, messageTags: Array<{ id: string, name: string, type: MessageTagType, offset: number, length: number }>, from:
+      | { id: string, name: string }
+      | { id: string, name: string }
+     | null } };
+
+export type PageInfoFieldsFragment = { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null };
+
+export type ConvertDateFormatQueryVariables = Exact<{
+  format: string;
+  lenient?: boolean | null | undefined;
+}>;
+
+
+export type ConvertDateFormatQuery = { convertDateFormat: { input: string, output: string | null, bestEffortOutput: string, exact: boolean, lenient: boolean, usable: boolean, parts: Array<{ input: string, output: string | null, severity: DateFormatSeverity, changes: Array<{ letter: string, from: string, to: string, why: string }>, findings: Array<{ severity: DateFormatSeverity, message: string }>, suggestions: Array<{ builtIn: string, message: string }> }> } };
+
+export type SignInMutationVariables = Exact<{
+  input: LoginInput;
+}>;
+
+
+export type SignInMutation = { login: { sessionToken: string, expiresAt: string } };
+
+export type SignOutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type SignOutMutation = { logout: boolean };
+
+export type RequestOneTimePasscodeMutationVariables = Exact<{
+  email: string;
+}>;
+
+
+export type RequestOneTimePasscodeMutation = { requestOneTimePasscode: boolean };
+
+export type ChangePasswordWithOneTimePasscodeMutationVariables = Exact<{
+  input: ChangePasswordWithOneTimePasscodeInput;
+}>;
+
+
+export type ChangePasswordWithOneTimePasscodeMutation = { changePasswordWithOneTimePasscode: boolean };
+
+export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ViewerQuery = { me: { id: string, email: string, name: string, memberships: Array<{ id: string, role: OrganizationRole, organization: { id: string, name: string } }> } | null };
+
+export const AdAccountSummaryFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdAccountSummary"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AdAccount"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"actId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"timezoneName"}},{"kind":"Field","name":{"kind":"Name","value":"accountStatus"}}]}}]} as unknown as DocumentNode<AdAccountSummaryFragment, unknown>;
+export const AdSetFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdSetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AdSet"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveStatus"}},{"kind":"Field","name":{"kind":"Name","value":"billingEvent"}},{"kind":"Field","name":{"kind":"Name","value":"optimizationGoal"}},{"kind":"Field","name":{"kind":"Name","value":"bidStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"bidAmount"}},{"kind":"Field","name":{"kind":"Name","value":"dailyBudget"}},{"kind":"Field","name":{"kind":"Name","value":"lifetimeBudget"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"targeting"}},{"kind":"Field","name":{"kind":"Name","value":"sourceAdsetId"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorSummary"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<AdSetFieldsFragment, unknown>;
+export const CommentFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CommentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Comment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"attachment"}},{"kind":"Field","name":{"kind":"Name","value":"isHidden"}},{"kind":"Field","name":{"kind":"Name","value":"likeCount"}},{"kind":"Field","name":{"kind":"Name","value":"commentCount"}},{"kind":"Field","name":{"kind":"Name","value":"userLikes"}},{"kind":"Field","name":{"kind":"Name","value":"canRemove"}},{"kind":"Field","name":{"kind":"Name","value":"canHide"}},{"kind":"Field","name":{"kind":"Name","value":"messageTags"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}},{"kind":"Field","name":{"kind":"Name","value":"from"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Person"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Page"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdTime"}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<CommentFieldsFragment, unknown>;
+export const PageInfoFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageInfoFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]} as unknown as DocumentNode<PageInfoFieldsFragment, unknown>;
+export const AdAccountsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdAccounts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"adAccounts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PageInfoFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdAccountSummary"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageInfoFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdAccountSummary"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AdAccount"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"actId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"timezoneName"}},{"kind":"Field","name":{"kind":"Name","value":"accountStatus"}}]}}]} as unknown as DocumentNode<AdAccountsQuery, AdAccountsQueryVariables>;
+export const AdSetsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"AdSets"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"accountId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"effectiveStatus"}},"type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"EffectiveStatus"}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"adSets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"accountId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"accountId"}}},{"kind":"Argument","name":{"kind":"Name","value":"effectiveStatus"},"value":{"kind":"Variable","name":{"kind":"Name","value":"effectiveStatus"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PageInfoFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdSetFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageInfoFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdSetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AdSet"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveStatus"}},{"kind":"Field","name":{"kind":"Name","value":"billingEvent"}},{"kind":"Field","name":{"kind":"Name","value":"optimizationGoal"}},{"kind":"Field","name":{"kind":"Name","value":"bidStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"bidAmount"}},{"kind":"Field","name":{"kind":"Name","value":"dailyBudget"}},{"kind":"Field","name":{"kind":"Name","value":"lifetimeBudget"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"targeting"}},{"kind":"Field","name":{"kind":"Name","value":"sourceAdsetId"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorSummary"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<AdSetsQuery, AdSetsQueryVariables>;
+export const CreateAdSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateAdSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"accountId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateAdSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createAdSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"accountId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"accountId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdSetFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdSetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AdSet"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveStatus"}},{"kind":"Field","name":{"kind":"Name","value":"billingEvent"}},{"kind":"Field","name":{"kind":"Name","value":"optimizationGoal"}},{"kind":"Field","name":{"kind":"Name","value":"bidStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"bidAmount"}},{"kind":"Field","name":{"kind":"Name","value":"dailyBudget"}},{"kind":"Field","name":{"kind":"Name","value":"lifetimeBudget"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"targeting"}},{"kind":"Field","name":{"kind":"Name","value":"sourceAdsetId"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorSummary"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<CreateAdSetMutation, CreateAdSetMutationVariables>;
+export const UpdateAdSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateAdSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateAdSetInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateAdSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdSetFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdSetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AdSet"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveStatus"}},{"kind":"Field","name":{"kind":"Name","value":"billingEvent"}},{"kind":"Field","name":{"kind":"Name","value":"optimizationGoal"}},{"kind":"Field","name":{"kind":"Name","value":"bidStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"bidAmount"}},{"kind":"Field","name":{"kind":"Name","value":"dailyBudget"}},{"kind":"Field","name":{"kind":"Name","value":"lifetimeBudget"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"targeting"}},{"kind":"Field","name":{"kind":"Name","value":"sourceAdsetId"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorSummary"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<UpdateAdSetMutation, UpdateAdSetMutationVariables>;
+export const CopyAdSetDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CopyAdSet"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"CopyAdSetInput"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"async"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"copyAdSet"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}},{"kind":"Argument","name":{"kind":"Name","value":"async"},"value":{"kind":"Variable","name":{"kind":"Name","value":"async"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"copiedAdSet"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"AdSetFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"adObjectIds"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"adObjectType"}},{"kind":"Field","name":{"kind":"Name","value":"sourceId"}},{"kind":"Field","name":{"kind":"Name","value":"copiedId"}}]}},{"kind":"Field","name":{"kind":"Name","value":"request"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"AdSetFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"AdSet"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveStatus"}},{"kind":"Field","name":{"kind":"Name","value":"billingEvent"}},{"kind":"Field","name":{"kind":"Name","value":"optimizationGoal"}},{"kind":"Field","name":{"kind":"Name","value":"bidStrategy"}},{"kind":"Field","name":{"kind":"Name","value":"bidAmount"}},{"kind":"Field","name":{"kind":"Name","value":"dailyBudget"}},{"kind":"Field","name":{"kind":"Name","value":"lifetimeBudget"}},{"kind":"Field","name":{"kind":"Name","value":"startTime"}},{"kind":"Field","name":{"kind":"Name","value":"endTime"}},{"kind":"Field","name":{"kind":"Name","value":"targeting"}},{"kind":"Field","name":{"kind":"Name","value":"sourceAdsetId"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"Field","name":{"kind":"Name","value":"issues"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"errorCode"}},{"kind":"Field","name":{"kind":"Name","value":"errorSummary"}}]}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<CopyAdSetMutation, CopyAdSetMutationVariables>;
+export const PostCommentsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PostComments"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"postId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"post"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"postId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"comments"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"PageInfoFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CommentFields"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PageInfoFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CommentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Comment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"attachment"}},{"kind":"Field","name":{"kind":"Name","value":"isHidden"}},{"kind":"Field","name":{"kind":"Name","value":"likeCount"}},{"kind":"Field","name":{"kind":"Name","value":"commentCount"}},{"kind":"Field","name":{"kind":"Name","value":"userLikes"}},{"kind":"Field","name":{"kind":"Name","value":"canRemove"}},{"kind":"Field","name":{"kind":"Name","value":"canHide"}},{"kind":"Field","name":{"kind":"Name","value":"messageTags"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}},{"kind":"Field","name":{"kind":"Name","value":"from"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Person"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Page"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdTime"}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<PostCommentsQuery, PostCommentsQueryVariables>;
+export const PublishCommentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PublishComment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"objectId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CommentContentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"publishComment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"objectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"objectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CommentFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CommentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Comment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"attachment"}},{"kind":"Field","name":{"kind":"Name","value":"isHidden"}},{"kind":"Field","name":{"kind":"Name","value":"likeCount"}},{"kind":"Field","name":{"kind":"Name","value":"commentCount"}},{"kind":"Field","name":{"kind":"Name","value":"userLikes"}},{"kind":"Field","name":{"kind":"Name","value":"canRemove"}},{"kind":"Field","name":{"kind":"Name","value":"canHide"}},{"kind":"Field","name":{"kind":"Name","value":"messageTags"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}},{"kind":"Field","name":{"kind":"Name","value":"from"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Person"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Page"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdTime"}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<PublishCommentMutation, PublishCommentMutationVariables>;
+export const EditCommentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EditComment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CommentContentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"editComment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CommentFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CommentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Comment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"attachment"}},{"kind":"Field","name":{"kind":"Name","value":"isHidden"}},{"kind":"Field","name":{"kind":"Name","value":"likeCount"}},{"kind":"Field","name":{"kind":"Name","value":"commentCount"}},{"kind":"Field","name":{"kind":"Name","value":"userLikes"}},{"kind":"Field","name":{"kind":"Name","value":"canRemove"}},{"kind":"Field","name":{"kind":"Name","value":"canHide"}},{"kind":"Field","name":{"kind":"Name","value":"messageTags"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}},{"kind":"Field","name":{"kind":"Name","value":"from"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Person"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Page"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdTime"}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<EditCommentMutation, EditCommentMutationVariables>;
+export const SetCommentHiddenDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SetCommentHidden"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"hidden"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setCommentHidden"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"hidden"},"value":{"kind":"Variable","name":{"kind":"Name","value":"hidden"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CommentFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CommentFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Comment"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"attachment"}},{"kind":"Field","name":{"kind":"Name","value":"isHidden"}},{"kind":"Field","name":{"kind":"Name","value":"likeCount"}},{"kind":"Field","name":{"kind":"Name","value":"commentCount"}},{"kind":"Field","name":{"kind":"Name","value":"userLikes"}},{"kind":"Field","name":{"kind":"Name","value":"canRemove"}},{"kind":"Field","name":{"kind":"Name","value":"canHide"}},{"kind":"Field","name":{"kind":"Name","value":"messageTags"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"offset"}},{"kind":"Field","name":{"kind":"Name","value":"length"}}]}},{"kind":"Field","name":{"kind":"Name","value":"from"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Person"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Page"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdTime"}},{"kind":"Field","name":{"kind":"Name","value":"updatedTime"}}]}}]} as unknown as DocumentNode<SetCommentHiddenMutation, SetCommentHiddenMutationVariables>;
+export const ConvertDateFormatDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConvertDateFormat"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"format"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"lenient"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Boolean"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"convertDateFormat"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"format"},"value":{"kind":"Variable","name":{"kind":"Name","value":"format"}}},{"kind":"Argument","name":{"kind":"Name","value":"lenient"},"value":{"kind":"Variable","name":{"kind":"Name","value":"lenient"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"output"}},{"kind":"Field","name":{"kind":"Name","value":"bestEffortOutput"}},{"kind":"Field","name":{"kind":"Name","value":"exact"}},{"kind":"Field","name":{"kind":"Name","value":"lenient"}},{"kind":"Field","name":{"kind":"Name","value":"usable"}},{"kind":"Field","name":{"kind":"Name","value":"parts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"input"}},{"kind":"Field","name":{"kind":"Name","value":"output"}},{"kind":"Field","name":{"kind":"Name","value":"severity"}},{"kind":"Field","name":{"kind":"Name","value":"changes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"letter"}},{"kind":"Field","name":{"kind":"Name","value":"from"}},{"kind":"Field","name":{"kind":"Name","value":"to"}},{"kind":"Field","name":{"kind":"Name","value":"why"}}]}},{"kind":"Field","name":{"kind":"Name","value":"findings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"severity"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}},{"kind":"Field","name":{"kind":"Name","value":"suggestions"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"builtIn"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ConvertDateFormatQuery, ConvertDateFormatQueryVariables>;
+export const SignInDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SignIn"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"LoginInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionToken"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]} as unknown as DocumentNode<SignInMutation, SignInMutationVariables>;
+export const SignOutDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SignOut"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"logout"}}]}}]} as unknown as DocumentNode<SignOutMutation, SignOutMutationVariables>;
+export const RequestOneTimePasscodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RequestOneTimePasscode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"email"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"requestOneTimePasscode"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"email"}}}]}]}}]} as unknown as DocumentNode<RequestOneTimePasscodeMutation, RequestOneTimePasscodeMutationVariables>;
+export const ChangePasswordWithOneTimePasscodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ChangePasswordWithOneTimePasscode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ChangePasswordWithOneTimePasscodeInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"changePasswordWithOneTimePasscode"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}]}]}}]} as unknown as DocumentNode<ChangePasswordWithOneTimePasscodeMutation, ChangePasswordWithOneTimePasscodeMutationVariables>;
+export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"memberships"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"organization"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
