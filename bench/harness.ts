@@ -1,20 +1,30 @@
 /**
- * What every benchmark shares: autocannon's API, a real server on a loopback port over a fresh SQLite
- * database with the demo data and a signed-in session, and a plain-text table of the figures.
+ * What every benchmark shares: autocannon's API, a real server in its own process on a loopback port over a
+ * fresh SQLite database with the demo data and a signed-in session, the bare-server ceiling in its own process, a check of each request before it is timed, the
+ * figures as a plain-text table, and goal lines (PASS/FAIL against issue 13's goals).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadConfig, type Config } from '../src/config/index.ts';
 import { closeAppDeps, createAppDeps, type AppDeps } from '../src/context/index.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createLogger } from '../src/logging/index.ts';
-import { startServer } from '../src/server/index.ts';
+import { startServer, type RunningServer } from '../src/server/index.ts';
 import { DEMO_PASSWORD, seedDemo, type DemoSummary } from '../db/seeds/demo.ts';
 
 // autocannon ships no type declarations; this is the part of its API the benchmarks use.
-interface Histogram { average: number; mean: number; p50: number; p99: number; max: number }
+interface Histogram {
+  average: number;
+  mean: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
 export interface AutocannonResult {
   requests: Histogram & { sent: number; total: number };
   latency: Histogram;
@@ -24,13 +34,27 @@ export interface AutocannonResult {
   timeouts: number;
   statusCodeStats: Record<string, { count: number }>;
 }
-interface AutocannonRequest { method?: string; path?: string; headers?: Record<string, string>; body?: string }
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
 export interface AutocannonOptions {
-  url: string; connections: number; duration?: number; amount?: number; overallRate?: number; method?: string;
-  headers?: Record<string, string>; body?: string;
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  overallRate?: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
   requests?: Array<AutocannonRequest & { setupRequest?: (req: AutocannonRequest) => AutocannonRequest }>;
 }
-export type Tracker = Promise<AutocannonResult> & { stop(): void };
+export type Tracker = Promise<AutocannonResult> & {
+  stop(): void;
+  on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
 export const autocannon = createRequire(import.meta.url)('autocannon') as (options: AutocannonOptions) => Tracker;
 
 /** A positive number from the environment, or the default. */
@@ -40,55 +64,384 @@ export function positive(name: string, fallback: number): number {
   return value;
 }
 
-export const DEMO_USER = 'ads@northwind.example';
+/** Seconds each timed scenario runs, and the connections autocannon keeps open. */
+export const SECONDS = positive('BENCH_SECONDS', 5);
+export const CONNECTIONS = positive('BENCH_CONNECTIONS', 10);
+/** The slices each timed scenario's SECONDS are cut into (see timeAll). */
+export const SLICES = 4;
 
-export interface DemoServer {
+/** The package's root (the folder of package.json), from bench/ when run by tsx or dist/bench/ when compiled. */
+export const PACKAGE_ROOT = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('bench: no package.json above the benchmark files');
+    dir = parent;
+  }
+  return dir;
+})();
+
+export const DEMO_USER = 'ads@northwind.example';
+export const DEMO_ORGANIZATION = 'Northwind Outdoor';
+
+/** The per-account allowance (Graph error 80004) would stop a load test of one account: lifted for benchmarks. */
+export const UNLIMITED_ACCOUNT_ALLOWANCE = {
+  RATE_LIMIT_ACCOUNT_CALLS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
+};
+
+export interface DemoServer<P = undefined> {
+  /** The server under test, in its own process. */
   url: string;
+  /** This process's connection to the server's database file, for fixtures and counting. */
   deps: AppDeps;
   config: Config;
   summary: DemoSummary;
   /** A session of DEMO_USER. */
   sessionToken: string;
+  /** What `prepare` answered. */
+  prepared: P;
+  /** The bcrypt checks the server has sent to its worker pool so far (only with `countBcrypt`). */
+  bcryptChecks(): Promise<number>;
 }
 
 /**
- * Runs `measure` against a fresh demo server and sets the exit code from its answer (false: something
- * unexpected was seen). `prepare` sees the dependencies before the server starts.
+ * Runs `measure` against a fresh demo server in its own process and answers what `measure` answered. This
+ * process migrates a fresh SQLite file, loads the demo data and runs `prepare` (the section's fixtures) through
+ * the services, then starts the server on that file (`serve`, compiled, or the sources through tsx when the
+ * benchmarks run that way) with the section's `env`, waits for /readyz and signs in. The server gets one core,
+ * autocannon (in this process) the other. At the end the server gets SIGTERM and must exit 0.
  */
-export async function withDemoServer(
-  options: { env?: Record<string, string>; prepare?: (deps: AppDeps) => void },
-  measure: (server: DemoServer) => Promise<boolean>,
-): Promise<void> {
+export async function withDemoServer<T, P = undefined>(
+  options: { env?: Record<string, string>; prepare?: (deps: AppDeps) => Promise<P>; countBcrypt?: boolean },
+  measure: (server: DemoServer<P>) => Promise<T>,
+): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'adgraph-bench-'));
-  const config = loadConfig({
-    ...options.env, ...process.env, DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, LOG_LEVEL: 'silent', PORT: '0', SEED_DEMO: 'false',
-  });
+  const env = {
+    ...options.env,
+    ...process.env,
+    DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: 'false',
+  };
+  const config = loadConfig({ ...env, PORT: '0' });
   const deps = createAppDeps(config, { log: createLogger('silent') });
-  options.prepare?.(deps);
-  let running: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: ChildServer | undefined;
   try {
     await migrateToLatest(deps.db);
     const summary = await seedDemo(deps);
-    running = await startServer(deps, { port: 0, host: '127.0.0.1' });
-    const login = await fetch(`${running.url}/api/v2/users/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_USER, password: DEMO_PASSWORD }),
+    const prepared = (await options.prepare?.(deps)) as P;
+    server = await startServerProcess(env, !!options.countBcrypt);
+    const login = await fetch(`${server.url}/api/v2/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_USER, password: DEMO_PASSWORD }),
     });
     if (login.status !== 201) throw new Error(`login failed: ${login.status} ${await login.text()}`);
     const { session_token: sessionToken } = (await login.json()) as { session_token: string };
-    if (!(await measure({ url: running.url, deps, config, summary, sessionToken }))) process.exitCode = 1;
+    const measured = await measure({ url: server.url, deps, config, summary, sessionToken, prepared, bcryptChecks: server.bcryptChecks });
+    await server.child.stop();
+    return measured;
   } finally {
-    await (running ? running.close() : closeAppDeps(deps)).catch(() => undefined);
+    await server?.child.stop().catch(() => undefined); // already stopped, or the error that got here matters more
+    await closeAppDeps(deps).catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/**
+ * Runs `use` against a server in this process over the same database (untimed: for counting what it does on
+ * its Knex instance), with its own connections, closed at the end.
+ */
+export async function withServerInProcess<T>(config: Config, use: (url: string, db: AppDeps['db']) => Promise<T>): Promise<T> {
+  const deps = createAppDeps(config, { log: createLogger('silent') });
+  let running: RunningServer;
+  try {
+    running = await startServer(deps, { port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await closeAppDeps(deps).catch(() => undefined);
+    throw error;
+  }
+  try {
+    return await use(running.url, deps.db);
+  } finally {
+    await running.close();
+  }
+}
+
+/** A process the benchmark started: its output so far (for errors), and SIGTERM that must end it with 0. */
+interface Child {
+  process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Spawns `node [execArgv] args` (tsx's loader comes along when the benchmarks run under tsx). */
+function spawnChild(label: string, args: string[], options: { env?: NodeJS.ProcessEnv; ipc?: boolean } = {}): Child {
+  const child = spawn(process.execPath, [...process.execArgv, ...args], {
+    cwd: PACKAGE_ROOT,
+    env: options.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? ['ipc' as const] : [])],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString('utf8')).slice(-4000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const ended = await Promise.race([exited, new Promise<null>((resolve) => setTimeout(resolve, 30_000, null))]);
+      if (!ended) {
+        child.kill('SIGKILL');
+        throw new Error(`${label} did not exit within 30s of SIGTERM; its output: ${output}`);
+      }
+      if (ended.code !== 0) throw new Error(`${label} exited with ${ended.code ?? ended.signal}, not 0; its output: ${output}`);
+    })());
+  return { process: child, output: () => output, stop };
+}
+
+/** A port nothing listens on now, for a server that takes its port from the environment. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+interface ChildServer {
+  url: string;
+  child: Child;
+  bcryptChecks(): Promise<number>;
+}
+
+/** The bench modules' extension: .ts under tsx, .js compiled; a sibling module is run the same way. */
+const MODULE_EXTENSION = extname(fileURLToPath(import.meta.url));
+const moduleFile = (relativePath: string) => fileURLToPath(new URL(`${relativePath}${MODULE_EXTENSION}`, import.meta.url));
+
+/**
+ * Node's flags as `npm start` gives them (package.json): a young generation of 32 MB rather than 16 halves the
+ * scavenges a GraphQL read's short-lived objects cause (README, Performance notes).
+ */
+const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
+
+/**
+ * `adgraph serve` in its own process on a free loopback port, ready once /readyz answers 200. The CLI's module
+ * of this build is run directly rather than bin/adgraph.js: the benchmarks already run this build, and the bin
+ * would refuse it if a source changed since (another checkout's edits during a long run).
+ */
+async function startServerProcess(env: NodeJS.ProcessEnv, countBcrypt: boolean): Promise<ChildServer> {
+  const port = await freePort();
+  const entry = countBcrypt ? [moduleFile('./count-bcrypt')] : [];
+  const child = spawnChild('the server', [...SERVER_NODE_FLAGS, ...entry, moduleFile('../src/cli/main'), 'serve'], {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    ipc: countBcrypt,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.process.exitCode !== null) throw new Error(`the server exited with ${child.process.exitCode} before it was ready: ${child.output()}`);
+    const status = await fetch(`${url}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > deadline) {
+      await child.stop().catch(() => undefined);
+      throw new Error(`the server was not ready within 60s (last /readyz status ${status}): ${child.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const bcryptChecks = () =>
+    new Promise<number>((resolve, reject) => {
+      if (!countBcrypt) return reject(new Error('this server does not count bcrypt checks (countBcrypt)'));
+      child.process.once('message', (message: { bcryptChecks: number }) => resolve(message.bcryptChecks));
+      child.process.send('bcrypt-checks');
+    });
+  return { url, child, bcryptChecks };
+}
+
+/**
+ * The bare-server ceiling in its own process (bench/ceiling.ts) answering every request with `bytes`; `stop`
+ * ends it.
+ */
+export async function startCeiling(bytes: Buffer): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'adgraph-ceiling-'));
+  const file = join(dir, 'answer.json');
+  writeFileSync(file, bytes);
+  const child = spawnChild('the ceiling', [moduleFile('./ceiling'), file]);
+  const stop = async () => {
+    try {
+      await child.stop();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const port = await new Promise<string>((resolve, reject) => {
+    let line = '';
+    child.process.stdout!.on('data', (chunk: Buffer) => {
+      line += chunk.toString('utf8');
+      if (line.includes('\n')) resolve(line.trim());
+    });
+    child.process.once('exit', (code) => reject(new Error(`the ceiling exited with ${code} before it listened: ${child.output()}`)));
+  }).catch(async (error: unknown) => {
+    await stop().catch(() => undefined);
+    throw error;
+  });
+  return { url: `http://127.0.0.1:${port}`, stop };
+}
+
+/** One HTTP request as autocannon sends it again and again. */
+export interface BenchRequest {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Sends `request` once and answers its body after checking it: a fast error is not a fast answer, so a
+ * non-2xx status, or a body `verify` finds wrong (it answers what is wrong), stops the benchmark.
+ */
+export async function checked(label: string, request: BenchRequest, verify: (body: Buffer) => string | null = () => null): Promise<Buffer> {
+  const response = await fetch(request.url, { method: request.method ?? 'GET', headers: request.headers, body: request.body });
+  const body = Buffer.from(await response.arrayBuffer());
+  const wrong = response.ok ? verify(body) : `status ${response.status}`;
+  if (wrong) throw new Error(`${label}: ${wrong}; the answer was ${body.toString('utf8').slice(0, 500)}`);
+  return body;
+}
+
+/** GraphQL data, or why there is none. */
+export function graphqlData<T>(body: Buffer): { data: T } | { wrong: string } {
+  const parsed = JSON.parse(body.toString('utf8')) as { data?: T; errors?: unknown[] };
+  if (parsed.errors || !parsed.data) return { wrong: `GraphQL errors ${JSON.stringify(parsed.errors)}` };
+  return { data: parsed.data };
+}
+
+/** A scenario's figures: the 2xx answers' p50/p99 come from each response's own time, unrounded. */
+export interface Timed {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  unexpected: string | null;
+}
+
+/**
+ * Times each request for SECONDS with CONNECTIONS, after a short warm-up of each (the JIT compiles the hot
+ * paths before the clock runs, as on a server that has been up a while). Each gets its time in SLICES
+ * slices, the scenarios in order, then in reverse, and so on, so that a change in the machine's load (other
+ * processes, the garbage left by filling a table) weighs on every scenario alike, not on the first ones.
+ * autocannon's own percentiles are whole milliseconds, too coarse for the fast scenarios.
+ */
+export async function timeAll(requests: BenchRequest[]): Promise<Timed[]> {
+  const options = (request: BenchRequest) => ({
+    url: request.url,
+    connections: CONNECTIONS,
+    method: request.method ?? 'GET',
+    headers: request.headers,
+    body: request.body,
+  });
+  for (const request of requests) await autocannon({ ...options(request), amount: 20 * CONNECTIONS });
+  const runs = requests.map(() => ({ latencies: [] as number[], requests: 0, seconds: 0, statuses: {} as Record<string, number>, errors: 0 }));
+  const order = requests.map((_, i) => i);
+  for (let slice = 0; slice < SLICES; slice++) {
+    const pass = slice % 2 === 0 ? order : [...order].reverse();
+    for (const i of pass) {
+      const run = runs[i]!;
+      const tracker = autocannon({ ...options(requests[i]!), duration: SECONDS / SLICES });
+      tracker.on('response', (_client, status, _bytes, ms) => {
+        if (status >= 200 && status < 300) run.latencies.push(ms);
+      });
+      const result = await tracker;
+      run.requests += result.requests.total;
+      run.seconds += result.duration;
+      run.errors += result.errors + result.timeouts;
+      for (const [code, { count }] of Object.entries(result.statusCodeStats)) run.statuses[code] = (run.statuses[code] ?? 0) + count;
+    }
+  }
+  return runs.map((run) => {
+    const latencies = run.latencies.sort((a, b) => a - b);
+    const percentile = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
+    const non2xx = Object.entries(run.statuses).filter(([code]) => !code.startsWith('2'));
+    const unexpected =
+      non2xx.length > 0 || run.errors > 0 || run.requests === 0
+        ? `statuses ${
+            Object.entries(run.statuses)
+              .map(([code, count]) => `${code}:${count}`)
+              .join(' ') || 'none'
+          }, errors and timeouts ${run.errors}, requests ${run.requests}`
+        : null;
+    return { requests: run.requests, rps: run.requests / Math.max(run.seconds, 0.001), p50: percentile(50), p99: percentile(99), unexpected };
+  });
+}
+
+/** A scenario's row: req/s, p50, p99, and its ratio to a reference run when there is one. */
+export function figures(run: Timed, reference?: { label: string; run: Timed }): Record<string, string> {
+  return {
+    'req/s': run.rps.toFixed(0),
+    'p50 ms': formatMs(run.p50),
+    'p99 ms': formatMs(run.p99),
+    ...(reference ? { [`vs ${reference.label}`]: (run.rps / reference.run.rps).toFixed(3) } : {}),
+    requests: String(run.requests),
+  };
+}
+
+const formatMs = (ms: number) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+
 /** Prints rows as an aligned table: text columns to the left, figures to the right. */
 export function printTable(rows: Array<Record<string, string>>, leftAligned: string[] = []): void {
   const columns = Object.keys(rows[0]!);
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => row[column]!.length)));
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => (row[column] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 || leftAligned.includes(columns[i]!) ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+    cells
+      .map((cell, i) => (i === 0 || leftAligned.includes(columns[i]!) ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   console.log(line(columns));
   console.log(line(widths.map((width) => '-'.repeat(width))));
-  for (const row of rows) console.log(line(columns.map((column) => row[column]!)));
+  for (const row of rows) console.log(line(columns.map((column) => row[column] ?? '')));
+}
+
+/** A measured figure against one of the issue's goals. */
+export interface Goal {
+  label: string;
+  measured: string;
+  target: string;
+  pass: boolean;
+}
+
+export function goal(label: string, value: number, comparison: '>=' | '<=', target: number, digits = 2): Goal {
+  const pass = comparison === '>=' ? value >= target : value <= target;
+  return { label, measured: `${value.toFixed(digits)}x`, target: `${comparison} ${target}x`, pass };
+}
+
+/** A goal's line, its label padded to `width` so that the figures of several lines align. */
+export const goalLine = (g: Goal, width = g.label.length) =>
+  `${g.pass ? 'PASS' : 'FAIL'}  ${g.label.padEnd(width)}  ${g.measured.padStart(7)}  (goal ${g.target})`;
+
+/**
+ * What one benchmark section found: `ok` is false when something unexpected was answered (the run fails);
+ * a missed goal is reported, not a failure of the run.
+ */
+export interface SectionOutcome {
+  ok: boolean;
+  goals: Goal[];
+}
+
+/** Prints the unexpected answers of timed runs and answers whether there were none. */
+export function reportUnexpected(runs: Array<{ name: string; run: Timed }>): boolean {
+  const wrong = runs.filter(({ run }) => run.unexpected);
+  for (const { name, run } of wrong) console.error(`FAILED RUN  ${name}: ${run.unexpected}`);
+  return wrong.length === 0;
 }
