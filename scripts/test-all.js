@@ -24,7 +24,10 @@ const extraArgs = process.argv.slice(2);
 function wantedDatabases() {
   const raw = process.env.TEST_DATABASES;
   if (!raw || !raw.trim()) return ALL_DATABASES;
-  const names = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = names.filter((n) => !ALL_DATABASES.includes(n));
   if (unknown.length > 0) {
     console.error(`TEST_DATABASES: unknown database(s) ${unknown.join(', ')}; use a comma list of ${ALL_DATABASES.join(',')}`);

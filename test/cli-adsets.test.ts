@@ -21,11 +21,26 @@ beforeAll(async () => {
   env = cliEnv(database, { AD_SET_LIMIT: '8', AD_SET_LIMIT_BULK: '12' });
   const orgId = (await cliJson(['orgs', 'create', '--name', 'Fill Co'], env)).value.id;
   accountId = (await cliJson(['accounts', 'create', '--org', orgId, '--name', 'EU', '--currency', 'EUR', '--country', 'DE'], env)).value.id;
-  [campaign] = await database.db.transaction((trx) => insertObjects<CampaignRecord>(trx, 'campaign', campaigns, [{
-    organizationId: orgId, accountId, name: 'C', objective: 'OUTCOME_TRAFFIC', status: 'ACTIVE', specialAdCategories: [],
-    specialAdCategoryCountry: null, bidStrategy: null, buyingType: 'AUCTION', dailyBudget: null, lifetimeBudget: null, spendCap: null,
-    startTime: null, stopTime: null,
-  }])) as [CampaignRecord];
+  [campaign] = (await database.db.transaction((trx) =>
+    insertObjects<CampaignRecord>(trx, 'campaign', campaigns, [
+      {
+        organizationId: orgId,
+        accountId,
+        name: 'C',
+        objective: 'OUTCOME_TRAFFIC',
+        status: 'ACTIVE',
+        specialAdCategories: [],
+        specialAdCategoryCountry: null,
+        bidStrategy: null,
+        buyingType: 'AUCTION',
+        dailyBudget: null,
+        lifetimeBudget: null,
+        spendCap: null,
+        startTime: null,
+        stopTime: null,
+      },
+    ]),
+  )) as [CampaignRecord];
 });
 afterAll(() => database?.dispose());
 
@@ -33,7 +48,10 @@ const accountRow = () => database.db('ad_accounts').where({ id: accountId }).fir
 
 describe('accounts update', () => {
   it('sets and clears the DSA defaults and the bulk flag', async () => {
-    const set = await cliJson(['accounts', 'update', `act_${accountId}`, '--bulk', '--default-dsa-payor', 'Fill Co GmbH', '--default-dsa-beneficiary', 'Fill Co'], env);
+    const set = await cliJson(
+      ['accounts', 'update', `act_${accountId}`, '--bulk', '--default-dsa-payor', 'Fill Co GmbH', '--default-dsa-beneficiary', 'Fill Co'],
+      env,
+    );
     expect(set.value).toEqual({ id: accountId, is_bulk: true, default_dsa_payor: 'Fill Co GmbH', default_dsa_beneficiary: 'Fill Co' });
     const cleared = await cliJson(['accounts', 'update', accountId, '--no-bulk', '--clear-default-dsa-payor'], env);
     expect(cleared.value).toEqual({ id: accountId, is_bulk: false, default_dsa_payor: null, default_dsa_beneficiary: 'Fill Co' });
@@ -50,13 +68,23 @@ describe('accounts update', () => {
     [['accounts', 'update', 'ACCOUNT', '--clear-default-dsa-payor', '--default-dsa-payor', 'x'], /cannot be used with/],
   ])('refuses %j in one line and changes nothing', async (args, message) => {
     const before = await accountRow();
-    expectOneLineFailure(await runCli(args.map((a) => (a === 'ACCOUNT' ? accountId : a)), env), message);
+    expectOneLineFailure(
+      await runCli(
+        args.map((a) => (a === 'ACCOUNT' ? accountId : a)),
+        env,
+      ),
+      message,
+    );
     expect(await accountRow()).toEqual(before);
   });
 });
 
 describe('adsets fill', () => {
-  const liveCount = async () => Number(((await database.db('ad_sets').where({ account_id: accountId }).whereNot({ status: 'DELETED' }).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
+  const liveCount = async () =>
+    Number(
+      ((await database.db('ad_sets').where({ account_id: accountId }).whereNot({ status: 'DELETED' }).count({ n: '*' })) as Array<{ n: number | string }>)[0]!
+        .n,
+    );
 
   it('adds paused ad sets that satisfy the ad set rules, up to the limit and not beyond', async () => {
     const filled = await cliJson(['adsets', 'fill', '--campaign', campaign.id, '--count', '7'], env);
@@ -78,7 +106,13 @@ describe('adsets fill', () => {
     [['adsets', 'fill', '--count', '1'], /required option '--campaign/],
   ])('refuses %j in one line', async (args, message) => {
     const before = await liveCount();
-    expectOneLineFailure(await runCli(args.map((a) => (a === 'CAMPAIGN' ? campaign.id : a === 'ACCOUNT' ? accountId : a)), env), message);
+    expectOneLineFailure(
+      await runCli(
+        args.map((a) => (a === 'CAMPAIGN' ? campaign.id : a === 'ACCOUNT' ? accountId : a)),
+        env,
+      ),
+      message,
+    );
     expect(await liveCount()).toBe(before);
   });
 });

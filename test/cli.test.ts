@@ -90,7 +90,10 @@ describe('adgraph CLI', () => {
   });
 
   it('users create --json prints {id, email, username} and stores only a bcrypt hash', async () => {
-    const result = await run(['users', 'create', '--email', 'Ada@Example.com', '--password', STRONG_PASSWORD, '--org', 'Acme', '--role', 'advertiser', '--json'], env);
+    const result = await run(
+      ['users', 'create', '--email', 'Ada@Example.com', '--password', STRONG_PASSWORD, '--org', 'Acme', '--role', 'advertiser', '--json'],
+      env,
+    );
     expect(result.code, result.stderr).toBe(0);
     const printed = JSON.parse(result.stdout);
     expect(Object.keys(printed).sort()).toEqual(['email', 'id', 'username']);
@@ -111,11 +114,24 @@ describe('adgraph CLI', () => {
     const cases: Array<{ name: string; email: string; args: string[]; mentions: RegExp; existing?: string }> = [
       { name: 'a weak password', email: 'weak@example.com', args: ['--password', 'password1'], mentions: /password.*weak/i },
       { name: 'a bad e-mail', email: 'not-an-email', args: ['--password', STRONG_PASSWORD], mentions: /e-?mail/i },
-      { name: 'an unknown organization', email: 'nobody@example.com', args: ['--password', STRONG_PASSWORD, '--org', 'Globex', '--role', 'admin'], mentions: /org.*Globex/i },
-      { name: 'an unknown role', email: 'role@example.com', args: ['--password', STRONG_PASSWORD, '--org', 'Acme', '--role', 'emperor'], mentions: /role.*emperor|emperor.*role/i },
       {
-        name: 'a duplicate e-mail in another case', email: 'grace@EXAMPLE.COM', args: ['--password', STRONG_PASSWORD, '--username', 'grace-two'],
-        mentions: /e-?mail.*already exists/i, existing: 'Grace@example.com',
+        name: 'an unknown organization',
+        email: 'nobody@example.com',
+        args: ['--password', STRONG_PASSWORD, '--org', 'Globex', '--role', 'admin'],
+        mentions: /org.*Globex/i,
+      },
+      {
+        name: 'an unknown role',
+        email: 'role@example.com',
+        args: ['--password', STRONG_PASSWORD, '--org', 'Acme', '--role', 'emperor'],
+        mentions: /role.*emperor|emperor.*role/i,
+      },
+      {
+        name: 'a duplicate e-mail in another case',
+        email: 'grace@EXAMPLE.COM',
+        args: ['--password', STRONG_PASSWORD, '--username', 'grace-two'],
+        mentions: /e-?mail.*already exists/i,
+        existing: 'Grace@example.com',
       },
     ];
     for (const c of cases) {

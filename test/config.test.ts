@@ -5,7 +5,14 @@ import { ConfigError, loadConfig } from '../src/config/index.ts';
 describe('configuration', () => {
   it('has working defaults', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 4000, databaseUrl: 'sqlite:data/adgraph.sqlite', publicUrl: 'http://localhost:4000', seedDemo: true, sessionTtlSeconds: 86_400, tokenTtlSeconds: 300 });
+    expect(config).toMatchObject({
+      port: 4000,
+      databaseUrl: 'sqlite:data/adgraph.sqlite',
+      publicUrl: 'http://localhost:4000',
+      seedDemo: true,
+      sessionTtlSeconds: 86_400,
+      tokenTtlSeconds: 300,
+    });
     expect(config).toMatchObject({ logLevel: 'info', trustProxy: false });
   });
 

@@ -92,8 +92,8 @@ describe.skipIf(!hasChromium && !required)('GraphQL IDE in Chromium', () => {
       undefined,
       { timeout: 15_000 },
     );
-    const result = await page.evaluate(
-      () => (document.querySelector('.graphiql-response .CodeMirror') as Element & { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
+    const result = await page.evaluate(() =>
+      (document.querySelector('.graphiql-response .CodeMirror') as Element & { CodeMirror: { getValue(): string } }).CodeMirror.getValue(),
     );
     expect(result).toContain('"__typename": "Query"');
     // For a human to look at (.tmp/ is gitignored).
@@ -108,7 +108,6 @@ describe.skipIf(!hasChromium && !required)('GraphQL IDE in Chromium', () => {
     const request = await sent;
     expect(request.headers()['service-session-token']).toBe('ide-test-token');
     expect(request.headers()['content-type']).toContain('application/json');
-
 
     const foreign = requested.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== base.origin);
     expect(foreign).toEqual([]);

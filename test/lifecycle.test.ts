@@ -104,7 +104,13 @@ describe('an unreachable database', () => {
   let running: RunningServer;
   let url: string;
   beforeAll(async () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test', PORT: '0', LOG_LEVEL: 'silent', BCRYPT_COST: '4', SHUTDOWN_TIMEOUT_MS: '1000' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      BCRYPT_COST: '4',
+      SHUTDOWN_TIMEOUT_MS: '1000',
+    });
     const deps: AppDeps = createAppDeps(config, { log: createLogger('silent') });
     running = await startServer(deps, { port: 0, host: '127.0.0.1' });
     url = running.url;

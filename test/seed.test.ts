@@ -3,7 +3,35 @@ import { startTestServer, type TestServer } from './helpers/server.ts';
 import { DEMO_PASSWORD, isDatabaseEmpty, seedDemo, type DemoSummary } from '../db/seeds/demo.ts';
 
 /** The demo world, as the seed leaves it in a real database (SQLite or PostgreSQL). */
-const EU = new Set(['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE']);
+const EU = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+]);
 const ROLES = ['owner', 'admin', 'advertiser', 'moderator', 'auditor', 'member'];
 const POST_KINDS = ['page_post', 'visitor_post', 'photo', 'video', 'event', 'group_post', 'review'];
 
@@ -50,7 +78,8 @@ describe('demo seed', () => {
     expect(adSets.length).toBeLessThanOrEqual(60);
     expect(summary.counts.adSets).toBe(adSets.length);
 
-    const countriesOf = (adSet: { targeting: unknown }) => (json(adSet.targeting) as { geo_locations?: { countries?: string[] } }).geo_locations?.countries ?? [];
+    const countriesOf = (adSet: { targeting: unknown }) =>
+      (json(adSet.targeting) as { geo_locations?: { countries?: string[] } }).geo_locations?.countries ?? [];
     const euTargeted = adSets.filter((s) => countriesOf(s).some((c) => EU.has(c)));
     const nonEu = adSets.filter((s) => countriesOf(s).length > 0 && !countriesOf(s).some((c) => EU.has(c)));
     expect(euTargeted.length).toBeGreaterThan(0);
@@ -102,7 +131,12 @@ describe('demo seed', () => {
     for (const row of await db()('pages').select('id', 'name')) names.set(String(row.id), row.name);
     for (const row of await db()('groups').select('id', 'name')) names.set(String(row.id), row.name);
     for (const comment of comments) {
-      const tags = (typeof comment.message_tags === 'string' ? JSON.parse(comment.message_tags) : comment.message_tags) as Array<{ id: string; name: string; offset: number; length: number }>;
+      const tags = (typeof comment.message_tags === 'string' ? JSON.parse(comment.message_tags) : comment.message_tags) as Array<{
+        id: string;
+        name: string;
+        offset: number;
+        length: number;
+      }>;
       for (const tag of tags) {
         expect(tag.name).toBe(names.get(tag.id));
         expect([...comment.message].slice(tag.offset, tag.offset + tag.length).join('')).toBe(tag.name);

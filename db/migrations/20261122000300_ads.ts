@@ -119,10 +119,26 @@ export async function up(knex: Knex): Promise<void> {
     table.boolean('value_rules_applied').nullable();
     // Nested objects and lists of the specification, kept as JSON.
     for (const column of [
-      'adlabels', 'adset_schedule', 'attribution_spec', 'bid_adjustments', 'bid_constraints', 'bid_info',
-      'brand_safety_config', 'budget_schedule_specs', 'campaign_spec', 'contextual_bundling_spec', 'creative_sequence',
-      'frequency_control_specs', 'learning_stage_info', 'pacing_type', 'promoted_object', 'regional_regulated_categories',
-      'regional_regulation_identities', 'targeting', 'targeting_optimization_types', 'time_based_ad_rotation_id_blocks',
+      'adlabels',
+      'adset_schedule',
+      'attribution_spec',
+      'bid_adjustments',
+      'bid_constraints',
+      'bid_info',
+      'brand_safety_config',
+      'budget_schedule_specs',
+      'campaign_spec',
+      'contextual_bundling_spec',
+      'creative_sequence',
+      'frequency_control_specs',
+      'learning_stage_info',
+      'pacing_type',
+      'promoted_object',
+      'regional_regulated_categories',
+      'regional_regulation_identities',
+      'targeting',
+      'targeting_optimization_types',
+      'time_based_ad_rotation_id_blocks',
       'time_based_ad_rotation_intervals',
     ]) {
       table.jsonb(column).nullable();

@@ -19,7 +19,9 @@ export async function up(knex: Knex): Promise<void> {
   const mentions = rows.flatMap((row) => {
     const tags = (typeof row.message_tags === 'string' ? JSON.parse(row.message_tags) : row.message_tags) as Array<{ id: string; type: string }> | null;
     const seen = new Set<string>();
-    return (tags ?? []).filter((tag) => !seen.has(tag.id) && seen.add(tag.id)).map((tag) => ({ comment_id: row.id, object_id: String(tag.id), type: tag.type }));
+    return (tags ?? [])
+      .filter((tag) => !seen.has(tag.id) && seen.add(tag.id))
+      .map((tag) => ({ comment_id: row.id, object_id: String(tag.id), type: tag.type }));
   });
   for (let i = 0; i < mentions.length; i += 500) await knex('comment_mentions').insert(mentions.slice(i, i + 500));
   await knex.schema.alterTable('comments', (table) => table.dropColumn('comment_count'));

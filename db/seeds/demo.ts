@@ -4,10 +4,34 @@ import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
-  adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
-  type AdAccountRecord, type AdSetRecord, type CampaignRecord, newAdSet, RESTRICTED_LOOKALIKE, type CustomAudienceRecord, type CustomConversionRecord, type ObjectStatus,
+  adAccounts,
+  ads,
+  campaigns,
+  customAudiences,
+  customConversions,
+  insertAdSets,
+  type AdAccountRecord,
+  type AdSetRecord,
+  type CampaignRecord,
+  newAdSet,
+  RESTRICTED_LOOKALIKE,
+  type CustomAudienceRecord,
+  type CustomConversionRecord,
+  type ObjectStatus,
 } from '../../src/ads/store.ts';
-import { groups, insertComments, insertLikes, pages, posts, type GroupRecord, type MessageTag, type NewComment, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
+import {
+  groups,
+  insertComments,
+  insertLikes,
+  pages,
+  posts,
+  type GroupRecord,
+  type MessageTag,
+  type NewComment,
+  type PageRecord,
+  type PostKind,
+  type PostRecord,
+} from '../../src/comments/store.ts';
 
 export const DEMO_PASSWORD = 'Adgraph-Demo-2026!';
 
@@ -96,8 +120,12 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
     for (const person of ROLES_TO_SEED) {
       const email = `${person.local}@${plan.domain}`;
       const { user } = await createUser(deps, {
-        email, password: DEMO_PASSWORD, name: person.name, username: `${person.local}-${plan.domain.split('.')[0]}`,
-        organization: organization.id, role: person.role,
+        email,
+        password: DEMO_PASSWORD,
+        name: person.name,
+        username: `${person.local}-${plan.domain.split('.')[0]}`,
+        organization: organization.id,
+        role: person.role,
       });
       users[person.role] = user.id;
       summary.users.push({ email, role: person.role, organization: plan.name });
@@ -110,39 +138,117 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
     let adSetCount = 0;
     let adCount = 0;
     for (const { organizationId, plan, users } of plans) {
-      const accounts = await insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, plan.accounts.map((a) => ({
-        organizationId, name: a.name, accountStatus: 1, currency: a.currency, country: a.country, timezoneName: 'Etc/UTC',
-        isBulk: a.isBulk ?? false,
-        defaultDsaPayor: a.eu ? `${plan.name} SA` : null,
-        defaultDsaBeneficiary: a.eu ? `${plan.name} SA` : null,
-        spendCap: null, amountSpent: '0',
-      })));
+      const accounts = await insertObjects<AdAccountRecord>(
+        trx,
+        'ad_account',
+        adAccounts,
+        plan.accounts.map((a) => ({
+          organizationId,
+          name: a.name,
+          accountStatus: 1,
+          currency: a.currency,
+          country: a.country,
+          timezoneName: 'Etc/UTC',
+          isBulk: a.isBulk ?? false,
+          defaultDsaPayor: a.eu ? `${plan.name} SA` : null,
+          defaultDsaBeneficiary: a.eu ? `${plan.name} SA` : null,
+          spendCap: null,
+          amountSpent: '0',
+        })),
+      );
 
       for (const [index, account] of accounts.entries()) {
         const accountPlan = plan.accounts[index]!;
         const audiences = await insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [
-          { organizationId, accountId: account.id, name: 'Newsletter subscribers', subtype: 'CUSTOM', description: 'Opted-in e-mail list', lookalikeSpec: null, flaggedReason: null, operationStatusCode: 200, operationStatusDescription: 'Normal' },
-          { organizationId, accountId: account.id, name: 'Visitors of the allergy guide', subtype: 'WEBSITE', description: null, lookalikeSpec: null, flaggedReason: 'health', operationStatusCode: 200, operationStatusDescription: 'Normal' },
-          { organizationId, accountId: account.id, name: 'Instalment plan applicants', subtype: 'CUSTOM', description: null, lookalikeSpec: null, flaggedReason: 'financial', operationStatusCode: 200, operationStatusDescription: 'Normal' },
+          {
+            organizationId,
+            accountId: account.id,
+            name: 'Newsletter subscribers',
+            subtype: 'CUSTOM',
+            description: 'Opted-in e-mail list',
+            lookalikeSpec: null,
+            flaggedReason: null,
+            operationStatusCode: 200,
+            operationStatusDescription: 'Normal',
+          },
+          {
+            organizationId,
+            accountId: account.id,
+            name: 'Visitors of the allergy guide',
+            subtype: 'WEBSITE',
+            description: null,
+            lookalikeSpec: null,
+            flaggedReason: 'health',
+            operationStatusCode: 200,
+            operationStatusDescription: 'Normal',
+          },
+          {
+            organizationId,
+            accountId: account.id,
+            name: 'Instalment plan applicants',
+            subtype: 'CUSTOM',
+            description: null,
+            lookalikeSpec: null,
+            flaggedReason: 'financial',
+            operationStatusCode: 200,
+            operationStatusDescription: 'Normal',
+          },
         ]);
         const [clean, health] = audiences;
         // A lookalike of the flagged audience: restricted too (471), as the platform's review makes it.
         const [lookalike] = await insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [
-          { organizationId, accountId: account.id, name: 'Lookalike (1%) of allergy guide visitors', subtype: 'LOOKALIKE', description: null,
+          {
+            organizationId,
+            accountId: account.id,
+            name: 'Lookalike (1%) of allergy guide visitors',
+            subtype: 'LOOKALIKE',
+            description: null,
             lookalikeSpec: { ratio: 0.01, country: accountPlan.country, origin_audience_id: health!.id },
-            flaggedReason: null, operationStatusCode: RESTRICTED_LOOKALIKE.code, operationStatusDescription: RESTRICTED_LOOKALIKE.description },
+            flaggedReason: null,
+            operationStatusCode: RESTRICTED_LOOKALIKE.code,
+            operationStatusDescription: RESTRICTED_LOOKALIKE.description,
+          },
         ]);
         const conversions = await insertObjects<CustomConversionRecord>(trx, 'custom_conversion', customConversions, [
-          { organizationId, accountId: account.id, name: 'Checkout completed', rule: '{"url":{"i_contains":"/thank-you"}}', customEventType: 'PURCHASE', flaggedReason: null },
-          { organizationId, accountId: account.id, name: 'Symptom checker finished', rule: '{"url":{"i_contains":"/symptoms/done"}}', customEventType: 'OTHER', flaggedReason: 'health' },
+          {
+            organizationId,
+            accountId: account.id,
+            name: 'Checkout completed',
+            rule: '{"url":{"i_contains":"/thank-you"}}',
+            customEventType: 'PURCHASE',
+            flaggedReason: null,
+          },
+          {
+            organizationId,
+            accountId: account.id,
+            name: 'Symptom checker finished',
+            rule: '{"url":{"i_contains":"/symptoms/done"}}',
+            customEventType: 'OTHER',
+            flaggedReason: 'health',
+          },
         ]);
 
-        const campaignRows = await insertObjects<CampaignRecord>(trx, 'campaign', campaigns, OBJECTIVES.slice(0, 3 + (index % 2)).map((objective, c) => ({
-          organizationId, accountId: account.id, name: `${account.name} · ${objective.replace('OUTCOME_', '').toLowerCase()} ${2026}`,
-          objective, status: (c === 2 ? 'PAUSED' : 'ACTIVE') as ObjectStatus, specialAdCategories: [], specialAdCategoryCountry: null,
-          bidStrategy: 'LOWEST_COST_WITHOUT_CAP', buyingType: 'AUCTION', dailyBudget: null, lifetimeBudget: null, spendCap: null,
-          startTime: new Date(now - 30 * DAY), stopTime: null,
-        })));
+        const campaignRows = await insertObjects<CampaignRecord>(
+          trx,
+          'campaign',
+          campaigns,
+          OBJECTIVES.slice(0, 3 + (index % 2)).map((objective, c) => ({
+            organizationId,
+            accountId: account.id,
+            name: `${account.name} · ${objective.replace('OUTCOME_', '').toLowerCase()} ${2026}`,
+            objective,
+            status: (c === 2 ? 'PAUSED' : 'ACTIVE') as ObjectStatus,
+            specialAdCategories: [],
+            specialAdCategoryCountry: null,
+            bidStrategy: 'LOWEST_COST_WITHOUT_CAP',
+            buyingType: 'AUCTION',
+            dailyBudget: null,
+            lifetimeBudget: null,
+            spendCap: null,
+            startTime: new Date(now - 30 * DAY),
+            stopTime: null,
+          })),
+        );
 
         const adSetInputs: Array<Omit<AdSetRecord, 'id' | 'createdTime' | 'updatedTime'>> = [];
         for (const [c, campaign] of campaignRows.entries()) {
@@ -153,40 +259,64 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             const usesFlaggedAudience = n % 6 === 1;
             const usesLookalike = n % 6 === 4;
             const usesFlaggedConversion = campaign.objective === 'OUTCOME_SALES' && s === 1;
-            const customAudiencesUsed = [clean!, ...(usesFlaggedAudience ? [health!] : []), ...(usesLookalike ? [lookalike!] : [])].map((a) => ({ id: a.id, name: a.name }));
-            adSetInputs.push(newAdSet({
-              organizationId, accountId: account.id, campaignId: campaign.id,
-              name: `${campaign.name} · set ${s + 1}${usesFlaggedAudience ? ' (allergy retargeting)' : ''}`,
-              status: AD_SET_STATUSES[n % AD_SET_STATUSES.length]!,
-              optimizationGoal: goal.goal, billingEvent: goal.billing, destinationType: goal.destination ?? null,
-              bidStrategy: 'LOWEST_COST_WITHOUT_CAP',
-              dailyBudget: String(accountPlan.dailyBudget * (1 + (s % 3))),
-              startTime: new Date(now - (20 - s) * DAY), endTime: s % 2 === 0 ? null : new Date(now + (30 + s) * DAY),
-              targeting: {
-                geo_locations: { countries: accountPlan.countries.slice(0, 1 + (s % accountPlan.countries.length)) },
-                age_min: 18 + 5 * (s % 3), age_max: 65,
-                custom_audiences: customAudiencesUsed,
-                publisher_platforms: ['facebook', 'instagram'],
-                device_platforms: s % 2 === 0 ? ['mobile'] : ['mobile', 'desktop'],
-              },
-              promotedObject: usesFlaggedConversion
-                ? { pixel_id: '880000000000001', custom_event_type: 'OTHER', custom_conversion_id: conversions[1]!.id }
-                : campaign.objective === 'OUTCOME_SALES' ? { pixel_id: '880000000000001', custom_event_type: 'PURCHASE', custom_conversion_id: conversions[0]!.id } : null,
-              dsaPayor: accountPlan.eu ? account.defaultDsaPayor : null,
-              dsaBeneficiary: accountPlan.eu ? account.defaultDsaBeneficiary : null,
-              regionalRegulatedCategories: accountPlan.eu ? ['0'] : null,
-              pacingType: ['standard'],
-              attributionSpec: [{ event_type: 'CLICK_THROUGH', window_days: 7 }, { event_type: 'VIEW_THROUGH', window_days: 1 }],
+            const customAudiencesUsed = [clean!, ...(usesFlaggedAudience ? [health!] : []), ...(usesLookalike ? [lookalike!] : [])].map((a) => ({
+              id: a.id,
+              name: a.name,
             }));
+            adSetInputs.push(
+              newAdSet({
+                organizationId,
+                accountId: account.id,
+                campaignId: campaign.id,
+                name: `${campaign.name} · set ${s + 1}${usesFlaggedAudience ? ' (allergy retargeting)' : ''}`,
+                status: AD_SET_STATUSES[n % AD_SET_STATUSES.length]!,
+                optimizationGoal: goal.goal,
+                billingEvent: goal.billing,
+                destinationType: goal.destination ?? null,
+                bidStrategy: 'LOWEST_COST_WITHOUT_CAP',
+                dailyBudget: String(accountPlan.dailyBudget * (1 + (s % 3))),
+                startTime: new Date(now - (20 - s) * DAY),
+                endTime: s % 2 === 0 ? null : new Date(now + (30 + s) * DAY),
+                targeting: {
+                  geo_locations: { countries: accountPlan.countries.slice(0, 1 + (s % accountPlan.countries.length)) },
+                  age_min: 18 + 5 * (s % 3),
+                  age_max: 65,
+                  custom_audiences: customAudiencesUsed,
+                  publisher_platforms: ['facebook', 'instagram'],
+                  device_platforms: s % 2 === 0 ? ['mobile'] : ['mobile', 'desktop'],
+                },
+                promotedObject: usesFlaggedConversion
+                  ? { pixel_id: '880000000000001', custom_event_type: 'OTHER', custom_conversion_id: conversions[1]!.id }
+                  : campaign.objective === 'OUTCOME_SALES'
+                    ? { pixel_id: '880000000000001', custom_event_type: 'PURCHASE', custom_conversion_id: conversions[0]!.id }
+                    : null,
+                dsaPayor: accountPlan.eu ? account.defaultDsaPayor : null,
+                dsaBeneficiary: accountPlan.eu ? account.defaultDsaBeneficiary : null,
+                regionalRegulatedCategories: accountPlan.eu ? ['0'] : null,
+                pacingType: ['standard'],
+                attributionSpec: [
+                  { event_type: 'CLICK_THROUGH', window_days: 7 },
+                  { event_type: 'VIEW_THROUGH', window_days: 1 },
+                ],
+              }),
+            );
           }
         }
         const adSetRows = await insertAdSets(trx, adSetInputs);
         adSetCount += adSetRows.length;
         const adInputs = adSetRows.flatMap((adSet, a) =>
           Array.from({ length: 1 + (a % 3) }, (_, k) => ({
-            organizationId, accountId: account.id, campaignId: adSet.campaignId, adsetId: adSet.id,
-            name: `${adSet.name} · ad ${k + 1}`, status: (adSet.status === 'DELETED' ? 'DELETED' : k === 2 ? 'PAUSED' : 'ACTIVE') as ObjectStatus,
-            creative: { title: ['Gear up for the trail', 'New season, new routes', 'Members save 15%'][k % 3], body: 'Shop the collection.', link_url: `https://${plan.domain}/shop?utm=${k}` },
+            organizationId,
+            accountId: account.id,
+            campaignId: adSet.campaignId,
+            adsetId: adSet.id,
+            name: `${adSet.name} · ad ${k + 1}`,
+            status: (adSet.status === 'DELETED' ? 'DELETED' : k === 2 ? 'PAUSED' : 'ACTIVE') as ObjectStatus,
+            creative: {
+              title: ['Gear up for the trail', 'New season, new routes', 'Members save 15%'][k % 3],
+              body: 'Shop the collection.',
+              link_url: `https://${plan.domain}/shop?utm=${k}`,
+            },
             sourceAdId: null,
           })),
         );
@@ -201,9 +331,16 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
 }
 
 async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames: string[], users: Record<string, string>, fanId: string, now: number) {
-  const pageRows = await insertObjects<PageRecord>(trx, 'page', pages, pageNames.map((name, i) => ({
-    organizationId, name, category: i === 0 ? 'Outdoor & Sporting Goods Company' : 'Community',
-  })));
+  const pageRows = await insertObjects<PageRecord>(
+    trx,
+    'page',
+    pages,
+    pageNames.map((name, i) => ({
+      organizationId,
+      name,
+      category: i === 0 ? 'Outdoor & Sporting Goods Company' : 'Community',
+    })),
+  );
   // The organization's community group: the group posts' threads point to it by mention.
   const [group] = await insertObjects<GroupRecord>(trx, 'group', groups, [{ organizationId, name: `${pageNames[0]} Trail Club` }]);
   for (const page of pageRows) {
@@ -216,17 +353,32 @@ async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames
       { kind: 'group_post', message: 'Route suggestions for a first multi-day trip?', byFan: true },
       { kind: 'review', message: 'Great service, boots were exactly as described.', byFan: true, rating: 5 },
     ];
-    const postRows = await insertObjects<PostRecord>(trx, 'post', posts, kinds.map((k, i) => ({
-      organizationId, pageId: page.id, kind: k.kind,
-      authorUserId: k.byFan ? fanId : null, authorPageId: k.byFan ? null : page.id,
-      message: k.message,
-      attachment: k.kind === 'photo' ? { type: 'photo', url: `https://cdn.example/${page.id}/ridge.jpg` } : k.kind === 'video' ? { type: 'video_inline', url: `https://cdn.example/${page.id}/tent.mp4` } : null,
-      title: k.title ?? null, rating: k.rating ?? null,
-      eventStartTime: k.kind === 'event' ? new Date(now + 14 * DAY) : null,
-      // The page's own post reaches English speakers only (locale keys 6 en_US, 24 en_GB): ad sets promoting it must too.
-      targeting: k.kind === 'page_post' ? { locales: [6, 24] } : null,
-      createdTime: new Date(now - (10 - i) * DAY), updatedTime: new Date(now - (10 - i) * DAY),
-    })));
+    const postRows = await insertObjects<PostRecord>(
+      trx,
+      'post',
+      posts,
+      kinds.map((k, i) => ({
+        organizationId,
+        pageId: page.id,
+        kind: k.kind,
+        authorUserId: k.byFan ? fanId : null,
+        authorPageId: k.byFan ? null : page.id,
+        message: k.message,
+        attachment:
+          k.kind === 'photo'
+            ? { type: 'photo', url: `https://cdn.example/${page.id}/ridge.jpg` }
+            : k.kind === 'video'
+              ? { type: 'video_inline', url: `https://cdn.example/${page.id}/tent.mp4` }
+              : null,
+        title: k.title ?? null,
+        rating: k.rating ?? null,
+        eventStartTime: k.kind === 'event' ? new Date(now + 14 * DAY) : null,
+        // The page's own post reaches English speakers only (locale keys 6 en_US, 24 en_GB): ad sets promoting it must too.
+        targeting: k.kind === 'page_post' ? { locales: [6, 24] } : null,
+        createdTime: new Date(now - (10 - i) * DAY),
+        updatedTime: new Date(now - (10 - i) * DAY),
+      })),
+    );
 
     for (const post of postRows) {
       // Top-level comments: one by the fan (mentioning the page), one by the page, one hidden spam comment.
@@ -234,19 +386,34 @@ async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames
       const top = await insertComments(trx, [
         commentInput(organizationId, post.id, null, { authorUserId: fanId }, `Thanks ${page.name}, this helped a lot!`, [mention]),
         commentInput(organizationId, post.id, null, { authorPageId: page.id }, 'Glad to hear it! Send us a message for sizing help.', []),
-        commentInput(organizationId, post.id, null, { authorUserId: fanId }, 'Cheap followers at spam.example', [], post.kind !== 'review' && post.kind !== 'group_post'),
+        commentInput(
+          organizationId,
+          post.id,
+          null,
+          { authorUserId: fanId },
+          'Cheap followers at spam.example',
+          [],
+          post.kind !== 'review' && post.kind !== 'group_post',
+        ),
       ]);
       await insertComments(trx, [commentInput(organizationId, post.id, top[0]!.id, { authorPageId: page.id }, 'You are welcome!', [])]);
       if (post.kind === 'group_post') {
         const tag: MessageTag = { id: group!.id, name: group!.name, type: 'group', offset: 7, length: [...group!.name].length };
-        await insertComments(trx, [commentInput(organizationId, post.id, null, { authorUserId: fanId }, `Ask in ${group!.name}, they know every route.`, [tag])]);
+        await insertComments(trx, [
+          commentInput(organizationId, post.id, null, { authorUserId: fanId }, `Ask in ${group!.name}, they know every route.`, [tag]),
+        ]);
       }
       // The page likes the fan's thanks; the fan likes the page's answer.
-      const likes: Array<{ commentId: string; userId?: string; pageId?: string }> = [{ commentId: top[0]!.id, pageId: page.id }, { commentId: top[1]!.id, userId: fanId }];
+      const likes: Array<{ commentId: string; userId?: string; pageId?: string }> = [
+        { commentId: top[0]!.id, pageId: page.id },
+        { commentId: top[1]!.id, userId: fanId },
+      ];
       if (users.moderator) {
         // Keep the moderator's presence visible: a reply by the moderator account on the page's comment of page posts.
         if (post.kind === 'page_post') {
-          await insertComments(trx, [commentInput(organizationId, post.id, top[1]!.id, { authorUserId: users.moderator }, 'Our team replies within a day.', [])]);
+          await insertComments(trx, [
+            commentInput(organizationId, post.id, top[1]!.id, { authorUserId: users.moderator }, 'Our team replies within a day.', []),
+          ]);
         }
         likes.push({ commentId: top[0]!.id, userId: users.moderator });
       }
@@ -256,11 +423,24 @@ async function seedPagesAndComments(trx: Knex, organizationId: string, pageNames
 }
 
 function commentInput(
-  organizationId: string, postId: string, parentId: string | null, author: { authorUserId?: string; authorPageId?: string },
-  message: string, messageTags: MessageTag[], isHidden = false,
+  organizationId: string,
+  postId: string,
+  parentId: string | null,
+  author: { authorUserId?: string; authorPageId?: string },
+  message: string,
+  messageTags: MessageTag[],
+  isHidden = false,
 ): NewComment {
   return {
-    organizationId, postId, parentId, authorUserId: author.authorUserId ?? null, authorPageId: author.authorPageId ?? null,
-    message, attachment: null, messageTags, isHidden, likeCount: 0,
+    organizationId,
+    postId,
+    parentId,
+    authorUserId: author.authorUserId ?? null,
+    authorPageId: author.authorPageId ?? null,
+    message,
+    attachment: null,
+    messageTags,
+    isHidden,
+    likeCount: 0,
   };
 }

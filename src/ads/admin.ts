@@ -11,8 +11,18 @@ import { convertUsdCents } from './rules/currencies.ts';
 import { DEFAULT_GOAL } from './rules/objectives.ts';
 import type { Objective } from './rules/enums.ts';
 import {
-  adAccounts, campaigns, countLiveAdSets, customAudiences, customConversions, insertAdSets, newAdSet,
-  type AdAccountRecord, type CustomAudienceRecord, type CustomConversionRecord, type FlagReason, RESTRICTED_LOOKALIKE,
+  adAccounts,
+  campaigns,
+  countLiveAdSets,
+  customAudiences,
+  customConversions,
+  insertAdSets,
+  newAdSet,
+  type AdAccountRecord,
+  type CustomAudienceRecord,
+  type CustomConversionRecord,
+  type FlagReason,
+  RESTRICTED_LOOKALIKE,
 } from './store.ts';
 import { COUNTRY_CODES } from './rules/enums.ts';
 import { CURRENCY_CODES } from './rules/currencies.ts';
@@ -91,18 +101,39 @@ export async function createAdAccount(deps: AppDeps, input: CreateAdAccountInput
   const defaultDsaBeneficiary = validateDsaName(input.defaultDsaBeneficiary, 'default-dsa-beneficiary', 'beneficiary');
   const organization = await findOrganizationOrFail(deps, input.organization);
   const [account] = await deps.db.transaction((trx) =>
-    insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, [{
-      organizationId: organization.id, name, accountStatus: 1, currency, country, timezoneName: 'Etc/UTC',
-      isBulk: input.isBulk ?? false, defaultDsaPayor, defaultDsaBeneficiary, spendCap: null, amountSpent: '0',
-    }]),
+    insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, [
+      {
+        organizationId: organization.id,
+        name,
+        accountStatus: 1,
+        currency,
+        country,
+        timezoneName: 'Etc/UTC',
+        isBulk: input.isBulk ?? false,
+        defaultDsaPayor,
+        defaultDsaBeneficiary,
+        spendCap: null,
+        amountSpent: '0',
+      },
+    ]),
   );
   return account!;
 }
 
 const TYPE_NAMES: Record<GraphObjectType, string> = {
-  ad_account: 'an ad account', campaign: 'a campaign', ad_set: 'an ad set', ad: 'an ad', custom_audience: 'a custom audience',
-  custom_conversion: 'a custom conversion', async_request: 'an async request', async_request_set: 'an async request set', page: 'a page', post: 'a post',
-  comment: 'a comment', api_client: 'an API client', group: 'a group',
+  ad_account: 'an ad account',
+  campaign: 'a campaign',
+  ad_set: 'an ad set',
+  ad: 'an ad',
+  custom_audience: 'a custom audience',
+  custom_conversion: 'a custom conversion',
+  async_request: 'an async request',
+  async_request_set: 'an async request set',
+  page: 'a page',
+  post: 'a post',
+  comment: 'a comment',
+  api_client: 'an API client',
+  group: 'a group',
 };
 
 /**
@@ -145,7 +176,10 @@ export function lookalikeOrigins(spec: unknown): { ids: string[]; names: string[
 }
 
 /** An audience as the lookalike walk sees it. */
-type AudienceNode = Pick<CustomAudienceRecord, 'id' | 'accountId' | 'name' | 'lookalikeSpec' | 'flaggedReason' | 'operationStatusCode' | 'operationStatusDescription'>;
+type AudienceNode = Pick<
+  CustomAudienceRecord,
+  'id' | 'accountId' | 'name' | 'lookalikeSpec' | 'flaggedReason' | 'operationStatusCode' | 'operationStatusDescription'
+>;
 
 const NODE_COLUMNS = ['id', 'account_id', 'name', 'lookalike_spec', 'flagged_reason', 'operation_status_code', 'operation_status_description'];
 
@@ -176,11 +210,14 @@ export async function flagAudience(deps: AppDeps, input: { id: string; reason: F
     if (!row) throw new DomainError('NOT_FOUND', `No custom audience ${id}.`, { field: 'audience_id', detail: id });
     const now = new Date();
     const audience: CustomAudienceRecord = { ...customAudiences.fromRow(row), flaggedReason: reason, updatedTime: now };
-    await trx(customAudiences.table).where({ id }).update(customAudiences.toRow({ flaggedReason: reason, updatedTime: now }));
+    await trx(customAudiences.table)
+      .where({ id })
+      .update(customAudiences.toRow({ flaggedReason: reason, updatedTime: now }));
 
     // The lookalikes downstream of the audience, nearest first.
-    const allLookalikes = (await trx(customAudiences.table).whereNotNull('lookalike_spec').whereNot('id', id).select(NODE_COLUMNS))
-      .map((r) => customAudiences.fromRow(r) as AudienceNode);
+    const allLookalikes = (await trx(customAudiences.table).whereNotNull('lookalike_spec').whereNot('id', id).select(NODE_COLUMNS)).map(
+      (r) => customAudiences.fromRow(r) as AudienceNode,
+    );
     const downstream: AudienceNode[] = [];
     const seen = new Set([id]);
     for (let queue: AudienceNode[] = [audience]; queue.length > 0;) {
@@ -198,15 +235,23 @@ export async function flagAudience(deps: AppDeps, input: { id: string; reason: F
 
     const status = new Map(downstream.map((l) => [l.id, { code: l.operationStatusCode, description: l.operationStatusDescription }]));
     if (reason !== null) {
-      for (const lookalike of downstream) if (lookalike.operationStatusCode !== RESTRICTED_LOOKALIKE.code) status.set(lookalike.id, { ...RESTRICTED_LOOKALIKE });
+      for (const lookalike of downstream)
+        if (lookalike.operationStatusCode !== RESTRICTED_LOOKALIKE.code) status.set(lookalike.id, { ...RESTRICTED_LOOKALIKE });
     } else {
       // Every source of those lookalikes (stored state; the downstream ones are decided below).
       const originIds = [...new Set(downstream.flatMap((l) => lookalikeOrigins(l.lookalikeSpec).ids))];
       const originNames = downstream.filter((l) => lookalikeOrigins(l.lookalikeSpec).names.length > 0);
-      const sources = originIds.length === 0 && originNames.length === 0 ? [] : (await trx(customAudiences.table).select(NODE_COLUMNS).where((q) => {
-        if (originIds.length) q.whereIn('id', originIds);
-        for (const l of originNames) q.orWhere((n) => n.where('account_id', l.accountId).whereIn('name', lookalikeOrigins(l.lookalikeSpec).names));
-      })).map((r) => (String(r.id) === id ? audience : (customAudiences.fromRow(r) as AudienceNode)));
+      const sources =
+        originIds.length === 0 && originNames.length === 0
+          ? []
+          : (
+              await trx(customAudiences.table)
+                .select(NODE_COLUMNS)
+                .where((q) => {
+                  if (originIds.length) q.whereIn('id', originIds);
+                  for (const l of originNames) q.orWhere((n) => n.where('account_id', l.accountId).whereIn('name', lookalikeOrigins(l.lookalikeSpec).names));
+                })
+            ).map((r) => (String(r.id) === id ? audience : (customAudiences.fromRow(r) as AudienceNode)));
       const sourcesOf = (lookalike: AudienceNode) => sources.filter((s) => s.id !== lookalike.id && isSourceOf(s, lookalike));
       const restricted = (source: AudienceNode) =>
         source.flaggedReason !== null || (status.get(source.id)?.code ?? source.operationStatusCode) === RESTRICTED_LOOKALIKE.code;
@@ -227,9 +272,15 @@ export async function flagAudience(deps: AppDeps, input: { id: string; reason: F
     for (const lookalike of downstream) {
       const after = status.get(lookalike.id)!;
       if (after.code !== lookalike.operationStatusCode || after.description !== lookalike.operationStatusDescription) {
-        await trx(customAudiences.table).where({ id: lookalike.id }).update(customAudiences.toRow({
-          operationStatusCode: after.code, operationStatusDescription: after.description, updatedTime: now,
-        }));
+        await trx(customAudiences.table)
+          .where({ id: lookalike.id })
+          .update(
+            customAudiences.toRow({
+              operationStatusCode: after.code,
+              operationStatusDescription: after.description,
+              updatedTime: now,
+            }),
+          );
       }
       lookalikes.push({ id: lookalike.id, operationStatusCode: after.code, operationStatusDescription: after.description });
     }
@@ -246,7 +297,9 @@ export async function flagConversion(deps: AppDeps, input: { id: string; reason:
     const row = await trx(customConversions.table).where({ id }).first();
     if (!row) throw new DomainError('NOT_FOUND', `No custom conversion ${id}.`, { field: 'conversion_id', detail: id });
     const now = new Date();
-    await trx(customConversions.table).where({ id }).update(customConversions.toRow({ flaggedReason: reason, updatedTime: now }));
+    await trx(customConversions.table)
+      .where({ id })
+      .update(customConversions.toRow({ flaggedReason: reason, updatedTime: now }));
     return { ...customConversions.fromRow(row), flaggedReason: reason, updatedTime: now };
   });
 }
@@ -264,14 +317,18 @@ export async function updateAdAccount(deps: AppDeps, input: UpdateAdAccountInput
   const id = input.id.startsWith('act_') ? input.id.slice(4) : input.id;
   const patch: Partial<AdAccountRecord> = {};
   if (input.isBulk !== undefined) patch.isBulk = input.isBulk;
-  if (input.defaultDsaPayor !== undefined) patch.defaultDsaPayor = input.defaultDsaPayor === null ? null : validateDsaName(input.defaultDsaPayor, 'default-dsa-payor', 'payor');
+  if (input.defaultDsaPayor !== undefined)
+    patch.defaultDsaPayor = input.defaultDsaPayor === null ? null : validateDsaName(input.defaultDsaPayor, 'default-dsa-payor', 'payor');
   if (input.defaultDsaBeneficiary !== undefined) {
-    patch.defaultDsaBeneficiary = input.defaultDsaBeneficiary === null ? null : validateDsaName(input.defaultDsaBeneficiary, 'default-dsa-beneficiary', 'beneficiary');
+    patch.defaultDsaBeneficiary =
+      input.defaultDsaBeneficiary === null ? null : validateDsaName(input.defaultDsaBeneficiary, 'default-dsa-beneficiary', 'beneficiary');
   }
   return deps.db.transaction(async (trx) => {
     await requireObjectOfType(trx, id, 'ad_account', 'account');
     if (Object.keys(patch).length === 0) throw badInput('account', 'Nothing to change: give --bulk, --no-bulk, a DSA default or a --clear-… option.');
-    await trx(adAccounts.table).where({ id }).update(adAccounts.toRow({ ...patch, updatedTime: new Date() }));
+    await trx(adAccounts.table)
+      .where({ id })
+      .update(adAccounts.toRow({ ...patch, updatedTime: new Date() }));
     return adAccounts.fromRow(await trx(adAccounts.table).where({ id }).first());
   });
 }
@@ -300,12 +357,27 @@ export async function fillAdSets(deps: AppDeps, input: { campaign: string; count
     const limit = adSetLimitViolation(account, live, input.count, deps.config.adSets.limits, 'count');
     if (limit) throw violationError(limit);
     const ownBudget = campaign.dailyBudget === null && campaign.lifetimeBudget === null;
-    const created = await insertAdSets(trx, Array.from({ length: input.count }, (_, i) => newAdSet({
-      organizationId: account.organizationId, accountId: account.id, campaignId: campaign.id, name: `Filler ${live + i + 1}`, status: 'PAUSED',
-      billingEvent: 'IMPRESSIONS', optimizationGoal: DEFAULT_GOAL[campaign.objective as Objective] ?? 'REACH',
-      dailyBudget: ownBudget ? convertUsdCents(10_000n, account.currency, deps.config.adSets.budgets.rates).toString() : null,
-      targeting: { geo_locations: { countries: [account.country] } },
-    })));
-    return { campaignId: campaign.id, created: created.map((a) => a.id), liveAdSets: live + created.length, limit: adSetLimitOf(account, deps.config.adSets.limits) };
+    const created = await insertAdSets(
+      trx,
+      Array.from({ length: input.count }, (_, i) =>
+        newAdSet({
+          organizationId: account.organizationId,
+          accountId: account.id,
+          campaignId: campaign.id,
+          name: `Filler ${live + i + 1}`,
+          status: 'PAUSED',
+          billingEvent: 'IMPRESSIONS',
+          optimizationGoal: DEFAULT_GOAL[campaign.objective as Objective] ?? 'REACH',
+          dailyBudget: ownBudget ? convertUsdCents(10_000n, account.currency, deps.config.adSets.budgets.rates).toString() : null,
+          targeting: { geo_locations: { countries: [account.country] } },
+        }),
+      ),
+    );
+    return {
+      campaignId: campaign.id,
+      created: created.map((a) => a.id),
+      liveAdSets: live + created.length,
+      limit: adSetLimitOf(account, deps.config.adSets.limits),
+    };
   });
 }

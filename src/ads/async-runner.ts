@@ -37,9 +37,11 @@ const MAX_ATTEMPTS = 3;
 /** Claims the oldest request that is waiting, or whose lease expired; null when there is none. */
 export async function claimNext(db: Knex, instanceId: string, leaseSeconds: number, now = new Date()): Promise<AsyncRequestRecord | null> {
   const expires = new Date(now.getTime() + leaseSeconds * 1000);
-  const pick = db(asyncRequests.table).select('id')
+  const pick = db(asyncRequests.table)
+    .select('id')
     .where((q) => q.where('status', 'INITIAL').orWhere((q2) => q2.where('status', 'IN_PROGRESS').andWhere('lease_expires_at', '<', now)))
-    .orderBy('id').limit(1);
+    .orderBy('id')
+    .limit(1);
   // PostgreSQL: instances skip each other's locked candidates instead of queueing behind them.
   if (dialect(db) === 'postgres') pick.forUpdate().skipLocked();
   const rows = await db(asyncRequests.table)
@@ -52,7 +54,8 @@ export async function claimNext(db: Knex, instanceId: string, leaseSeconds: numb
 
 /** Finishes a claimed request, only while the claim is still this instance's. */
 async function finish(q: Knex, request: AsyncRequestRecord, instanceId: string, fields: Record<string, unknown>): Promise<boolean> {
-  const updated = await q(asyncRequests.table).where({ id: request.id, claimed_by: instanceId, status: 'IN_PROGRESS' })
+  const updated = await q(asyncRequests.table)
+    .where({ id: request.id, claimed_by: instanceId, status: 'IN_PROGRESS' })
     .update({ ...fields, claimed_by: null, lease_expires_at: null, updated_time: new Date() });
   return Number(updated) === 1;
 }
@@ -67,7 +70,10 @@ export async function runRequest(deps: AppDeps, request: AsyncRequestRecord, ins
   try {
     await attempt(deps, request, instanceId, maxAttempts);
   } catch (error) {
-    deps.log.warn({ asyncRequest: request.id, err: { message: (error as Error).message } }, 'async request could not run: it runs again when its lease expires');
+    deps.log.warn(
+      { asyncRequest: request.id, err: { message: (error as Error).message } },
+      'async request could not run: it runs again when its lease expires',
+    );
   }
 }
 
@@ -166,4 +172,3 @@ export function startJobRunner(deps: AppDeps, options: RunnerOptions): JobRunner
     },
   };
 }
-

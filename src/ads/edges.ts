@@ -4,12 +4,25 @@ import { conditionFor, type Dimension } from '../db/conditions.ts';
 import { paramError } from '../graph-api/params.ts';
 import { OBJECT_STATUSES, type ObjectStatus } from './rules/enums.ts';
 import {
-  AD_EFFECTIVE_STATUSES, AD_SET_EFFECTIVE_STATUSES, adEffectiveStatus, adSetEffectiveStatus, CAMPAIGN_EFFECTIVE_STATUSES,
-  campaignEffectiveStatus, HIDDEN_BY_DEFAULT, type EffectiveStatus,
+  AD_EFFECTIVE_STATUSES,
+  AD_SET_EFFECTIVE_STATUSES,
+  adEffectiveStatus,
+  adSetEffectiveStatus,
+  CAMPAIGN_EFFECTIVE_STATUSES,
+  campaignEffectiveStatus,
+  HIDDEN_BY_DEFAULT,
+  type EffectiveStatus,
 } from './rules/effective-status.ts';
 import {
-  adSetHasIssuesSql, type AdAccountRecord, type AdRecord, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord,
-  type CampaignRecord, type CustomAudienceRecord, type CustomConversionRecord,
+  adSetHasIssuesSql,
+  type AdAccountRecord,
+  type AdRecord,
+  type AdSetRecord,
+  type AsyncRequestRecord,
+  type AsyncRequestSetRecord,
+  type CampaignRecord,
+  type CustomAudienceRecord,
+  type CustomConversionRecord,
 } from './store.ts';
 
 /**
@@ -52,13 +65,19 @@ type Inputs = Record<string, string | boolean>;
 const RULE: Record<StatusTable, (inputs: Inputs) => EffectiveStatus> = {
   campaigns: (i) => campaignEffectiveStatus({ own: i.own as ObjectStatus }),
   ad_sets: (i) => adSetEffectiveStatus({ own: i.own as ObjectStatus, campaign: i.campaign as ObjectStatus, hasIssues: i.hasIssues as boolean }),
-  ads: (i) => adEffectiveStatus({
-    own: i.own as ObjectStatus, campaign: i.campaign as ObjectStatus, adSet: i.adSet as ObjectStatus, adSetHasIssues: i.adSetHasIssues as boolean,
-  }),
+  ads: (i) =>
+    adEffectiveStatus({
+      own: i.own as ObjectStatus,
+      campaign: i.campaign as ObjectStatus,
+      adSet: i.adSet as ObjectStatus,
+      adSetHasIssues: i.adSetHasIssues as boolean,
+    }),
 };
 
 const ALLOWED: Record<StatusTable, readonly EffectiveStatus[]> = {
-  campaigns: CAMPAIGN_EFFECTIVE_STATUSES, ad_sets: AD_SET_EFFECTIVE_STATUSES, ads: AD_EFFECTIVE_STATUSES,
+  campaigns: CAMPAIGN_EFFECTIVE_STATUSES,
+  ad_sets: AD_SET_EFFECTIVE_STATUSES,
+  ads: AD_EFFECTIVE_STATUSES,
 };
 
 /** Filters by table and the (checked, sorted, distinct) values asked for: a few hundred at most, each built once. */

@@ -1,8 +1,6 @@
 import type { Db } from '../db/index.ts';
 import { loaderByColumn, loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
-import {
-  adAccounts, adSetReferences, ads, adSets, asyncRequests, asyncRequestSets, campaigns, customAudiences, customConversions,
-} from './store.ts';
+import { adAccounts, adSetReferences, ads, adSets, asyncRequests, asyncRequestSets, campaigns, customAudiences, customConversions } from './store.ts';
 
 /** Per-request loaders of the ads domain. Raw reads: the service decides what the caller may see. */
 export function createAdsLoaders(db: Db) {
@@ -32,7 +30,11 @@ export function createAdsLoaders(db: Db) {
     requestsOfSet: pagedChildren(db, asyncRequests, 'set_id'),
     /** status -> number of requests, per request set. */
     requestStatusCountsOfSet: loaderMaker()<string, Map<string, number>>(async (setIds) => {
-      const rows = (await db('async_requests').select('set_id', 'status').count({ count: '*' }).whereIn('set_id', setIds as string[]).groupBy('set_id', 'status')) as Array<{ set_id: unknown; status: string; count: unknown }>;
+      const rows = (await db('async_requests')
+        .select('set_id', 'status')
+        .count({ count: '*' })
+        .whereIn('set_id', setIds as string[])
+        .groupBy('set_id', 'status')) as Array<{ set_id: unknown; status: string; count: unknown }>;
       const bySet = new Map<string, Map<string, number>>(setIds.map((id) => [id, new Map()]));
       for (const row of rows) bySet.get(String(row.set_id))?.set(row.status, Number(row.count));
       return setIds.map((id) => bySet.get(id)!);

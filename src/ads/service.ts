@@ -9,19 +9,22 @@ import type { Slice, PageRequest } from '../db/pagination.ts';
 import { badInput } from '../errors/index.ts';
 import { recommendationsOf, type AdRecommendation } from './rules/recommendations.ts';
 import {
-  adAccounts, type AdAccountRecord, type AdRecord, type AdSetRecord, type AsyncRequestSetRecord, type CampaignRecord, type ObjectStatus,
+  adAccounts,
+  type AdAccountRecord,
+  type AdRecord,
+  type AdSetRecord,
+  type AsyncRequestSetRecord,
+  type CampaignRecord,
+  type ObjectStatus,
 } from './store.ts';
 
 const loaders = (ctx: RequestContext) => ctx.loaders.ads;
 
 // --- Single objects ----------------------------------------------------------------------------------
 
-export const findAdAccount = (ctx: RequestContext, id: string) =>
-  findReadable(ctx, 'ad_account', id, (key) => loaders(ctx).adAccountById.load(key));
-export const findCampaign = (ctx: RequestContext, id: string) =>
-  findReadable(ctx, 'campaign', id, (key) => loaders(ctx).campaignById.load(key));
-export const findAdSet = (ctx: RequestContext, id: string) =>
-  findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).adSetById.load(key));
+export const findAdAccount = (ctx: RequestContext, id: string) => findReadable(ctx, 'ad_account', id, (key) => loaders(ctx).adAccountById.load(key));
+export const findCampaign = (ctx: RequestContext, id: string) => findReadable(ctx, 'campaign', id, (key) => loaders(ctx).campaignById.load(key));
+export const findAdSet = (ctx: RequestContext, id: string) => findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).adSetById.load(key));
 export const findAd = (ctx: RequestContext, id: string) => findReadable(ctx, 'ad', id, (key) => loaders(ctx).adById.load(key));
 // Custom conversions are authorized as custom audiences: the policy has one resource type for both.
 export const findCustomAudience = (ctx: RequestContext, id: string) =>
@@ -55,7 +58,10 @@ export const countAdAccountsOfOrganization = (ctx: RequestContext, organizationI
 // --- Derived fields ------------------------------------------------------------------------------------
 
 /** The audiences and conversions an ad set uses, keyed by id (batched: three statements for any number of ad sets). */
-export async function adSetFacts(ctx: RequestContext, adSet: Pick<AdSetRecord, 'id'>): Promise<{ audiences: Map<string, AudienceFacts>; conversions: Map<string, ConversionFacts> }> {
+export async function adSetFacts(
+  ctx: RequestContext,
+  adSet: Pick<AdSetRecord, 'id'>,
+): Promise<{ audiences: Map<string, AudienceFacts>; conversions: Map<string, ConversionFacts> }> {
   const references = await loaders(ctx).referencesOfAdSet.load(adSet.id);
   const [audienceRows, conversionRows] = await Promise.all([
     Promise.all(references.filter((r) => r.kind === 'custom_audience').map((r) => loaders(ctx).customAudienceById.load(r.objectId))),
@@ -93,10 +99,8 @@ export async function adEffectiveStatus(ctx: RequestContext, ad: AdRecord): Prom
 }
 
 /** Async request sets and requests are read as the ad sets they act on are (ad_set read in the organization). */
-export const findAsyncRequestSet = (ctx: RequestContext, id: string) =>
-  findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).asyncRequestSetById.load(key));
-export const findAsyncRequest = (ctx: RequestContext, id: string) =>
-  findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).asyncRequestById.load(key));
+export const findAsyncRequestSet = (ctx: RequestContext, id: string) => findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).asyncRequestSetById.load(key));
+export const findAsyncRequest = (ctx: RequestContext, id: string) => findReadable(ctx, 'ad_set', id, (key) => loaders(ctx).asyncRequestById.load(key));
 
 /** The recommendations an ad set reads with (rules/recommendations.ts); empty when there are none. */
 export async function adSetRecommendations(ctx: RequestContext, adSet: AdSetRecord): Promise<AdRecommendation[]> {
@@ -111,7 +115,12 @@ export async function asyncRequestSetProgress(ctx: RequestContext, set: AsyncReq
   const of = (status: string) => counts.get(status) ?? 0;
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   return {
-    totalCount: total, initialCount: of('INITIAL'), inProgressCount: of('IN_PROGRESS'), successCount: of('SUCCESS'),
-    errorCount: of('ERROR'), canceledCount: of('CANCELED'), isCompleted: of('INITIAL') + of('IN_PROGRESS') === 0,
+    totalCount: total,
+    initialCount: of('INITIAL'),
+    inProgressCount: of('IN_PROGRESS'),
+    successCount: of('SUCCESS'),
+    errorCount: of('ERROR'),
+    canceledCount: of('CANCELED'),
+    isCompleted: of('INITIAL') + of('IN_PROGRESS') === 0,
   };
 }

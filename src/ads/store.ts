@@ -9,7 +9,6 @@ import type { FlagReason } from './rules/enums.ts';
 export type { ObjectStatus };
 type Json = unknown;
 
-
 export interface AdAccountRecord extends Owned {
   name: string;
   accountStatus: number;
@@ -41,25 +40,72 @@ export interface CampaignRecord extends Owned {
 
 /** Scalar columns of an ad set beyond the ones every object has, with their kinds. */
 const AD_SET_SCALARS = {
-  asset_feed_id: 'string', bid_amount: 'bigint', bid_strategy: 'string', billing_event: 'string', budget_remaining: 'bigint',
-  campaign_active_time: 'bigint', campaign_attribution: 'string', daily_budget: 'bigint', daily_min_spend_target: 'bigint',
-  daily_spend_cap: 'bigint', daily_imps: 'bigint', destination_type: 'string', dsa_beneficiary: 'string', dsa_payor: 'string',
-  start_time: 'date', end_time: 'date', lifetime_budget: 'bigint', lifetime_imps: 'int', lifetime_min_spend_target: 'bigint',
-  lifetime_spend_cap: 'bigint', is_incremental_attribution_enabled: 'bool', is_dynamic_creative: 'bool',
-  is_sac_cfca_terms_certified: 'bool', instagram_user_id: 'string', min_budget_spend_percentage: 'bigint',
-  max_budget_spend_percentage: 'bigint', existing_customer_budget_percentage: 'bigint',
-  anchor_event_attribution_window_days: 'bigint', automatic_manual_state: 'string', budget_source: 'string',
-  budget_split_set_id: 'string', multi_optimization_goal_weight: 'string', optimization_goal: 'string',
-  optimization_sub_event: 'string', recurring_budget_semantics: 'bool', review_feedback: 'string', rf_prediction_id: 'string',
-  source_adset_id: 'id', tune_for_category: 'string', use_new_app_click: 'bool', value_rule_set_id: 'string',
+  asset_feed_id: 'string',
+  bid_amount: 'bigint',
+  bid_strategy: 'string',
+  billing_event: 'string',
+  budget_remaining: 'bigint',
+  campaign_active_time: 'bigint',
+  campaign_attribution: 'string',
+  daily_budget: 'bigint',
+  daily_min_spend_target: 'bigint',
+  daily_spend_cap: 'bigint',
+  daily_imps: 'bigint',
+  destination_type: 'string',
+  dsa_beneficiary: 'string',
+  dsa_payor: 'string',
+  start_time: 'date',
+  end_time: 'date',
+  lifetime_budget: 'bigint',
+  lifetime_imps: 'int',
+  lifetime_min_spend_target: 'bigint',
+  lifetime_spend_cap: 'bigint',
+  is_incremental_attribution_enabled: 'bool',
+  is_dynamic_creative: 'bool',
+  is_sac_cfca_terms_certified: 'bool',
+  instagram_user_id: 'string',
+  min_budget_spend_percentage: 'bigint',
+  max_budget_spend_percentage: 'bigint',
+  existing_customer_budget_percentage: 'bigint',
+  anchor_event_attribution_window_days: 'bigint',
+  automatic_manual_state: 'string',
+  budget_source: 'string',
+  budget_split_set_id: 'string',
+  multi_optimization_goal_weight: 'string',
+  optimization_goal: 'string',
+  optimization_sub_event: 'string',
+  recurring_budget_semantics: 'bool',
+  review_feedback: 'string',
+  rf_prediction_id: 'string',
+  source_adset_id: 'id',
+  tune_for_category: 'string',
+  use_new_app_click: 'bool',
+  value_rule_set_id: 'string',
   value_rules_applied: 'bool',
 } as const satisfies Record<string, ColumnKind>;
 
 export const AD_SET_JSON_COLUMNS = [
-  'adlabels', 'adset_schedule', 'attribution_spec', 'bid_adjustments', 'bid_constraints', 'bid_info', 'brand_safety_config',
-  'budget_schedule_specs', 'campaign_spec', 'contextual_bundling_spec', 'creative_sequence', 'frequency_control_specs',
-  'learning_stage_info', 'pacing_type', 'promoted_object', 'regional_regulated_categories', 'regional_regulation_identities',
-  'targeting', 'targeting_optimization_types', 'time_based_ad_rotation_id_blocks', 'time_based_ad_rotation_intervals',
+  'adlabels',
+  'adset_schedule',
+  'attribution_spec',
+  'bid_adjustments',
+  'bid_constraints',
+  'bid_info',
+  'brand_safety_config',
+  'budget_schedule_specs',
+  'campaign_spec',
+  'contextual_bundling_spec',
+  'creative_sequence',
+  'frequency_control_specs',
+  'learning_stage_info',
+  'pacing_type',
+  'promoted_object',
+  'regional_regulated_categories',
+  'regional_regulation_identities',
+  'targeting',
+  'targeting_optimization_types',
+  'time_based_ad_rotation_id_blocks',
+  'time_based_ad_rotation_intervals',
 ] as const;
 
 export interface AdSetRecord extends Owned {
@@ -199,41 +245,100 @@ export interface AsyncRequestRecord extends Owned {
 }
 
 export const adAccounts = defineTable<AdAccountRecord>('ad_accounts', {
-  ...OWNED, name: 'string', account_status: 'int', currency: 'string', country: 'string', timezone_name: 'string',
-  is_bulk: 'bool', default_dsa_payor: 'string', default_dsa_beneficiary: 'string', spend_cap: 'bigint', amount_spent: 'bigint',
+  ...OWNED,
+  name: 'string',
+  account_status: 'int',
+  currency: 'string',
+  country: 'string',
+  timezone_name: 'string',
+  is_bulk: 'bool',
+  default_dsa_payor: 'string',
+  default_dsa_beneficiary: 'string',
+  spend_cap: 'bigint',
+  amount_spent: 'bigint',
 });
 
 export const campaigns = defineTable<CampaignRecord>('campaigns', {
-  ...OWNED, account_id: 'id', name: 'string', objective: 'string', status: 'string', special_ad_categories: 'json',
-  special_ad_category_country: 'string', bid_strategy: 'string', buying_type: 'string', daily_budget: 'bigint',
-  lifetime_budget: 'bigint', spend_cap: 'bigint', start_time: 'date', stop_time: 'date',
+  ...OWNED,
+  account_id: 'id',
+  name: 'string',
+  objective: 'string',
+  status: 'string',
+  special_ad_categories: 'json',
+  special_ad_category_country: 'string',
+  bid_strategy: 'string',
+  buying_type: 'string',
+  daily_budget: 'bigint',
+  lifetime_budget: 'bigint',
+  spend_cap: 'bigint',
+  start_time: 'date',
+  stop_time: 'date',
 });
 
 export const adSets = defineTable<AdSetRecord>('ad_sets', {
-  ...OWNED, account_id: 'id', campaign_id: 'id', name: 'string', status: 'string', ...AD_SET_SCALARS,
+  ...OWNED,
+  account_id: 'id',
+  campaign_id: 'id',
+  name: 'string',
+  status: 'string',
+  ...AD_SET_SCALARS,
   ...Object.fromEntries(AD_SET_JSON_COLUMNS.map((column) => [column, 'json' as const])),
 });
 
 export const ads = defineTable<AdRecord>('ads', {
-  ...OWNED, account_id: 'id', campaign_id: 'id', adset_id: 'id', name: 'string', status: 'string', creative: 'json', source_ad_id: 'id',
+  ...OWNED,
+  account_id: 'id',
+  campaign_id: 'id',
+  adset_id: 'id',
+  name: 'string',
+  status: 'string',
+  creative: 'json',
+  source_ad_id: 'id',
 });
 
 export const customAudiences = defineTable<CustomAudienceRecord>('custom_audiences', {
-  ...OWNED, account_id: 'id', name: 'string', subtype: 'string', description: 'string', lookalike_spec: 'json',
-  flagged_reason: 'string', operation_status_code: 'int', operation_status_description: 'string',
+  ...OWNED,
+  account_id: 'id',
+  name: 'string',
+  subtype: 'string',
+  description: 'string',
+  lookalike_spec: 'json',
+  flagged_reason: 'string',
+  operation_status_code: 'int',
+  operation_status_description: 'string',
 });
 
 export const customConversions = defineTable<CustomConversionRecord>('custom_conversions', {
-  ...OWNED, account_id: 'id', name: 'string', rule: 'string', custom_event_type: 'string', flagged_reason: 'string',
+  ...OWNED,
+  account_id: 'id',
+  name: 'string',
+  rule: 'string',
+  custom_event_type: 'string',
+  flagged_reason: 'string',
 });
 
 export const asyncRequestSets = defineTable<AsyncRequestSetRecord>('async_request_sets', {
-  ...OWNED, account_id: 'id', name: 'string', owner_id: 'string', principal: 'json',
+  ...OWNED,
+  account_id: 'id',
+  name: 'string',
+  owner_id: 'string',
+  principal: 'json',
 });
 
 export const asyncRequests = defineTable<AsyncRequestRecord>('async_requests', {
-  ...OWNED, account_id: 'id', set_id: 'id', adset_id: 'id', name: 'string', type: 'string', status: 'string', input: 'json',
-  result: 'json', error: 'json', attempts: 'int', claimed_by: 'string', lease_expires_at: 'date',
+  ...OWNED,
+  account_id: 'id',
+  set_id: 'id',
+  adset_id: 'id',
+  name: 'string',
+  type: 'string',
+  status: 'string',
+  input: 'json',
+  result: 'json',
+  error: 'json',
+  attempts: 'int',
+  claimed_by: 'string',
+  lease_expires_at: 'date',
 });
 
 export type NewAdSet = Omit<AdSetRecord, 'id' | 'createdTime' | 'updatedTime'>;
@@ -241,7 +346,9 @@ export type NewAdSet = Omit<AdSetRecord, 'id' | 'createdTime' | 'updatedTime'>;
 /** A new ad set with every optional field empty, so callers name only what they set. */
 export function newAdSet(fields: Partial<NewAdSet> & Pick<NewAdSet, 'organizationId' | 'accountId' | 'campaignId' | 'name' | 'status'>): NewAdSet {
   const empty = Object.fromEntries(
-    Object.keys(adSets.columns).filter((c) => !(c in OWNED)).map((column) => [camel(column), null]),
+    Object.keys(adSets.columns)
+      .filter((c) => !(c in OWNED))
+      .map((column) => [camel(column), null]),
   ) as unknown as NewAdSet;
   return { ...empty, ...fields };
 }

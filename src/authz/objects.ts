@@ -22,11 +22,22 @@ type OwnedFinder = (ctx: RequestContext, id: string) => Promise<{ organizationId
 
 /** The resource type the policy knows each kind by (custom conversions are authorized as custom audiences). */
 export const RESOURCE_TYPE_OF: Record<ObjectKind, ResourceType> = {
-  user: 'user', organization: 'organization', organization_member: 'organization_member', api_client: 'api_client',
-  ad_account: 'ad_account', campaign: 'campaign', ad_set: 'ad_set', ad: 'ad', custom_audience: 'custom_audience',
-  custom_conversion: 'custom_audience', page: 'page', post: 'post', comment: 'comment',
+  user: 'user',
+  organization: 'organization',
+  organization_member: 'organization_member',
+  api_client: 'api_client',
+  ad_account: 'ad_account',
+  campaign: 'campaign',
+  ad_set: 'ad_set',
+  ad: 'ad',
+  custom_audience: 'custom_audience',
+  custom_conversion: 'custom_audience',
+  page: 'page',
+  post: 'post',
+  comment: 'comment',
   // Asynchronous requests act on ad sets, and are authorized as them.
-  async_request_set: 'ad_set', async_request: 'ad_set',
+  async_request_set: 'ad_set',
+  async_request: 'ad_set',
 };
 
 const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'organization_member' | 'comment'>, OwnedFinder> = {

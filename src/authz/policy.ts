@@ -9,8 +9,18 @@ export const ACTIONS = ['create', 'read', 'update', 'delete'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 export const RESOURCE_TYPES = [
-  'user', 'organization', 'organization_member', 'api_client', 'ad_account', 'campaign', 'ad_set', 'ad',
-  'custom_audience', 'page', 'post', 'comment',
+  'user',
+  'organization',
+  'organization_member',
+  'api_client',
+  'ad_account',
+  'campaign',
+  'ad_set',
+  'ad',
+  'custom_audience',
+  'page',
+  'post',
+  'comment',
 ] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
@@ -158,7 +168,7 @@ function clientMayOnComment(scopes: ReadonlySet<Scope>, action: Action, subject:
   const manage = scopes.has('pages_manage_engagement');
   switch (action) {
     case 'read':
-      return (facts?.hidden ? manage : [...scopes].some((scope) => granted(SCOPE_GRANTS[scope], 'comment', 'read')));
+      return facts?.hidden ? manage : [...scopes].some((scope) => granted(SCOPE_GRANTS[scope], 'comment', 'read'));
     case 'create':
       return manage;
     case 'update':

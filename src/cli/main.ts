@@ -28,7 +28,9 @@ let database: typeof import('../db/index.ts') | undefined;
 
 async function deps(options: { logToStderr?: boolean } = {}): Promise<AppDeps> {
   const [{ createAppDeps }, { createLogger }, dbLayer] = await Promise.all([
-    import('../context/index.ts'), import('../logging/index.ts'), import('../db/index.ts'),
+    import('../context/index.ts'),
+    import('../logging/index.ts'),
+    import('../db/index.ts'),
   ]);
   database = dbLayer;
   const config = loadConfig();
@@ -98,7 +100,9 @@ program
   .action(async (options: { port?: string }) => {
     if (options.port !== undefined) process.env.PORT = options.port;
     const [{ migrateThen }, { isDatabaseEmpty, seedDemo }, { closeOnSignals, startServer }] = await Promise.all([
-      import('../db/migrate.ts'), import('../../db/seeds/demo.ts'), import('../server/index.ts'),
+      import('../db/migrate.ts'),
+      import('../../db/seeds/demo.ts'),
+      import('../server/index.ts'),
     ]);
     const d = await deps();
     let summary: DemoSummary | undefined;
@@ -142,7 +146,11 @@ db.command('seed')
       const { isDatabaseEmpty, seedDemo } = await import('../../db/seeds/demo.ts');
       if (!(await isDatabaseEmpty(d.db))) throw new UsageError('the database already has organizations; the demo seed only loads into an empty database');
       const summary = await seedDemo(d);
-      print(!!options.json, summary, `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads (password ${summary.password})`);
+      print(
+        !!options.json,
+        summary,
+        `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads (password ${summary.password})`,
+      );
     }),
   );
 
@@ -174,15 +182,21 @@ program
   .addOption(new Option('--role <role>', 'role in --org').choices(['owner', 'admin', 'advertiser', 'moderator', 'auditor', 'member']))
   .option('--site-admin', 'allow everything everywhere')
   .option('--json', 'print JSON')
-  .action(async (options: { email: string; password: string; name?: string; username?: string; org?: string; role?: string; siteAdmin?: boolean; json?: boolean }) =>
-    withDeps(async (d) => {
-      const { createUser } = await import('../identity/service.ts');
-      const { user } = await createUser(d, {
-        email: options.email, password: options.password, name: options.name, username: options.username,
-        organization: options.org, role: options.role, siteAdmin: options.siteAdmin,
-      });
-      print(!!options.json, { id: user.id, email: user.email, username: user.username }, `${user.id}  ${user.email}  ${user.username}`);
-    }),
+  .action(
+    async (options: { email: string; password: string; name?: string; username?: string; org?: string; role?: string; siteAdmin?: boolean; json?: boolean }) =>
+      withDeps(async (d) => {
+        const { createUser } = await import('../identity/service.ts');
+        const { user } = await createUser(d, {
+          email: options.email,
+          password: options.password,
+          name: options.name,
+          username: options.username,
+          organization: options.org,
+          role: options.role,
+          siteAdmin: options.siteAdmin,
+        });
+        print(!!options.json, { id: user.id, email: user.email, username: user.username }, `${user.id}  ${user.email}  ${user.username}`);
+      }),
   );
 
 const clients = program.command('clients').description('OAuth 2.0 API clients (client-credentials grant)');
@@ -198,7 +212,11 @@ clients
       const { createClient } = await import('../oauth/service.ts');
       const { client, clientSecret } = await createClient(d, { name: options.name, scope: options.scope, organization: options.org });
       const out = { id: client.id, client_id: client.clientId, client_secret: clientSecret, scope: client.scope };
-      print(!!options.json, out, `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\nscope:         ${client.scope}\n(the secret is shown only now)`);
+      print(
+        !!options.json,
+        out,
+        `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\nscope:         ${client.scope}\n(the secret is shown only now)`,
+      );
     }),
   );
 clients
@@ -209,7 +227,14 @@ clients
     withDeps(async (d) => {
       const { listAllClients } = await import('../oauth/service.ts');
       const all = await listAllClients(d);
-      const rows = all.map((c) => ({ id: c.id, client_id: c.clientId, client_name: c.clientName, scope: c.scope, organization_id: c.organizationId, created_at: c.createdAt.toISOString() }));
+      const rows = all.map((c) => ({
+        id: c.id,
+        client_id: c.clientId,
+        client_name: c.clientName,
+        scope: c.scope,
+        organization_id: c.organizationId,
+        created_at: c.createdAt.toISOString(),
+      }));
       print(!!options.json, rows, rows.length ? rows.map((r) => `${r.client_id}  ${r.client_name}  [${r.scope}]`).join('\n') : 'no clients');
     }),
   );
@@ -235,7 +260,11 @@ clients
     withDeps(async (d) => {
       const { rotateClientSecret } = await import('../oauth/service.ts');
       const { client, clientSecret } = await rotateClientSecret(d, clientId);
-      print(!!options.json, { id: client.id, client_id: client.clientId, client_secret: clientSecret }, `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\n(the secret is shown only now; the old one no longer works)`);
+      print(
+        !!options.json,
+        { id: client.id, client_id: client.clientId, client_secret: clientSecret },
+        `client_id:     ${client.clientId}\nclient_secret: ${clientSecret}\n(the secret is shown only now; the old one no longer works)`,
+      );
     }),
   );
 
@@ -249,7 +278,11 @@ program
     withDeps(async (d) => {
       const { rotateKeys } = await import('../oauth/keys.ts');
       const { kid, retired } = await rotateKeys(d.db, d.config);
-      print(!!options.json, { kid, retired }, `active key: ${kid}${retired.length ? `\nretired (published until their tokens expire): ${retired.join(', ')}` : ''}`);
+      print(
+        !!options.json,
+        { kid, retired },
+        `active key: ${kid}${retired.length ? `\nretired (published until their tokens expire): ${retired.join(', ')}` : ''}`,
+      );
     }),
   );
 
@@ -265,15 +298,30 @@ accounts
   .option('--default-dsa-payor <payor>', 'who pays for ads reaching the EU (DSA), at most 512 characters')
   .option('--default-dsa-beneficiary <beneficiary>', 'who benefits from ads reaching the EU (DSA), at most 512 characters')
   .option('--json', 'print JSON')
-  .action(async (options: { org: string; name: string; currency: string; country: string; bulk?: boolean; defaultDsaPayor?: string; defaultDsaBeneficiary?: string; json?: boolean }) =>
-    withDeps(async (d) => {
-      const { createAdAccount } = await import('../ads/admin.ts');
-      const account = await createAdAccount(d, {
-        organization: options.org, name: options.name, currency: options.currency, country: options.country, isBulk: options.bulk,
-        defaultDsaPayor: options.defaultDsaPayor, defaultDsaBeneficiary: options.defaultDsaBeneficiary,
-      });
-      print(!!options.json, { id: account.id }, `${account.id}  ${account.name}  ${account.currency} ${account.country}${account.isBulk ? '  bulk' : ''}`);
-    }),
+  .action(
+    async (options: {
+      org: string;
+      name: string;
+      currency: string;
+      country: string;
+      bulk?: boolean;
+      defaultDsaPayor?: string;
+      defaultDsaBeneficiary?: string;
+      json?: boolean;
+    }) =>
+      withDeps(async (d) => {
+        const { createAdAccount } = await import('../ads/admin.ts');
+        const account = await createAdAccount(d, {
+          organization: options.org,
+          name: options.name,
+          currency: options.currency,
+          country: options.country,
+          isBulk: options.bulk,
+          defaultDsaPayor: options.defaultDsaPayor,
+          defaultDsaBeneficiary: options.defaultDsaBeneficiary,
+        });
+        print(!!options.json, { id: account.id }, `${account.id}  ${account.name}  ${account.currency} ${account.country}${account.isBulk ? '  bulk' : ''}`);
+      }),
   );
 
 accounts
@@ -287,20 +335,32 @@ accounts
   .addOption(new Option('--clear-default-dsa-payor', 'remove the default payor').conflicts('defaultDsaPayor'))
   .addOption(new Option('--clear-default-dsa-beneficiary', 'remove the default beneficiary').conflicts('defaultDsaBeneficiary'))
   .option('--json', 'print JSON')
-  .action(async (accountId: string, options: {
-    bulk?: boolean; defaultDsaPayor?: string; defaultDsaBeneficiary?: string; clearDefaultDsaPayor?: boolean; clearDefaultDsaBeneficiary?: boolean; json?: boolean;
-  }) =>
-    withDeps(async (d) => {
-      const { updateAdAccount } = await import('../ads/admin.ts');
-      const account = await updateAdAccount(d, {
-        id: accountId, isBulk: options.bulk,
-        defaultDsaPayor: options.clearDefaultDsaPayor ? null : options.defaultDsaPayor,
-        defaultDsaBeneficiary: options.clearDefaultDsaBeneficiary ? null : options.defaultDsaBeneficiary,
-      });
-      print(!!options.json,
-        { id: account.id, is_bulk: account.isBulk, default_dsa_payor: account.defaultDsaPayor, default_dsa_beneficiary: account.defaultDsaBeneficiary },
-        `${account.id}  ${account.isBulk ? 'bulk' : 'regular'}  payor: ${account.defaultDsaPayor ?? '-'}  beneficiary: ${account.defaultDsaBeneficiary ?? '-'}`);
-    }),
+  .action(
+    async (
+      accountId: string,
+      options: {
+        bulk?: boolean;
+        defaultDsaPayor?: string;
+        defaultDsaBeneficiary?: string;
+        clearDefaultDsaPayor?: boolean;
+        clearDefaultDsaBeneficiary?: boolean;
+        json?: boolean;
+      },
+    ) =>
+      withDeps(async (d) => {
+        const { updateAdAccount } = await import('../ads/admin.ts');
+        const account = await updateAdAccount(d, {
+          id: accountId,
+          isBulk: options.bulk,
+          defaultDsaPayor: options.clearDefaultDsaPayor ? null : options.defaultDsaPayor,
+          defaultDsaBeneficiary: options.clearDefaultDsaBeneficiary ? null : options.defaultDsaBeneficiary,
+        });
+        print(
+          !!options.json,
+          { id: account.id, is_bulk: account.isBulk, default_dsa_payor: account.defaultDsaPayor, default_dsa_beneficiary: account.defaultDsaBeneficiary },
+          `${account.id}  ${account.isBulk ? 'bulk' : 'regular'}  payor: ${account.defaultDsaPayor ?? '-'}  beneficiary: ${account.defaultDsaBeneficiary ?? '-'}`,
+        );
+      }),
   );
 
 program
@@ -316,9 +376,11 @@ program
     await withDeps(async (d) => {
       const { fillAdSets } = await import('../ads/admin.ts');
       const result = await fillAdSets(d, { campaign: options.campaign, count: Number(options.count) });
-      print(!!options.json,
+      print(
+        !!options.json,
         { campaign_id: result.campaignId, created: result.created.length, live_ad_sets: result.liveAdSets, limit: result.limit },
-        `${result.created.length} ad sets added to campaign ${result.campaignId}: the account has ${result.liveAdSets} of ${result.limit}`);
+        `${result.created.length} ad sets added to campaign ${result.campaignId}: the account has ${result.liveAdSets} of ${result.limit}`,
+      );
     });
   });
 
@@ -379,12 +441,15 @@ program
       const { flagAudience } = await import('../ads/admin.ts');
       const { record, lookalikes } = await flagAudience(d, { id: audienceId, reason });
       const out = {
-        id: record.id, flagged_reason: record.flaggedReason,
+        id: record.id,
+        flagged_reason: record.flaggedReason,
         lookalikes: lookalikes.map((l) => ({ id: l.id, operation_status: { code: l.operationStatusCode, description: l.operationStatusDescription } })),
       };
       const text = [
         `${record.id}  ${record.flaggedReason ? `flagged: ${record.flaggedReason}` : 'flag cleared'}`,
-        ...lookalikes.map((l) => `  lookalike ${l.id}: operation_status ${l.operationStatusCode}${l.operationStatusDescription ? ` (${l.operationStatusDescription})` : ''}`),
+        ...lookalikes.map(
+          (l) => `  lookalike ${l.id}: operation_status ${l.operationStatusCode}${l.operationStatusDescription ? ` (${l.operationStatusDescription})` : ''}`,
+        ),
       ];
       print(!!options.json, out, text.join('\n'));
     });
@@ -404,8 +469,11 @@ program
     await withDeps(async (d) => {
       const { flagConversion } = await import('../ads/admin.ts');
       const conversion = await flagConversion(d, { id: conversionId, reason });
-      print(!!options.json, { id: conversion.id, flagged_reason: conversion.flaggedReason },
-        `${conversion.id}  ${conversion.flaggedReason ? `flagged: ${conversion.flaggedReason}` : 'flag cleared'}`);
+      print(
+        !!options.json,
+        { id: conversion.id, flagged_reason: conversion.flaggedReason },
+        `${conversion.id}  ${conversion.flaggedReason ? `flagged: ${conversion.flaggedReason}` : 'flag cleared'}`,
+      );
     });
   });
 
@@ -414,11 +482,14 @@ dates
   .command('convert')
   .description('convert a legacy date format (patterns joined with ||) to java.time, with every change and finding')
   .argument('<format>', 'the legacy format, e.g. "yyyy-MM-dd HH:mm:ss||epoch_millis"')
-  .option('--lenient', "also accept what else Joda accepted (2010-1-5, 13:5:7, the year 194, January under MMM), adding alternatives up to a cap")
+  .option('--lenient', 'also accept what else Joda accepted (2010-1-5, 13:5:7, the year 194, January under MMM), adding alternatives up to a cap')
   .option('--json', 'print JSON')
-  .addHelpText('after', `
+  .addHelpText(
+    'after',
+    `
 Exit status: 0 converted (read any review finding), ${EXIT_UNSUPPORTED} no java.time equivalent for some part (no
-output: the first line says so, and --json prints "output": null), 1 bad input.`)
+output: the first line says so, and --json prints "output": null), 1 bad input.`,
+  )
   .action(async (format: string, options: { lenient?: boolean; json?: boolean }) => {
     const { convertFormat, describeConversion } = await import('../dateformats/convert.ts');
     const conversion = convertFormat(format, { lenient: !!options.lenient });

@@ -34,7 +34,7 @@ const visible = (ctx: RequestContext, organizationId: string): Filters => {
 
 /** reverse_chronological pages newest first. */
 const newestFirst = (page: PageRequest, filter: CommentFilter | undefined): PageRequest =>
-  (checked(filter).order === 'reverse_chronological' ? { ...page, descending: true } : page);
+  checked(filter).order === 'reverse_chronological' ? { ...page, descending: true } : page;
 
 export const pageEdges = {
   posts: childEdge<PageRecord, PostRecord>('post', (l) => l.comments.postsOfPage),

@@ -23,7 +23,10 @@ export function createCommentLoaders(db: Db) {
       let loader = likedBy.get(key);
       if (!loader) {
         loader = makeLoader<string, boolean>(async (commentIds) => {
-          const rows = (await db(commentLikes.table).whereIn('comment_id', commentIds as string[]).where(column, value).select('comment_id')) as Array<{ comment_id: unknown }>;
+          const rows = (await db(commentLikes.table)
+            .whereIn('comment_id', commentIds as string[])
+            .where(column, value)
+            .select('comment_id')) as Array<{ comment_id: unknown }>;
           const liked = new Set(rows.map((row) => String(row.comment_id)));
           return commentIds.map((id) => liked.has(id));
         });

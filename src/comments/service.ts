@@ -28,7 +28,9 @@ export function commentSubject(comment: CommentRecord, post: PostRecord): Subjec
       postKind: post.kind,
       hidden: comment.isHidden,
       visibleTo: visibleTo({
-        hidden: comment.isHidden, authorUserId: comment.authorUserId, postAuthorUserId: post.authorUserId,
+        hidden: comment.isHidden,
+        authorUserId: comment.authorUserId,
+        postAuthorUserId: post.authorUserId,
         taggedUserIds: comment.messageTags.filter((tag) => tag.type === 'user').map((tag) => tag.id),
       }),
     },
@@ -92,14 +94,15 @@ export const viewsAsPage = (ctx: RequestContext, organizationId: string): boolea
 export function visibleCommentsCondition(ctx: RequestContext, organizationId: string) {
   if (viewsAsPage(ctx, organizationId)) return undefined;
   const viewer = ctx.viewer;
-  const seen = (alias: string) => viewer.kind !== 'user'
-    ? { sql: `not ${alias}.is_hidden`, bindings: [] }
-    : {
-      sql: `(not ${alias}.is_hidden or ${alias}.author_user_id = ?
+  const seen = (alias: string) =>
+    viewer.kind !== 'user'
+      ? { sql: `not ${alias}.is_hidden`, bindings: [] }
+      : {
+          sql: `(not ${alias}.is_hidden or ${alias}.author_user_id = ?
         or exists (select 1 from comment_mentions m where m.comment_id = ${alias}.id and m.object_id = ?)
         or exists (select 1 from posts p where p.id = ${alias}.post_id and p.author_user_id = ?))`,
-      bindings: [viewer.userId, viewer.userId, viewer.userId],
-    };
+          bindings: [viewer.userId, viewer.userId, viewer.userId],
+        };
   const own = seen('comments');
   const parent = seen('parent');
   return {
@@ -155,8 +158,7 @@ export async function viewerLikes(ctx: RequestContext, comment: CommentRecord, p
 }
 
 /** The viewer is the person who wrote the comment. */
-export const isAuthor = (ctx: RequestContext, comment: CommentRecord): boolean =>
-  ctx.viewer.kind === 'user' && comment.authorUserId === ctx.viewer.userId;
+export const isAuthor = (ctx: RequestContext, comment: CommentRecord): boolean => ctx.viewer.kind === 'user' && comment.authorUserId === ctx.viewer.userId;
 
 /** A post's or a comment's author as the viewer may see it (rules/authors.ts), loaded: the page, or the person. */
 export type Author = { kind: 'page'; page: PageRecord } | { kind: 'person'; user: UserRecord };
@@ -176,8 +178,7 @@ export async function authorOf(ctx: RequestContext, written: Authorship & { orga
 // --- Derived fields ---------------------------------------------------------------------------------------
 
 /** A readable comment's post: it exists (foreign keys) and was read on the way to the comment. */
-export const postOfComment = async (ctx: RequestContext, comment: CommentRecord): Promise<PostRecord> =>
-  (await loaders(ctx).postById.load(comment.postId))!;
+export const postOfComment = async (ctx: RequestContext, comment: CommentRecord): Promise<PostRecord> => (await loaders(ctx).postById.load(comment.postId))!;
 
 /** The comment's `object`: the photo or video post commented on; nothing for other posts. */
 export const commentedObject = (post: PostRecord): PostRecord | null => (post.kind === 'photo' || post.kind === 'video' ? post : null);

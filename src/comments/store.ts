@@ -55,13 +55,30 @@ export const pages = defineTable<PageRecord>('pages', { ...OWNED_COLUMNS, name: 
 export const groups = defineTable<GroupRecord>('groups', { ...OWNED_COLUMNS, name: 'string' });
 
 export const posts = defineTable<PostRecord>('posts', {
-  ...OWNED_COLUMNS, page_id: 'id', kind: 'string', author_user_id: 'string', author_page_id: 'id', message: 'string',
-  attachment: 'json', title: 'string', rating: 'int', event_start_time: 'date', targeting: 'json',
+  ...OWNED_COLUMNS,
+  page_id: 'id',
+  kind: 'string',
+  author_user_id: 'string',
+  author_page_id: 'id',
+  message: 'string',
+  attachment: 'json',
+  title: 'string',
+  rating: 'int',
+  event_start_time: 'date',
+  targeting: 'json',
 });
 
 export const comments = defineTable<CommentRecord>('comments', {
-  ...OWNED_COLUMNS, post_id: 'id', parent_id: 'id', author_user_id: 'string', author_page_id: 'id', message: 'string',
-  attachment: 'json', message_tags: 'json', is_hidden: 'bool', like_count: 'int',
+  ...OWNED_COLUMNS,
+  post_id: 'id',
+  parent_id: 'id',
+  author_user_id: 'string',
+  author_page_id: 'id',
+  message: 'string',
+  attachment: 'json',
+  message_tags: 'json',
+  is_hidden: 'bool',
+  like_count: 'int',
 });
 
 export type NewComment = Omit<CommentRecord, 'id' | 'createdTime' | 'updatedTime'> & Partial<Pick<CommentRecord, 'createdTime' | 'updatedTime'>>;
@@ -75,12 +92,18 @@ export interface CommentLikeRecord {
 }
 
 export const commentLikes = defineTable<CommentLikeRecord>('comment_likes', {
-  id: 'string', comment_id: 'id', user_id: 'string', page_id: 'id', created_time: 'date',
+  id: 'string',
+  comment_id: 'id',
+  user_id: 'string',
+  page_id: 'id',
+  created_time: 'date',
 });
 
 const mentionRows = (comment: Pick<CommentRecord, 'id' | 'messageTags'>) => {
   const seen = new Set<string>();
-  return comment.messageTags.filter((tag) => !seen.has(tag.id) && seen.add(tag.id)).map((tag) => ({ comment_id: comment.id, object_id: tag.id, type: tag.type }));
+  return comment.messageTags
+    .filter((tag) => !seen.has(tag.id) && seen.add(tag.id))
+    .map((tag) => ({ comment_id: comment.id, object_id: tag.id, type: tag.type }));
 };
 
 /**
@@ -104,9 +127,17 @@ export async function replaceMentions(trx: Knex, comment: Pick<CommentRecord, 'i
 /** Likes written with the comments' like_count, in the caller's transaction (the seed's; likeComment writes one). */
 export async function insertLikes(trx: Knex, likes: Array<{ commentId: string; userId?: string; pageId?: string }>, now = new Date()): Promise<void> {
   if (likes.length === 0) return;
-  await trx(commentLikes.table).insert(likes.map((like) => commentLikes.toRow({
-    id: randomUUID(), commentId: like.commentId, userId: like.userId ?? null, pageId: like.pageId ?? null, createdTime: now,
-  })));
+  await trx(commentLikes.table).insert(
+    likes.map((like) =>
+      commentLikes.toRow({
+        id: randomUUID(),
+        commentId: like.commentId,
+        userId: like.userId ?? null,
+        pageId: like.pageId ?? null,
+        createdTime: now,
+      }),
+    ),
+  );
   const perComment = new Map<string, number>();
   for (const like of likes) perComment.set(like.commentId, (perComment.get(like.commentId) ?? 0) + 1);
   for (const [commentId, added] of perComment) await trx(comments.table).where({ id: commentId }).increment('like_count', added);

@@ -64,7 +64,10 @@ export interface Config {
 function list(env: Env, name: string, fallback: readonly string[], pattern: RegExp, what: string): string[] {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return [...fallback];
-  const items = raw.split(',').map((item) => item.trim()).filter(Boolean);
+  const items = raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const bad = items.find((item) => !pattern.test(item));
   if (bad !== undefined) throw new ConfigError(`${name} must be a comma list of ${what}, got "${bad}"`);
   return items;
@@ -72,10 +75,16 @@ function list(env: Env, name: string, fallback: readonly string[], pattern: RegE
 
 /** The brute-force limits: at most `points` counted events per key in `durationSeconds`. */
 export type RateLimitRule =
-  | 'loginFailuresByEmail' | 'loginFailuresByIp' | 'otpRequestsByEmail' | 'otpAttemptsByEmail'
-  | 'tokenFailuresByClient' | 'tokenFailuresByIp'
+  | 'loginFailuresByEmail'
+  | 'loginFailuresByIp'
+  | 'otpRequestsByEmail'
+  | 'otpAttemptsByEmail'
+  | 'tokenFailuresByClient'
+  | 'tokenFailuresByIp'
   // Graph-style calls per ad account: calls, and milliseconds of wall time and CPU time spent on them.
-  | 'graphCallsByAccount' | 'graphTimeByAccount' | 'graphCpuByAccount';
+  | 'graphCallsByAccount'
+  | 'graphTimeByAccount'
+  | 'graphCpuByAccount';
 export interface RateLimitSetting {
   points: number;
   durationSeconds: number;
@@ -194,9 +203,10 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || 'adgraph <no-reply@adgraph.localhost>',
     otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 900, 60, 86_400),
     conversionTtlSeconds: integer(env, 'LOGIN_CONVERSION_TTL_SECONDS', 300, 60, 3_600),
-    rateLimits: Object.fromEntries(
-      Object.entries(RATE_LIMIT_DEFAULTS).map(([rule, [name, fallback]]) => [rule, rateLimit(env, name, fallback)]),
-    ) as Record<RateLimitRule, RateLimitSetting>,
+    rateLimits: Object.fromEntries(Object.entries(RATE_LIMIT_DEFAULTS).map(([rule, [name, fallback]]) => [rule, rateLimit(env, name, fallback)])) as Record<
+      RateLimitRule,
+      RateLimitSetting
+    >,
     adSets: {
       limits: {
         perAccount: integer(env, 'AD_SET_LIMIT', AD_SET_LIMIT, 1, 1_000_000),

@@ -34,7 +34,9 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
   const log = parts.log ?? createLogger(config.logLevel);
   const db = parts.db ?? createDatabase(config.databaseUrl);
   return {
-    config, db, log,
+    config,
+    db,
+    log,
     mailer: createMailer(config, db, log),
     rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
     passwords: createPasswordHasher(config.bcryptThreads),

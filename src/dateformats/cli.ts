@@ -49,7 +49,9 @@ export function addDateClusterCommands(dates: Command): void {
 
   dates
     .command('migrate')
-    .description('create <index>-javatime with converted date formats, reindex, check the counts, then repoint the aliases in one atomic call; a re-run resumes')
+    .description(
+      'create <index>-javatime with converted date formats, reindex, check the counts, then repoint the aliases in one atomic call; a re-run resumes',
+    )
     .option('--url <url>', 'search engine address (default: SEARCH_URL; API key: SEARCH_API_KEY)')
     .requiredOption('--index <index>', 'the index, or an alias pointing to one index')
     .option('--alias <alias>', 'an alias to point at the new index (besides every alias the old index has)')
@@ -60,27 +62,47 @@ export function addDateClusterCommands(dates: Command): void {
     .option('--assume-joda', 'treat the formats of an index created by 7.0 or later as Joda patterns')
     .option('--poll-interval <ms>', 'milliseconds between two looks at the reindex task', '1000')
     .option('--json', 'print JSON')
-    .action(async (options: { url?: string; index: string; alias?: string; newIndex?: string; dryRun?: boolean; lenient?: boolean; allowUnsupported?: boolean; assumeJoda?: boolean; pollInterval: string; json?: boolean }) => {
-      const pollIntervalMs = Number(options.pollInterval);
-      if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0) throw new Error('--poll-interval: a number of milliseconds');
-      const [{ SearchClient }, { formatMigration, migrateIndex }] = await Promise.all([import('./search-client.ts'), import('./migrate.ts')]);
-      const client = SearchClient.fromEnv(options.url);
-      const progress = progressLine();
-      const controller = new AbortController();
-      // Ctrl-C stops following the task (it keeps running in the cluster); the error says how to resume.
-      const onSignal = () => controller.abort();
-      process.once('SIGINT', onSignal);
-      try {
-        const result = await migrateIndex(client, {
-          index: options.index, alias: options.alias, newIndex: options.newIndex, dryRun: !!options.dryRun, lenient: !!options.lenient,
-          allowUnsupported: !!options.allowUnsupported, assumeJoda: !!options.assumeJoda, onProgress: progress.update, signal: controller.signal,
-          pollIntervalMs,
-        });
-        progress.end();
-        print(!!options.json, result, formatMigration(result));
-      } finally {
-        progress.end();
-        process.off('SIGINT', onSignal);
-      }
-    });
+    .action(
+      async (options: {
+        url?: string;
+        index: string;
+        alias?: string;
+        newIndex?: string;
+        dryRun?: boolean;
+        lenient?: boolean;
+        allowUnsupported?: boolean;
+        assumeJoda?: boolean;
+        pollInterval: string;
+        json?: boolean;
+      }) => {
+        const pollIntervalMs = Number(options.pollInterval);
+        if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0) throw new Error('--poll-interval: a number of milliseconds');
+        const [{ SearchClient }, { formatMigration, migrateIndex }] = await Promise.all([import('./search-client.ts'), import('./migrate.ts')]);
+        const client = SearchClient.fromEnv(options.url);
+        const progress = progressLine();
+        const controller = new AbortController();
+        // Ctrl-C stops following the task (it keeps running in the cluster); the error says how to resume.
+        const onSignal = () => controller.abort();
+        process.once('SIGINT', onSignal);
+        try {
+          const result = await migrateIndex(client, {
+            index: options.index,
+            alias: options.alias,
+            newIndex: options.newIndex,
+            dryRun: !!options.dryRun,
+            lenient: !!options.lenient,
+            allowUnsupported: !!options.allowUnsupported,
+            assumeJoda: !!options.assumeJoda,
+            onProgress: progress.update,
+            signal: controller.signal,
+            pollIntervalMs,
+          });
+          progress.end();
+          print(!!options.json, result, formatMigration(result));
+        } finally {
+          progress.end();
+          process.off('SIGINT', onSignal);
+        }
+      },
+    );
 }

@@ -1,6 +1,14 @@
 import { convertedForListing } from './convert.ts';
 import {
-  convertMappingResponse, createdMajor, convertPipeline, convertTemplate, isObject, type AffectedPlace, type ConvertOptions, type Json, type Severity,
+  convertMappingResponse,
+  createdMajor,
+  convertPipeline,
+  convertTemplate,
+  isObject,
+  type AffectedPlace,
+  type ConvertOptions,
+  type Json,
+  type Severity,
   type TemplateKind,
 } from './mapping.ts';
 import { enc, type SearchClient, type SearchRequest } from './search-client.ts';
@@ -94,29 +102,44 @@ export async function scanCluster(client: SearchClient, options: ScanOptions = {
       skippedJavaIndices.push(index);
       continue;
     }
-    const aliases = Object.keys(aliasResponse.status === 200 ? aliasResponse.body?.[index]?.aliases ?? {} : {}).sort();
+    const aliases = Object.keys(aliasResponse.status === 200 ? (aliasResponse.body?.[index]?.aliases ?? {}) : {}).sort();
     targets.push({
-      kind: 'index', name: index, aliases, createdMajor: major, severity: worst(affected), places: affected.map((p) => ({ ...p, deprecations: [] })),
-      fix: { command: `adgraph dates migrate --index ${aliases.length === 1 ? aliases[0] : index}${major !== undefined && major >= 7 ? ' --assume-joda' : ''}` },
+      kind: 'index',
+      name: index,
+      aliases,
+      createdMajor: major,
+      severity: worst(affected),
+      places: affected.map((p) => ({ ...p, deprecations: [] })),
+      fix: {
+        command: `adgraph dates migrate --index ${aliases.length === 1 ? aliases[0] : index}${major !== undefined && major >= 7 ? ' --assume-joda' : ''}`,
+      },
     });
   }
   const addTemplate = (kind: TemplateKind, name: string, body: unknown, path: string) => {
     const result = convertTemplate(kind, body, options);
     if (!result.affected.length) return;
     targets.push({
-      kind, name, severity: worst(result.affected), places: result.affected.map((p) => ({ ...p, deprecations: [] })),
+      kind,
+      name,
+      severity: worst(result.affected),
+      places: result.affected.map((p) => ({ ...p, deprecations: [] })),
       fix: { request: { method: 'PUT', path: `${path}/${enc(name)}`, body: result.body } },
     });
   };
-  if (composable.status === 200) for (const t of composable.body?.index_templates ?? []) addTemplate('index_template', t.name, t.index_template, '/_index_template');
-  if (components.status === 200) for (const t of components.body?.component_templates ?? []) addTemplate('component_template', t.name, t.component_template, '/_component_template');
+  if (composable.status === 200)
+    for (const t of composable.body?.index_templates ?? []) addTemplate('index_template', t.name, t.index_template, '/_index_template');
+  if (components.status === 200)
+    for (const t of components.body?.component_templates ?? []) addTemplate('component_template', t.name, t.component_template, '/_component_template');
   if (legacy.status === 200) for (const [name, body] of Object.entries(legacy.body ?? {})) addTemplate('legacy_template', name, body, '/_template');
   if (pipelines.status === 200) {
     for (const [id, body] of Object.entries(pipelines.body ?? {})) {
       const result = convertPipeline(body, options);
       if (!result.affected.length) continue;
       targets.push({
-        kind: 'pipeline', name: id, severity: worst(result.affected), places: result.affected.map((p) => ({ ...p, deprecations: [] })),
+        kind: 'pipeline',
+        name: id,
+        severity: worst(result.affected),
+        places: result.affected.map((p) => ({ ...p, deprecations: [] })),
         fix: { request: { method: 'PUT', path: `/_ingest/pipeline/${enc(id)}`, body: result.body } },
       });
     }
@@ -152,13 +175,18 @@ export function dateDeprecations(body: Json): DeprecationEntry[] {
     const text = `${message ?? ''} ${details ?? ''}`;
     if (!DATE_DEPRECATION.test(text)) return;
     out.push({
-      level: String(level ?? 'warning'), message: String(message ?? ''), url: typeof url === 'string' ? url : undefined,
-      details: typeof details === 'string' ? details : undefined, source, ...(index ? { index } : {}),
+      level: String(level ?? 'warning'),
+      message: String(message ?? ''),
+      url: typeof url === 'string' ? url : undefined,
+      details: typeof details === 'string' ? details : undefined,
+      source,
+      ...(index ? { index } : {}),
     });
   };
   for (const [source, value] of Object.entries(body)) {
     if (Array.isArray(value)) for (const entry of value) take(entry, source);
-    else if (value && typeof value === 'object') for (const [name, entries] of Object.entries(value)) if (Array.isArray(entries)) for (const entry of entries) take(entry, source, name);
+    else if (value && typeof value === 'object')
+      for (const [name, entries] of Object.entries(value)) if (Array.isArray(entries)) for (const entry of entries) take(entry, source, name);
   }
   return out;
 }
@@ -206,15 +234,31 @@ export function formatScan(result: ScanResult): string {
     lines.push('', `${target.kind} ${target.name}${target.aliases?.length ? ` (aliases: ${target.aliases.join(', ')})` : ''}: ${target.severity}`);
     for (const place of target.places) {
       lines.push(`  ${place.path}: ${place.format}  →  ${convertedForListing(place.conversion)}  [${place.severity}]`);
-      for (const part of place.conversion.parts) for (const finding of part.findings) if (finding.severity !== 'exact') lines.push(`    ${finding.severity}: ${part.input}: ${finding.message}`);
+      for (const part of place.conversion.parts)
+        for (const finding of part.findings) if (finding.severity !== 'exact') lines.push(`    ${finding.severity}: ${part.input}: ${finding.message}`);
       for (const d of place.deprecations) lines.push(`    deprecation API (${d.level}): ${d.message}`);
     }
-    lines.push('command' in target.fix ? `  fix: ${target.fix.command}` : `  fix: ${target.fix.request.method} ${target.fix.request.path} with the converted body (--json shows it)`);
+    lines.push(
+      'command' in target.fix
+        ? `  fix: ${target.fix.command}`
+        : `  fix: ${target.fix.request.method} ${target.fix.request.path} with the converted body (--json shows it)`,
+    );
   }
-  if (result.skippedJavaIndices.length) lines.push('', `not listed (created by 7.0 or later, their formats are already java.time; --include-java-indices lists them): ${result.skippedJavaIndices.join(', ')}`);
-  lines.push('', result.deprecations.available ? `deprecation API: ${result.deprecations.unmatched.length} date-format deprecation(s) not tied to a place above` : 'deprecation API: not available on this cluster');
+  if (result.skippedJavaIndices.length)
+    lines.push(
+      '',
+      `not listed (created by 7.0 or later, their formats are already java.time; --include-java-indices lists them): ${result.skippedJavaIndices.join(', ')}`,
+    );
+  lines.push(
+    '',
+    result.deprecations.available
+      ? `deprecation API: ${result.deprecations.unmatched.length} date-format deprecation(s) not tied to a place above`
+      : 'deprecation API: not available on this cluster',
+  );
   for (const d of result.deprecations.unmatched) lines.push(`  ${d.source}${d.index ? ` ${d.index}` : ''}: ${d.message}${d.details ? ` (${d.details})` : ''}`);
   const s = result.summary;
-  lines.push(`summary: ${s.indices} index(es), ${s.templates} template(s), ${s.pipelines} pipeline(s); ${s.places} place(s): ${s.exact} exact, ${s.review} review, ${s.unsupported} unsupported`);
+  lines.push(
+    `summary: ${s.indices} index(es), ${s.templates} template(s), ${s.pipelines} pipeline(s); ${s.places} place(s): ${s.exact} exact, ${s.review} review, ${s.unsupported} unsupported`,
+  );
   return lines.join('\n');
 }

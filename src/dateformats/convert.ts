@@ -88,37 +88,93 @@ export const MAX_ALTERNATIVES = 32;
 
 /** Elasticsearch's built-in format names (kept as they are: Elasticsearch maps them to its own java.time formats). */
 export const BUILT_IN_FORMATS: readonly string[] = [
-  'epoch_millis', 'epoch_second', 'iso8601',
-  'date_optional_time', 'strict_date_optional_time', 'strict_date_optional_time_nanos',
-  'basic_date', 'basic_date_time', 'basic_date_time_no_millis',
-  'basic_ordinal_date', 'basic_ordinal_date_time', 'basic_ordinal_date_time_no_millis',
-  'basic_time', 'basic_time_no_millis', 'basic_t_time', 'basic_t_time_no_millis',
-  'basic_week_date', 'strict_basic_week_date', 'basic_week_date_time', 'strict_basic_week_date_time',
-  'basic_week_date_time_no_millis', 'strict_basic_week_date_time_no_millis',
-  'date', 'strict_date', 'date_hour', 'strict_date_hour', 'date_hour_minute', 'strict_date_hour_minute',
-  'date_hour_minute_second', 'strict_date_hour_minute_second',
-  'date_hour_minute_second_fraction', 'strict_date_hour_minute_second_fraction',
-  'date_hour_minute_second_millis', 'strict_date_hour_minute_second_millis',
-  'date_time', 'strict_date_time', 'date_time_no_millis', 'strict_date_time_no_millis',
-  'hour', 'strict_hour', 'hour_minute', 'strict_hour_minute', 'hour_minute_second', 'strict_hour_minute_second',
-  'hour_minute_second_fraction', 'strict_hour_minute_second_fraction',
-  'hour_minute_second_millis', 'strict_hour_minute_second_millis',
-  'ordinal_date', 'strict_ordinal_date', 'ordinal_date_time', 'strict_ordinal_date_time',
-  'ordinal_date_time_no_millis', 'strict_ordinal_date_time_no_millis',
-  'time', 'strict_time', 'time_no_millis', 'strict_time_no_millis',
-  't_time', 'strict_t_time', 't_time_no_millis', 'strict_t_time_no_millis',
-  'week_date', 'strict_week_date', 'week_date_time', 'strict_week_date_time',
-  'week_date_time_no_millis', 'strict_week_date_time_no_millis',
-  'weekyear', 'strict_weekyear', 'weekyear_week', 'strict_weekyear_week', 'weekyear_week_day', 'strict_weekyear_week_day',
-  'year', 'strict_year', 'year_month', 'strict_year_month', 'year_month_day', 'strict_year_month_day',
+  'epoch_millis',
+  'epoch_second',
+  'iso8601',
+  'date_optional_time',
+  'strict_date_optional_time',
+  'strict_date_optional_time_nanos',
+  'basic_date',
+  'basic_date_time',
+  'basic_date_time_no_millis',
+  'basic_ordinal_date',
+  'basic_ordinal_date_time',
+  'basic_ordinal_date_time_no_millis',
+  'basic_time',
+  'basic_time_no_millis',
+  'basic_t_time',
+  'basic_t_time_no_millis',
+  'basic_week_date',
+  'strict_basic_week_date',
+  'basic_week_date_time',
+  'strict_basic_week_date_time',
+  'basic_week_date_time_no_millis',
+  'strict_basic_week_date_time_no_millis',
+  'date',
+  'strict_date',
+  'date_hour',
+  'strict_date_hour',
+  'date_hour_minute',
+  'strict_date_hour_minute',
+  'date_hour_minute_second',
+  'strict_date_hour_minute_second',
+  'date_hour_minute_second_fraction',
+  'strict_date_hour_minute_second_fraction',
+  'date_hour_minute_second_millis',
+  'strict_date_hour_minute_second_millis',
+  'date_time',
+  'strict_date_time',
+  'date_time_no_millis',
+  'strict_date_time_no_millis',
+  'hour',
+  'strict_hour',
+  'hour_minute',
+  'strict_hour_minute',
+  'hour_minute_second',
+  'strict_hour_minute_second',
+  'hour_minute_second_fraction',
+  'strict_hour_minute_second_fraction',
+  'hour_minute_second_millis',
+  'strict_hour_minute_second_millis',
+  'ordinal_date',
+  'strict_ordinal_date',
+  'ordinal_date_time',
+  'strict_ordinal_date_time',
+  'ordinal_date_time_no_millis',
+  'strict_ordinal_date_time_no_millis',
+  'time',
+  'strict_time',
+  'time_no_millis',
+  'strict_time_no_millis',
+  't_time',
+  'strict_t_time',
+  't_time_no_millis',
+  'strict_t_time_no_millis',
+  'week_date',
+  'strict_week_date',
+  'week_date_time',
+  'strict_week_date_time',
+  'week_date_time_no_millis',
+  'strict_week_date_time_no_millis',
+  'weekyear',
+  'strict_weekyear',
+  'weekyear_week',
+  'strict_weekyear_week',
+  'weekyear_week_day',
+  'strict_weekyear_week_day',
+  'year',
+  'strict_year',
+  'year_month',
+  'strict_year_month',
+  'year_month_day',
+  'strict_year_month_day',
 ];
 
 const toCamel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** The deprecated camelCase names (`strictDateOptionalTime`, `basicTTime`, ...) and their snake_case names. */
 export const CAMEL_CASE_FORMATS: ReadonlyMap<string, string> = new Map(
-  BUILT_IN_FORMATS.filter((name) => name.includes('_') && !name.startsWith('epoch_') && !name.endsWith('_nanos'))
-    .map((name) => [toCamel(name), name]),
+  BUILT_IN_FORMATS.filter((name) => name.includes('_') && !name.startsWith('epoch_') && !name.endsWith('_nanos')).map((name) => [toCamel(name), name]),
 );
 
 const BUILT_IN = new Set(BUILT_IN_FORMATS);
@@ -202,7 +258,12 @@ function numericField(token: Extract<JodaToken, { kind: 'letter' }>, javaLetter:
   let printer: string;
   if (count > javaMax) {
     printer = quoteZeros(count - javaMax) + javaLetter.repeat(javaMax);
-    changes.push({ letter, from: raw, to: printer, why: `java.time allows at most ${javaMax} ${code(javaLetter)} letters: the leading zeros Joda printed become a quoted literal` });
+    changes.push({
+      letter,
+      from: raw,
+      to: printer,
+      why: `java.time allows at most ${javaMax} ${code(javaLetter)} letters: the leading zeros Joda printed become a quoted literal`,
+    });
   } else {
     printer = javaLetter.repeat(count);
     if (javaLetter !== letter) changes.push({ letter, from: raw, to: printer, why: '' });
@@ -213,14 +274,22 @@ function numericField(token: Extract<JodaToken, { kind: 'letter' }>, javaLetter:
   if (where === 'inside') return plan(printer, { changes, findings });
   if (where === 'last, not coverable') return plan(printer, { changes, findings: [adjacentRunFinding(raw)], beyond: 'impossible' });
   if (count > javaMax) {
-    findings.push({ severity: 'exact', message: `Joda also accepted fewer than ${count} digits for ${joda(raw)}; the quoted zeros of ${java(printer)} require them: not lenient` });
+    findings.push({
+      severity: 'exact',
+      message: `Joda also accepted fewer than ${count} digits for ${joda(raw)}; the quoted zeros of ${java(printer)} require them: not lenient`,
+    });
     return plan(printer, { changes, findings, beyond: 'impossible' });
   }
   const single = javaLetter;
   const accepts = `fewer digits in ${joda(raw)}`;
   if (letter === 'd' && where === 'alone') {
     // The guide's rule, applied always: java dd requires two digits.
-    changes.push({ letter, from: raw, to: single, why: `added as an alternative (the migration guide's rule): ${java('dd')} requires 2 digits while ${joda('dd')} also accepted 1 (2010-01-5)` });
+    changes.push({
+      letter,
+      from: raw,
+      to: single,
+      why: `added as an alternative (the migration guide's rule): ${java('dd')} requires 2 digits while ${joda('dd')} also accepted 1 (2010-01-5)`,
+    });
     return plan(printer, { changes, findings, always: [single], lenient: [single], beyond: 'covered' });
   }
   return plan(printer, { changes, findings, lenient: [single], beyond: 'lenient', accepts });
@@ -230,7 +299,9 @@ function twoDigitYearFinding(raw: string, javaRaw: string, ctx: PatternContext, 
   const pivot = ctx.currentYear - 30;
   const low = pivot - 50;
   const high = pivot + 49;
-  const lenientNote = nextNumeric ? '' : ` Joda also read any other number of digits (or a signed number) as a full year (2010 as 2010, 5 as year 5), ${java(javaRaw)} only exactly 2 digits.`;
+  const lenientNote = nextNumeric
+    ? ''
+    : ` Joda also read any other number of digits (or a signed number) as a full year (2010 as 2010, 5 as year 5), ${java(javaRaw)} only exactly 2 digits.`;
   return {
     severity: 'unsupported',
     message: `two-digit year ${joda(raw)}: Joda pivots on the current year (now ${low}-${high}: ${String(low % 100).padStart(2, '0')}-99 mean ${low}-${Math.floor(low / 100) * 100 + 99}, 00-${String(high % 100).padStart(2, '0')} mean ${Math.floor(high / 100) * 100}-${high}, moving every year), while ${java(javaRaw)} always means 2000-2099; no java.time pattern can express the pivot. Equivalent only if every value is in ${Math.floor(high / 100) * 100}-${high}; otherwise pre-process the input to 4-digit years (e.g. an ingest pipeline) and use ${java(javaRaw.repeat(2))}.${lenientNote}`,
@@ -258,7 +329,10 @@ function yearPlan(token: Extract<JodaToken, { kind: 'letter' }>, javaLetter: str
   const printer = javaLetter.repeat(count);
   const p = plan(printer, { changes: [{ letter, from: raw, to: printer, why }] });
   if (count > 19) {
-    p.findings.push({ severity: 'unsupported', message: `${joda(raw)}: java.time reads a year of at most 19 letters (${count} here), so Elasticsearch 7+ would refuse the pattern; use 4 letters (${java(javaLetter.repeat(4))})` });
+    p.findings.push({
+      severity: 'unsupported',
+      message: `${joda(raw)}: java.time reads a year of at most 19 letters (${count} here), so Elasticsearch 7+ would refuse the pattern; use 4 letters (${java(javaLetter.repeat(4))})`,
+    });
     return p;
   }
   if (count === 2) {
@@ -288,29 +362,72 @@ function convertLetter(token: Extract<JodaToken, { kind: 'letter' }>, ctx: Patte
   const change = (to: string, why: string): Change => ({ letter, from: raw, to, why });
   switch (letter) {
     case 'y':
-      return yearPlan(token, 'u', `${java('y')} is year-of-era (no year 0 or negative years); ${java('u')} is the proleptic year, like ${joda('y')}`, ctx, position);
+      return yearPlan(
+        token,
+        'u',
+        `${java('y')} is year-of-era (no year 0 or negative years); ${java('u')} is the proleptic year, like ${joda('y')}`,
+        ctx,
+        position,
+      );
     case 'Y':
-      return yearPlan(token, 'y', `${java('Y')} is the week-based year (off by one near New Year); ${java('y')} is year-of-era, like ${joda('Y')}`, ctx, position);
+      return yearPlan(
+        token,
+        'y',
+        `${java('Y')} is the week-based year (off by one near New Year); ${java('y')} is year-of-era, like ${joda('Y')}`,
+        ctx,
+        position,
+      );
     case 'x':
-      return yearPlan(token, 'Y', `${java('x')} is a zone offset; ${java('Y')} is the week-based year, like ${joda('x')} (ISO weeks with Elasticsearch's week data: Monday, 4 days)`, ctx, position);
+      return yearPlan(
+        token,
+        'Y',
+        `${java('x')} is a zone offset; ${java('Y')} is the week-based year, like ${joda('x')} (ISO weeks with Elasticsearch's week data: Monday, 4 days)`,
+        ctx,
+        position,
+      );
     case 'C':
       return plan(raw, {
-        findings: [{ severity: 'unsupported', message: `${joda(raw)} (century of era) has no java.time letter: pre-process the input (e.g. an ingest pipeline that turns century and year into a 4-digit year) and map that with ${java('uuuu')}; the best-effort output keeps ${code(raw)}, which Elasticsearch 7+ rejects` }],
+        findings: [
+          {
+            severity: 'unsupported',
+            message: `${joda(raw)} (century of era) has no java.time letter: pre-process the input (e.g. an ingest pipeline that turns century and year into a 4-digit year) and map that with ${java('uuuu')}; the best-effort output keeps ${code(raw)}, which Elasticsearch 7+ rejects`,
+          },
+        ],
       });
     case 'G':
       return plan('G', {
         changes: count === 1 ? [] : [change('G', `Joda printed the short era (AD) for any count; ${java('GGGG')} would print Anno Domini`)],
-        findings: [{ severity: 'review', message: `${joda(raw)} (era) is text: Joda parsed it in any letter case; with an era, java.time resolves the year (${java('u')}, proleptic) against it: test years before 1 AD` }],
+        findings: [
+          {
+            severity: 'review',
+            message: `${joda(raw)} (era) is text: Joda parsed it in any letter case; with an era, java.time resolves the year (${java('u')}, proleptic) against it: test years before 1 AD`,
+          },
+        ],
       });
     case 'e': {
       // Joda e is always the ISO day-of-week number (Monday = 1); java e/c are localized (ISO with ES's week data).
-      if (count === 1) return plan('c', { changes: [change('c', `the guide: ${joda('e')} is the day-of-week number; ${java('c')} (one letter) is that number (Monday = 1 with Elasticsearch's week data), while ${java('eee')} would be text`)] });
+      if (count === 1)
+        return plan('c', {
+          changes: [
+            change(
+              'c',
+              `the guide: ${joda('e')} is the day-of-week number; ${java('c')} (one letter) is that number (Monday = 1 with Elasticsearch's week data), while ${java('eee')} would be text`,
+            ),
+          ],
+        });
       const p = numericField(token, 'e', 2, ctx, position);
       if (count > 2) {
         p.printer = quoteZeros(count - 1) + 'c';
-        p.changes = [change(p.printer, `Joda padded the day-of-week number with zeros; ${java('eee')} and ${java('ccc')} would be text, so the zeros become a quoted literal and ${java('c')} the number`)];
+        p.changes = [
+          change(
+            p.printer,
+            `Joda padded the day-of-week number with zeros; ${java('eee')} and ${java('ccc')} would be text, so the zeros become a quoted literal and ${java('c')} the number`,
+          ),
+        ];
       } else {
-        p.changes.push(change('ee', `${java('cc')} does not exist: ${java('ee')} is the 2-digit day-of-week number (Monday = 1 with Elasticsearch's week data)`));
+        p.changes.push(
+          change('ee', `${java('cc')} does not exist: ${java('ee')} is the 2-digit day-of-week number (Monday = 1 with Elasticsearch's week data)`),
+        );
         if (p.beyond === 'lenient') p.lenient = ['c'];
       }
       return p;
@@ -339,7 +456,10 @@ function convertLetter(token: Extract<JodaToken, { kind: 'letter' }>, ctx: Patte
     case 'w': {
       const p = numericField(token, 'w', 2, ctx, position);
       if (!ctx.letters.has('x')) {
-        p.findings.push({ severity: 'unsupported', message: `${joda(raw)} (week of weekyear) without ${joda('xxxx')} (weekyear): Joda combined the week with the calendar year, while ${java('w')} resolves only with a week-based year (${java('YYYY')}), so the same string gives another date; no equivalent pattern. If the values are ISO week dates, write the year as ${joda('xxxx')} in the legacy format (it converts to ${java('YYYY')}) and convert again; otherwise pre-process the input` });
+        p.findings.push({
+          severity: 'unsupported',
+          message: `${joda(raw)} (week of weekyear) without ${joda('xxxx')} (weekyear): Joda combined the week with the calendar year, while ${java('w')} resolves only with a week-based year (${java('YYYY')}), so the same string gives another date; no equivalent pattern. If the values are ISO week dates, write the year as ${joda('xxxx')} in the legacy format (it converts to ${java('YYYY')}) and convert again; otherwise pre-process the input`,
+        });
       }
       return p;
     }
@@ -358,7 +478,14 @@ function convertLetter(token: Extract<JodaToken, { kind: 'letter' }>, ctx: Patte
       return plan('a', { changes: count > 1 ? [change('a', `java.time allows one ${code('a')}`)] : [], findings: [textFinding(raw, 'AM/PM', 'am, pm')] });
     case 'S': {
       if (count > 9) {
-        return plan(raw, { findings: [{ severity: 'unsupported', message: `${joda(raw)}: java.time fractions have at most 9 digits (${code('S')} to ${code('SSSSSSSSS')}); shorten the pattern or pre-process the input` }] });
+        return plan(raw, {
+          findings: [
+            {
+              severity: 'unsupported',
+              message: `${joda(raw)}: java.time fractions have at most 9 digits (${code('S')} to ${code('SSSSSSSSS')}); shorten the pattern or pre-process the input`,
+            },
+          ],
+        });
       }
       const p = numericField(token, 'S', 9, ctx, position);
       if (p.beyond === 'lenient') {
@@ -372,14 +499,24 @@ function convertLetter(token: Extract<JodaToken, { kind: 'letter' }>, ctx: Patte
       const to = count >= 4 ? 'zzzz' : 'z';
       return plan(to, {
         changes: to !== raw ? [change(to, `java.time allows at most 4 ${code('z')} letters`)] : [],
-        findings: [{ severity: 'review', message: `${joda(raw)} (zone name): ${java(to)} prints Z for UTC where Joda printed UTC (documents still parse: Joda parsed only UT, UTC, GMT and the US abbreviations EST/EDT/CST/CDT/MST/MDT/PST/PDT, as zone names java.time also parses); printed values (docvalue_fields, key_as_string) change` }],
+        findings: [
+          {
+            severity: 'review',
+            message: `${joda(raw)} (zone name): ${java(to)} prints Z for UTC where Joda printed UTC (documents still parse: Joda parsed only UT, UTC, GMT and the US abbreviations EST/EDT/CST/CDT/MST/MDT/PST/PDT, as zone names java.time also parses); printed values (docvalue_fields, key_as_string) change`,
+          },
+        ],
       });
     }
     case 'Z': {
       if (count >= 3) {
         return plan('VV', {
           changes: [change('VV', `${joda('ZZZ')} is the zone id (Europe/Paris); ${java('VV')} is the zone id, ${java('ZZZ')} would be an offset`)],
-          findings: [{ severity: 'review', message: `${joda(raw)} (zone id) becomes ${java('VV')}, which parses the same ids; java.time prints Z for UTC where Joda printed UTC (printed values such as docvalue_fields and key_as_string change)` }],
+          findings: [
+            {
+              severity: 'review',
+              message: `${joda(raw)} (zone id) becomes ${java('VV')}, which parses the same ids; java.time prints Z for UTC where Joda printed UTC (printed values such as docvalue_fields and key_as_string change)`,
+            },
+          ],
         });
       }
       // Joda Z and ZZ both parse Z, +01, +01:02, +0102, +01:02:03 and +010203; the first form prints like Joda did.
@@ -387,7 +524,12 @@ function convertLetter(token: Extract<JodaToken, { kind: 'letter' }>, ctx: Patte
       const forms = [printer, ...always];
       return plan(printer, {
         always,
-        changes: [change(forms.join(', '), `${joda(raw)} printed ${count === 1 ? '+0530 and +0000' : '+05:30 and +00:00'} (${java(printer)}, first so that it prints) and parsed Z, +01, +01:02, +0102, +01:02:03 and +010203: java.time needs the alternatives ${forms.map(code).join(', ')} to accept them all (${java('Z')} parses neither Z nor +01:00, ${java('XXX')} alone misses 4 of the 6 forms)`)],
+        changes: [
+          change(
+            forms.join(', '),
+            `${joda(raw)} printed ${count === 1 ? '+0530 and +0000' : '+05:30 and +00:00'} (${java(printer)}, first so that it prints) and parsed Z, +01, +01:02, +0102, +01:02:03 and +010203: java.time needs the alternatives ${forms.map(code).join(', ')} to accept them all (${java('Z')} parses neither Z nor +01:00, ${java('XXX')} alone misses 4 of the 6 forms)`,
+          ),
+        ],
       });
     }
     default:
@@ -408,16 +550,21 @@ function resolutionFindings(letters: Set<string>): Finding[] {
   const year = has('yY');
   const date = (year && letters.has('M') && letters.has('d')) || (year && letters.has('D')) || (letters.has('x') && letters.has('w'));
   const findings: Finding[] = [];
-  const missing = (what: string, needs: string) => findings.push({
-    severity: 'unsupported',
-    message: `${what} without ${needs}: Joda filled the missing fields from 1970-01-01T00:00 and kept ${what}, while Elasticsearch's java.time resolution needs ${needs} for it, so java.time ignores it (another instant) or rejects the value; no equivalent pattern: add the missing field to the pattern and the data, or pre-process the input`,
-  });
+  const missing = (what: string, needs: string) =>
+    findings.push({
+      severity: 'unsupported',
+      message: `${what} without ${needs}: Joda filled the missing fields from 1970-01-01T00:00 and kept ${what}, while Elasticsearch's java.time resolution needs ${needs} for it, so java.time ignores it (another instant) or rejects the value; no equivalent pattern: add the missing field to the pattern and the data, or pre-process the input`,
+    });
   if (letters.has('m') && !has('HkhK')) missing(`minutes (${joda('m')})`, `an hour (${joda('H')})`);
   if (letters.has('s') && !letters.has('m')) missing(`seconds (${joda('s')})`, `minutes (${joda('m')})`);
   if (letters.has('S') && !letters.has('s')) missing(`fractions of a second (${joda('S')})`, `seconds (${joda('s')})`);
   if (letters.has('d') && !letters.has('M')) missing(`day of month (${joda('d')})`, `a month (${joda('M')})`);
   if (letters.has('D') && !year) missing(`day of year (${joda('D')})`, `a year (${joda('y')})`);
-  if (has('eE') && !date) missing(`a day of week (${joda('e')}, ${joda('E')})`, `a complete date (Joda ${code('y')}, ${code('M')} and ${code('d')}; ${code('y')} and ${code('D')}; or ${code('x')} and ${code('w')})`);
+  if (has('eE') && !date)
+    missing(
+      `a day of week (${joda('e')}, ${joda('E')})`,
+      `a complete date (Joda ${code('y')}, ${code('M')} and ${code('d')}; ${code('y')} and ${code('D')}; or ${code('x')} and ${code('w')})`,
+    );
   if (has('zZ') && !has('yYxwMdDeEHkhKmsS')) missing(`a time zone (${joda('z')}, ${joda('Z')})`, 'a date or a time of day');
   return findings;
 }
@@ -429,10 +576,12 @@ function resolutionFindings(letters: Set<string>): Finding[] {
 function weekdayConflict(letters: Set<string>): Finding[] {
   const calendarDate = ['y', 'Y'].some((l) => letters.has(l)) && ((letters.has('M') && letters.has('d')) || letters.has('D'));
   if (!calendarDate || !(letters.has('e') || letters.has('E'))) return [];
-  return [{
-    severity: 'exact',
-    message: `Joda also accepted a day of week that contradicts the date (\`Monday 25.1.1989\` read as Monday 1989-01-23: Joda moved the date onto that weekday), while java.time (STRICT) refuses such values and no alternative can accept them: not lenient. Documents with a wrong weekday fail to reindex: find them first (e.g. a script query), fix them or set ignore_malformed`,
-  }];
+  return [
+    {
+      severity: 'exact',
+      message: `Joda also accepted a day of week that contradicts the date (\`Monday 25.1.1989\` read as Monday 1989-01-23: Joda moved the date onto that weekday), while java.time (STRICT) refuses such values and no alternative can accept them: not lenient. Documents with a wrong weekday fail to reindex: find them first (e.g. a script query), fix them or set ignore_malformed`,
+    },
+  ];
 }
 
 /**
@@ -442,10 +591,12 @@ function weekdayConflict(letters: Set<string>): Finding[] {
 function yearlessFinding(letters: Set<string>): Finding[] {
   const hasYear = [...'yYxC'].some((l) => letters.has(l));
   if (hasYear || !letters.has('M')) return [];
-  return [{
-    severity: 'exact',
-    message: `no year: Joda and java.time both read these dates in 1970, so Feb 29 is refused by both (Joda refused it too, so no stored value has it) and a value's year is lost on both sides`,
-  }];
+  return [
+    {
+      severity: 'exact',
+      message: `no year: Joda and java.time both read these dates in 1970, so Feb 29 is refused by both (Joda refused it too, so no stored value has it) and a value's year is lost on both sides`,
+    },
+  ];
 }
 
 function convertPattern(part: string, options: ConvertOptions): PartConversion {
@@ -457,7 +608,8 @@ function convertPattern(part: string, options: ConvertOptions): PartConversion {
   };
   const plans: TokenPlan[] = tokens.map((token, position) => {
     if (token.kind === 'letter') {
-      if (!JODA_LETTERS.includes(token.letter)) throw new DateFormatError(`Illegal pattern component: ${token.raw} (not a Joda-Time pattern letter) in "${part}"`);
+      if (!JODA_LETTERS.includes(token.letter))
+        throw new DateFormatError(`Illegal pattern component: ${token.raw} (not a Joda-Time pattern letter) in "${part}"`);
       const p = convertLetter(token, ctx, position);
       for (const c of p.changes) if (!c.why) c.why = 'same field';
       return p;
@@ -465,11 +617,19 @@ function convertPattern(part: string, options: ConvertOptions): PartConversion {
     if (token.kind === 'quoted') {
       if (token.terminated) return plan(token.raw);
       const closed = `${token.raw}'`;
-      return plan(closed, { changes: [{ letter: "'", from: token.raw, to: closed, why: 'Joda took an unterminated quote to the end of the pattern; java.time rejects it, so it is closed' }] });
+      return plan(closed, {
+        changes: [
+          { letter: "'", from: token.raw, to: closed, why: 'Joda took an unterminated quote to the end of the pattern; java.time rejects it, so it is closed' },
+        ],
+      });
     }
     if (JAVA_SPECIAL.has(token.raw)) {
       const quoted = `'${token.raw}'`;
-      return plan(quoted, { changes: [{ letter: token.raw, from: token.raw, to: quoted, why: 'a literal in Joda, but java.time reads [ ] as optional sections and reserves # { }: quoted' }] });
+      return plan(quoted, {
+        changes: [
+          { letter: token.raw, from: token.raw, to: quoted, why: 'a literal in Joda, but java.time reads [ ] as optional sections and reserves # { }: quoted' },
+        ],
+      });
     }
     return plan(token.raw);
   });
@@ -489,9 +649,15 @@ function convertPattern(part: string, options: ConvertOptions): PartConversion {
     const lenient = [...new Set([...base, ...product(plans.map((p) => p.lenient ?? [p.printer, ...p.always]))])];
     const accepted = wanting.map((p) => p.accepts).join(', ');
     if (!options.lenient) {
-      findings.push({ severity: 'exact', message: `Joda also accepted ${accepted}; this output does not (the lenient option, --lenient or lenient: true, adds them: ${lenient.length} alternatives)` });
+      findings.push({
+        severity: 'exact',
+        message: `Joda also accepted ${accepted}; this output does not (the lenient option, --lenient or lenient: true, adds them: ${lenient.length} alternatives)`,
+      });
     } else if (lenient.length > MAX_ALTERNATIVES) {
-      findings.push({ severity: 'exact', message: `Joda also accepted ${accepted}; accepting them all would take ${lenient.length} alternatives, over the cap of ${MAX_ALTERNATIVES}, so they are not generated: normalise the inputs (e.g. an ingest pipeline) or add the few alternatives your data needs` });
+      findings.push({
+        severity: 'exact',
+        message: `Joda also accepted ${accepted}; accepting them all would take ${lenient.length} alternatives, over the cap of ${MAX_ALTERNATIVES}, so they are not generated: normalise the inputs (e.g. an ingest pipeline) or add the few alternatives your data needs`,
+      });
     } else {
       alternatives = lenient;
       coversJoda = !impossible;
@@ -529,8 +695,16 @@ function convertPart(part: string, options: ConvertOptions, java: boolean): Part
   const snake = CAMEL_CASE_FORMATS.get(part);
   if (snake) {
     return unchanged(part, {
-      output: snake, bestEffortOutput: snake,
-      changes: [{ letter: part, from: part, to: snake, why: 'camelCase built-in names are deprecated in 7.x and rejected by 8.x; the snake_case name is the same format' }],
+      output: snake,
+      bestEffortOutput: snake,
+      changes: [
+        {
+          letter: part,
+          from: part,
+          to: snake,
+          why: 'camelCase built-in names are deprecated in 7.x and rejected by 8.x; the snake_case name is the same format',
+        },
+      ],
     });
   }
   if (java) return unchanged(part);
@@ -546,7 +720,12 @@ export function convertFormat(format: string, options: ConvertOptions = {}): Con
   const body = java ? format.slice(1) : format;
   const parts = body.split('||').map((part) => convertPart(part, options, java));
   if (java) {
-    parts[0]!.changes.unshift({ letter: '8', from: '8', to: '', why: 'the 8 prefix marked a java.time format in 6.8; the format is already java.time, so it is kept and the prefix dropped (7.x ignores it, 8.x no longer needs it)' });
+    parts[0]!.changes.unshift({
+      letter: '8',
+      from: '8',
+      to: '',
+      why: 'the 8 prefix marked a java.time format in 6.8; the format is already java.time, so it is kept and the prefix dropped (7.x ignores it, 8.x no longer needs it)',
+    });
   }
   const usable = parts.every((p) => p.severity !== 'unsupported');
   const bestEffortOutput = parts.map((p) => p.bestEffortOutput).join('||');
@@ -572,9 +751,12 @@ export function convertedForListing(conversion: Conversion): string {
  */
 export function describeConversion(conversion: Conversion): string {
   const unsupported = conversion.parts.filter((p) => p.severity === 'unsupported').length;
-  const lines = conversion.output !== null
-    ? [conversion.output]
-    : [`NO EQUIVALENT java.time FORMAT: ${unsupported} of ${conversion.parts.length} part(s) unsupported; read the findings below (nothing here may be used as is)`];
+  const lines =
+    conversion.output !== null
+      ? [conversion.output]
+      : [
+          `NO EQUIVALENT java.time FORMAT: ${unsupported} of ${conversion.parts.length} part(s) unsupported; read the findings below (nothing here may be used as is)`,
+        ];
   const many = conversion.parts.length > 1;
   conversion.parts.forEach((part, i) => {
     const where = many ? `part ${i + 1} (${part.input}) ` : '';
@@ -582,7 +764,8 @@ export function describeConversion(conversion: Conversion): string {
     for (const f of part.findings) lines.push(`  ${where}${f.severity}: ${f.message}`);
     for (const s of part.suggestions) lines.push(`  ${where}suggestion: ${s.message}`);
   });
-  if (conversion.output === null) lines.push(`  best effort, NOT equivalent (do not use as is: see the unsupported findings above): ${conversion.bestEffortOutput}`);
+  if (conversion.output === null)
+    lines.push(`  best effort, NOT equivalent (do not use as is: see the unsupported findings above): ${conversion.bestEffortOutput}`);
   lines.push(`  ${conversion.exact ? 'exact' : 'not exact'}, ${conversion.lenient ? 'lenient' : 'not lenient'}${conversion.usable ? '' : ', unsupported'}`);
   return lines.join('\n');
 }

@@ -75,8 +75,15 @@ class Collector {
       // Not a pattern 6.x accepted either: keep it, and say so.
       const finding = { severity: 'unsupported' as const, message: `cannot convert: ${error.message}` };
       conversion = {
-        input: format, output: null, bestEffortOutput: format, exact: false, lenient: false, usable: false,
-        parts: [{ input: format, output: null, bestEffortOutput: format, severity: 'unsupported', lenient: false, changes: [], findings: [finding], suggestions: [] }],
+        input: format,
+        output: null,
+        bestEffortOutput: format,
+        exact: false,
+        lenient: false,
+        usable: false,
+        parts: [
+          { input: format, output: null, bestEffortOutput: format, severity: 'unsupported', lenient: false, changes: [], findings: [finding], suggestions: [] },
+        ],
       };
     }
     const severity = worstSeverity(conversion);
@@ -87,7 +94,23 @@ class Collector {
 }
 
 /** Keys at the root of a typeless mapping; anything else alone at the root is a 6.x type name. */
-const ROOT_KEYS = new Set(['properties', 'dynamic_templates', 'runtime', 'dynamic_date_formats', '_meta', '_source', '_routing', 'dynamic', 'date_detection', 'numeric_detection', 'enabled', '_field_names', '_all', '_size', '_data_stream_timestamp']);
+const ROOT_KEYS = new Set([
+  'properties',
+  'dynamic_templates',
+  'runtime',
+  'dynamic_date_formats',
+  '_meta',
+  '_source',
+  '_routing',
+  'dynamic',
+  'date_detection',
+  'numeric_detection',
+  'enabled',
+  '_field_names',
+  '_all',
+  '_size',
+  '_data_stream_timestamp',
+]);
 
 function walkMappingRoot(mappings: Json, at: string, c: Collector): void {
   const keys = Object.keys(mappings);
@@ -111,7 +134,8 @@ function walkMappingRoot(mappings: Json, at: string, c: Collector): void {
       for (const [name, template] of Object.entries(entry)) {
         if (!isObject(template)) continue;
         const where = `${at}.dynamic_templates[${i}].${name}`;
-        const dateMatch = template.match_mapping_type === 'date' || (Array.isArray(template.match_mapping_type) && template.match_mapping_type.includes('date'));
+        const dateMatch =
+          template.match_mapping_type === 'date' || (Array.isArray(template.match_mapping_type) && template.match_mapping_type.includes('date'));
         for (const key of ['mapping', 'runtime'] as const) {
           const mapping = template[key];
           if (!isObject(mapping)) continue;
@@ -207,7 +231,11 @@ function walkProcessor(processor: unknown, at: string, c: Collector): void {
       const converted: unknown[] = [];
       config[listKey].forEach((format: unknown, j: number) => {
         if (typeof format !== 'string' || PROCESSOR_FORMATS.has(format)) return void converted.push(format);
-        const output = c.convert(format, { path: `${where}.${listKey}[${j}]`, kind: 'processor', field: typeof config.field === 'string' ? config.field : undefined });
+        const output = c.convert(format, {
+          path: `${where}.${listKey}[${j}]`,
+          kind: 'processor',
+          field: typeof config.field === 'string' ? config.field : undefined,
+        });
         converted.push(...output.split('||'));
       });
       config[listKey] = converted;

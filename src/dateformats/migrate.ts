@@ -94,7 +94,12 @@ export interface MigrationResult {
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
-  constructor(message: string, readonly step: 'resolve' | 'convert' | 'create' | 'reindex' | 'verify' | 'swap', readonly next: string, readonly result?: Partial<MigrationResult>) {
+  constructor(
+    message: string,
+    readonly step: 'resolve' | 'convert' | 'create' | 'reindex' | 'verify' | 'swap',
+    readonly next: string,
+    readonly result?: Partial<MigrationResult>,
+  ) {
     super(`${message} Next: ${next}`);
   }
 }
@@ -104,14 +109,57 @@ const TASK_PLACEHOLDER = '<task id from the _reindex response>';
 
 /** `index.*` settings copied at creation (a whole subtree when it is an object). Others are listed as not copied. */
 const COPIED_SETTINGS = new Set([
-  'number_of_shards', 'number_of_replicas', 'number_of_routing_shards', 'auto_expand_replicas', 'routing_partition_size',
-  'analysis', 'similarity', 'codec', 'sort', 'mapping', 'query', 'refresh_interval', 'max_result_window',
-  'max_inner_result_window', 'max_rescore_window', 'max_docvalue_fields_search', 'max_script_fields', 'max_ngram_diff',
-  'max_shingle_diff', 'max_terms_count', 'max_regex_length', 'highlight', 'routing', 'search', 'indexing', 'priority',
-  'hidden', 'shard', 'unassigned', 'default_pipeline', 'final_pipeline',
+  'number_of_shards',
+  'number_of_replicas',
+  'number_of_routing_shards',
+  'auto_expand_replicas',
+  'routing_partition_size',
+  'analysis',
+  'similarity',
+  'codec',
+  'sort',
+  'mapping',
+  'query',
+  'refresh_interval',
+  'max_result_window',
+  'max_inner_result_window',
+  'max_rescore_window',
+  'max_docvalue_fields_search',
+  'max_script_fields',
+  'max_ngram_diff',
+  'max_shingle_diff',
+  'max_terms_count',
+  'max_regex_length',
+  'highlight',
+  'routing',
+  'search',
+  'indexing',
+  'priority',
+  'hidden',
+  'shard',
+  'unassigned',
+  'default_pipeline',
+  'final_pipeline',
 ]);
 /** Identity and state of the old index: never copied, not worth a warning. */
-const INTERNAL_SETTINGS = new Set(['uuid', 'creation_date', 'creation_date_string', 'version', 'provided_name', 'resize', 'shrink', 'blocks', 'verified_before_close', 'history', 'store', 'format', 'frozen', 'search_throttled', 'merge', 'translog']);
+const INTERNAL_SETTINGS = new Set([
+  'uuid',
+  'creation_date',
+  'creation_date_string',
+  'version',
+  'provided_name',
+  'resize',
+  'shrink',
+  'blocks',
+  'verified_before_close',
+  'history',
+  'store',
+  'format',
+  'frozen',
+  'search_throttled',
+  'merge',
+  'translog',
+]);
 /** Set only after the reindex: a pipeline on the new index would otherwise run again on every copied document. */
 const AFTER_REINDEX = ['default_pipeline', 'final_pipeline'] as const;
 
@@ -134,7 +182,14 @@ function migrationMarker(mappings: Json): { source?: string; reindexTask?: strin
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 export async function migrateIndex(client: SearchClient, options: MigrateOptions): Promise<MigrationResult> {
@@ -143,10 +198,16 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   const warnings: string[] = [];
 
   /** Reads are always sent; writes only outside a dry run. Consecutive identical polls are recorded once. */
-  async function call<T = unknown>(method: HttpMethod, path: string, body?: unknown, opts: { write?: boolean; allow?: number[] } = {}): Promise<{ status: number; body: T } | undefined> {
+  async function call<T = unknown>(
+    method: HttpMethod,
+    path: string,
+    body?: unknown,
+    opts: { write?: boolean; allow?: number[] } = {},
+  ): Promise<{ status: number; body: T } | undefined> {
     const write = opts.write ?? method !== 'GET';
     const last = requests[requests.length - 1];
-    if (!(last && last.method === method && last.path === path && body === undefined && method === 'GET')) requests.push({ method, path, ...(body !== undefined ? { body } : {}), write, sent: !(write && dryRun) });
+    if (!(last && last.method === method && last.path === path && body === undefined && method === 'GET'))
+      requests.push({ method, path, ...(body !== undefined ? { body } : {}), write, sent: !(write && dryRun) });
     if (write && dryRun) return undefined;
     return client.requestAllowing<T>(method, path, opts.allow ?? [], body);
   }
@@ -159,7 +220,11 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   if (aliasLookup!.status === 200 && aliasLookup!.body && Object.keys(aliasLookup!.body).length) {
     const indices = Object.keys(aliasLookup!.body);
     if (indices.length > 1) {
-      throw new MigrationError(`alias ${requested} points to ${indices.length} indices (${indices.join(', ')}).`, 'resolve', `migrate them one at a time: --index <one of them> --alias ${requested}.`);
+      throw new MigrationError(
+        `alias ${requested} points to ${indices.length} indices (${indices.join(', ')}).`,
+        'resolve',
+        `migrate them one at a time: --index <one of them> --alias ${requested}.`,
+      );
     }
     source = indices[0]!;
     viaAlias = true;
@@ -167,15 +232,34 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   const alias = options.alias ?? (viaAlias ? requested : undefined);
 
   const mappingResponse = await call<Record<string, { mappings?: Json }>>('GET', `/${enc(source)}/_mapping`, undefined, { allow: [404] });
-  if (mappingResponse!.status === 404) throw new MigrationError(`no index or alias named ${requested}.`, 'resolve', 'check the name with `GET /_cat/indices` and `GET /_cat/aliases`.');
+  if (mappingResponse!.status === 404)
+    throw new MigrationError(`no index or alias named ${requested}.`, 'resolve', 'check the name with `GET /_cat/indices` and `GET /_cat/aliases`.');
   const oldMappings = mappingResponse!.body[source]?.mappings ?? Object.values(mappingResponse!.body)[0]?.mappings ?? {};
   const marker = migrationMarker(oldMappings);
   const target = options.newIndex ?? `${source}${options.suffix ?? '-javatime'}`;
-  const base = { requested, source, target, viaAlias, dryRun, resumed: false, aliasActions: [] as AliasAction[], settingsNotCopied: [] as string[], warnings, requests };
+  const base = {
+    requested,
+    source,
+    target,
+    viaAlias,
+    dryRun,
+    resumed: false,
+    aliasActions: [] as AliasAction[],
+    settingsNotCopied: [] as string[],
+    warnings,
+    requests,
+  };
 
   if (marker?.source) {
     // --index (or its alias) already names a migrated index.
-    return { ...base, source: marker.source, target: source, status: 'already-migrated', affected: [], next: `nothing to do: ${source} is the migrated copy of ${marker.source}.` };
+    return {
+      ...base,
+      source: marker.source,
+      target: source,
+      status: 'already-migrated',
+      affected: [],
+      next: `nothing to do: ${source} is the migrated copy of ${marker.source}.`,
+    };
   }
 
   // 2. Convert.
@@ -184,7 +268,10 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   const major = createdMajor((oldSettings.version as { created?: string } | undefined)?.created);
   if (major !== undefined && major >= 7 && !options.assumeJoda) {
     return {
-      ...base, status: 'nothing-to-migrate', affected: [], createdMajor: major,
+      ...base,
+      status: 'nothing-to-migrate',
+      affected: [],
+      createdMajor: major,
       next: `nothing to do: ${source} was created by ${major}.x, so its date formats are already java.time patterns. If they were written for Joda (copied from a 6.x mapping), re-run with --assume-joda.`,
     };
   }
@@ -196,10 +283,14 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   if (unsupported.length && !options.allowUnsupported) {
     throw new MigrationError(
       `${unsupported.length} format(s) of ${source} have no java.time equivalent (${unsupported.map((p) => `${p.field ?? p.path}: ${p.format}`).join('; ')}).`,
-      'convert', 'run `adgraph dates convert` on them for what to change (e.g. pre-process the input); --allow-unsupported writes the best-effort conversion, which is NOT equivalent (java.time may refuse it, or read the documents differently).',
+      'convert',
+      'run `adgraph dates convert` on them for what to change (e.g. pre-process the input); --allow-unsupported writes the best-effort conversion, which is NOT equivalent (java.time may refuse it, or read the documents differently).',
     );
   }
-  for (const place of affected.filter((p) => p.severity === 'review')) warnings.push(`${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} needs review (${place.conversion.parts.flatMap((p) => p.findings.filter((f) => f.severity !== 'exact').map((f) => f.message)).join('; ')})`);
+  for (const place of affected.filter((p) => p.severity === 'review'))
+    warnings.push(
+      `${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} needs review (${place.conversion.parts.flatMap((p) => p.findings.filter((f) => f.severity !== 'exact').map((f) => f.message)).join('; ')})`,
+    );
 
   const settings: Record<string, unknown> = {};
   const afterReindex: Record<string, unknown> = {};
@@ -216,7 +307,8 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   const meta = { ...(isObject(oldMappings._meta) ? oldMappings._meta : {}), [MIGRATION_META]: { source } };
   const createBody = { settings: { index: settings }, mappings: { ...converted, _meta: meta } };
   const partial = { ...base, settingsNotCopied, affected, createdMajor: major };
-  const keepServing = () => `${source} is unchanged and still serves${Object.keys(oldAliases).length ? ` ${Object.keys(oldAliases).join(', ')}` : ''}; no alias was switched.`;
+  const keepServing = () =>
+    `${source} is unchanged and still serves${Object.keys(oldAliases).length ? ` ${Object.keys(oldAliases).join(', ')}` : ''}; no alias was switched.`;
 
   // 3. Create the new index, or find the one a previous run created.
   const existing = await call<Record<string, { mappings?: Json }>>('GET', `/${enc(target)}/_mapping`, undefined, { allow: [404] });
@@ -226,7 +318,11 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
     const mappings = existing!.body[target]?.mappings ?? Object.values(existing!.body)[0]?.mappings ?? {};
     targetMeta = migrationMarker(mappings);
     if (targetMeta?.source !== source) {
-      throw new MigrationError(`index ${target} already exists and is not a migration of ${source}.`, 'create', `${keepServing()} Choose another name with --new-index, or delete ${target} if it is a leftover.`);
+      throw new MigrationError(
+        `index ${target} already exists and is not a migration of ${source}.`,
+        'create',
+        `${keepServing()} Choose another name with --new-index, or delete ${target} if it is a leftover.`,
+      );
     }
     resumed = true;
   } else {
@@ -235,7 +331,12 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
     } catch (error) {
       // Typically a converted format java.time refuses: say that nothing changed and what to do.
       if (!(error instanceof SearchError)) throw error;
-      throw new MigrationError(`creating ${target} failed (${error.message}).`, 'create', `${keepServing()} Nothing was copied. Fix what the cluster names (for a date format: \`adgraph dates convert\` on the legacy format says what to change), then re-run.`, partial);
+      throw new MigrationError(
+        `creating ${target} failed (${error.message}).`,
+        'create',
+        `${keepServing()} Nothing was copied. Fix what the cluster names (for a date format: \`adgraph dates convert\` on the legacy format says what to change), then re-run.`,
+        partial,
+      );
     }
   }
 
@@ -257,7 +358,10 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   }
   if (!taskId && resumed) {
     // Died between starting the reindex and recording its id? Find the task by its description.
-    const running = await call<{ nodes?: Record<string, { tasks?: Record<string, { description?: string }> }> }>('GET', '/_tasks?actions=*reindex&detailed=true');
+    const running = await call<{ nodes?: Record<string, { tasks?: Record<string, { description?: string }> }> }>(
+      'GET',
+      '/_tasks?actions=*reindex&detailed=true',
+    );
     const wanted = `reindex from [${source}] to [${target}]`;
     for (const [node, info] of Object.entries(running!.body.nodes ?? {})) {
       for (const [id, t] of Object.entries(info.tasks ?? {})) if (t.description?.startsWith(wanted)) taskId = id.includes(':') ? id : `${node}:${id}`;
@@ -278,7 +382,12 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
     for (;;) {
       const task = await call<ReindexTask>('GET', `/_tasks/${enc(taskId)}`, undefined, { allow: [404] });
       if (task!.status === 404) {
-        throw new MigrationError(`reindex task ${taskId} is no longer known to the cluster.`, 'reindex', `${keepServing()} Re-run the same command: it copies the documents still missing into ${target}.`, { ...partial, taskId, resumed });
+        throw new MigrationError(
+          `reindex task ${taskId} is no longer known to the cluster.`,
+          'reindex',
+          `${keepServing()} Re-run the same command: it copies the documents still missing into ${target}.`,
+          { ...partial, taskId, resumed },
+        );
       }
       const status = task!.body.task?.status ?? {};
       const total = Number(status.total ?? 0);
@@ -289,15 +398,27 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
         break;
       }
       if (options.signal?.aborted) {
-        throw new MigrationError(`interrupted while following reindex task ${taskId} (the task keeps running in the cluster).`, 'reindex', `${keepServing()} Re-run the same command to resume.`, { ...partial, taskId, resumed });
+        throw new MigrationError(
+          `interrupted while following reindex task ${taskId} (the task keeps running in the cluster).`,
+          'reindex',
+          `${keepServing()} Re-run the same command to resume.`,
+          { ...partial, taskId, resumed },
+        );
       }
       await sleep(options.pollIntervalMs ?? 1000, options.signal);
     }
     const failures = taskDone.response?.failures ?? [];
     if (taskDone.error || failures.length) {
       const first = taskDone.error?.reason ?? failures[0]?.cause?.reason ?? failures[0]?.reason ?? 'unknown';
-      const what = taskDone.error ? `failed: ${first}` : `finished with ${failures.length} failure(s) (first: ${failures[0]?.id ? `document ${failures[0].id}: ` : ''}${first})`;
-      throw new MigrationError(`reindex task ${taskId} ${what}.`, 'reindex', `${keepServing()} Fix the cause (a document the new format rejects: correct it in ${source}, or adjust the format), then re-run: documents already in ${target} are kept and the rest copied.`, { ...partial, taskId, resumed });
+      const what = taskDone.error
+        ? `failed: ${first}`
+        : `finished with ${failures.length} failure(s) (first: ${failures[0]?.id ? `document ${failures[0].id}: ` : ''}${first})`;
+      throw new MigrationError(
+        `reindex task ${taskId} ${what}.`,
+        'reindex',
+        `${keepServing()} Fix the cause (a document the new format rejects: correct it in ${source}, or adjust the format), then re-run: documents already in ${target} are kept and the rest copied.`,
+        { ...partial, taskId, resumed },
+      );
     }
   }
 
@@ -306,19 +427,30 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
   await call('POST', `/${enc(target)}/_refresh`, undefined, { write: true });
   let counts: { source: number; target: number } | undefined;
   if (dryRun) {
-    requests.push({ method: 'GET', path: `/${enc(source)}/_count`, write: false, sent: false }, { method: 'GET', path: `/${enc(target)}/_count`, write: false, sent: false });
+    requests.push(
+      { method: 'GET', path: `/${enc(source)}/_count`, write: false, sent: false },
+      { method: 'GET', path: `/${enc(target)}/_count`, write: false, sent: false },
+    );
   } else {
     const [a, b] = [await call<{ count: number }>('GET', `/${enc(source)}/_count`), await call<{ count: number }>('GET', `/${enc(target)}/_count`)];
     counts = { source: a!.body.count, target: b!.body.count };
     if (counts.source !== counts.target) {
-      throw new MigrationError(`document counts differ: ${source} has ${counts.source}, ${target} has ${counts.target}.`, 'verify', `${keepServing()} Stop writes to ${source} (they are not copied), then re-run: the missing documents are copied. Documents deleted from ${source} during the copy must be deleted from ${target} by hand.`, { ...partial, taskId, counts, resumed });
+      throw new MigrationError(
+        `document counts differ: ${source} has ${counts.source}, ${target} has ${counts.target}.`,
+        'verify',
+        `${keepServing()} Stop writes to ${source} (they are not copied), then re-run: the missing documents are copied. Documents deleted from ${source} during the copy must be deleted from ${target} by hand.`,
+        { ...partial, taskId, counts, resumed },
+      );
     }
   }
 
   if (Object.keys(afterReindex).length) await call('PUT', `/${enc(target)}/_settings`, { index: afterReindex });
 
   // 6. Repoint the aliases in one atomic call.
-  const targetAliases = dryRun || !resumed ? {} : ((await call<Record<string, { aliases?: Record<string, unknown> }>>('GET', `/${enc(target)}/_alias`))!.body[target]?.aliases ?? {});
+  const targetAliases =
+    dryRun || !resumed
+      ? {}
+      : ((await call<Record<string, { aliases?: Record<string, unknown> }>>('GET', `/${enc(target)}/_alias`))!.body[target]?.aliases ?? {});
   const actions: AliasAction[] = [];
   for (const [name, properties] of Object.entries(oldAliases)) {
     actions.push({ remove: { index: source, alias: name } });
@@ -330,7 +462,12 @@ export async function migrateIndex(client: SearchClient, options: MigrateOptions
       await call('POST', '/_aliases', { actions });
     } catch (error) {
       const why = error instanceof SearchError ? error.message : String(error);
-      throw new MigrationError(`the alias swap failed (${why}); _aliases is atomic, so no alias moved.`, 'swap', `${keepServing()} Fix the cause and re-run: the copy is done, only the swap is left.`, { ...partial, taskId, counts, resumed, aliasActions: actions });
+      throw new MigrationError(
+        `the alias swap failed (${why}); _aliases is atomic, so no alias moved.`,
+        'swap',
+        `${keepServing()} Fix the cause and re-run: the copy is done, only the swap is left.`,
+        { ...partial, taskId, counts, resumed, aliasActions: actions },
+      );
     }
   }
 
@@ -350,12 +487,17 @@ export function formatMigration(result: MigrationResult): string {
   const lines: string[] = [];
   if (result.dryRun) {
     lines.push(`dry run: migrating ${result.source}${result.viaAlias ? ` (alias ${result.requested})` : ''} to ${result.target}; no write is sent.`);
-    for (const place of result.affected) lines.push(`  ${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} [${place.severity}]`);
+    for (const place of result.affected)
+      lines.push(`  ${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} [${place.severity}]`);
     lines.push('requests (reads are sent, writes only shown):');
-    for (const r of result.requests) lines.push(`${r.write ? 'WRITE' : 'read '} ${r.method} ${r.path}${r.body !== undefined ? `\n${JSON.stringify(r.body, null, 2)}` : ''}`);
+    for (const r of result.requests)
+      lines.push(`${r.write ? 'WRITE' : 'read '} ${r.method} ${r.path}${r.body !== undefined ? `\n${JSON.stringify(r.body, null, 2)}` : ''}`);
   } else if (result.status === 'migrated') {
-    lines.push(`migrated ${result.source} → ${result.target}${result.resumed ? ' (resumed)' : ''}: ${result.counts?.target} documents, reindex task ${result.taskId}`);
-    for (const place of result.affected) lines.push(`  ${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} [${place.severity}]`);
+    lines.push(
+      `migrated ${result.source} → ${result.target}${result.resumed ? ' (resumed)' : ''}: ${result.counts?.target} documents, reindex task ${result.taskId}`,
+    );
+    for (const place of result.affected)
+      lines.push(`  ${place.field ?? place.path}: ${place.format} → ${convertedForListing(place.conversion)} [${place.severity}]`);
   } else {
     lines.push(result.status);
   }

@@ -6,7 +6,13 @@ import type { ScanTarget } from './cluster.ts';
 
 /** How exact a conversion is, where a format sits and what holds it, as the conversions and scans say (their enums' values inside the server). */
 export const SEVERITIES = ['exact', 'review', 'unsupported'] as const satisfies readonly Severity[];
-export const PLACE_KINDS = ['field', 'runtime_field', 'dynamic_template', 'dynamic_date_formats', 'processor'] as const satisfies readonly AffectedPlace['kind'][];
+export const PLACE_KINDS = [
+  'field',
+  'runtime_field',
+  'dynamic_template',
+  'dynamic_date_formats',
+  'processor',
+] as const satisfies readonly AffectedPlace['kind'][];
 export const TARGET_KINDS = ['index', 'index_template', 'component_template', 'legacy_template', 'pipeline'] as const satisfies readonly ScanTarget['kind'][];
 
 export const dateFormatResolvers: Resolvers = {
@@ -24,8 +30,13 @@ export const dateFormatResolvers: Resolvers = {
   Mutation: {
     migrateIndexDateFormats: (_, { input }, ctx) =>
       dates.startMigration(ctx, {
-        index: input.index, alias: input.alias ?? undefined, newIndex: input.newIndex ?? undefined, dryRun: input.dryRun ?? undefined,
-        lenient: input.lenient ?? undefined, assumeJoda: input.assumeJoda ?? undefined, allowUnsupported: input.allowUnsupported ?? undefined,
+        index: input.index,
+        alias: input.alias ?? undefined,
+        newIndex: input.newIndex ?? undefined,
+        dryRun: input.dryRun ?? undefined,
+        lenient: input.lenient ?? undefined,
+        assumeJoda: input.assumeJoda ?? undefined,
+        allowUnsupported: input.allowUnsupported ?? undefined,
       }),
   },
 

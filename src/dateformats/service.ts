@@ -75,7 +75,16 @@ export function startMigration(ctx: RequestContext, input: MigrationInput): Migr
   requireClusterOperator(ctx);
   if (!/^[^\s,*"<>|\\/?#]{1,255}$/.test(input.index)) throw badInput('index', 'index must be an index or alias name.');
   const client = searchClient(ctx);
-  const job: MigrationJob = { id: randomUUID(), index: input.index, alias: input.alias, dryRun: input.dryRun ?? false, state: 'RUNNING', done: 0, total: 0, startedAt: new Date() };
+  const job: MigrationJob = {
+    id: randomUUID(),
+    index: input.index,
+    alias: input.alias,
+    dryRun: input.dryRun ?? false,
+    state: 'RUNNING',
+    done: 0,
+    total: 0,
+    startedAt: new Date(),
+  };
   jobs.set(job.id, job);
   migrateIndex(client, { ...input, onProgress: (progress) => Object.assign(job, { done: progress.done, total: progress.total }) }).then(
     (result) => Object.assign(job, { state: 'SUCCEEDED', result, next: result.next, finishedAt: new Date() }),

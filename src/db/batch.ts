@@ -191,7 +191,9 @@ export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): 
 /** Every row whose `column` equals the key, for small child lists (a user's memberships, say). */
 export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string, orderBy = 'id'): DataLoader<string, T[]> {
   return loaderMaker()<string, T[]>(async (keys) => {
-    const rows = await db(mapping.table).whereIn(column, keys as string[]).orderBy(orderBy);
+    const rows = await db(mapping.table)
+      .whereIn(column, keys as string[])
+      .orderBy(orderBy);
     const grouped = groupBy(rows as Array<Record<string, unknown>>, column, mapping);
     return keys.map((key) => grouped.get(key) ?? []);
   });
@@ -204,7 +206,10 @@ export async function fetchSlice<T>(db: Db, mapping: TableMapping<T>, request: P
   applyFilters(query, filters);
   applyCursor(query, request);
   const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
-  return toSlice(rows.map((row: Record<string, unknown>) => mapping.fromRow(row)), request);
+  return toSlice(
+    rows.map((row: Record<string, unknown>) => mapping.fromRow(row)),
+    request,
+  );
 }
 
 export async function countRows(db: Db, table: string, filters: Filters): Promise<number> {
@@ -274,7 +279,12 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
             applyFilters(query, filters);
             applyCursor(query, request);
             const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
-            return [toSlice(rows.map((row: Record<string, unknown>) => mapping.fromRow(row)), request)];
+            return [
+              toSlice(
+                rows.map((row: Record<string, unknown>) => mapping.fromRow(row)),
+                request,
+              ),
+            ];
           }
           const rows = await pagesOf(parentIds, request, filters);
           const grouped = groupBy(rows, parentColumn, mapping);
@@ -289,7 +299,11 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       let loader = countLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, number>(async (parentIds) => {
-          const query = db(mapping.table).select(parentColumn).count({ count: '*' }).whereIn(parentColumn, parentIds as string[]).groupBy(parentColumn);
+          const query = db(mapping.table)
+            .select(parentColumn)
+            .count({ count: '*' })
+            .whereIn(parentColumn, parentIds as string[])
+            .groupBy(parentColumn);
           applyFilters(query, filters);
           const rows = (await query) as Array<Record<string, unknown>>;
           const counts = new Map(rows.map((row) => [String(row[parentColumn]), Number(row.count)]));

@@ -39,7 +39,12 @@ function test(dimension: Dimension, values: Array<string | boolean>): RawConditi
   return { sql: `${dimension.sql} ${operator} (${listed.map(() => '?').join(', ')})`, bindings: listed };
 }
 
-function build(dimensions: readonly Dimension[], index: number, assigned: Record<string, string | boolean>, predicate: (inputs: Record<string, string | boolean>) => boolean): Built {
+function build(
+  dimensions: readonly Dimension[],
+  index: number,
+  assigned: Record<string, string | boolean>,
+  predicate: (inputs: Record<string, string | boolean>) => boolean,
+): Built {
   if (index === dimensions.length) return predicate(assigned);
   const dimension = dimensions[index]!;
   // Values under which the rest of the condition is the same share one test; "always" comes first.
@@ -56,10 +61,12 @@ function build(dimensions: readonly Dimension[], index: number, assigned: Record
   if (kept.length === 0) return false;
   // One rest for every value: this dimension does not matter here.
   if (kept.length === 1 && kept[0]!.values.length === dimension.values.length) return kept[0]!.sub;
-  return or(kept.map(({ values, sub }) => {
-    const head = test(dimension, values);
-    return sub === true ? head : { sql: `${head.sql} and (${sub.sql})`, bindings: [...head.bindings, ...sub.bindings] };
-  }));
+  return or(
+    kept.map(({ values, sub }) => {
+      const head = test(dimension, values);
+      return sub === true ? head : { sql: `${head.sql} and (${sub.sql})`, bindings: [...head.bindings, ...sub.bindings] };
+    }),
+  );
 }
 
 /** A condition true exactly for the rows whose inputs satisfy `predicate` (`1 = 1` or `1 = 0` when constant). */

@@ -1,8 +1,19 @@
 import type { Knex } from 'knex';
 
 export type GraphObjectType =
-  | 'ad_account' | 'campaign' | 'ad_set' | 'ad' | 'custom_audience' | 'custom_conversion' | 'async_request' | 'async_request_set'
-  | 'page' | 'group' | 'post' | 'comment' | 'api_client';
+  | 'ad_account'
+  | 'campaign'
+  | 'ad_set'
+  | 'ad'
+  | 'custom_audience'
+  | 'custom_conversion'
+  | 'async_request'
+  | 'async_request_set'
+  | 'page'
+  | 'group'
+  | 'post'
+  | 'comment'
+  | 'api_client';
 
 /**
  * Allocate `count` numeric ids of one type. Every Graph-style object takes its id from this one sequence,

@@ -76,7 +76,10 @@ export function dialect(db: Db): Dialect {
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: string }).code;
-  if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_CANTOPEN', '57P01', '57P03', '08006', '08001', '3D000'].includes(code)) {
+  if (
+    code &&
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_CANTOPEN', '57P01', '57P03', '08006', '08001', '3D000'].includes(code)
+  ) {
     return true;
   }
   return error.name === 'KnexTimeoutError' || /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);

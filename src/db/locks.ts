@@ -10,6 +10,8 @@ import { dialect, type Db } from './index.ts';
  */
 export async function lockRow(db: Db, trx: Knex.Transaction, table: string, id: string): Promise<Record<string, unknown> | undefined> {
   if (dialect(db) === 'postgres') return trx(table).where({ id }).forNoKeyUpdate().first();
-  await trx(table).where({ id }).update({ updated_time: trx.raw('??', ['updated_time']) });
+  await trx(table)
+    .where({ id })
+    .update({ updated_time: trx.raw('??', ['updated_time']) });
   return trx(table).where({ id }).first();
 }

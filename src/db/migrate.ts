@@ -95,5 +95,5 @@ const lockTimeout = (holder: string) =>
 /** Names of migrations not yet applied; empty when the schema is current. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
   const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], Array<{ file?: string } | string>];
-  return pending.map((entry) => (typeof entry === 'string' ? entry : entry.file ?? String(entry)));
+  return pending.map((entry) => (typeof entry === 'string' ? entry : (entry.file ?? String(entry))));
 }

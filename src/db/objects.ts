@@ -18,12 +18,7 @@ type NewRecord<T extends Owned> = Omit<T, 'id' | 'createdTime' | 'updatedTime'> 
  * Insert Graph-style objects of one table, allocating their ids in the same transaction. Many rows are
  * one id statement and one insert, which is what the seed and the ad set copy rely on.
  */
-export async function insertObjects<T extends Owned>(
-  trx: Knex,
-  type: GraphObjectType,
-  mapping: TableMapping<T>,
-  inputs: Array<NewRecord<T>>,
-): Promise<T[]> {
+export async function insertObjects<T extends Owned>(trx: Knex, type: GraphObjectType, mapping: TableMapping<T>, inputs: Array<NewRecord<T>>): Promise<T[]> {
   const ids = await allocateIds(trx, type, inputs.length);
   const now = new Date();
   const records = inputs.map((input, i) => ({ createdTime: now, updatedTime: now, ...input, id: ids[i]! }) as unknown as T);

@@ -69,8 +69,7 @@ export const badInput = (field: string, message: string, options: Omit<DomainErr
 
 export const SIGNED_OUT_MESSAGE = 'You are signed out or your session has expired. Please sign in again to continue.';
 
-export const unauthenticated = (message = SIGNED_OUT_MESSAGE) =>
-  new DomainError('UNAUTHENTICATED', message, { graph: { code: 190, type: 'OAuthException' } });
+export const unauthenticated = (message = SIGNED_OUT_MESSAGE) => new DomainError('UNAUTHENTICATED', message, { graph: { code: 190, type: 'OAuthException' } });
 
 /**
  * An access token that fails verification (RFC 6750 `invalid_token`), unlike a missing or lapsed session: the
@@ -80,8 +79,7 @@ export const unauthenticated = (message = SIGNED_OUT_MESSAGE) =>
 export const invalidAccessToken = (message: string) =>
   new DomainError('UNAUTHENTICATED', message, { oauthError: 'invalid_token', graph: { code: 190, type: 'OAuthException' } });
 
-export const forbidden = (message = 'Forbidden.') =>
-  new DomainError('FORBIDDEN', message, { graph: { code: 200, type: 'OAuthException' } });
+export const forbidden = (message = 'Forbidden.') => new DomainError('FORBIDDEN', message, { graph: { code: 200, type: 'OAuthException' } });
 
 /** The same answer whether the object is missing or merely invisible to the caller, so ids cannot be probed. */
 export const notFound = (type: string, id: string) =>
@@ -126,4 +124,3 @@ export function validateFields<const T extends readonly unknown[]>(checks: { [K 
   }
   return values as unknown as T;
 }
-

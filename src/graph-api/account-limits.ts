@@ -57,9 +57,14 @@ export async function accountUsage(deps: AppDeps, accountId: string) {
   const blocked = [calls, time, cpu].filter((u) => u.percent >= 100);
   const regainMinutes = blocked.length ? Math.ceil(Math.max(...blocked.map((u) => u.msBeforeNext)) / 60_000) : 0;
   return {
-    [accountId]: [{
-      type: 'ads_management', call_count: calls.percent, total_cputime: cpu.percent, total_time: time.percent,
-      estimated_time_to_regain_access: regainMinutes,
-    }],
+    [accountId]: [
+      {
+        type: 'ads_management',
+        call_count: calls.percent,
+        total_cputime: cpu.percent,
+        total_time: time.percent,
+        estimated_time_to_regain_access: regainMinutes,
+      },
+    ],
   };
 }

@@ -48,9 +48,13 @@ const missingToken = () =>
 const invalidToken = () =>
   new DomainError('UNAUTHENTICATED', 'Invalid OAuth access token - Cannot parse access token', { graph: { code: 190, type: 'OAuthException' } });
 const unsupported = (method: string, id: string) =>
-  new DomainError('BAD_USER_INPUT', `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`, {
-    graph: { code: 100, subcode: 33, type: 'GraphMethodException' },
-  });
+  new DomainError(
+    'BAD_USER_INPUT',
+    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`,
+    {
+      graph: { code: 100, subcode: 33, type: 'GraphMethodException' },
+    },
+  );
 
 /** v24.0 and v23.0 are served; an older vX.Y is deprecated (2635); anything else names no object. */
 function checkVersion(method: string, version: string): void {
@@ -97,8 +101,16 @@ function checkReportingWindow(params: Record<string, unknown>): { datePreset?: s
   try {
     const range = decodeJsonText(params.time_range, 'time_range') as { since?: unknown; until?: unknown } | undefined;
     const day = /^\d{4}-\d{2}-\d{2}$/;
-    if (range && typeof range.since === 'string' && typeof range.until === 'string' && day.test(range.since) && day.test(range.until)
-      && !Number.isNaN(Date.parse(range.since)) && !Number.isNaN(Date.parse(range.until)) && range.since <= range.until) {
+    if (
+      range &&
+      typeof range.since === 'string' &&
+      typeof range.until === 'string' &&
+      day.test(range.since) &&
+      day.test(range.until) &&
+      !Number.isNaN(Date.parse(range.since)) &&
+      !Number.isNaN(Date.parse(range.until)) &&
+      range.since <= range.until
+    ) {
       timeRange = { since: range.since, until: range.until };
     }
   } catch {
@@ -166,7 +178,12 @@ interface EdgeBody {
 }
 
 async function renderEdge(
-  out: Output, edge: GraphEdge<unknown>, parent: unknown, page: PageRequest, children: FieldSelection[] | undefined, filter?: unknown,
+  out: Output,
+  edge: GraphEdge<unknown>,
+  parent: unknown,
+  page: PageRequest,
+  children: FieldSelection[] | undefined,
+  filter?: unknown,
 ): Promise<{ body: EdgeBody; hasNext: boolean; hasPrevious: boolean }> {
   const node = NODES[edge.node];
   checkSelection(node, children);
@@ -251,7 +268,9 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     const edge = node.edges[edgeName];
     if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
     const page = pageRequest({
-      limit: stringParam(request.params, 'limit'), after: stringParam(request.params, 'after'), before: stringParam(request.params, 'before'),
+      limit: stringParam(request.params, 'limit'),
+      after: stringParam(request.params, 'after'),
+      before: stringParam(request.params, 'before'),
     });
     checkReportingWindow(request.params);
     const filter = edge.filter?.(request.params);

@@ -13,15 +13,24 @@ export type FilterReader = (source: Record<string, unknown>) => unknown;
  * effective_status of the ad object edges: a JSON list (`["ACTIVE","PAUSED"]`, as the SDKs send it), or a comma
  * list (`ACTIVE,PAUSED`, as people type it). Only edges of campaigns, ad sets and ads take it.
  */
-export const effectiveStatusFilter = (edge: Pick<Edge<unknown, { id: string }>, 'effectiveStatuses'>): FilterReader => (source): EdgeFilter | undefined => {
-  const raw = source.effective_status;
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  const value = decodeJsonText(raw, 'effective_status');
-  const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((v) => v.trim()).filter(Boolean) : null;
-  if (!list || list.some((v) => typeof v !== 'string')) throw paramError('effective_status', 'Param effective_status must be a list of statuses');
-  if (!edge.effectiveStatuses) throw paramError('effective_status', 'Param effective_status is not supported on this edge');
-  return { effectiveStatus: list as string[] };
-};
+export const effectiveStatusFilter =
+  (edge: Pick<Edge<unknown, { id: string }>, 'effectiveStatuses'>): FilterReader =>
+  (source): EdgeFilter | undefined => {
+    const raw = source.effective_status;
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    const value = decodeJsonText(raw, 'effective_status');
+    const list = Array.isArray(value)
+      ? value
+      : typeof value === 'string'
+        ? value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : null;
+    if (!list || list.some((v) => typeof v !== 'string')) throw paramError('effective_status', 'Param effective_status must be a list of statuses');
+    if (!edge.effectiveStatuses) throw paramError('effective_status', 'Param effective_status is not supported on this edge');
+    return { effectiveStatus: list as string[] };
+  };
 
 /** filter (toplevel, stream) and order (chronological, reverse_chronological) of comment edges. */
 export const commentFilter: FilterReader = (source): CommentFilter => {

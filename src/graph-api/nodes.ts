@@ -12,9 +12,21 @@ import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
 import { commentFilter, effectiveStatusFilter, type FilterReader } from './edge-filters.ts';
 import {
-  adAccounts, ads as adsTable, adSets, asyncRequests, campaigns, customAudiences, customConversions,
-  type AdAccountRecord, type AdRecord, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type CampaignRecord,
-  type CustomAudienceRecord, type CustomConversionRecord,
+  adAccounts,
+  ads as adsTable,
+  adSets,
+  asyncRequests,
+  campaigns,
+  customAudiences,
+  customConversions,
+  type AdAccountRecord,
+  type AdRecord,
+  type AdSetRecord,
+  type AsyncRequestRecord,
+  type AsyncRequestSetRecord,
+  type CampaignRecord,
+  type CustomAudienceRecord,
+  type CustomConversionRecord,
 } from '../ads/store.ts';
 import { commentExternalId, pages, posts, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostRecord } from '../comments/store.ts';
 
@@ -51,8 +63,19 @@ export interface GraphNode<T> {
 }
 
 export type NodeName =
-  | 'AdAccount' | 'Campaign' | 'AdSet' | 'Ad' | 'CustomAudience' | 'CustomConversion' | 'Page' | 'Post' | 'AdAsyncRequestSet' | 'AdAsyncRequest'
-  | 'Comment' | 'Like' | 'Reaction';
+  | 'AdAccount'
+  | 'Campaign'
+  | 'AdSet'
+  | 'Ad'
+  | 'CustomAudience'
+  | 'CustomConversion'
+  | 'Page'
+  | 'Post'
+  | 'AdAsyncRequestSet'
+  | 'AdAsyncRequest'
+  | 'Comment'
+  | 'Like'
+  | 'Reaction';
 
 /** The record each node type reads and writes: NODES and WRITES are checked against it. */
 export interface NodeRecords extends Record<NodeName, unknown> {
@@ -94,8 +117,11 @@ function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?
 const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>): GraphField<T> => ({ kind: 'plain', ref: node, get: load });
 const plain = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'plain', get });
 /** An edge of ad objects: they all read effective_status (those without a status refuse it). */
-const edge = <T>(node: NodeName, of: Edge<T, { id: string }, EdgeFilter> | Edge<T, { id: string }>): GraphEdge<T> =>
-  ({ node, edge: of, filter: effectiveStatusFilter(of) });
+const edge = <T>(node: NodeName, of: Edge<T, { id: string }, EdgeFilter> | Edge<T, { id: string }>): GraphEdge<T> => ({
+  node,
+  edge: of,
+  filter: effectiveStatusFilter(of),
+});
 
 const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   name: 'AdAccount',
@@ -135,12 +161,25 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
   },
 };
 
-const AD_SET_MONEY = ['bid_amount', 'budget_remaining', 'daily_budget', 'daily_min_spend_target', 'daily_spend_cap', 'lifetime_budget', 'lifetime_min_spend_target', 'lifetime_spend_cap'];
+const AD_SET_MONEY = [
+  'bid_amount',
+  'budget_remaining',
+  'daily_budget',
+  'daily_min_spend_target',
+  'daily_spend_cap',
+  'lifetime_budget',
+  'lifetime_min_spend_target',
+  'lifetime_spend_cap',
+];
 
 /** An issue as the platform prints it. */
 const issueJson = (issue: AdSetIssue) => ({
-  level: issue.level, error_code: issue.errorCode, error_summary: issue.errorSummary, error_message: issue.errorMessage,
-  error_type: issue.errorType, additional_info: issue.additionalInfo,
+  level: issue.level,
+  error_code: issue.errorCode,
+  error_summary: issue.errorSummary,
+  error_message: issue.errorMessage,
+  error_type: issue.errorType,
+  additional_info: issue.additionalInfo,
 });
 
 const AD_SET: GraphNode<AdSetRecord> = {
@@ -328,15 +367,33 @@ const POST: GraphNode<PostRecord> = {
 };
 
 const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
-  AdAccount: AD_ACCOUNT, Campaign: CAMPAIGN, AdSet: AD_SET, Ad: AD, CustomAudience: CUSTOM_AUDIENCE,
-  CustomConversion: CUSTOM_CONVERSION, Page: PAGE, Post: POST, AdAsyncRequestSet: ASYNC_REQUEST_SET, AdAsyncRequest: ASYNC_REQUEST,
-  Comment: COMMENT, Like: LIKE, Reaction: REACTION,
+  AdAccount: AD_ACCOUNT,
+  Campaign: CAMPAIGN,
+  AdSet: AD_SET,
+  Ad: AD,
+  CustomAudience: CUSTOM_AUDIENCE,
+  CustomConversion: CUSTOM_CONVERSION,
+  Page: PAGE,
+  Post: POST,
+  AdAsyncRequestSet: ASYNC_REQUEST_SET,
+  AdAsyncRequest: ASYNC_REQUEST,
+  Comment: COMMENT,
+  Like: LIKE,
+  Reaction: REACTION,
 };
 export const NODES: Record<NodeName, AnyGraphNode> = NODE_TYPES;
 
 /** The Graph node type of each kind of object the API serves. */
 export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
-  ad_account: 'AdAccount', campaign: 'Campaign', ad_set: 'AdSet', ad: 'Ad', custom_audience: 'CustomAudience',
-  custom_conversion: 'CustomConversion', page: 'Page', post: 'Post', async_request_set: 'AdAsyncRequestSet', async_request: 'AdAsyncRequest',
+  ad_account: 'AdAccount',
+  campaign: 'Campaign',
+  ad_set: 'AdSet',
+  ad: 'Ad',
+  custom_audience: 'CustomAudience',
+  custom_conversion: 'CustomConversion',
+  page: 'Page',
+  post: 'Post',
+  async_request_set: 'AdAsyncRequestSet',
+  async_request: 'AdAsyncRequest',
   comment: 'Comment',
 };

@@ -72,13 +72,15 @@ export function collectParams(raw: Record<string, unknown>, source: 'form' | 'js
 // --- Readers ------------------------------------------------------------------------------------------------
 
 /** A string of at most `max` characters (counted in code points, as PostgreSQL counts them), without NUL. */
-export const text = (options: { max: number; nonEmpty?: boolean }): Reader<string> => (value, name) => {
-  if (typeof value !== 'string') throw paramError(name, `Param ${name} must be a string`);
-  if (options.nonEmpty && value.trim() === '') throw missingParam(name);
-  if (codePoints(value) > options.max) throw paramError(name, `Param ${name} must be at most ${options.max} characters`);
-  if (value.includes('\u0000')) throw paramError(name, `Param ${name} must not contain NUL characters`);
-  return value;
-};
+export const text =
+  (options: { max: number; nonEmpty?: boolean }): Reader<string> =>
+  (value, name) => {
+    if (typeof value !== 'string') throw paramError(name, `Param ${name} must be a string`);
+    if (options.nonEmpty && value.trim() === '') throw missingParam(name);
+    if (codePoints(value) > options.max) throw paramError(name, `Param ${name} must be at most ${options.max} characters`);
+    if (value.includes('\u0000')) throw paramError(name, `Param ${name} must not contain NUL characters`);
+    return value;
+  };
 
 /** An http or https URL of at most 2,048 characters. */
 export const httpUrl: Reader<string> = (value, name) => {
@@ -93,12 +95,14 @@ export const httpUrl: Reader<string> = (value, name) => {
   return url;
 };
 
-export const oneOf = <const T extends string>(values: readonly T[]): Reader<T> => (value, name) => {
-  if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
-    throw paramError(name, `Param ${name} must be one of {${values.join(', ')}}`);
-  }
-  return value as T;
-};
+export const oneOf =
+  <const T extends string>(values: readonly T[]): Reader<T> =>
+  (value, name) => {
+    if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
+      throw paramError(name, `Param ${name} must be one of {${values.join(', ')}}`);
+    }
+    return value as T;
+  };
 
 /** A boolean: JSON true/false, or the strings "true"/"false" (and "1"/"0") a form sends. */
 export const boolean: Reader<boolean> = (value, name) => {
@@ -111,29 +115,38 @@ export const boolean: Reader<boolean> = (value, name) => {
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** A whole number (JSON number, numeric string or bigint) within [min, max]; returned as a decimal string. */
-export const integer = (options: { min?: bigint; max?: bigint } = {}): Reader<string> => (value, name) => {
-  let parsed: bigint | undefined;
-  if (typeof value === 'bigint') parsed = value;
-  else if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = BigInt(value);
-  else if (typeof value === 'string' && /^-?[0-9]{1,20}$/.test(value.trim())) parsed = BigInt(value.trim());
-  if (parsed === undefined) {
-    const decimals = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^-?[0-9]+\.[0-9]+$/.test(value.trim()));
-    throw paramError(name, decimals
-      ? `Param ${name} must be a whole number in the currency's smallest unit or the field's unit, without decimals`
-      : `Param ${name} must be an integer`);
-  }
-  const min = options.min ?? -INT64_MAX - 1n;
-  const max = options.max ?? INT64_MAX;
-  if (parsed < min || parsed > max) {
-    // A range open at the top (int64, or the exact range of money) is worded by the side that was crossed.
-    const openTop = max === INT64_MAX || max === BigInt(Number.MAX_SAFE_INTEGER);
-    const message = !openTop ? `Param ${name} must be between ${min} and ${max}`
-      : parsed > max ? `Param ${name} must be at most ${max}`
-        : min === 1n ? `Param ${name} must be a positive integer` : `Param ${name} must be at least ${min}`;
-    throw paramError(name, message);
-  }
-  return parsed.toString();
-};
+export const integer =
+  (options: { min?: bigint; max?: bigint } = {}): Reader<string> =>
+  (value, name) => {
+    let parsed: bigint | undefined;
+    if (typeof value === 'bigint') parsed = value;
+    else if (typeof value === 'number' && Number.isSafeInteger(value)) parsed = BigInt(value);
+    else if (typeof value === 'string' && /^-?[0-9]{1,20}$/.test(value.trim())) parsed = BigInt(value.trim());
+    if (parsed === undefined) {
+      const decimals = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && /^-?[0-9]+\.[0-9]+$/.test(value.trim()));
+      throw paramError(
+        name,
+        decimals
+          ? `Param ${name} must be a whole number in the currency's smallest unit or the field's unit, without decimals`
+          : `Param ${name} must be an integer`,
+      );
+    }
+    const min = options.min ?? -INT64_MAX - 1n;
+    const max = options.max ?? INT64_MAX;
+    if (parsed < min || parsed > max) {
+      // A range open at the top (int64, or the exact range of money) is worded by the side that was crossed.
+      const openTop = max === INT64_MAX || max === BigInt(Number.MAX_SAFE_INTEGER);
+      const message = !openTop
+        ? `Param ${name} must be between ${min} and ${max}`
+        : parsed > max
+          ? `Param ${name} must be at most ${max}`
+          : min === 1n
+            ? `Param ${name} must be a positive integer`
+            : `Param ${name} must be at least ${min}`;
+      throw paramError(name, message);
+    }
+    return parsed.toString();
+  };
 
 /**
  * Money and counts in the currency's minor unit: positive, and at most 2^53 - 1 (9,007,199,254,740,991),
@@ -143,18 +156,23 @@ export const MAX_EXACT_INTEGER = BigInt(Number.MAX_SAFE_INTEGER);
 export const positiveInteger = integer({ min: 1n, max: MAX_EXACT_INTEGER });
 
 /** A whole number within [min, max] returned as a number (min and max within 2^53). */
-export const wholeNumber = (min: number, max: number): Reader<number> => (value, name) => Number(integer({ min: BigInt(min), max: BigInt(max) })(value, name));
+export const wholeNumber =
+  (min: number, max: number): Reader<number> =>
+  (value, name) =>
+    Number(integer({ min: BigInt(min), max: BigInt(max) })(value, name));
 
 /** A small integer returned as a number. */
 export const smallInteger = wholeNumber;
 
 /** A number (JSON number or numeric string) within [min, max]. */
-export const decimal = (min: number, max: number): Reader<number> => (value, name) => {
-  const parsed = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isFinite(parsed)) throw paramError(name, `Param ${name} must be a number`);
-  if (parsed < min || parsed > max) throw paramError(name, `Param ${name} must be between ${min} and ${max}`);
-  return parsed;
-};
+export const decimal =
+  (min: number, max: number): Reader<number> =>
+  (value, name) => {
+    const parsed = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    if (!Number.isFinite(parsed)) throw paramError(name, `Param ${name} must be a number`);
+    if (parsed < min || parsed > max) throw paramError(name, `Param ${name} must be between ${min} and ${max}`);
+    return parsed;
+  };
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const MAX_UNIX_SECONDS = 253_402_300_799; // 9999-12-31T23:59:59Z
@@ -182,7 +200,15 @@ export const dateTime: Reader<Date> = (value, name) => {
   const utc = Date.UTC(year, month - 1, day, hour, minute, second, Number(fraction.padEnd(3, '0').slice(0, 3)));
   const check = new Date(utc);
   // Date.UTC rolls 2026-02-30 over to March: a date that does not round-trip does not exist.
-  if (year < 1970 || check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
+  if (
+    year < 1970 ||
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  ) {
     throw invalid();
   }
   let offsetMinutes = 0;
@@ -222,21 +248,23 @@ export const jsonObject: Reader<Record<string, unknown>> = (value, name) => {
  * A list (a JSON array, or a string holding one); each element is checked as `<name>[i]`, and the error names
  * `name` (the parameter), with the element's index in its message.
  */
-export const list = <T>(item: Reader<T>, options: { max?: number; min?: number } = {}): Reader<T[]> => (value, name) => {
-  const parsed = decodeJsonText(value, name);
-  if (!Array.isArray(parsed)) throw paramError(name, `Param ${name} must be an array`);
-  if (options.max !== undefined && parsed.length > options.max) throw paramError(name, `Param ${name} must have at most ${options.max} elements`);
-  if (options.min !== undefined && parsed.length < options.min) throw paramError(name, `Param ${name} must have at least ${options.min} elements`);
-  jsonText(parsed, name);
-  return parsed.map((element, i) => {
-    try {
-      return item(element, `${name}[${i}]`);
-    } catch (error) {
-      if (error instanceof DomainError && error.code === 'BAD_USER_INPUT') throw paramError(name, error.message);
-      throw error;
-    }
-  });
-};
+export const list =
+  <T>(item: Reader<T>, options: { max?: number; min?: number } = {}): Reader<T[]> =>
+  (value, name) => {
+    const parsed = decodeJsonText(value, name);
+    if (!Array.isArray(parsed)) throw paramError(name, `Param ${name} must be an array`);
+    if (options.max !== undefined && parsed.length > options.max) throw paramError(name, `Param ${name} must have at most ${options.max} elements`);
+    if (options.min !== undefined && parsed.length < options.min) throw paramError(name, `Param ${name} must have at least ${options.min} elements`);
+    jsonText(parsed, name);
+    return parsed.map((element, i) => {
+      try {
+        return item(element, `${name}[${i}]`);
+      } catch (error) {
+        if (error instanceof DomainError && error.code === 'BAD_USER_INPUT') throw paramError(name, error.message);
+        throw error;
+      }
+    });
+  };
 
 /** Any JSON value, within the size limit (nested specs the specification leaves open: adlabels, bid_adjustments...). */
 export const json: Reader<unknown> = (value, name) => {

@@ -49,8 +49,12 @@ async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Pro
     const [pathPart = '', query = ''] = item.relative_url.replace(/^\/+/, '').split('?', 2);
     const segments = pathPart.split('/').filter(Boolean);
     const version = segments[0] && VERSIONED_PATH.test(`/${segments[0]}`) ? segments.shift()! : outer.version;
-    const bodyParams = typeof item.body === 'string' ? Object.fromEntries(new URLSearchParams(item.body))
-      : typeof item.body === 'object' && item.body !== null && !Array.isArray(item.body) ? item.body as Record<string, unknown> : {};
+    const bodyParams =
+      typeof item.body === 'string'
+        ? Object.fromEntries(new URLSearchParams(item.body))
+        : typeof item.body === 'object' && item.body !== null && !Array.isArray(item.body)
+          ? (item.body as Record<string, unknown>)
+          : {};
     let response: GraphResponse;
     try {
       const params = collectParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
@@ -64,7 +68,10 @@ async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Pro
     }
     answers.push({
       code: response.status,
-      headers: [{ name: 'Content-Type', value: 'text/javascript; charset=UTF-8' }, ...Object.entries(response.headers).map(([name, value]) => ({ name, value }))],
+      headers: [
+        { name: 'Content-Type', value: 'text/javascript; charset=UTF-8' },
+        ...Object.entries(response.headers).map(([name, value]) => ({ name, value })),
+      ],
       body: JSON.stringify(response.body),
     });
   }

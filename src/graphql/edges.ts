@@ -5,9 +5,17 @@ import { connection, type ConnectionModel } from './connections.ts';
 
 /** A Relay connection over a domain edge: the same list and count /v24.0 serves (src/authz/edges.ts). */
 export function edgeConnection<P, T extends { id: string }, F>(
-  edge: Edge<P, T, F>, ctx: RequestContext, parent: P, args: RelayArgs, filter?: F,
+  edge: Edge<P, T, F>,
+  ctx: RequestContext,
+  parent: P,
+  args: RelayArgs,
+  filter?: F,
 ): Promise<ConnectionModel> {
-  return connection(args, (page) => edge.list(ctx, parent, page, filter), () => edge.count(ctx, parent, filter));
+  return connection(
+    args,
+    (page) => edge.list(ctx, parent, page, filter),
+    () => edge.count(ctx, parent, filter),
+  );
 }
 
 /** GraphQL's list arguments as an edge filter: effectiveStatus, and status (configured) where the type has it. */

@@ -1,6 +1,13 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type {
-  GraphQLField, GraphQLFormattedError, GraphQLInputObjectType, GraphQLInputType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema,
+  GraphQLField,
+  GraphQLFormattedError,
+  GraphQLInputObjectType,
+  GraphQLInputType,
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
 } from 'graphql';
 import type { Response } from 'express';
 import { bearerChallenge } from '../http/errors/challenge.ts';
@@ -10,8 +17,13 @@ import { queryLimitErrorOf, type QueryLimitError } from './limits.ts';
 
 // Errors Apollo raises itself about the request (syntax, validation, variables): safe to show as they are.
 const CLIENT_ERROR_CODES = new Set([
-  'GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'OPERATION_RESOLUTION_FAILURE', 'BAD_REQUEST',
-  'PERSISTED_QUERY_NOT_FOUND', 'PERSISTED_QUERY_NOT_SUPPORTED',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'OPERATION_RESOLUTION_FAILURE',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
 ]);
 
 function graphApiOf(graph: GraphErrorDetails) {
@@ -32,10 +44,7 @@ function graphApiOf(graph: GraphErrorDetails) {
  * - `unexpected`: anything else, a fault of ours, masked.
  */
 export type ErrorKind =
-  | { kind: 'domain'; error: DomainError }
-  | { kind: 'limit'; error: QueryLimitError }
-  | { kind: 'request'; code: string }
-  | { kind: 'unexpected' };
+  { kind: 'domain'; error: DomainError } | { kind: 'limit'; error: QueryLimitError } | { kind: 'request'; code: string } | { kind: 'unexpected' };
 
 export function kindOf(error: unknown): ErrorKind {
   const domain = classify(unwrapResolverError(error));
@@ -132,8 +141,7 @@ export const ARGUMENT_ALIASES: Readonly<Record<string, Readonly<Record<string, s
   'Mutation.setCommentHidden': { is_hidden: 'hidden' },
 };
 
-const sameName = (graphqlName: string, domainName: string) =>
-  graphqlName.replaceAll('_', '').toLowerCase() === domainName.replaceAll('_', '').toLowerCase();
+const sameName = (graphqlName: string, domainName: string) => graphqlName.replaceAll('_', '').toLowerCase() === domainName.replaceAll('_', '').toLowerCase();
 
 /**
  * What kind of GraphQL type this is, by its tag rather than instanceof: under the test runner the schema may
@@ -194,7 +202,11 @@ export function withArgumentPaths(schema: GraphQLSchema): GraphQLSchema {
       field.resolve = (source, args, context, info) => {
         try {
           const result = resolve(source, args, context, info);
-          return result instanceof Promise ? result.catch((error: unknown) => { throw named(error, type.name, field); }) : result;
+          return result instanceof Promise
+            ? result.catch((error: unknown) => {
+                throw named(error, type.name, field);
+              })
+            : result;
         } catch (error) {
           throw named(error, type.name, field);
         }

@@ -39,7 +39,12 @@ export class QueryLimitError extends Error {
 
   /** What clients see in `extensions`. */
   get details(): Record<string, unknown> {
-    return { code: this.code, ...(this.measure ? { measure: this.measure } : {}), limit: this.limit, ...(this.found !== undefined ? { found: this.found } : {}) };
+    return {
+      code: this.code,
+      ...(this.measure ? { measure: this.measure } : {}),
+      limit: this.limit,
+      ...(this.found !== undefined ? { found: this.found } : {}),
+    };
   }
 }
 
@@ -114,7 +119,12 @@ export interface Complexity {
 const MAX_EVALUATED_SELECTIONS = 10_000;
 
 /** Both measures of one operation, with its variables (null when the variables do not fit the operation). */
-export function estimateComplexity(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> | undefined): Complexity | null {
+export function estimateComplexity(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown> | undefined,
+): Complexity | null {
   const measure = (kind: 'objects' | 'fields') =>
     getComplexity({ schema, query: document, operationName, variables, estimators: [estimator(kind)], maxQueryNodes: MAX_EVALUATED_SELECTIONS });
   try {
@@ -123,7 +133,10 @@ export function estimateComplexity(schema: GraphQLSchema, document: DocumentNode
     if (error instanceof Error && /maximum allowed number of nodes/.test(error.message)) {
       throw new QueryLimitError(
         `Query is too complex: its fragments expand to more than ${count(MAX_EVALUATED_SELECTIONS)} selections.`,
-        'QUERY_TOO_COMPLEX', MAX_EVALUATED_SELECTIONS, undefined, 'selections',
+        'QUERY_TOO_COMPLEX',
+        MAX_EVALUATED_SELECTIONS,
+        undefined,
+        'selections',
       );
     }
     // Bad variables: execution reports them to the caller as BAD_USER_INPUT, in the usual way.
@@ -137,14 +150,20 @@ export function complexityRefusal(complexity: Complexity, limits: ComplexityLimi
     return new QueryLimitError(
       `Query is too complex: it may return ${count(complexity.objects)} objects, more than the limit of ${count(limits.maxObjects)}. ` +
         `Ask for fewer ids or smaller pages (first/last; ${DEFAULT_PAGE_SIZE} when not given).`,
-      'QUERY_TOO_COMPLEX', limits.maxObjects, complexity.objects, 'objects',
+      'QUERY_TOO_COMPLEX',
+      limits.maxObjects,
+      complexity.objects,
+      'objects',
     );
   }
   if (complexity.fields > limits.maxFields) {
     return new QueryLimitError(
       `Query is too complex: it may return ${count(complexity.fields)} field values, more than the limit of ${count(limits.maxFields)}. ` +
         `Ask for fewer fields, ids or smaller pages (first/last; ${DEFAULT_PAGE_SIZE} when not given).`,
-      'QUERY_TOO_COMPLEX', limits.maxFields, complexity.fields, 'fields',
+      'QUERY_TOO_COMPLEX',
+      limits.maxFields,
+      complexity.fields,
+      'fields',
     );
   }
   return null;
@@ -190,7 +209,6 @@ export function complexityLimitPlugin<Context extends object>(limits: Complexity
   };
 }
 
-
 /**
  * The deepest nesting of `{`, `[` and `(` in a GraphQL document's text, outside strings and comments. graphql-js
  * parses recursively, so a document nested a few thousand levels (which the token limit still lets through)
@@ -230,5 +248,10 @@ export function nestingRefusal(source: unknown): QueryLimitError | null {
   if (typeof source !== 'string') return null;
   const found = nestingDepth(source);
   if (found <= MAX_NESTING) return null;
-  return new QueryLimitError(`Query is nested ${count(found)} levels deep (brackets, braces and parentheses); the limit is ${MAX_NESTING}.`, 'QUERY_TOO_DEEP', MAX_NESTING, found);
+  return new QueryLimitError(
+    `Query is nested ${count(found)} levels deep (brackets, braces and parentheses); the limit is ${MAX_NESTING}.`,
+    'QUERY_TOO_DEEP',
+    MAX_NESTING,
+    found,
+  );
 }

@@ -8,10 +8,21 @@ import type { ResolversInterfaceTypes } from './__generated__/resolvers-types.ts
 export type NodeModel = ResolversInterfaceTypes<Record<string, never>>['Node'];
 
 const TYPENAME: Record<ObjectKind, string> = {
-  user: 'User', organization: 'Organization', organization_member: 'OrganizationMember', api_client: 'ApiClient',
-  ad_account: 'AdAccount', campaign: 'Campaign', ad_set: 'AdSet', ad: 'Ad', custom_audience: 'CustomAudience',
-  custom_conversion: 'CustomConversion', page: 'Page', post: 'Post', comment: 'Comment',
-  async_request_set: 'AsyncRequestSet', async_request: 'AsyncRequest',
+  user: 'User',
+  organization: 'Organization',
+  organization_member: 'OrganizationMember',
+  api_client: 'ApiClient',
+  ad_account: 'AdAccount',
+  campaign: 'Campaign',
+  ad_set: 'AdSet',
+  ad: 'Ad',
+  custom_audience: 'CustomAudience',
+  custom_conversion: 'CustomConversion',
+  page: 'Page',
+  post: 'Post',
+  comment: 'Comment',
+  async_request_set: 'AsyncRequestSet',
+  async_request: 'AsyncRequest',
 };
 
 /** Any object by its global id, or null when it does not exist or the caller may not see it. */

@@ -15,5 +15,7 @@ export function loadTypeDefs(): string[] {
 }
 
 export function buildSchema() {
-  return withArgumentPaths(makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } }));
+  return withArgumentPaths(
+    makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } }),
+  );
 }

@@ -116,7 +116,13 @@ export function graphqlRouter(apollo: ApolloServer<RequestContext>, authenticate
     if (!refusal) return next();
     res.status(400).json({ errors: [{ message: refusal.message, extensions: refusal.details }] });
   };
-  router.use(noStore, express.json({ limit: '1mb' }), refuseDeepNesting, authenticate, expressMiddleware(apollo, { context: async ({ res }) => res.locals.ctx }));
+  router.use(
+    noStore,
+    express.json({ limit: '1mb' }),
+    refuseDeepNesting,
+    authenticate,
+    expressMiddleware(apollo, { context: async ({ res }) => res.locals.ctx }),
+  );
   router.use(graphqlTransportErrors);
   return router;
 }

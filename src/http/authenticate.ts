@@ -59,7 +59,10 @@ export async function restorePrincipal(deps: AppDeps, stored: StoredPrincipal): 
   const client = apiClients.fromRow(row);
   const granted = expandScopes(client.scope.split(' '));
   return {
-    kind: 'client', clientId: client.clientId, apiClientId: client.id, organizationId: client.organizationId,
+    kind: 'client',
+    clientId: client.clientId,
+    apiClientId: client.id,
+    organizationId: client.organizationId,
     scopes: new Set(stored.scopes.filter((scope) => granted.has(scope as never)) as never[]),
   };
 }

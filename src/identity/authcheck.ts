@@ -45,7 +45,8 @@ export function parseCheck(raw: unknown, path: string): AuthCheck {
   const optionalString = (key: string, check?: (v: string) => boolean, rule?: string) => {
     const value = object[key];
     if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string' || value.length > 128 || (check && !check(value))) throw badInput(`${path}.object.${key}`, `${key} must be ${rule ?? 'a string'}.`);
+    if (typeof value !== 'string' || value.length > 128 || (check && !check(value)))
+      throw badInput(`${path}.object.${key}`, `${key} must be ${rule ?? 'a string'}.`);
     return value;
   };
   const organization_id = optionalString('organization_id', isUuid, 'an organization id (UUID)');
@@ -56,7 +57,16 @@ export function parseCheck(raw: unknown, path: string): AuthCheck {
   }
   const any_org = object.any_org === true;
   if (any_org && organization_id) throw badInput(`${path}.object.any_org`, 'any_org cannot be combined with organization_id.');
-  return { action: raw.action as Action, object: { resource_type: type as ResourceType | '*', organization_id: organization_id?.toLowerCase(), any_org, owner_id: owner_id?.toLowerCase(), resource_id } };
+  return {
+    action: raw.action as Action,
+    object: {
+      resource_type: type as ResourceType | '*',
+      organization_id: organization_id?.toLowerCase(),
+      any_org,
+      owner_id: owner_id?.toLowerCase(),
+      resource_id,
+    },
+  };
 }
 
 /** Validates the request's checks map (label → check) and its limits. */

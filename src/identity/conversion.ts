@@ -67,8 +67,12 @@ export async function convertLogin(ctx: RequestContext, userParam: string, input
   const expiresAt = new Date(now.getTime() + ctx.config.conversionTtlSeconds * 1000);
   const stateString = `convert-${randomState()}`;
   await store.insertLoginConversion(ctx.db, {
-    userId: user.id, fromType: user.loginType, toType: input.to_type,
-    stateHash: createHash('sha256').update(stateString).digest('hex'), createdAt: now, expiresAt,
+    userId: user.id,
+    fromType: user.loginType,
+    toType: input.to_type,
+    stateHash: createHash('sha256').update(stateString).digest('hex'),
+    createdAt: now,
+    expiresAt,
   });
   return { expiresAt, stateString, toType: input.to_type, userId: user.id };
 }

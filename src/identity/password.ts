@@ -67,4 +67,3 @@ export function checkPasswordPolicy(password: string): PasswordVerdict {
   }
   return { valid: true, details: '' };
 }
-

@@ -38,8 +38,11 @@ export const identityResolvers: Resolvers = {
         map[index] = {
           action: check.action,
           object: {
-            resource_type: o.resourceType, organization_id: o.organizationId ?? undefined, any_org: o.anyOrg ?? undefined,
-            owner_id: o.ownerId ?? undefined, resource_id: o.resourceId ?? undefined,
+            resource_type: o.resourceType,
+            organization_id: o.organizationId ?? undefined,
+            any_org: o.anyOrg ?? undefined,
+            owner_id: o.ownerId ?? undefined,
+            resource_id: o.resourceId ?? undefined,
           },
         };
       }
@@ -90,16 +93,29 @@ export const identityResolvers: Resolvers = {
 
   Organization: {
     members: (org, args, ctx) =>
-      connection(args, (page) => identity.membersOf(ctx, org.id, page), () => identity.countMembers(ctx, org.id)),
+      connection(
+        args,
+        (page) => identity.membersOf(ctx, org.id, page),
+        () => identity.countMembers(ctx, org.id),
+      ),
     adAccounts: (org, args, ctx) =>
-      connection(args, (page) => ads.adAccountsOfOrganization(ctx, org.id, page),
-        () => ads.countAdAccountsOfOrganization(ctx, org.id)),
+      connection(
+        args,
+        (page) => ads.adAccountsOfOrganization(ctx, org.id, page),
+        () => ads.countAdAccountsOfOrganization(ctx, org.id),
+      ),
     pages: (org, args, ctx) =>
-      connection(args, (page) => comments.pagesOfOrganization(ctx, org.id, page),
-        () => comments.countPagesOfOrganization(ctx, org.id)),
+      connection(
+        args,
+        (page) => comments.pagesOfOrganization(ctx, org.id, page),
+        () => comments.countPagesOfOrganization(ctx, org.id),
+      ),
     apiClients: (org, args, ctx) =>
-      connection(args, (page) => oauth.apiClientsOfOrganization(ctx, org.id, page),
-        () => oauth.countApiClientsOfOrganization(ctx, org.id)),
+      connection(
+        args,
+        (page) => oauth.apiClientsOfOrganization(ctx, org.id, page),
+        () => oauth.countApiClientsOfOrganization(ctx, org.id),
+      ),
   },
 
   OrganizationMember: {

@@ -66,8 +66,14 @@ export function identityRoutes(deps: AppDeps, authenticate: express.RequestHandl
     const user = await identity.me(res.locals.ctx);
     if (!user) return void res.status(404).json({ message: 'API clients have no user.' });
     res.json({
-      id: user.id, email: user.email, username: user.username, name: user.name, login_type: user.loginType,
-      status: user.status, site_admin: user.siteAdmin, created_at: user.createdAt.toISOString(),
+      id: user.id,
+      email: user.email,
+      username: user.username,
+      name: user.name,
+      login_type: user.loginType,
+      status: user.status,
+      site_admin: user.siteAdmin,
+      created_at: user.createdAt.toISOString(),
     });
   });
 

@@ -56,8 +56,13 @@ export async function issueSession(deps: AppDeps, user: UserRecord, ipAddress?: 
   const now = new Date();
   const expiresAt = new Date(now.getTime() + deps.config.sessionTtlSeconds * 1000);
   await store.insertSession(deps.db, {
-    userId: user.id, tokenHash: hashToken(token), loginType: user.loginType, ipAddress: ipAddress ?? null,
-    createdAt: now, expiresAt, lastUsedAt: now,
+    userId: user.id,
+    tokenHash: hashToken(token),
+    loginType: user.loginType,
+    ipAddress: ipAddress ?? null,
+    createdAt: now,
+    expiresAt,
+    lastUsedAt: now,
   });
   return { sessionToken: token, expiresAt };
 }
@@ -123,7 +128,11 @@ export interface CreateUserInput {
 }
 
 function usernameFromEmail(email: string): string {
-  const local = email.split('@')[0]!.replace(/[^a-zA-Z0-9-]/g, '-').replace(/^-+|-+$/g, '').slice(0, 32);
+  const local = email
+    .split('@')[0]!
+    .replace(/[^a-zA-Z0-9-]/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32);
   return local || 'user';
 }
 
@@ -153,7 +162,11 @@ export async function createUser(deps: AppDeps, input: CreateUserInput): Promise
 
   return deps.db.transaction(async (trx) => {
     const user = await store.insertUser(trx, {
-      email, username, name: input.name ?? '', loginType: hashedPassword ? 'password' : 'none', hashedPassword,
+      email,
+      username,
+      name: input.name ?? '',
+      loginType: hashedPassword ? 'password' : 'none',
+      hashedPassword,
       siteAdmin: input.siteAdmin ?? false,
     });
     const membership = organization ? await store.insertMembership(trx, organization.id, user.id, input.role as Role) : undefined;

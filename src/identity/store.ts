@@ -54,21 +54,45 @@ export interface SessionRecord {
 export const displayName = (user: Pick<UserRecord, 'name' | 'username'>): string => user.name || user.username;
 
 export const organizations = defineTable<OrganizationRecord>('organizations', {
-  id: 'string', name: 'string', created_at: 'date', updated_at: 'date',
+  id: 'string',
+  name: 'string',
+  created_at: 'date',
+  updated_at: 'date',
 });
 
 export const users = defineTable<UserRecord>('users', {
-  id: 'string', email: 'string', username: 'string', name: 'string', login_type: 'string', hashed_password: 'string',
-  status: 'string', site_admin: 'bool', last_seen_at: 'date', created_at: 'date', updated_at: 'date',
+  id: 'string',
+  email: 'string',
+  username: 'string',
+  name: 'string',
+  login_type: 'string',
+  hashed_password: 'string',
+  status: 'string',
+  site_admin: 'bool',
+  last_seen_at: 'date',
+  created_at: 'date',
+  updated_at: 'date',
 });
 
 export const memberships = defineTable<MembershipRecord>('organization_members', {
-  id: 'string', organization_id: 'string', user_id: 'string', role: 'string', created_at: 'date', updated_at: 'date',
+  id: 'string',
+  organization_id: 'string',
+  user_id: 'string',
+  role: 'string',
+  created_at: 'date',
+  updated_at: 'date',
 });
 
 export const sessions = defineTable<SessionRecord>('sessions', {
-  id: 'string', user_id: 'string', token_hash: 'string', login_type: 'string', ip_address: 'string',
-  created_at: 'date', expires_at: 'date', last_used_at: 'date', revoked_at: 'date',
+  id: 'string',
+  user_id: 'string',
+  token_hash: 'string',
+  login_type: 'string',
+  ip_address: 'string',
+  created_at: 'date',
+  expires_at: 'date',
+  last_used_at: 'date',
+  revoked_at: 'date',
 });
 
 export async function insertOrganization(db: Db, name: string): Promise<OrganizationRecord> {
@@ -132,14 +156,15 @@ export async function findLiveSession(db: Db, tokenHash: string, now: Date): Pro
     .where('sessions.token_hash', tokenHash)
     .whereNull('sessions.revoked_at')
     .where('sessions.expires_at', '>', now)
-    .select(
-      ...Object.keys(sessions.columns).map((c) => `sessions.${c} as s_${c}`),
-      ...Object.keys(users.columns).map((c) => `users.${c} as u_${c}`),
-    )
+    .select(...Object.keys(sessions.columns).map((c) => `sessions.${c} as s_${c}`), ...Object.keys(users.columns).map((c) => `users.${c} as u_${c}`))
     .first();
   if (!row) return null;
   const pick = (prefix: string) =>
-    Object.fromEntries(Object.entries(row as Record<string, unknown>).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(prefix.length), v]));
+    Object.fromEntries(
+      Object.entries(row as Record<string, unknown>)
+        .filter(([k]) => k.startsWith(prefix))
+        .map(([k, v]) => [k.slice(prefix.length), v]),
+    );
   return { session: sessions.fromRow(pick('s_')), user: users.fromRow(pick('u_')) };
 }
 
@@ -162,7 +187,13 @@ export interface PasscodeRecord {
 }
 
 export const passcodes = defineTable<PasscodeRecord>('one_time_passcodes', {
-  id: 'string', user_id: 'string', code_hash: 'string', attempts: 'int', created_at: 'date', expires_at: 'date', used_at: 'date',
+  id: 'string',
+  user_id: 'string',
+  code_hash: 'string',
+  attempts: 'int',
+  created_at: 'date',
+  expires_at: 'date',
+  used_at: 'date',
 });
 
 /** A new passcode replaces any earlier unused one: only the latest mail works. */
@@ -207,8 +238,14 @@ export async function insertLoginConversion(
   row: { userId: string; fromType: string; toType: string; stateHash: string; createdAt: Date; expiresAt: Date },
 ): Promise<void> {
   await db('login_conversions').insert({
-    id: randomUUID(), user_id: row.userId, from_type: row.fromType, to_type: row.toType, state_hash: row.stateHash,
-    created_at: row.createdAt, expires_at: row.expiresAt, used_at: null,
+    id: randomUUID(),
+    user_id: row.userId,
+    from_type: row.fromType,
+    to_type: row.toType,
+    state_hash: row.stateHash,
+    created_at: row.createdAt,
+    expires_at: row.expiresAt,
+    used_at: null,
   });
 }
 

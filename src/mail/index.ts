@@ -31,10 +31,19 @@ export function createMailer(config: Config, db: Db, log: Logger): Mailer {
         return;
       }
       await db('email_outbox').insert({
-        id: randomUUID(), to_address: message.to, subject: message.subject, body_text: message.text, kind: message.kind,
-        created_at: new Date(), sent_at: null, error: null,
+        id: randomUUID(),
+        to_address: message.to,
+        subject: message.subject,
+        body_text: message.text,
+        kind: message.kind,
+        created_at: new Date(),
+        sent_at: null,
+        error: null,
       });
-      log.warn({ mail: { to: message.to, subject: message.subject, kind: message.kind, text: message.text } }, 'SMTP_URL is not set: e-mail written to the log and the outbox table');
+      log.warn(
+        { mail: { to: message.to, subject: message.subject, kind: message.kind, text: message.text } },
+        'SMTP_URL is not set: e-mail written to the log and the outbox table',
+      );
     },
     close() {
       transport?.close();

@@ -24,8 +24,7 @@ function remembered(key: string): boolean {
   return false;
 }
 
-export const invalidClient = () =>
-  new DomainError('UNAUTHENTICATED', 'Client authentication failed.', { oauthError: 'invalid_client' });
+export const invalidClient = () => new DomainError('UNAUTHENTICATED', 'Client authentication failed.', { oauthError: 'invalid_client' });
 
 /**
  * Checks client credentials. Unknown client and wrong secret give the same error after the same bcrypt work

@@ -15,8 +15,14 @@ interface SigningKeyRecord {
 }
 
 const signingKeys = defineTable<SigningKeyRecord>('signing_keys', {
-  kid: 'string', algorithm: 'string', public_jwk: 'json', private_key_pem: 'string', active: 'bool', created_at: 'date',
-  retired_at: 'date', publish_until: 'date',
+  kid: 'string',
+  algorithm: 'string',
+  public_jwk: 'json',
+  private_key_pem: 'string',
+  active: 'bool',
+  created_at: 'date',
+  retired_at: 'date',
+  publish_until: 'date',
 });
 
 export interface ActiveKey {
@@ -29,8 +35,14 @@ async function newKeyRecord(now: Date): Promise<SigningKeyRecord> {
   const jwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(jwk);
   return {
-    kid, algorithm: 'RS256', publicJwk: { ...jwk, kid, alg: 'RS256', use: 'sig' }, privateKeyPem: await exportPKCS8(privateKey),
-    active: true, createdAt: now, retiredAt: null, publishUntil: null,
+    kid,
+    algorithm: 'RS256',
+    publicJwk: { ...jwk, kid, alg: 'RS256', use: 'sig' },
+    privateKeyPem: await exportPKCS8(privateKey),
+    active: true,
+    createdAt: now,
+    retiredAt: null,
+    publishUntil: null,
   };
 }
 

@@ -17,7 +17,10 @@ function basicCredentials(req: Request): { clientId: string; secret: string } | 
   const colon = decoded.indexOf(':');
   if (colon < 0) throw invalidClient();
   try {
-    return { clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')), secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')) };
+    return {
+      clientId: decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' ')),
+      secret: decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' ')),
+    };
   } catch {
     throw invalidClient();
   }
@@ -49,7 +52,9 @@ export function oauthRoutes(deps: AppDeps): Router {
     if (basic && (params.client_id !== undefined || params.client_secret !== undefined)) {
       throw invalidRequest('Use one client authentication method: Authorization: Basic or client_id/client_secret, not both.');
     }
-    const credentials = basic ?? (params.client_id !== undefined && params.client_secret !== undefined ? { clientId: params.client_id, secret: params.client_secret } : undefined);
+    const credentials =
+      basic ??
+      (params.client_id !== undefined && params.client_secret !== undefined ? { clientId: params.client_id, secret: params.client_secret } : undefined);
     if (!credentials) {
       if (params.client_id !== undefined || params.client_secret !== undefined) throw invalidRequest('client_id and client_secret go together.');
       throw invalidClient();
@@ -65,7 +70,11 @@ export function oauthRoutes(deps: AppDeps): Router {
       const granted = expandScopes(client.scope.split(' '));
       const outside = narrowed.find((word) => !EXTERNAL_SCOPES.includes(word) || word === 'all' || [...expandScopes([word])].some((s) => !granted.has(s)));
       if (narrowed.length === 0 || outside !== undefined) {
-        throw new DomainError('BAD_USER_INPUT', `The requested scope is invalid, unknown, or exceeds the client's scope${outside ? `: ${outside.slice(0, 64)}` : ''}.`, { oauthError: 'invalid_scope' });
+        throw new DomainError(
+          'BAD_USER_INPUT',
+          `The requested scope is invalid, unknown, or exceeds the client's scope${outside ? `: ${outside.slice(0, 64)}` : ''}.`,
+          { oauthError: 'invalid_scope' },
+        );
       }
     }
     const token = await issueAccessToken(deps, client, narrowed);

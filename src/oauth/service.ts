@@ -37,8 +37,15 @@ export async function createClient(
     const [id] = await allocateIds(trx, 'api_client');
     const now = new Date();
     const record: ApiClientRecord = {
-      id: id!, clientId: randomUUID(), clientName: name, clientSecret: hash, secretVersion: 1, scope,
-      organizationId: organization.id, createdAt: now, updatedAt: now,
+      id: id!,
+      clientId: randomUUID(),
+      clientName: name,
+      clientSecret: hash,
+      secretVersion: 1,
+      scope,
+      organizationId: organization.id,
+      createdAt: now,
+      updatedAt: now,
     };
     await trx(apiClients.table).insert(apiClients.toRow(record));
     return record;
@@ -51,8 +58,7 @@ export async function listAllClients(deps: AppDeps): Promise<ApiClientRecord[]> 
   return rows.map(apiClients.fromRow);
 }
 
-export const findApiClient = (ctx: RequestContext, id: string) =>
-  findReadable(ctx, 'api_client', id, (key) => ctx.loaders.oauth.apiClientById.load(key));
+export const findApiClient = (ctx: RequestContext, id: string) => findReadable(ctx, 'api_client', id, (key) => ctx.loaders.oauth.apiClientById.load(key));
 
 export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.page(organizationId, page));
@@ -80,6 +86,9 @@ export async function rotateClientSecret(deps: AppDeps, clientId: string): Promi
   const clientSecret = randomBytes(32).toString('base64url');
   const hash = await deps.passwords.hash(clientSecret, deps.config.bcryptCost);
   const now = new Date();
-  await deps.db(apiClients.table).where('id', client.id).update({ client_secret: hash, secret_version: client.secretVersion + 1, updated_at: now });
+  await deps
+    .db(apiClients.table)
+    .where('id', client.id)
+    .update({ client_secret: hash, secret_version: client.secretVersion + 1, updated_at: now });
   return { client: { ...client, clientSecret: hash, secretVersion: client.secretVersion + 1, updatedAt: now }, clientSecret };
 }

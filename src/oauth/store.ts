@@ -15,8 +15,15 @@ export interface ApiClientRecord {
 }
 
 export const apiClients = defineTable<ApiClientRecord>('api_clients', {
-  id: 'id', client_id: 'string', client_name: 'string', client_secret: 'string', secret_version: 'int', scope: 'string',
-  organization_id: 'string', created_at: 'date', updated_at: 'date',
+  id: 'id',
+  client_id: 'string',
+  client_name: 'string',
+  client_secret: 'string',
+  secret_version: 'int',
+  scope: 'string',
+  organization_id: 'string',
+  created_at: 'date',
+  updated_at: 'date',
 });
 
 export async function findClientByClientId(db: Db, clientId: string): Promise<ApiClientRecord | null> {

@@ -67,16 +67,20 @@ function failureOf(error: unknown): TokenFailure {
 export async function verifyAccessToken(deps: AppDeps, token: string): Promise<AccessTokenCheck> {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, async (header) => {
-      const key = await deps.keys.verificationKey(header.kid);
-      if (!key) throw new Error('unknown kid');
-      return key;
-    }, {
-      algorithms: ['RS256'],
-      issuer: deps.config.tokenIssuer,
-      clockTolerance: deps.config.tokenClockToleranceSeconds,
-      requiredClaims: ['sub', 'aud', 'iat', 'nbf', 'exp', 'jti'],
-    }));
+    ({ payload } = await jwtVerify(
+      token,
+      async (header) => {
+        const key = await deps.keys.verificationKey(header.kid);
+        if (!key) throw new Error('unknown kid');
+        return key;
+      },
+      {
+        algorithms: ['RS256'],
+        issuer: deps.config.tokenIssuer,
+        clockTolerance: deps.config.tokenClockToleranceSeconds,
+        requiredClaims: ['sub', 'aud', 'iat', 'nbf', 'exp', 'jti'],
+      },
+    ));
   } catch (error) {
     return { ok: false, failure: failureOf(error) };
   }

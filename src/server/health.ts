@@ -33,7 +33,7 @@ export function metrics() {
     registers: [registry],
   });
   const errors = new Counter({ name: 'adgraph_http_server_errors_total', help: 'Responses with status 5xx', labelNames: ['surface'], registers: [registry] });
-  const surfaceOf = (path: string) => (/^\/(graphql|api\/v2|v\d+\.\d+|oauth2|\.well-known)/.exec(path)?.[1]?.replace(/^v\d+\.\d+$/, 'graph') ?? 'other');
+  const surfaceOf = (path: string) => /^\/(graphql|api\/v2|v\d+\.\d+|oauth2|\.well-known)/.exec(path)?.[1]?.replace(/^v\d+\.\d+$/, 'graph') ?? 'other';
 
   const middleware: express.RequestHandler = (req, res, next) => {
     const end = duration.startTimer();

@@ -69,10 +69,13 @@ export class ListenError extends Error {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
     const address = `${host}:${port}`;
     super(
-      code === 'EADDRINUSE' ? `port ${port} is already in use on ${host} (choose another with PORT or --port)`
-      : code === 'EACCES' ? `not allowed to listen on ${address} (a port below 1024 needs privileges)`
-      : code === 'EADDRNOTAVAIL' ? `cannot listen on ${address}: ${host} is not an address of this machine (HOST)`
-      : `cannot listen on ${address}: ${(cause as Error | undefined)?.message ?? String(cause)}`,
+      code === 'EADDRINUSE'
+        ? `port ${port} is already in use on ${host} (choose another with PORT or --port)`
+        : code === 'EACCES'
+          ? `not allowed to listen on ${address} (a port below 1024 needs privileges)`
+          : code === 'EADDRNOTAVAIL'
+            ? `cannot listen on ${address}: ${host} is not an address of this machine (HOST)`
+            : `cannot listen on ${address}: ${(cause as Error | undefined)?.message ?? String(cause)}`,
       { cause },
     );
   }

@@ -19,10 +19,16 @@ const WRITERS = 4;
 const ACKNOWLEDGED_BEFORE_KILL = 40;
 const ENV = {
   ASYNC_RUNNER: 'false',
-  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300', RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300', RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300',
+  RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
 };
 
-interface Acknowledged { id: string; name: string; via: 'graph' | 'graphql' }
+interface Acknowledged {
+  id: string;
+  name: string;
+  via: 'graph' | 'graphql';
+}
 
 let database: TestDatabase;
 let token: string;
@@ -64,15 +70,23 @@ async function serve(): Promise<ServeProcess> {
 /** One ad set create; resolves with the new id when the server acknowledged it, undefined otherwise. */
 async function createAdSet(url: string, name: string, via: Acknowledged['via']): Promise<string | undefined> {
   const params = {
-    name, campaign_id: campaignId, billing_event: 'IMPRESSIONS', optimization_goal: 'LINK_CLICKS', daily_budget: 1000,
-    targeting: { geo_locations: { countries: ['US'] } }, status: 'PAUSED',
+    name,
+    campaign_id: campaignId,
+    billing_event: 'IMPRESSIONS',
+    optimization_goal: 'LINK_CLICKS',
+    daily_budget: 1000,
+    targeting: { geo_locations: { countries: ['US'] } },
+    status: 'PAUSED',
   };
   if (via === 'graph') {
     const response = await fetch(`${url}/v24.0/act_${accountId}/adsets?access_token=${encodeURIComponent(token)}`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(params),
     });
     const body = (await response.json()) as { id?: string; success?: boolean };
-    if (response.status !== 200 || body.success !== true || typeof body.id !== 'string') throw new Error(`create answered ${response.status}: ${JSON.stringify(body)}`);
+    if (response.status !== 200 || body.success !== true || typeof body.id !== 'string')
+      throw new Error(`create answered ${response.status}: ${JSON.stringify(body)}`);
     return body.id;
   }
   const response = await fetch(`${url}/graphql`, {
@@ -83,8 +97,13 @@ async function createAdSet(url: string, name: string, via: Acknowledged['via']):
       variables: {
         account: accountId,
         input: {
-          name, campaignId, billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '1000',
-          targeting: params.targeting, status: 'PAUSED',
+          name,
+          campaignId,
+          billingEvent: 'IMPRESSIONS',
+          optimizationGoal: 'LINK_CLICKS',
+          dailyBudget: '1000',
+          targeting: params.targeting,
+          status: 'PAUSED',
         },
       },
     }),
@@ -149,7 +168,8 @@ describe(`SIGKILL during a stream of writes (${TEST_DB})`, () => {
 
     // Whatever else is stored (writes cut off by the kill may have committed) is whole: readable, in its campaign.
     const stored = (await database.db(adSetTable.table).where({ campaign_id: campaignId })).map((row: Record<string, unknown>) => ({
-      id: String(row.id), name: String(row.name),
+      id: String(row.id),
+      name: String(row.name),
     }));
     expect(stored.length).toBeGreaterThanOrEqual(acknowledged.length);
     expect(stored.length).toBeLessThanOrEqual(acknowledged.length + cutOff.length);

@@ -35,9 +35,12 @@ let requestCount = 0;
 
 beforeAll(async () => {
   server = await startTestServer({
-    LOG_LEVEL: 'fatal', ASYNC_RUNNER: 'false',
+    LOG_LEVEL: 'fatal',
+    ASYNC_RUNNER: 'false',
     // Thousands of calls go to one account and one address: the allowances are not what this is about.
-    RATE_LIMIT_ACCOUNT_CALLS: '1000000/300', RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300', RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
+    RATE_LIMIT_ACCOUNT_CALLS: '1000000/300',
+    RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300',
+    RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
   });
   const world = worldBuilder(server.deps);
   const org = await world.organization();
@@ -61,8 +64,20 @@ beforeAll(async () => {
   real.act = `act_${account.id}`;
   real.comment = commentExternalId(comment);
   ids.push(
-    account.id, real.act, campaign!.id, adSet!.id, ad!.id, audience.id, conversion.id, page.id, post.id, real.comment,
-    org.id, owner.user.id, member.user.id, client.id,
+    account.id,
+    real.act,
+    campaign!.id,
+    adSet!.id,
+    ad!.id,
+    audience.id,
+    conversion.id,
+    page.id,
+    post.id,
+    real.comment,
+    org.id,
+    owner.user.id,
+    member.user.id,
+    client.id,
   );
   internalNames = internalNamesPattern(await tableNames(server.deps.db));
   baseline = await databaseDigest(server.deps.db);
@@ -83,21 +98,32 @@ interface FuzzRequest {
   body?: string;
 }
 
-interface FuzzAnswer { status: number; headers: Record<string, string | string[] | undefined>; text: string }
+interface FuzzAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
 
 function send(request: FuzzRequest): Promise<FuzzAnswer> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({
-      host: url.hostname, port: url.port, agent, method: request.method, path: request.path,
-      headers: { ...request.headers, ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}) },
-      timeout: 20_000,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        agent,
+        method: request.method,
+        path: request.path,
+        headers: { ...request.headers, ...(request.body !== undefined ? { 'content-length': String(Buffer.byteLength(request.body)) } : {}) },
+        timeout: 20_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within 20 s')));
     req.on('error', reject);
     if (request.body !== undefined) req.write(request.body);
@@ -156,18 +182,87 @@ async function fuzz(name: string, arbitrary: fc.Arbitrary<FuzzRequest>, numRuns:
 // --- Building blocks -----------------------------------------------------------------------------------------
 
 const ODD_STRINGS = [
-  '', ' ', '\t', 'null', 'undefined', 'true', 'false', '0', '-1', '1e309', '-0', 'NaN', 'Infinity', '9007199254740993', '1'.repeat(40),
-  "' OR '1'='1", '1; DROP TABLE users; --', '"; select * from sessions; --', "1' UNION SELECT token_hash FROM sessions --",
-  '../../../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', '%00', '\u0000', '\u0007', '\uFFFF', '\uD800', '\u202E', 'é', '𝒜𝒷', '👍🏽',
-  '<script>alert(1)</script>', '${7*7}', '{{7*7}}', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty',
-  '{"__proto__": {"polluted": true}}', '{"a":', '[', ']', '{}', '[]', '[[[[[[[[[[]]]]]]]]]]', '{"$where": "1"}', 'act_', 'act_act_1',
-  'act_-1', 'act_1e3', '1_2_3', '_1', '1_', '0x10', '１２３', '٣', ' 100000000000001', '100000000000001 ', '100000000000001\n',
-  'x'.repeat(5_000), 'é'.repeat(3_000), '{'.repeat(3_000), '['.repeat(3_000), `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`,
+  '',
+  ' ',
+  '\t',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  '0',
+  '-1',
+  '1e309',
+  '-0',
+  'NaN',
+  'Infinity',
+  '9007199254740993',
+  '1'.repeat(40),
+  "' OR '1'='1",
+  '1; DROP TABLE users; --',
+  '"; select * from sessions; --',
+  "1' UNION SELECT token_hash FROM sessions --",
+  '../../../../etc/passwd',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%00',
+  '\u0000',
+  '\u0007',
+  '\uFFFF',
+  '\uD800',
+  '\u202E',
+  'é',
+  '𝒜𝒷',
+  '👍🏽',
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '{"__proto__": {"polluted": true}}',
+  '{"a":',
+  '[',
+  ']',
+  '{}',
+  '[]',
+  '[[[[[[[[[[]]]]]]]]]]',
+  '{"$where": "1"}',
+  'act_',
+  'act_act_1',
+  'act_-1',
+  'act_1e3',
+  '1_2_3',
+  '_1',
+  '1_',
+  '0x10',
+  '１２３',
+  '٣',
+  ' 100000000000001',
+  '100000000000001 ',
+  '100000000000001\n',
+  'x'.repeat(5_000),
+  'é'.repeat(3_000),
+  '{'.repeat(3_000),
+  '['.repeat(3_000),
+  `${'{"a":'.repeat(2_000)}1${'}'.repeat(2_000)}`,
 ];
 const MALFORMED_IDS = [
-  '0', '-5', '1.5', '1e5', '99999999999999999999999999', '100000999999999', '00000000000000000001', 'act_0', 'act_abc',
-  '00000000-0000-0000-0000-000000000000', 'ffffffff-ffff-ffff-ffff-fffffffffffff', 'FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF',
-  '100000000000001_100000000000001_1', '100000000000001__1', '9'.repeat(400),
+  '0',
+  '-5',
+  '1.5',
+  '1e5',
+  '99999999999999999999999999',
+  '100000999999999',
+  '00000000000000000001',
+  'act_0',
+  'act_abc',
+  '00000000-0000-0000-0000-000000000000',
+  'ffffffff-ffff-ffff-ffff-fffffffffffff',
+  'FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF',
+  '100000000000001_100000000000001_1',
+  '100000000000001__1',
+  '9'.repeat(400),
 ];
 
 const oddString = fc.oneof(
@@ -190,14 +285,26 @@ const jsonValue = fc.oneof(
   { arbitrary: fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -1, 0.5, 1e308, true, null, [], {}), weight: 1 },
 );
 /** Header values Node lets a client send: printable Latin-1, no control characters. */
-const headerText = (maxLength: number) => fc.string({
-  unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((code) => String.fromCharCode(code)), maxLength,
-});
+const headerText = (maxLength: number) =>
+  fc.string({
+    unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0xa0, max: 0xff })).map((code) => String.fromCharCode(code)),
+    maxLength,
+  });
 const token = fc.oneof(
-  { arbitrary: fc.constantFrom('session', 'access', 'none').map((kind) => (kind === 'session' ? real.session : kind === 'access' ? real.accessToken : '')), weight: 3 },
+  {
+    arbitrary: fc.constantFrom('session', 'access', 'none').map((kind) => (kind === 'session' ? real.session : kind === 'access' ? real.accessToken : '')),
+    weight: 3,
+  },
   {
     arbitrary: fc.constantFrom(
-      'x', 'null', 'Bearer', 'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.', 'eyJhbGciOiJIUzI1NiJ9.e30.AAAA', 'a.b.c', '...', 'x'.repeat(6_000),
+      'x',
+      'null',
+      'Bearer',
+      'eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+      'eyJhbGciOiJIUzI1NiJ9.e30.AAAA',
+      'a.b.c',
+      '...',
+      'x'.repeat(6_000),
       `${'eyJhbGciOiJSUzI1NiJ9'}.${Buffer.from('{"sub":"x","exp":1e99}').toString('base64url')}.sig`,
     ),
     weight: 2,
@@ -206,32 +313,55 @@ const token = fc.oneof(
 );
 const contentType = fc.oneof(
   fc.constantFrom(
-    'application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=utf-16', 'application/json; charset=latin1',
-    'application/json; charset=klingon', 'application/x-www-form-urlencoded; charset=koi8-r', 'multipart/form-data; boundary=xyz',
-    'multipart/form-data', 'application/graphql', 'application/*', '*/*', ';;;', 'application/json; charset="', 'application/jsonx',
-    'APPLICATION/JSON', 'application/merge-patch+json', 'application/xml',
+    'application/json',
+    'application/x-www-form-urlencoded',
+    'text/plain',
+    'application/json; charset=utf-16',
+    'application/json; charset=latin1',
+    'application/json; charset=klingon',
+    'application/x-www-form-urlencoded; charset=koi8-r',
+    'multipart/form-data; boundary=xyz',
+    'multipart/form-data',
+    'application/graphql',
+    'application/*',
+    '*/*',
+    ';;;',
+    'application/json; charset="',
+    'application/jsonx',
+    'APPLICATION/JSON',
+    'application/merge-patch+json',
+    'application/xml',
   ),
   headerText(40),
 );
 /** Extra headers: encodings, proxies, request ids, credentials of every shape, and one too large to read. */
-const extraHeaders = fc.record({
-  'content-encoding': fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'x-unknown', 'gzip, gzip'),
-  'x-request-id': headerText(200),
-  'x-forwarded-for': fc.oneof(headerText(60), fc.constantFrom('127.0.0.1', '::1', '1.2.3.4, 5.6.7.8', 'unknown', '999.999.999.999')),
-  'x-forwarded-host': headerText(60),
-  'x-forwarded-proto': fc.constantFrom('https', 'gopher', ''),
-  accept: fc.oneof(headerText(40), fc.constantFrom('text/html', 'application/json', 'application/graphql-response+json', 'multipart/mixed')),
-  'accept-charset': fc.constantFrom('utf-16', 'x-unknown'),
-  'apollo-require-preflight': fc.constantFrom('true', ''),
-  'x-apollo-operation-name': headerText(40),
-  authorization: fc.oneof(
-    token.map((value) => `Bearer ${value}`), token.map((value) => `OAuth ${value}`), token.map((value) => `bearer  ${value}  x`),
-    fc.string({ maxLength: 40 }).map((value) => `Basic ${Buffer.from(value).toString('base64')}`), fc.constantFrom('Basic', 'Basic !!!', 'Digest x'), headerText(60),
-  ),
-  'service-session-token': token,
-  // Mostly readable; now and then beyond Node's 16 KB of headers (431 before any of our code runs).
-  'x-padding': fc.oneof({ arbitrary: fc.integer({ min: 1, max: 8_000 }), weight: 6 }, { arbitrary: fc.integer({ min: 16_500, max: 40_000 }), weight: 1 }).map((length) => 'p'.repeat(length)),
-}, { requiredKeys: [] });
+const extraHeaders = fc.record(
+  {
+    'content-encoding': fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'x-unknown', 'gzip, gzip'),
+    'x-request-id': headerText(200),
+    'x-forwarded-for': fc.oneof(headerText(60), fc.constantFrom('127.0.0.1', '::1', '1.2.3.4, 5.6.7.8', 'unknown', '999.999.999.999')),
+    'x-forwarded-host': headerText(60),
+    'x-forwarded-proto': fc.constantFrom('https', 'gopher', ''),
+    accept: fc.oneof(headerText(40), fc.constantFrom('text/html', 'application/json', 'application/graphql-response+json', 'multipart/mixed')),
+    'accept-charset': fc.constantFrom('utf-16', 'x-unknown'),
+    'apollo-require-preflight': fc.constantFrom('true', ''),
+    'x-apollo-operation-name': headerText(40),
+    authorization: fc.oneof(
+      token.map((value) => `Bearer ${value}`),
+      token.map((value) => `OAuth ${value}`),
+      token.map((value) => `bearer  ${value}  x`),
+      fc.string({ maxLength: 40 }).map((value) => `Basic ${Buffer.from(value).toString('base64')}`),
+      fc.constantFrom('Basic', 'Basic !!!', 'Digest x'),
+      headerText(60),
+    ),
+    'service-session-token': token,
+    // Mostly readable; now and then beyond Node's 16 KB of headers (431 before any of our code runs).
+    'x-padding': fc
+      .oneof({ arbitrary: fc.integer({ min: 1, max: 8_000 }), weight: 6 }, { arbitrary: fc.integer({ min: 16_500, max: 40_000 }), weight: 1 })
+      .map((length) => 'p'.repeat(length)),
+  },
+  { requiredKeys: [] },
+);
 
 const encodeQuery = (params: Record<string, string>) => new URLSearchParams(params).toString();
 /** encodeURIComponent for any string: a lone surrogate (which it refuses) becomes U+FFFD, as it would on the wire. */
@@ -263,18 +393,36 @@ const TEMPLATES = [
 ];
 
 const variablesFor = fc.oneof(
-  { arbitrary: fc.record({ id: anyId, ids: fc.array(anyId, { maxLength: 120 }), account: anyId, first: jsonValue, after: oddString, format: oddString }, { requiredKeys: [] }), weight: 3 },
   {
-    arbitrary: fc.record({
-      input: fc.oneof(
-        jsonValue,
-        fc.record({ name: oddString, campaignId: anyId, billingEvent: oddString, targeting: jsonValue, dailyBudget: jsonValue, status: oddString }, { requiredKeys: [] }),
-        fc.record({ message: oddString, attachmentUrl: oddString, attachmentId: anyId }, { requiredKeys: [] }),
-        fc.record({ email: oddString, password: oddString, oneTimePasscode: oddString, organizationId: anyId, role: oddString }, { requiredKeys: [] }),
-      ),
-      id: anyId, account: anyId, async: jsonValue, email: oddString,
-      checks: fc.array(fc.record({ label: oddString, action: oddString, object: fc.record({ resourceType: oddString, resourceId: anyId }, { requiredKeys: [] }) }), { maxLength: 120 }),
-    }, { requiredKeys: [] }),
+    arbitrary: fc.record(
+      { id: anyId, ids: fc.array(anyId, { maxLength: 120 }), account: anyId, first: jsonValue, after: oddString, format: oddString },
+      { requiredKeys: [] },
+    ),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record(
+      {
+        input: fc.oneof(
+          jsonValue,
+          fc.record(
+            { name: oddString, campaignId: anyId, billingEvent: oddString, targeting: jsonValue, dailyBudget: jsonValue, status: oddString },
+            { requiredKeys: [] },
+          ),
+          fc.record({ message: oddString, attachmentUrl: oddString, attachmentId: anyId }, { requiredKeys: [] }),
+          fc.record({ email: oddString, password: oddString, oneTimePasscode: oddString, organizationId: anyId, role: oddString }, { requiredKeys: [] }),
+        ),
+        id: anyId,
+        account: anyId,
+        async: jsonValue,
+        email: oddString,
+        checks: fc.array(
+          fc.record({ label: oddString, action: oddString, object: fc.record({ resourceType: oddString, resourceId: anyId }, { requiredKeys: [] }) }),
+          { maxLength: 120 },
+        ),
+      },
+      { requiredKeys: [] },
+    ),
     weight: 3,
   },
   { arbitrary: jsonValue, weight: 1 },
@@ -284,7 +432,8 @@ const variablesFor = fc.oneof(
 const document = fc.oneof(
   { arbitrary: fc.constantFrom(...TEMPLATES), weight: 3 },
   {
-    arbitrary: fc.tuple(fc.constantFrom(...TEMPLATES), fc.nat(), fc.constantFrom('cut', 'insert', 'delete', 'repeat'), fc.string({ maxLength: 8 }))
+    arbitrary: fc
+      .tuple(fc.constantFrom(...TEMPLATES), fc.nat(), fc.constantFrom('cut', 'insert', 'delete', 'repeat'), fc.string({ maxLength: 8 }))
       .map(([template, at, how, text]) => {
         const position = at % (template.length + 1);
         if (how === 'cut') return template.slice(0, position);
@@ -295,20 +444,38 @@ const document = fc.oneof(
     weight: 4,
   },
   {
-    arbitrary: fc.integer({ min: 1, max: 400 }).map((depth) =>
-      `{ me { ${'memberships { organization { members { nodes { user { '.repeat(depth)}id${' } } } } }'.repeat(depth)} } }`),
+    arbitrary: fc
+      .integer({ min: 1, max: 400 })
+      .map((depth) => `{ me { ${'memberships { organization { members { nodes { user { '.repeat(depth)}id${' } } } } }'.repeat(depth)} } }`),
     weight: 1,
   },
   { arbitrary: fc.integer({ min: 1, max: 3_000 }).map((depth) => `${'{ a '.repeat(depth)}${'}'.repeat(depth)}`), weight: 1 },
   { arbitrary: fc.integer({ min: 1, max: 400 }).map((count) => `{ ${Array.from({ length: count }, (_, i) => `a${i}: __typename`).join(' ')} }`), weight: 1 },
   {
-    arbitrary: fc.integer({ min: 1, max: 60 }).map((count) =>
-      `{ ${Array.from({ length: count }, (_, i) => `n${i}: nodes(ids: [${ids.map((id) => `"${id}"`).join(',')}]) { id ... on Ad { name creative adSet { name targeting } } }`).join(' ')} }`),
+    arbitrary: fc
+      .integer({ min: 1, max: 60 })
+      .map(
+        (count) =>
+          `{ ${Array.from({ length: count }, (_, i) => `n${i}: nodes(ids: [${ids.map((id) => `"${id}"`).join(',')}]) { id ... on Ad { name creative adSet { name targeting } } }`).join(' ')} }`,
+      ),
     weight: 1,
   },
-  { arbitrary: fc.constantFrom('fragment A on Query { ...B } fragment B on Query { ...A } { ...A }', 'query { ...A } fragment A on Query { __typename ...A }'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom('fragment A on Query { ...B } fragment B on Query { ...A } { ...A }', 'query { ...A } fragment A on Query { __typename ...A }'),
+    weight: 1,
+  },
   { arbitrary: fc.integer({ min: 1, max: 2_000 }).map((count) => `{ __typename ${'@skip(if: false) '.repeat(count)} }`), weight: 1 },
-  { arbitrary: fc.constantFrom('{ adSets(accountId: "1", first: 99999999999999999999) { totalCount } }', '{ node(id: "\\u0000") { id } }', '"""', '#', '{ a(b: """', 'subscription { a }'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      '{ adSets(accountId: "1", first: 99999999999999999999) { totalCount } }',
+      '{ node(id: "\\u0000") { id } }',
+      '"""',
+      '#',
+      '{ a(b: """',
+      'subscription { a }',
+    ),
+    weight: 1,
+  },
   { arbitrary: fc.string({ unit: 'binary', maxLength: 200 }), weight: 2 },
 );
 
@@ -323,42 +490,117 @@ const typedOperation: fc.Arbitrary<{ query: string; variables: Record<string, un
   fc.record({ id: anyId }).map((variables) => ({ query: TEMPLATES[1]!, variables })),
   fc.record({ ids: fc.array(anyId, { maxLength: 120 }) }).map((variables) => ({ query: TEMPLATES[2]!, variables })),
   fc.record({ id: anyId }).map((variables) => ({ query: TEMPLATES[3]!, variables })),
-  fc.record({ id: anyId, first: fc.integer({ min: -5, max: 1_000 }), after: oddString }, { requiredKeys: ['id'] }).map((variables) => ({ query: TEMPLATES[4]!, variables })),
+  fc
+    .record({ id: anyId, first: fc.integer({ min: -5, max: 1_000 }), after: oddString }, { requiredKeys: ['id'] })
+    .map((variables) => ({ query: TEMPLATES[4]!, variables })),
   fc.record({ id: anyId }).map((variables) => ({ query: TEMPLATES[5]!, variables })),
-  fc.record({
-    checks: fc.array(fc.record({
-      label: oddString, action: fc.constantFrom('CREATE', 'READ', 'UPDATE', 'DELETE'),
-      object: fc.record({ resourceType: enumOf('ad_set', 'comment', 'user', '*', 'organization'), resourceId: anyId, organizationId: anyId, ownerId: anyId, anyOrg: fc.boolean() }, { requiredKeys: ['resourceType'] }),
-    }), { maxLength: 120 }),
-  }).map((variables) => ({ query: TEMPLATES[6]!, variables })),
+  fc
+    .record({
+      checks: fc.array(
+        fc.record({
+          label: oddString,
+          action: fc.constantFrom('CREATE', 'READ', 'UPDATE', 'DELETE'),
+          object: fc.record(
+            {
+              resourceType: enumOf('ad_set', 'comment', 'user', '*', 'organization'),
+              resourceId: anyId,
+              organizationId: anyId,
+              ownerId: anyId,
+              anyOrg: fc.boolean(),
+            },
+            { requiredKeys: ['resourceType'] },
+          ),
+        }),
+        { maxLength: 120 },
+      ),
+    })
+    .map((variables) => ({ query: TEMPLATES[6]!, variables })),
   fc.record({ format: oddString, lenient: fc.boolean() }).map((variables) => ({ query: TEMPLATES[7]!, variables })),
-  fc.record({
-    id: anyId,
-    input: fc.record({ name: oddString, status: enumOf('ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'), targeting: jsonValue, dailyBudget: bigIntText, startTime: oddString }, optional),
-  }).map((variables) => ({ query: TEMPLATES[9]!, variables })),
-  fc.record({
-    account: anyId,
-    input: fc.record({
-      name: oddString, campaignId: anyId, billingEvent: enumOf('IMPRESSIONS', 'LINK_CLICKS'), optimizationGoal: enumOf('LINK_CLICKS', 'REACH'),
-      targeting: fc.oneof(jsonValue, fc.record({ geo_locations: fc.record({ countries: fc.array(oddString, { maxLength: 5 }) }), custom_audiences: fc.array(fc.record({ id: anyId }), { maxLength: 3 }) }, optional)),
-      dailyBudget: bigIntText, promotedObject: jsonValue, dsaPayor: oddString, endTime: oddString,
-    }, { requiredKeys: ['name', 'campaignId', 'billingEvent', 'targeting'] }),
-  }).map((variables) => ({ query: TEMPLATES[10]!, variables })),
-  fc.record({
-    account: anyId,
-    input: fc.record({ name: oddString, objective: enumOf('OUTCOME_TRAFFIC', 'OUTCOME_SALES'), specialAdCategories: fc.array(oddString, { maxLength: 4 }), dailyBudget: bigIntText }, { requiredKeys: ['name', 'objective', 'specialAdCategories'] }),
-  }).map((variables) => ({ query: TEMPLATES[11]!, variables })),
-  fc.record({ id: anyId, input: fc.record({ message: oddString, attachmentUrl: oddString, attachmentId: anyId, attachmentShareUrl: oddString, source: oddString }, optional) })
+  fc
+    .record({
+      id: anyId,
+      input: fc.record(
+        { name: oddString, status: enumOf('ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'), targeting: jsonValue, dailyBudget: bigIntText, startTime: oddString },
+        optional,
+      ),
+    })
+    .map((variables) => ({ query: TEMPLATES[9]!, variables })),
+  fc
+    .record({
+      account: anyId,
+      input: fc.record(
+        {
+          name: oddString,
+          campaignId: anyId,
+          billingEvent: enumOf('IMPRESSIONS', 'LINK_CLICKS'),
+          optimizationGoal: enumOf('LINK_CLICKS', 'REACH'),
+          targeting: fc.oneof(
+            jsonValue,
+            fc.record(
+              {
+                geo_locations: fc.record({ countries: fc.array(oddString, { maxLength: 5 }) }),
+                custom_audiences: fc.array(fc.record({ id: anyId }), { maxLength: 3 }),
+              },
+              optional,
+            ),
+          ),
+          dailyBudget: bigIntText,
+          promotedObject: jsonValue,
+          dsaPayor: oddString,
+          endTime: oddString,
+        },
+        { requiredKeys: ['name', 'campaignId', 'billingEvent', 'targeting'] },
+      ),
+    })
+    .map((variables) => ({ query: TEMPLATES[10]!, variables })),
+  fc
+    .record({
+      account: anyId,
+      input: fc.record(
+        {
+          name: oddString,
+          objective: enumOf('OUTCOME_TRAFFIC', 'OUTCOME_SALES'),
+          specialAdCategories: fc.array(oddString, { maxLength: 4 }),
+          dailyBudget: bigIntText,
+        },
+        { requiredKeys: ['name', 'objective', 'specialAdCategories'] },
+      ),
+    })
+    .map((variables) => ({ query: TEMPLATES[11]!, variables })),
+  fc
+    .record({
+      id: anyId,
+      input: fc.record({ message: oddString, attachmentUrl: oddString, attachmentId: anyId, attachmentShareUrl: oddString, source: oddString }, optional),
+    })
     .map((variables) => ({ query: TEMPLATES[12]!, variables })),
-  fc.record({
-    id: anyId, async: fc.boolean(),
-    input: fc.record({ campaignId: anyId, deepCopy: fc.boolean(), startTime: oddString, renameOptions: fc.record({ renamePrefix: oddString, renameSuffix: oddString }, optional), statusOption: enumOf('ACTIVE', 'PAUSED') }, optional),
-  }, { requiredKeys: ['id'] }).map((variables) => ({ query: TEMPLATES[13]!, variables })),
+  fc
+    .record(
+      {
+        id: anyId,
+        async: fc.boolean(),
+        input: fc.record(
+          {
+            campaignId: anyId,
+            deepCopy: fc.boolean(),
+            startTime: oddString,
+            renameOptions: fc.record({ renamePrefix: oddString, renameSuffix: oddString }, optional),
+            statusOption: enumOf('ACTIVE', 'PAUSED'),
+          },
+          optional,
+        ),
+      },
+      { requiredKeys: ['id'] },
+    )
+    .map((variables) => ({ query: TEMPLATES[13]!, variables })),
   fc.record({ input: fc.record({ email: oddString, password: oddString }) }).map((variables) => ({ query: TEMPLATES[14]!, variables })),
   // Made-up addresses only: a real one would have a passcode e-mailed after the answer, racing the next check.
   fc.record({ email: oddString }).map((variables) => ({ query: TEMPLATES[15]!, variables })),
-  fc.record({ input: fc.record({ email: oddString, oneTimePasscode: oddString, password: oddString }) }).map((variables) => ({ query: TEMPLATES[16]!, variables })),
-  fc.record({ input: fc.record({ organizationId: anyId, email: oddString, role: fc.constantFrom('OWNER', 'ADMIN', 'MEMBER') }) }).map((variables) => ({ query: TEMPLATES[17]!, variables })),
+  fc
+    .record({ input: fc.record({ email: oddString, oneTimePasscode: oddString, password: oddString }) })
+    .map((variables) => ({ query: TEMPLATES[16]!, variables })),
+  fc
+    .record({ input: fc.record({ organizationId: anyId, email: oddString, role: fc.constantFrom('OWNER', 'ADMIN', 'MEMBER') }) })
+    .map((variables) => ({ query: TEMPLATES[17]!, variables })),
   fc.record({ id: anyId }).map((variables) => ({ query: TEMPLATES[18]!, variables })),
 );
 
@@ -369,40 +611,76 @@ const graphqlRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
   // A valid operation with odd values, as a signed-in user or API client (or no one).
   {
     arbitrary: fc.tuple(typedOperation, fc.constantFrom('session', 'session', 'access', 'none')).map(([operation, who]) => ({
-      method: 'POST', path: '/graphql', body: JSON.stringify(operation), headers: { 'content-type': 'application/json', ...signedInHeaders(who) },
+      method: 'POST',
+      path: '/graphql',
+      body: JSON.stringify(operation),
+      headers: { 'content-type': 'application/json', ...signedInHeaders(who) },
     })),
     weight: 6,
   },
   // A JSON body with a document, variables and an operation name, each possibly of the wrong type.
   {
-    arbitrary: fc.tuple(
-      fc.record({
-        query: fc.oneof({ arbitrary: document, weight: 6 }, { arbitrary: jsonValue, weight: 1 }),
-        variables: fc.oneof({ arbitrary: variablesFor, weight: 5 }, { arbitrary: fc.constant(undefined), weight: 1 }),
-        operationName: fc.oneof(fc.constant(undefined), oddString, jsonValue),
-        extensions: fc.oneof(fc.constant(undefined), jsonValue, fc.constant({ persistedQuery: { version: 1, sha256Hash: 'abc' } })),
-      }, { requiredKeys: ['query'] }),
-      fc.oneof({ arbitrary: fc.constant({ 'content-type': 'application/json' }), weight: 4 }, { arbitrary: contentType.map((type) => ({ 'content-type': type })), weight: 1 }),
-      fc.oneof(fc.constant('session'), fc.constant('access'), fc.constant('none')),
-    ).map(([envelope, headers, who]) => ({
-      method: 'POST', path: '/graphql', body: JSON.stringify(envelope),
-      headers: { ...headers, ...signedInHeaders(who) },
-    })),
+    arbitrary: fc
+      .tuple(
+        fc.record(
+          {
+            query: fc.oneof({ arbitrary: document, weight: 6 }, { arbitrary: jsonValue, weight: 1 }),
+            variables: fc.oneof({ arbitrary: variablesFor, weight: 5 }, { arbitrary: fc.constant(undefined), weight: 1 }),
+            operationName: fc.oneof(fc.constant(undefined), oddString, jsonValue),
+            extensions: fc.oneof(fc.constant(undefined), jsonValue, fc.constant({ persistedQuery: { version: 1, sha256Hash: 'abc' } })),
+          },
+          { requiredKeys: ['query'] },
+        ),
+        fc.oneof(
+          { arbitrary: fc.constant({ 'content-type': 'application/json' }), weight: 4 },
+          { arbitrary: contentType.map((type) => ({ 'content-type': type })), weight: 1 },
+        ),
+        fc.oneof(fc.constant('session'), fc.constant('access'), fc.constant('none')),
+      )
+      .map(([envelope, headers, who]) => ({
+        method: 'POST',
+        path: '/graphql',
+        body: JSON.stringify(envelope),
+        headers: { ...headers, ...signedInHeaders(who) },
+      })),
     weight: 8,
   },
   // The same over GET (queries only), with the variables as JSON text.
   {
-    arbitrary: fc.tuple(document, fc.oneof(variablesFor.map((value) => JSON.stringify(value)), oddString), fc.boolean()).map(([query, variables, signedIn]) => ({
-      method: 'GET', path: `/graphql?${encodeQuery({ query, variables })}`, headers: signedIn ? signedInHeaders('session') : {},
-    })),
+    arbitrary: fc
+      .tuple(
+        document,
+        fc.oneof(
+          variablesFor.map((value) => JSON.stringify(value)),
+          oddString,
+        ),
+        fc.boolean(),
+      )
+      .map(([query, variables, signedIn]) => ({
+        method: 'GET',
+        path: `/graphql?${encodeQuery({ query, variables })}`,
+        headers: signedIn ? signedInHeaders('session') : {},
+      })),
     weight: 2,
   },
   // Bodies that are not a GraphQL request at all.
   {
-    arbitrary: fc.tuple(
-      fc.oneof(oddString, jsonValue.map((value) => JSON.stringify(value) ?? 'null'), fc.constant('[{"query":"{ __typename }"},{"query":"{ __typename }"}]')),
-      contentType, fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'GET'),
-    ).map(([body, type, method]) => ({ method, path: '/graphql', body: method === 'GET' ? undefined : body, headers: { 'content-type': type, 'service-session-token': real.session } })),
+    arbitrary: fc
+      .tuple(
+        fc.oneof(
+          oddString,
+          jsonValue.map((value) => JSON.stringify(value) ?? 'null'),
+          fc.constant('[{"query":"{ __typename }"},{"query":"{ __typename }"}]'),
+        ),
+        contentType,
+        fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'GET'),
+      )
+      .map(([body, type, method]) => ({
+        method,
+        path: '/graphql',
+        body: method === 'GET' ? undefined : body,
+        headers: { 'content-type': type, 'service-session-token': real.session },
+      })),
     weight: 2,
   },
 );
@@ -410,57 +688,202 @@ const graphqlRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
 // --- /api/v2 -----------------------------------------------------------------------------------------------
 
 const IDENTITY_ROUTES: Array<[string, string]> = [
-  ['GET', '/auth/scopes'], ['POST', '/authcheck'], ['POST', '/users/login'], ['POST', '/users/logout'], ['POST', '/users/otp/request'],
-  ['POST', '/users/otp/change-password'], ['POST', '/users/validate-password'], ['POST', '/users/:user/convert-login'], ['GET', '/users/me'],
+  ['GET', '/auth/scopes'],
+  ['POST', '/authcheck'],
+  ['POST', '/users/login'],
+  ['POST', '/users/logout'],
+  ['POST', '/users/otp/request'],
+  ['POST', '/users/otp/change-password'],
+  ['POST', '/users/validate-password'],
+  ['POST', '/users/:user/convert-login'],
+  ['GET', '/users/me'],
 ];
 
-const identityBody = fc.oneof(
-  { arbitrary: fc.record({ email: fc.oneof(oddString, fc.constant('someone@example.com'), fc.constant('a@b')), password: oddString }, { requiredKeys: [] }), weight: 2 },
-  { arbitrary: fc.record({ email: oddString, one_time_passcode: oddString, password: oddString }, { requiredKeys: [] }), weight: 1 },
-  { arbitrary: fc.record({ to_type: fc.oneof(oddString, fc.constantFrom('github', 'oidc', 'password')), password: oddString }, { requiredKeys: [] }), weight: 1 },
-  {
-    arbitrary: fc.record({
-      checks: fc.oneof(jsonValue, fc.dictionary(oddString, fc.record({
-        action: fc.oneof(oddString, fc.constantFrom('read', 'update', 'create', 'delete')),
-        object: fc.record({ resource_type: fc.oneof(oddString, fc.constantFrom('ad_set', '*', 'user')), resource_id: anyId, organization_id: anyId, owner_id: anyId, any_org: jsonValue }, { requiredKeys: [] }),
-      }, { requiredKeys: [] }), { maxKeys: 120 })),
-    }, { requiredKeys: [] }),
-    weight: 2,
-  },
-  { arbitrary: jsonValue, weight: 2 },
-).map((value) => JSON.stringify(value) ?? '');
+const identityBody = fc
+  .oneof(
+    {
+      arbitrary: fc.record({ email: fc.oneof(oddString, fc.constant('someone@example.com'), fc.constant('a@b')), password: oddString }, { requiredKeys: [] }),
+      weight: 2,
+    },
+    { arbitrary: fc.record({ email: oddString, one_time_passcode: oddString, password: oddString }, { requiredKeys: [] }), weight: 1 },
+    {
+      arbitrary: fc.record({ to_type: fc.oneof(oddString, fc.constantFrom('github', 'oidc', 'password')), password: oddString }, { requiredKeys: [] }),
+      weight: 1,
+    },
+    {
+      arbitrary: fc.record(
+        {
+          checks: fc.oneof(
+            jsonValue,
+            fc.dictionary(
+              oddString,
+              fc.record(
+                {
+                  action: fc.oneof(oddString, fc.constantFrom('read', 'update', 'create', 'delete')),
+                  object: fc.record(
+                    {
+                      resource_type: fc.oneof(oddString, fc.constantFrom('ad_set', '*', 'user')),
+                      resource_id: anyId,
+                      organization_id: anyId,
+                      owner_id: anyId,
+                      any_org: jsonValue,
+                    },
+                    { requiredKeys: [] },
+                  ),
+                },
+                { requiredKeys: [] },
+              ),
+              { maxKeys: 120 },
+            ),
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      weight: 2,
+    },
+    { arbitrary: jsonValue, weight: 2 },
+  )
+  .map((value) => JSON.stringify(value) ?? '');
 
-const identityRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(
-  fc.oneof({ arbitrary: fc.constantFrom(...IDENTITY_ROUTES), weight: 8 }, { arbitrary: fc.tuple(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'), oddString.map((text) => `/${encodePart(text)}`)), weight: 1 }),
-  anyId, fc.oneof({ arbitrary: identityBody, weight: 5 }, { arbitrary: oddString, weight: 1 }),
-  fc.oneof({ arbitrary: fc.constant('application/json'), weight: 4 }, { arbitrary: contentType, weight: 1 }), token, fc.boolean(),
-).map(([[method, route], user, body, type, credential, asBearer]) => {
-  // Logging out with the one real session would sign the fuzzer out: logout gets made-up tokens only.
-  const usable = route === '/users/logout' && credential === real.session ? 'not-a-session' : credential;
-  const path = `/api/v2${route.replace(':user', encodePart(user))}`;
-  return {
-    method, path, body: method === 'GET' ? undefined : body,
-    headers: { 'content-type': type, ...(usable ? (asBearer ? { authorization: `Bearer ${usable}` } : { 'service-session-token': usable }) : {}) },
-  };
-});
+const identityRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    fc.oneof(
+      { arbitrary: fc.constantFrom(...IDENTITY_ROUTES), weight: 8 },
+      {
+        arbitrary: fc.tuple(
+          fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH'),
+          oddString.map((text) => `/${encodePart(text)}`),
+        ),
+        weight: 1,
+      },
+    ),
+    anyId,
+    fc.oneof({ arbitrary: identityBody, weight: 5 }, { arbitrary: oddString, weight: 1 }),
+    fc.oneof({ arbitrary: fc.constant('application/json'), weight: 4 }, { arbitrary: contentType, weight: 1 }),
+    token,
+    fc.boolean(),
+  )
+  .map(([[method, route], user, body, type, credential, asBearer]) => {
+    // Logging out with the one real session would sign the fuzzer out: logout gets made-up tokens only.
+    const usable = route === '/users/logout' && credential === real.session ? 'not-a-session' : credential;
+    const path = `/api/v2${route.replace(':user', encodePart(user))}`;
+    return {
+      method,
+      path,
+      body: method === 'GET' ? undefined : body,
+      headers: { 'content-type': type, ...(usable ? (asBearer ? { authorization: `Bearer ${usable}` } : { 'service-session-token': usable }) : {}) },
+    };
+  });
 
 // --- /v24.0 ------------------------------------------------------------------------------------------------
 
 const EDGES = [
-  'campaigns', 'adsets', 'ads', 'customaudiences', 'customconversions', 'asyncadrequestsets', 'async_batch_requests', 'copies', 'asyncadrequests',
-  'requests', 'feed', 'posts', 'comments', 'likes', 'reactions', 'insights', '', '..', '%2e%2e', '%2F',
+  'campaigns',
+  'adsets',
+  'ads',
+  'customaudiences',
+  'customconversions',
+  'asyncadrequestsets',
+  'async_batch_requests',
+  'copies',
+  'asyncadrequests',
+  'requests',
+  'feed',
+  'posts',
+  'comments',
+  'likes',
+  'reactions',
+  'insights',
+  '',
+  '..',
+  '%2e%2e',
+  '%2F',
 ];
 const PARAM_NAMES = [
-  'fields', 'limit', 'after', 'before', 'summary', 'date_format', 'effective_status', 'date_preset', 'time_range', 'filter', 'order', 'name', 'status',
-  'campaign_id', 'adset_id', 'billing_event', 'optimization_goal', 'daily_budget', 'lifetime_budget', 'bid_amount', 'targeting', 'promoted_object',
-  'start_time', 'end_time', 'execution_options', 'deep_copy', 'rename_options', 'status_option', 'message', 'attachment_url', 'attachment_id',
-  'is_hidden', 'objective', 'special_ad_categories', 'creative', 'subtype', 'lookalike_spec', 'rule', 'adbatch', 'kind', 'dsa_payor', 'batch',
-  'access_token', 'include_headers', '__proto__', 'constructor',
+  'fields',
+  'limit',
+  'after',
+  'before',
+  'summary',
+  'date_format',
+  'effective_status',
+  'date_preset',
+  'time_range',
+  'filter',
+  'order',
+  'name',
+  'status',
+  'campaign_id',
+  'adset_id',
+  'billing_event',
+  'optimization_goal',
+  'daily_budget',
+  'lifetime_budget',
+  'bid_amount',
+  'targeting',
+  'promoted_object',
+  'start_time',
+  'end_time',
+  'execution_options',
+  'deep_copy',
+  'rename_options',
+  'status_option',
+  'message',
+  'attachment_url',
+  'attachment_id',
+  'is_hidden',
+  'objective',
+  'special_ad_categories',
+  'creative',
+  'subtype',
+  'lookalike_spec',
+  'rule',
+  'adbatch',
+  'kind',
+  'dsa_payor',
+  'batch',
+  'access_token',
+  'include_headers',
+  '__proto__',
+  'constructor',
 ];
 const FIELD_TOKENS = [
-  'id', 'name', 'status', 'targeting', 'campaign', 'account', 'adset', 'ads', 'adsets', 'copies', 'comments', 'likes', 'from', 'parent', 'message',
-  'effective_status', 'issues_info', 'nope', '{', '}', '(', ')', ',', '.', 'limit', '(3)', '(-1)', '(1e9)', 'after', '["ACTIVE"]', 'filter(stream)',
-  ' ', '{{', '}}', '..', 'summary(true)',
+  'id',
+  'name',
+  'status',
+  'targeting',
+  'campaign',
+  'account',
+  'adset',
+  'ads',
+  'adsets',
+  'copies',
+  'comments',
+  'likes',
+  'from',
+  'parent',
+  'message',
+  'effective_status',
+  'issues_info',
+  'nope',
+  '{',
+  '}',
+  '(',
+  ')',
+  ',',
+  '.',
+  'limit',
+  '(3)',
+  '(-1)',
+  '(1e9)',
+  'after',
+  '["ACTIVE"]',
+  'filter(stream)',
+  ' ',
+  '{{',
+  '}}',
+  '..',
+  'summary(true)',
 ];
 const fieldsParam = fc.oneof(
   fc.array(fc.constantFrom(...FIELD_TOKENS), { maxLength: 40 }).map((tokens) => tokens.join('')),
@@ -478,89 +901,136 @@ const graphParams = fc.record({
   odd: fc.dictionary(oddString, paramValue, { maxKeys: 3 }),
 });
 
-const graphPath = fc.tuple(
-  fc.oneof({ arbitrary: fc.constant('v24.0'), weight: 8 }, { arbitrary: fc.constantFrom('v23.0', 'v22.0', 'v2.0', 'v24', 'V24.0', 'v99.9', 'v', 'v24.0.1'), weight: 1 }),
-  anyId, fc.option(fc.constantFrom(...EDGES), { nil: undefined }), fc.option(oddString, { nil: undefined, freq: 8 }),
-).map(([version, id, edge, extra]) =>
-  `/${version}/${encodePart(id)}${edge !== undefined ? `/${edge}` : ''}${extra !== undefined ? `/${encodePart(extra)}` : ''}`);
+const graphPath = fc
+  .tuple(
+    fc.oneof(
+      { arbitrary: fc.constant('v24.0'), weight: 8 },
+      { arbitrary: fc.constantFrom('v23.0', 'v22.0', 'v2.0', 'v24', 'V24.0', 'v99.9', 'v', 'v24.0.1'), weight: 1 },
+    ),
+    anyId,
+    fc.option(fc.constantFrom(...EDGES), { nil: undefined }),
+    fc.option(oddString, { nil: undefined, freq: 8 }),
+  )
+  .map(
+    ([version, id, edge, extra]) => `/${version}/${encodePart(id)}${edge !== undefined ? `/${edge}` : ''}${extra !== undefined ? `/${encodePart(extra)}` : ''}`,
+  );
 
-const graphRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(
-  fc.constantFrom('GET', 'GET', 'POST', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'), graphPath, graphParams,
-  fc.constantFrom('query', 'form', 'json', 'raw'), token, fc.constantFrom('param', 'bearer', 'oauth'), contentType,
-).map(([method, path, { named, fields, odd }, encoding, credential, carry, rawType]) => {
-  const params: Record<string, string> = { ...odd, ...named, ...(fields !== undefined ? { fields } : {}) };
-  const headers: Record<string, string> = {};
-  if (credential && carry === 'param') params.access_token = credential;
-  else if (credential) headers.authorization = `${carry === 'bearer' ? 'Bearer' : 'OAuth'} ${credential}`;
-  if (encoding === 'query' || method === 'GET' || method === 'HEAD') return { method, path: `${path}?${encodeQuery(params)}`, headers };
-  if (encoding === 'form') return { method, path, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: encodeQuery(params) };
-  if (encoding === 'json') return { method, path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(params) };
-  return { method, path, headers: { ...headers, 'content-type': rawType }, body: Object.values(params).join('&') };
-});
+const graphRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    fc.constantFrom('GET', 'GET', 'POST', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD'),
+    graphPath,
+    graphParams,
+    fc.constantFrom('query', 'form', 'json', 'raw'),
+    token,
+    fc.constantFrom('param', 'bearer', 'oauth'),
+    contentType,
+  )
+  .map(([method, path, { named, fields, odd }, encoding, credential, carry, rawType]) => {
+    const params: Record<string, string> = { ...odd, ...named, ...(fields !== undefined ? { fields } : {}) };
+    const headers: Record<string, string> = {};
+    if (credential && carry === 'param') params.access_token = credential;
+    else if (credential) headers.authorization = `${carry === 'bearer' ? 'Bearer' : 'OAuth'} ${credential}`;
+    if (encoding === 'query' || method === 'GET' || method === 'HEAD') return { method, path: `${path}?${encodeQuery(params)}`, headers };
+    if (encoding === 'form') return { method, path, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: encodeQuery(params) };
+    if (encoding === 'json') return { method, path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(params) };
+    return { method, path, headers: { ...headers, 'content-type': rawType }, body: Object.values(params).join('&') };
+  });
 
-const batchItem = fc.record({
-  method: fc.oneof(fc.constantFrom('GET', 'POST', 'DELETE', 'get', 'PUT'), jsonValue),
-  relative_url: fc.oneof(
-    { arbitrary: fc.tuple(anyId, fc.option(fc.constantFrom(...EDGES), { nil: undefined }), fc.option(fieldsParam, { nil: undefined }))
-      .map(([id, edge, fields]) => `${encodePart(id)}${edge ? `/${edge}` : ''}${fields !== undefined ? `?fields=${encodePart(fields)}` : ''}`), weight: 4 },
-    { arbitrary: fc.constantFrom('', '/', '?batch=[]', 'v24.0/', 'v22.0/1', '//', '../..', '?access_token=x'), weight: 1 },
-    { arbitrary: jsonValue, weight: 1 },
-  ),
-  body: fc.oneof(
-    graphParams.map(({ named }) => encodeQuery(named)),
-    fc.constantFrom(`batch=${encodePart('[{"relative_url":"me"}]')}`, 'name=x&name=y'),
-    jsonValue,
-  ),
-  name: oddString,
-  depends_on: oddString,
-}, { requiredKeys: [] });
+const batchItem = fc.record(
+  {
+    method: fc.oneof(fc.constantFrom('GET', 'POST', 'DELETE', 'get', 'PUT'), jsonValue),
+    relative_url: fc.oneof(
+      {
+        arbitrary: fc
+          .tuple(anyId, fc.option(fc.constantFrom(...EDGES), { nil: undefined }), fc.option(fieldsParam, { nil: undefined }))
+          .map(([id, edge, fields]) => `${encodePart(id)}${edge ? `/${edge}` : ''}${fields !== undefined ? `?fields=${encodePart(fields)}` : ''}`),
+        weight: 4,
+      },
+      { arbitrary: fc.constantFrom('', '/', '?batch=[]', 'v24.0/', 'v22.0/1', '//', '../..', '?access_token=x'), weight: 1 },
+      { arbitrary: jsonValue, weight: 1 },
+    ),
+    body: fc.oneof(
+      graphParams.map(({ named }) => encodeQuery(named)),
+      fc.constantFrom(`batch=${encodePart('[{"relative_url":"me"}]')}`, 'name=x&name=y'),
+      jsonValue,
+    ),
+    name: oddString,
+    depends_on: oddString,
+  },
+  { requiredKeys: [] },
+);
 
-const batchRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(
-  fc.oneof(
-    { arbitrary: fc.array(batchItem, { maxLength: 12 }).map((items) => JSON.stringify(items)), weight: 5 },
-    { arbitrary: fc.integer({ min: 51, max: 60 }).map((count) => JSON.stringify(Array.from({ length: count }, () => ({ relative_url: real.act })))), weight: 1 },
-    { arbitrary: jsonValue.map((value) => JSON.stringify(value) ?? ''), weight: 1 },
-    { arbitrary: oddString, weight: 1 },
-  ),
-  token, fc.constantFrom('form', 'json', 'query'), fc.dictionary(fc.constantFrom('include_headers', 'fields', 'access_token', 'name'), paramValue, { maxKeys: 2 }),
-).map(([batch, credential, encoding, extra]) => {
-  const params: Record<string, string> = { ...extra, batch, ...(credential ? { access_token: credential } : {}) };
-  if (encoding === 'query') return { method: 'POST', path: `/v24.0/?${encodeQuery(params)}`, headers: {} as Record<string, string> };
-  if (encoding === 'json') return { method: 'POST', path: '/v24.0/', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) };
-  return { method: 'POST', path: '/v24.0', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: encodeQuery(params) };
-});
+const batchRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    fc.oneof(
+      { arbitrary: fc.array(batchItem, { maxLength: 12 }).map((items) => JSON.stringify(items)), weight: 5 },
+      {
+        arbitrary: fc.integer({ min: 51, max: 60 }).map((count) => JSON.stringify(Array.from({ length: count }, () => ({ relative_url: real.act })))),
+        weight: 1,
+      },
+      { arbitrary: jsonValue.map((value) => JSON.stringify(value) ?? ''), weight: 1 },
+      { arbitrary: oddString, weight: 1 },
+    ),
+    token,
+    fc.constantFrom('form', 'json', 'query'),
+    fc.dictionary(fc.constantFrom('include_headers', 'fields', 'access_token', 'name'), paramValue, { maxKeys: 2 }),
+  )
+  .map(([batch, credential, encoding, extra]) => {
+    const params: Record<string, string> = { ...extra, batch, ...(credential ? { access_token: credential } : {}) };
+    if (encoding === 'query') return { method: 'POST', path: `/v24.0/?${encodeQuery(params)}`, headers: {} as Record<string, string> };
+    if (encoding === 'json') return { method: 'POST', path: '/v24.0/', headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) };
+    return { method: 'POST', path: '/v24.0', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: encodeQuery(params) };
+  });
 
 // --- /oauth2 -----------------------------------------------------------------------------------------------
 
 const oauthValue = (realValue: () => string, others: string[]) =>
-  fc.oneof({ arbitrary: fc.constant(null).map(realValue), weight: 2 }, { arbitrary: fc.constantFrom(...others), weight: 1 }, { arbitrary: oddString, weight: 2 });
+  fc.oneof(
+    { arbitrary: fc.constant(null).map(realValue), weight: 2 },
+    { arbitrary: fc.constantFrom(...others), weight: 1 },
+    { arbitrary: oddString, weight: 2 },
+  );
 
-const oauthRequest: fc.Arbitrary<FuzzRequest> = fc.tuple(
-  fc.oneof({ arbitrary: fc.constant('/oauth2/token'), weight: 8 }, { arbitrary: fc.constantFrom('/oauth2/jwks', '/.well-known/oauth-authorization-server', '/oauth2/', '/oauth2/token/x', '/oauth2/authorize'), weight: 1 }),
-  fc.oneof({ arbitrary: fc.constant('POST'), weight: 6 }, { arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'), weight: 1 }),
-  fc.array(fc.tuple(
-    fc.oneof({ arbitrary: fc.constantFrom('grant_type', 'client_id', 'client_secret', 'scope', 'audience', 'resource'), weight: 5 }, { arbitrary: oddString, weight: 1 }),
+const oauthRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
     fc.oneof(
-      oauthValue(() => 'client_credentials', ['password', 'authorization_code', 'refresh_token', 'CLIENT_CREDENTIALS']),
-      oauthValue(() => real.clientId, ['00000000-0000-0000-0000-000000000000', 'admin']),
-      oauthValue(() => real.clientSecret, ['secret', 'x'.repeat(200)]),
-      oauthValue(() => 'ads_read', ['write', 'ads_read ads_read', 'openid', 'all']),
+      { arbitrary: fc.constant('/oauth2/token'), weight: 8 },
+      { arbitrary: fc.constantFrom('/oauth2/jwks', '/.well-known/oauth-authorization-server', '/oauth2/', '/oauth2/token/x', '/oauth2/authorize'), weight: 1 },
     ),
-  ), { maxLength: 8 }),
-  fc.option(fc.oneof(
-    fc.tuple(oddString, oddString).map(([id, secret]) => `Basic ${Buffer.from(`${encodePart(id)}:${encodePart(secret)}`).toString('base64')}`),
-    fc.constant(null).map(() => `Basic ${Buffer.from(`${real.clientId}:${encodePart('wrong')}`).toString('base64')}`),
-    fc.constantFrom('Basic', 'Basic =', 'Basic Og==', 'Basic ' + 'A'.repeat(5_000), 'Bearer x'),
-    headerText(60),
-  ), { nil: undefined }),
-  fc.oneof({ arbitrary: fc.constant('application/x-www-form-urlencoded'), weight: 4 }, { arbitrary: contentType, weight: 1 }),
-  fc.option(oddString, { nil: undefined, freq: 6 }),
-).map(([path, method, pairs, authorization, type, raw]) => {
-  const form = new URLSearchParams();
-  for (const [name, value] of pairs) form.append(name, value);
-  const headers: Record<string, string> = { 'content-type': type, ...(authorization !== undefined ? { authorization } : {}) };
-  return { method, path, headers, body: method === 'GET' || method === 'HEAD' ? undefined : raw ?? form.toString() } satisfies FuzzRequest;
-});
+    fc.oneof({ arbitrary: fc.constant('POST'), weight: 6 }, { arbitrary: fc.constantFrom('GET', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'), weight: 1 }),
+    fc.array(
+      fc.tuple(
+        fc.oneof(
+          { arbitrary: fc.constantFrom('grant_type', 'client_id', 'client_secret', 'scope', 'audience', 'resource'), weight: 5 },
+          { arbitrary: oddString, weight: 1 },
+        ),
+        fc.oneof(
+          oauthValue(() => 'client_credentials', ['password', 'authorization_code', 'refresh_token', 'CLIENT_CREDENTIALS']),
+          oauthValue(() => real.clientId, ['00000000-0000-0000-0000-000000000000', 'admin']),
+          oauthValue(() => real.clientSecret, ['secret', 'x'.repeat(200)]),
+          oauthValue(() => 'ads_read', ['write', 'ads_read ads_read', 'openid', 'all']),
+        ),
+      ),
+      { maxLength: 8 },
+    ),
+    fc.option(
+      fc.oneof(
+        fc.tuple(oddString, oddString).map(([id, secret]) => `Basic ${Buffer.from(`${encodePart(id)}:${encodePart(secret)}`).toString('base64')}`),
+        fc.constant(null).map(() => `Basic ${Buffer.from(`${real.clientId}:${encodePart('wrong')}`).toString('base64')}`),
+        fc.constantFrom('Basic', 'Basic =', 'Basic Og==', 'Basic ' + 'A'.repeat(5_000), 'Bearer x'),
+        headerText(60),
+      ),
+      { nil: undefined },
+    ),
+    fc.oneof({ arbitrary: fc.constant('application/x-www-form-urlencoded'), weight: 4 }, { arbitrary: contentType, weight: 1 }),
+    fc.option(oddString, { nil: undefined, freq: 6 }),
+  )
+  .map(([path, method, pairs, authorization, type, raw]) => {
+    const form = new URLSearchParams();
+    for (const [name, value] of pairs) form.append(name, value);
+    const headers: Record<string, string> = { 'content-type': type, ...(authorization !== undefined ? { authorization } : {}) };
+    return { method, path, headers, body: method === 'GET' || method === 'HEAD' ? undefined : (raw ?? form.toString()) } satisfies FuzzRequest;
+  });
 
 // --- The runs ------------------------------------------------------------------------------------------------
 
@@ -573,21 +1043,87 @@ const KNOWN_HARD_CASES: Array<[string, () => FuzzRequest]> = [
   ['a GraphQL document nested 3,000 levels', () => graphqlPost({ query: `${'{ a '.repeat(DEEP)}${'}'.repeat(DEEP)}` })],
   ['a GraphQL document of 3,000 nested lists', () => graphqlPost({ query: `{ node(id: ${'['.repeat(DEEP)}1${']'.repeat(DEEP)}) { id } }` })],
   ['GraphQL variables nested 3,000 levels', () => graphqlPost({ query: TEMPLATES[10]!, variables: JSON.parse(`{"account":"1","input":${deepObject}}`) })],
-  ['a JSON scalar nested 3,000 levels', () => graphqlPost({ query: TEMPLATES[9]!, variables: { id: real.adSet, input: { targeting: JSON.parse(deepObject) } } })],
-  ['/v24.0 fields nested 3,000 levels', () => ({ method: 'GET', path: `/v24.0/${real.adSet}?${encodeQuery({ access_token: real.session, fields: `${'campaign{'.repeat(DEEP)}id${'}'.repeat(DEEP)}` })}`, headers: {} })],
-  ['/v24.0 targeting nested 3,000 levels', () => ({
-    method: 'POST', path: `/v24.0/${real.adSet}`, headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: encodeQuery({ access_token: real.session, targeting: deepObject }),
-  })],
-  ['/v24.0 JSON body nested 3,000 levels', () => ({ method: 'POST', path: `/v24.0/${real.adSet}?access_token=${real.session}`, headers: { 'content-type': 'application/json' }, body: `{"name":${deepJson}}` })],
-  ['/v24.0 batch nested 3,000 levels', () => ({ method: 'POST', path: '/v24.0/', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: encodeQuery({ access_token: real.session, batch: deepJson }) })],
-  ['/api/v2 JSON body nested 3,000 levels', () => ({ method: 'POST', path: '/api/v2/authcheck', headers: { 'content-type': 'application/json', 'service-session-token': real.session }, body: `{"checks":${deepObject}}` })],
+  [
+    'a JSON scalar nested 3,000 levels',
+    () => graphqlPost({ query: TEMPLATES[9]!, variables: { id: real.adSet, input: { targeting: JSON.parse(deepObject) } } }),
+  ],
+  [
+    '/v24.0 fields nested 3,000 levels',
+    () => ({
+      method: 'GET',
+      path: `/v24.0/${real.adSet}?${encodeQuery({ access_token: real.session, fields: `${'campaign{'.repeat(DEEP)}id${'}'.repeat(DEEP)}` })}`,
+      headers: {},
+    }),
+  ],
+  [
+    '/v24.0 targeting nested 3,000 levels',
+    () => ({
+      method: 'POST',
+      path: `/v24.0/${real.adSet}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: encodeQuery({ access_token: real.session, targeting: deepObject }),
+    }),
+  ],
+  [
+    '/v24.0 JSON body nested 3,000 levels',
+    () => ({
+      method: 'POST',
+      path: `/v24.0/${real.adSet}?access_token=${real.session}`,
+      headers: { 'content-type': 'application/json' },
+      body: `{"name":${deepJson}}`,
+    }),
+  ],
+  [
+    '/v24.0 batch nested 3,000 levels',
+    () => ({
+      method: 'POST',
+      path: '/v24.0/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: encodeQuery({ access_token: real.session, batch: deepJson }),
+    }),
+  ],
+  [
+    '/api/v2 JSON body nested 3,000 levels',
+    () => ({
+      method: 'POST',
+      path: '/api/v2/authcheck',
+      headers: { 'content-type': 'application/json', 'service-session-token': real.session },
+      body: `{"checks":${deepObject}}`,
+    }),
+  ],
   // A body that claims a compression it does not have: zlib's error carries a 400 but no body-parser type.
   ...(['gzip', 'deflate', 'br'] as const).flatMap((encoding): Array<[string, () => FuzzRequest]> => [
-    [`/graphql, Content-Encoding: ${encoding} over plain bytes`, () => ({ ...graphqlPost({ query: '{ __typename }' }), headers: { 'content-type': 'application/json', 'content-encoding': encoding } })],
-    [`/api/v2, Content-Encoding: ${encoding} over plain bytes`, () => ({ method: 'POST', path: '/api/v2/users/login', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: '{"email":"a@b.c","password":"x"}' })],
-    [`/v24.0, Content-Encoding: ${encoding} over plain bytes`, () => ({ method: 'POST', path: `/v24.0/${real.adSet}`, headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': encoding }, body: encodeQuery({ access_token: real.session, name: 'x' }) })],
-    [`/oauth2/token, Content-Encoding: ${encoding} over plain bytes`, () => ({ method: 'POST', path: '/oauth2/token', headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': encoding }, body: 'grant_type=client_credentials' })],
+    [
+      `/graphql, Content-Encoding: ${encoding} over plain bytes`,
+      () => ({ ...graphqlPost({ query: '{ __typename }' }), headers: { 'content-type': 'application/json', 'content-encoding': encoding } }),
+    ],
+    [
+      `/api/v2, Content-Encoding: ${encoding} over plain bytes`,
+      () => ({
+        method: 'POST',
+        path: '/api/v2/users/login',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding },
+        body: '{"email":"a@b.c","password":"x"}',
+      }),
+    ],
+    [
+      `/v24.0, Content-Encoding: ${encoding} over plain bytes`,
+      () => ({
+        method: 'POST',
+        path: `/v24.0/${real.adSet}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': encoding },
+        body: encodeQuery({ access_token: real.session, name: 'x' }),
+      }),
+    ],
+    [
+      `/oauth2/token, Content-Encoding: ${encoding} over plain bytes`,
+      () => ({
+        method: 'POST',
+        path: '/oauth2/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': encoding },
+        body: 'grant_type=client_credentials',
+      }),
+    ],
   ]),
 ];
 
@@ -618,7 +1154,11 @@ describe('fuzzing every surface (fixed seed, bounded runs)', () => {
 
   it('odd headers on every surface: content types, encodings, proxies, credentials, a header too large', async () => {
     const base = fc.oneof(graphqlRequest, identityRequest, graphRequest, batchRequest, oauthRequest);
-    await fuzz('headers', fc.tuple(base, extraHeaders).map(([request, headers]) => ({ ...request, headers: { ...request.headers, ...headers } })), runs(80));
+    await fuzz(
+      'headers',
+      fc.tuple(base, extraHeaders).map(([request, headers]) => ({ ...request, headers: { ...request.headers, ...headers } })),
+      runs(80),
+    );
   });
 
   it.each(KNOWN_HARD_CASES)('%s', async (_name, request) => {

@@ -7,8 +7,14 @@ import { fetchAccessToken } from '../helpers/oauth.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
-  ads as adsTable, customAudiences,
-  type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord, type CustomAudienceRecord, type ObjectStatus,
+  ads as adsTable,
+  customAudiences,
+  type AdAccountRecord,
+  type AdRecord,
+  type AdSetRecord,
+  type CampaignRecord,
+  type CustomAudienceRecord,
+  type ObjectStatus,
 } from '../../src/ads/store.ts';
 
 /**
@@ -58,27 +64,67 @@ interface Scene {
 }
 
 /** A fresh account with a campaign (no budget of its own), a valid ACTIVE source ad set "Source" and its ads. */
-async function scene(options: {
-  account?: Partial<AdAccountRecord>; campaign?: Partial<CampaignRecord>; source?: Partial<AdSetRecord>; ads?: ObjectStatus[]; adNames?: string[]; organizationId?: string;
-} = {}): Promise<Scene> {
+async function scene(
+  options: {
+    account?: Partial<AdAccountRecord>;
+    campaign?: Partial<CampaignRecord>;
+    source?: Partial<AdSetRecord>;
+    ads?: ObjectStatus[];
+    adNames?: string[];
+    organizationId?: string;
+  } = {},
+): Promise<Scene> {
   const account = await world.adAccount(options.organizationId ?? orgId, options.account);
   const [campaign] = await world.campaigns(account, 1, options.campaign);
   const [source] = await world.adSets(campaign!, 1, () => ({
-    name: 'Source', billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '5000', targeting: US, ...options.source,
+    name: 'Source',
+    billingEvent: 'IMPRESSIONS',
+    optimizationGoal: 'LINK_CLICKS',
+    dailyBudget: '5000',
+    targeting: US,
+    ...options.source,
   }));
   const statuses = options.ads ?? [];
-  const ads = statuses.length === 0 ? [] : await server.deps.db.transaction((trx) => insertObjects<AdRecord>(trx, 'ad', adsTable, statuses.map((status, i) => ({
-    organizationId: source!.organizationId, accountId: account.id, campaignId: campaign!.id, adsetId: source!.id,
-    name: options.adNames?.[i] ?? `Ad ${i + 1}`, status, creative: { title: `Creative ${i + 1}` }, sourceAdId: null,
-  }))));
+  const ads =
+    statuses.length === 0
+      ? []
+      : await server.deps.db.transaction((trx) =>
+          insertObjects<AdRecord>(
+            trx,
+            'ad',
+            adsTable,
+            statuses.map((status, i) => ({
+              organizationId: source!.organizationId,
+              accountId: account.id,
+              campaignId: campaign!.id,
+              adsetId: source!.id,
+              name: options.adNames?.[i] ?? `Ad ${i + 1}`,
+              status,
+              creative: { title: `Creative ${i + 1}` },
+              sourceAdId: null,
+            })),
+          ),
+        );
   return { account, campaign: campaign!, source: source!, ads };
 }
 
 async function audience(account: AdAccountRecord, fields: Partial<CustomAudienceRecord> = {}): Promise<CustomAudienceRecord> {
-  const [created] = await server.deps.db.transaction((trx) => insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [{
-    organizationId: account.organizationId, accountId: account.id, name: 'Audience', subtype: 'CUSTOM', description: null,
-    lookalikeSpec: null, flaggedReason: null, operationStatusCode: 200, operationStatusDescription: null, ...fields,
-  }]));
+  const [created] = await server.deps.db.transaction((trx) =>
+    insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [
+      {
+        organizationId: account.organizationId,
+        accountId: account.id,
+        name: 'Audience',
+        subtype: 'CUSTOM',
+        description: null,
+        lookalikeSpec: null,
+        flaggedReason: null,
+        operationStatusCode: 200,
+        operationStatusDescription: null,
+        ...fields,
+      },
+    ]),
+  );
   return created!;
 }
 
@@ -108,8 +154,12 @@ function okRest(response: GraphHttpResponse): any {
 async function rowCounts() {
   const count = async (table: string) => Number(((await server.deps.db(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
   return {
-    objects: await count('graph_objects'), adSets: await count('ad_sets'), ads: await count('ads'), references: await count('ad_set_references'),
-    requestSets: await count('async_request_sets'), requests: await count('async_requests'),
+    objects: await count('graph_objects'),
+    adSets: await count('ad_sets'),
+    ads: await count('ads'),
+    references: await count('ad_set_references'),
+    requestSets: await count('async_request_sets'),
+    requests: await count('async_requests'),
   };
 }
 
@@ -135,9 +185,11 @@ async function expectGqlRefused(call: () => Promise<GraphQLBody>, expected: { co
   return error;
 }
 
-const READ_FIELDS = 'name,status,effective_status,campaign_id,source_adset_id,source_adset{id,name},daily_budget,lifetime_budget,billing_event,optimization_goal,targeting,start_time,end_time,dsa_payor,dsa_beneficiary';
+const READ_FIELDS =
+  'name,status,effective_status,campaign_id,source_adset_id,source_adset{id,name},daily_budget,lifetime_budget,billing_event,optimization_goal,targeting,start_time,end_time,dsa_payor,dsa_beneficiary';
 const readRest = async (id: string) => okRest(await graph.get(id, tokens.advertiser, { fields: READ_FIELDS }));
-const adsOfRest = async (id: string) => okRest(await graph.get(`${id}/ads`, tokens.advertiser, { fields: 'id,name,status,creative', limit: 100, summary: 'total_count' }));
+const adsOfRest = async (id: string) =>
+  okRest(await graph.get(`${id}/ads`, tokens.advertiser, { fields: 'id,name,status,creative', limit: 100, summary: 'total_count' }));
 
 describe('shallow copy', () => {
   it('POST /<id>/copies answers {copied_adset_id, ad_object_ids}; the copy is "<name> - Copy", PAUSED, from its source, without ads', async () => {
@@ -150,15 +202,25 @@ describe('shallow copy', () => {
     });
     expect(answer.copied_adset_id).not.toBe(source.id);
     expect(await readRest(answer.copied_adset_id)).toEqual({
-      id: answer.copied_adset_id, name: 'Source - Copy', status: 'PAUSED', effective_status: 'PAUSED', campaign_id: campaign.id,
-      source_adset_id: source.id, source_adset: { id: source.id, name: 'Source' }, daily_budget: '5000', billing_event: 'IMPRESSIONS',
-      optimization_goal: 'LINK_CLICKS', targeting: US,
+      id: answer.copied_adset_id,
+      name: 'Source - Copy',
+      status: 'PAUSED',
+      effective_status: 'PAUSED',
+      campaign_id: campaign.id,
+      source_adset_id: source.id,
+      source_adset: { id: source.id, name: 'Source' },
+      daily_budget: '5000',
+      billing_event: 'IMPRESSIONS',
+      optimization_goal: 'LINK_CLICKS',
+      targeting: US,
     });
     expect(await adsOfRest(answer.copied_adset_id)).toMatchObject({ data: [], summary: { total_count: 0 } });
     // One ad set (and its object id) more; no ads.
     expect(await rowCounts()).toEqual({ ...before, objects: before.objects + 1, adSets: before.adSets + 1 });
     // The source lists its copy; the source itself is unchanged.
-    expect(okRest(await graph.get(`${source.id}/copies`, tokens.advertiser, { fields: 'id,name' })).data).toEqual([{ id: answer.copied_adset_id, name: 'Source - Copy' }]);
+    expect(okRest(await graph.get(`${source.id}/copies`, tokens.advertiser, { fields: 'id,name' })).data).toEqual([
+      { id: answer.copied_adset_id, name: 'Source - Copy' },
+    ]);
     expect(await readRest(source.id)).toMatchObject({ name: 'Source', status: 'ACTIVE' });
   });
 
@@ -167,8 +229,17 @@ describe('shallow copy', () => {
     const result = ok(await copyGql(source.id)).copyAdSet;
     expect(result).toEqual({
       copiedAdSet: {
-        id: expect.stringMatching(/^\d+$/), name: 'Source - Copy', status: 'PAUSED', campaignId: campaign.id, dailyBudget: 5000, startTime: null, endTime: null,
-        dsaPayor: null, dsaBeneficiary: null, sourceAdSet: { id: source.id, name: 'Source' }, ads: { totalCount: 0, nodes: [] },
+        id: expect.stringMatching(/^\d+$/),
+        name: 'Source - Copy',
+        status: 'PAUSED',
+        campaignId: campaign.id,
+        dailyBudget: 5000,
+        startTime: null,
+        endTime: null,
+        dsaPayor: null,
+        dsaBeneficiary: null,
+        sourceAdSet: { id: source.id, name: 'Source' },
+        ads: { totalCount: 0, nodes: [] },
       },
       adObjectIds: [{ adObjectType: 'AD_SET', sourceId: source.id, copiedId: result.copiedAdSet.id }],
       request: null,
@@ -193,7 +264,13 @@ describe('deep copy', () => {
     const copied = await adsOfRest(answer.copied_adset_id);
     expect(copied.summary).toEqual({ total_count: 3 });
     expect(copied.data).toEqual(live.map((ad, i) => ({ id: adEntries[i]!.copied_id, name: ad.name, status: 'PAUSED', creative: ad.creative })));
-    const rows = await server.deps.db('ads').whereIn('id', adEntries.map((e) => e.copied_id)).orderBy('id');
+    const rows = await server.deps
+      .db('ads')
+      .whereIn(
+        'id',
+        adEntries.map((e) => e.copied_id),
+      )
+      .orderBy('id');
     expect(rows.map((r: Record<string, unknown>) => [String(r.adset_id), String(r.source_ad_id)])).toEqual(live.map((ad) => [answer.copied_adset_id, ad.id]));
     // The source keeps its own ads.
     expect((await adsOfRest(source.id)).summary).toEqual({ total_count: 3 });
@@ -212,11 +289,16 @@ describe('deep copy', () => {
   it('more than 3 ads synchronously is error 100 pointing at the asynchronous form, and writes nothing', async () => {
     const { source, account } = await scene({ ads: ['ACTIVE', 'PAUSED', 'ACTIVE', 'PAUSED'] });
     const error = await expectRestRefused(() => copyRest(source.id, { deep_copy: 'true' }), {
-      status: 400, code: 100, type: 'OAuthException', message: new RegExp(`more than 3 ads must be asynchronous.*POST /act_${account.id}/async_batch_requests`),
+      status: 400,
+      code: 100,
+      type: 'OAuthException',
+      message: new RegExp(`more than 3 ads must be asynchronous.*POST /act_${account.id}/async_batch_requests`),
     });
     expect(error).toMatchObject({ error_user_title: 'Too many ads to copy', error_user_msg: expect.stringMatching(/4 ads.*asynchronous request/) });
     await expectGqlRefused(() => copyGql(source.id, { deepCopy: true }), {
-      code: 'BAD_USER_INPUT', field: 'input.deepCopy', graphApi: { code: 100, error_user_title: 'Too many ads to copy' },
+      code: 'BAD_USER_INPUT',
+      field: 'input.deepCopy',
+      graphApi: { code: 100, error_user_title: 'Too many ads to copy' },
     });
     // A shallow copy of the same ad set is fine.
     expect(okRest(await copyRest(source.id)).ad_object_ids).toHaveLength(1);
@@ -242,13 +324,21 @@ describe('campaign_id', () => {
     expect(await readRest(answer.copied_adset_id)).toMatchObject({ campaign_id: plain!.id, daily_budget: '5000' });
   });
 
-  it('the copy takes the new campaign\'s rules: no budget anywhere, or a special ad category, is refused', async () => {
+  it("the copy takes the new campaign's rules: no budget anywhere, or a special ad category, is refused", async () => {
     const { source, account } = await scene({ campaign: { dailyBudget: '20000' }, source: { dailyBudget: null } });
     const [plain] = await world.campaigns(account, 1);
-    await expectRestRefused(() => copyRest(source.id, { campaign_id: plain!.id }), { status: 400, code: 100, message: /daily_budget or lifetime_budget is required/ });
+    await expectRestRefused(() => copyRest(source.id, { campaign_id: plain!.id }), {
+      status: 400,
+      code: 100,
+      message: /daily_budget or lifetime_budget is required/,
+    });
     const restricted = await scene({ source: { targeting: { geo_locations: { countries: ['US'] }, age_min: 25 } } });
     const [housing] = await world.campaigns(restricted.account, 1, { specialAdCategories: ['HOUSING'] });
-    await expectRestRefused(() => copyRest(restricted.source.id, { campaign_id: housing!.id }), { status: 400, code: 100, message: /targeting\.age_min.*HOUSING/ });
+    await expectRestRefused(() => copyRest(restricted.source.id, { campaign_id: housing!.id }), {
+      status: 400,
+      code: 100,
+      message: /targeting\.age_min.*HOUSING/,
+    });
   });
 
   it.each([
@@ -257,9 +347,10 @@ describe('campaign_id', () => {
     ['the account, but DELETED', 'deleted'],
   ] as const)('a campaign of %s is error 100 on campaign_id, and nothing is written', async (_, which) => {
     const { source, account } = await scene();
-    const target = which === 'deleted'
-      ? (await world.campaigns(account, 1, { status: 'DELETED' }))[0]!
-      : (await scene({ organizationId: which === 'other-org' ? otherOrgId : orgId })).campaign;
+    const target =
+      which === 'deleted'
+        ? (await world.campaigns(account, 1, { status: 'DELETED' }))[0]!
+        : (await scene({ organizationId: which === 'other-org' ? otherOrgId : orgId })).campaign;
     await expectRestRefused(() => copyRest(source.id, { campaign_id: target.id }), { status: 400, code: 100, message: /campaign_id/ });
     await expectGqlRefused(() => copyGql(source.id, { campaignId: target.id }), { code: 'BAD_USER_INPUT', field: 'input.campaignId', graphApi: { code: 100 } });
   });
@@ -272,10 +363,19 @@ describe('bad input: a precise error 100, nothing written', () => {
     ['campaign_id naming an ad set', 'adset', /^\(#100\) Param campaign_id must be the id of a campaign of ad account/],
     ['rename_options with broken JSON', { rename_options: '{"rename_strategy":' }, /^\(#100\) Param rename_options must be JSON-encoded/],
     ['a rename_prefix that is not a string', { rename_options: { rename_prefix: 5 } }, /^\(#100\) Param rename_options\.rename_prefix must be a string$/],
-    ['a rename_prefix over 400 characters', { rename_options: { rename_prefix: 'x'.repeat(401) } }, /rename_options\.rename_prefix must be at most 400 characters/],
+    [
+      'a rename_prefix over 400 characters',
+      { rename_options: { rename_prefix: 'x'.repeat(401) } },
+      /rename_options\.rename_prefix must be at most 400 characters/,
+    ],
   ] as Array<[string, Record<string, unknown> | 'adset', RegExp]>)('%s', async (_, form, message) => {
     const { source } = await scene();
-    await expectRestRefused(() => copyRest(source.id, form === 'adset' ? { campaign_id: source.id } : form), { status: 400, code: 100, type: 'OAuthException', message });
+    await expectRestRefused(() => copyRest(source.id, form === 'adset' ? { campaign_id: source.id } : form), {
+      status: 400,
+      code: 100,
+      type: 'OAuthException',
+      message,
+    });
   });
 
   it('unknown parameters are ignored', async () => {
@@ -286,23 +386,36 @@ describe('bad input: a precise error 100, nothing written', () => {
   it('the copies edge of something that is not an ad set: 100/33', async () => {
     const { campaign, ads } = await scene({ ads: ['ACTIVE'] });
     for (const id of [campaign.id, ads[0]!.id]) {
-      await expectRestRefused(() => copyRest(id), { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(`${id}/copies`, 'post') });
+      await expectRestRefused(() => copyRest(id), {
+        status: 400,
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+        message: UNKNOWN_OBJECT(`${id}/copies`, 'post'),
+      });
       await expectGqlRefused(() => copyGql(id), { code: 'NOT_FOUND' });
     }
   });
 });
 
 describe('start_time and end_time', () => {
-  it('set the copy\'s schedule, leaving the source\'s', async () => {
+  it("set the copy's schedule, leaving the source's", async () => {
     const { source } = await scene({ source: { startTime: new Date('2030-01-01T00:00:00Z') } });
     const answer = okRest(await copyRest(source.id, { start_time: '2030-06-01T00:00:00+0000', end_time: '2030-07-01T00:00:00+0000' }));
     expect(await readRest(answer.copied_adset_id)).toMatchObject({ start_time: '2030-06-01T00:00:00+0000', end_time: '2030-07-01T00:00:00+0000' });
     expect((await readRest(source.id)).start_time).toBe('2030-01-01T00:00:00+0000');
-    expect(ok(await copyGql(source.id, { startTime: '2031-01-01T00:00:00Z' })).copyAdSet.copiedAdSet).toMatchObject({ startTime: '2031-01-01T00:00:00.000Z', endTime: null });
+    expect(ok(await copyGql(source.id, { startTime: '2031-01-01T00:00:00Z' })).copyAdSet.copiedAdSet).toMatchObject({
+      startTime: '2031-01-01T00:00:00.000Z',
+      endTime: null,
+    });
   });
 
   it.each([
-    ['an end before the start', { start_time: '2030-06-02T00:00:00Z', end_time: '2030-06-01T00:00:00Z' }, /^\(#100\) Param end_time must be after start_time$|^Param end_time must be after start_time$/],
+    [
+      'an end before the start',
+      { start_time: '2030-06-02T00:00:00Z', end_time: '2030-06-01T00:00:00Z' },
+      /^\(#100\) Param end_time must be after start_time$|^Param end_time must be after start_time$/,
+    ],
     ['an end in the past', { end_time: '2020-01-01T00:00:00Z' }, /end_time must be in the future/],
     ['a date that is not one', { start_time: 'next tuesday' }, /start_time/],
   ])('%s is error 100', async (_, form, message) => {
@@ -370,7 +483,7 @@ describe('status_option', () => {
 describe('rules re-applied to the copy', () => {
   const EU = { geo_locations: { countries: ['DE', 'US'] } };
 
-  it('DSA: an EU ad set without payor and beneficiary takes the account\'s defaults when copied', async () => {
+  it("DSA: an EU ad set without payor and beneficiary takes the account's defaults when copied", async () => {
     const { source } = await scene({
       account: { defaultDsaPayor: 'Default Payor', defaultDsaBeneficiary: 'Default Beneficiary' },
       source: { targeting: EU, dsaPayor: null, dsaBeneficiary: null },
@@ -392,7 +505,9 @@ describe('rules re-applied to the copy', () => {
     expect(error.error_data).toEqual({ blame_field_specs: [['dsa_payor']] });
     await expectGqlRefused(() => copyGql(source.id), {
       // The source's payor is missing: no argument is at fault, so the error names none (the Graph details blame dsa_payor).
-      code: 'BAD_USER_INPUT', field: undefined, graphApi: { code: 100, error_subcode: 3858079, error_data: { blame_field_specs: [['dsa_payor']] } },
+      code: 'BAD_USER_INPUT',
+      field: undefined,
+      graphApi: { code: 100, error_subcode: 3858079, error_data: { blame_field_specs: [['dsa_payor']] } },
     });
   });
 
@@ -402,13 +517,17 @@ describe('rules re-applied to the copy', () => {
     const clean = await audience(account);
     const [campaign] = await world.campaigns(account, 1);
     const [source] = await world.adSets(campaign!, 1, () => ({
-      name: 'Flagged', billingEvent: 'IMPRESSIONS', dailyBudget: '5000',
+      name: 'Flagged',
+      billingEvent: 'IMPRESSIONS',
+      dailyBudget: '5000',
       targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [flagged[0]!.id, clean.id, flagged[1]!.id] },
     }));
     const error = await expectRestRefused(() => copyRest(source!.id), { status: 400, code: 100, subcode: 246003 });
     expect(error).toMatchObject({ error_user_title: 'Restricted audience', error_data: { restricted_custom_audience_ids: flagged.map((a) => a.id) } });
     await expectGqlRefused(() => copyGql(source!.id), {
-      code: 'BAD_USER_INPUT', field: undefined, graphApi: { code: 100, error_subcode: 246003, error_data: { restricted_custom_audience_ids: flagged.map((a) => a.id) } },
+      code: 'BAD_USER_INPUT',
+      field: undefined,
+      graphApi: { code: 100, error_subcode: 246003, error_data: { restricted_custom_audience_ids: flagged.map((a) => a.id) } },
     });
   });
 
@@ -416,7 +535,11 @@ describe('rules re-applied to the copy', () => {
     const { source, campaign } = await scene();
     const more = await world.adSets(campaign, AD_SET_LIMIT - 2);
     okRest(await copyRest(source.id)); // the fifth
-    const error = await expectRestRefused(() => copyRest(source.id), { status: 400, code: 2695, message: /^\(#2695\) Ad set creation reached the campaign group limit|^Ad set creation reached the campaign group limit/ });
+    const error = await expectRestRefused(() => copyRest(source.id), {
+      status: 400,
+      code: 2695,
+      message: /^\(#2695\) Ad set creation reached the campaign group limit|^Ad set creation reached the campaign group limit/,
+    });
     expect(error).toMatchObject({ error_user_title: 'Too many ad sets', error_user_msg: expect.stringContaining(`limit of ${AD_SET_LIMIT} ad sets`) });
     await expectGqlRefused(() => copyGql(source.id), { code: 'LIMIT_EXCEEDED', graphApi: { code: 2695 } });
     okRest(await graph.call('DELETE', `/v24.0/${more[0]!.id}`, { token: tokens.advertiser }));
@@ -427,11 +550,18 @@ describe('rules re-applied to the copy', () => {
     const { source, campaign, account } = await scene();
     await world.adSets(campaign, AD_SET_LIMIT - 2);
     // Two over /v24.0, two over GraphQL, at once.
-    const answers = await Promise.all(Array.from({ length: 4 }, (_, i) => (i % 2 === 0
-      ? copyRest(source.id).then((r) => (r.status === 200 ? 'copied' : r.body.error?.code))
-      : copyGql(source.id).then((body) => (body.errors ? body.errors[0]!.extensions?.code : 'copied')))));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        i % 2 === 0
+          ? copyRest(source.id).then((r) => (r.status === 200 ? 'copied' : r.body.error?.code))
+          : copyGql(source.id).then((body) => (body.errors ? body.errors[0]!.extensions?.code : 'copied')),
+      ),
+    );
     expect(answers.filter((a) => a === 'copied')).toHaveLength(1);
-    expect(answers.filter((a) => a !== 'copied').every((a) => a === 2695 || a === 'LIMIT_EXCEEDED'), JSON.stringify(answers)).toBe(true);
+    expect(
+      answers.filter((a) => a !== 'copied').every((a) => a === 2695 || a === 'LIMIT_EXCEEDED'),
+      JSON.stringify(answers),
+    ).toBe(true);
     const live = await server.deps.db('ad_sets').where({ account_id: account.id }).whereNot({ status: 'DELETED' }).count({ n: '*' });
     expect(Number((live as Array<{ n: number | string }>)[0]!.n)).toBe(AD_SET_LIMIT);
   });
@@ -448,10 +578,19 @@ describe('all or nothing', () => {
     // The ad set's new name fits; the first ad's does not (395 + " - Copy" > 400): the failure comes after the ad set's insert.
     const { source } = await scene({ ads: ['ACTIVE', 'ACTIVE'], adNames: ['Short', 'a'.repeat(395)] });
     await expectRestRefused(() => copyRest(source.id, { deep_copy: true, rename_options: { rename_strategy: 'DEEP_RENAME' } }), {
-      status: 400, code: 100, message: /name would be longer than 400 characters/,
+      status: 400,
+      code: 100,
+      message: /name would be longer than 400 characters/,
     });
-    await expectGqlRefused(() => copyGql(source.id, { deepCopy: true, renameOptions: { renameStrategy: 'DEEP_RENAME' } }), { code: 'BAD_USER_INPUT', field: 'input.renameOptions' });
-    expect(okRest(await graph.get(`${source.id}/copies`, tokens.advertiser, { summary: 'total_count', effective_status: ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'] })).summary).toEqual({ total_count: 0 });
+    await expectGqlRefused(() => copyGql(source.id, { deepCopy: true, renameOptions: { renameStrategy: 'DEEP_RENAME' } }), {
+      code: 'BAD_USER_INPUT',
+      field: 'input.renameOptions',
+    });
+    expect(
+      okRest(
+        await graph.get(`${source.id}/copies`, tokens.advertiser, { summary: 'total_count', effective_status: ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'] }),
+      ).summary,
+    ).toEqual({ total_count: 0 });
   });
 });
 
@@ -460,7 +599,13 @@ describe('permissions', () => {
     const { source } = await scene();
     await expectRestRefused(() => copyRest(source.id, {}, 'auditor'), { status: 403, code: 200 });
     await expectRestRefused(() => copyRest(source.id, {}, 'adsReadClient'), { status: 403, code: 200 });
-    await expectRestRefused(() => copyRest(source.id, {}, 'outsider'), { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(source.id, 'post') });
+    await expectRestRefused(() => copyRest(source.id, {}, 'outsider'), {
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(source.id, 'post'),
+    });
     await expectGqlRefused(() => copyGql(source.id, undefined, false, 'auditor'), { code: 'FORBIDDEN' });
     await expectGqlRefused(() => copyGql(source.id, undefined, true, 'auditor'), { code: 'FORBIDDEN' });
     await expectGqlRefused(() => copyGql(source.id, undefined, false, 'outsider'), { code: 'NOT_FOUND' });
@@ -475,17 +620,31 @@ describe('copyAdSet(async: true)', () => {
   const POLL = `query ($id: ID!) {
     asyncRequest(id: $id) { id status type scopeObjectId result error requestSet { id totalCount successCount isCompleted } }
     node(id: $id) { __typename ... on AsyncRequest { status } } }`;
-  const poll = (id: string) => eventually(async () => {
-    const data = ok((await server.graphql(POLL, { id }, tokens.advertiser)).body);
-    return data.asyncRequest.status === 'SUCCESS' || data.asyncRequest.status === 'ERROR' ? data : null;
-  }, 20_000, `async request ${id} finished`);
+  const poll = (id: string) =>
+    eventually(
+      async () => {
+        const data = ok((await server.graphql(POLL, { id }, tokens.advertiser)).body);
+        return data.asyncRequest.status === 'SUCCESS' || data.asyncRequest.status === 'ERROR' ? data : null;
+      },
+      20_000,
+      `async request ${id} finished`,
+    );
 
-  it('answers a request at once, which reaches SUCCESS with the synchronous answer\'s shape (more than 3 ads allowed)', async () => {
+  it("answers a request at once, which reaches SUCCESS with the synchronous answer's shape (more than 3 ads allowed)", async () => {
     const { source, ads } = await scene({ ads: ['ACTIVE', 'PAUSED', 'ACTIVE', 'ACTIVE', 'PAUSED'] });
     const answered = ok(await copyGql(source.id, { deepCopy: true, statusOption: 'INHERITED_FROM_SOURCE' }, true)).copyAdSet;
     expect(answered).toEqual({
-      copiedAdSet: null, adObjectIds: [],
-      request: { id: expect.stringMatching(/^\d+$/), name: expect.any(String), type: 'ADSET_COPY', status: expect.stringMatching(/^(INITIAL|IN_PROGRESS|SUCCESS)$/), scopeObjectId: source.id, result: answered.request.result, error: null },
+      copiedAdSet: null,
+      adObjectIds: [],
+      request: {
+        id: expect.stringMatching(/^\d+$/),
+        name: expect.any(String),
+        type: 'ADSET_COPY',
+        status: expect.stringMatching(/^(INITIAL|IN_PROGRESS|SUCCESS)$/),
+        scopeObjectId: source.id,
+        result: answered.request.result,
+        error: null,
+      },
     });
     // No result before the copy is done.
     if (answered.request.status !== 'SUCCESS') expect(answered.request.result).toBeNull();
@@ -496,18 +655,34 @@ describe('copyAdSet(async: true)', () => {
     const result = done.asyncRequest.result;
     expect(Object.keys(result).sort()).toEqual(['ad_object_ids', 'copied_adset_id']);
     expect(result.ad_object_ids[0]).toEqual({ ad_object_type: 'ad_set', source_id: source.id, copied_id: result.copied_adset_id });
-    expect(result.ad_object_ids.slice(1).map((o: { ad_object_type: string; source_id: string }) => [o.ad_object_type, o.source_id])).toEqual(ads.map((ad) => ['ad', ad.id]));
+    expect(result.ad_object_ids.slice(1).map((o: { ad_object_type: string; source_id: string }) => [o.ad_object_type, o.source_id])).toEqual(
+      ads.map((ad) => ['ad', ad.id]),
+    );
     // The copy is there, with its ads in their source's status, and the ad set reports the request.
-    const copy = ok(await server.graphql(`query ($id: ID!, $s: ID!) {
+    const copy = ok(
+      await server
+        .graphql(
+          `query ($id: ID!, $s: ID!) {
       adSet(id: $id) { name status sourceAdSet { id } ads(first: 100) { totalCount nodes { id status } } }
-      source: adSet(id: $s) { asyncRequests { totalCount nodes { id status } } } }`, { id: result.copied_adset_id, s: source.id }, tokens.advertiser).then((r) => r.body));
+      source: adSet(id: $s) { asyncRequests { totalCount nodes { id status } } } }`,
+          { id: result.copied_adset_id, s: source.id },
+          tokens.advertiser,
+        )
+        .then((r) => r.body),
+    );
     expect(copy.adSet).toEqual({
-      name: 'Source - Copy', status: 'ACTIVE', sourceAdSet: { id: source.id },
+      name: 'Source - Copy',
+      status: 'ACTIVE',
+      sourceAdSet: { id: source.id },
       ads: { totalCount: 5, nodes: result.ad_object_ids.slice(1).map((o: { copied_id: string }, i: number) => ({ id: o.copied_id, status: ads[i]!.status })) },
     });
     expect(copy.source.asyncRequests).toEqual({ totalCount: 1, nodes: [{ id: answered.request.id, status: 'SUCCESS' }] });
     // /v24.0 reads the same request.
-    expect(okRest(await graph.get(answered.request.id, tokens.advertiser, { fields: 'status,result' }))).toEqual({ id: answered.request.id, status: 'SUCCESS', result });
+    expect(okRest(await graph.get(answered.request.id, tokens.advertiser, { fields: 'status,result' }))).toEqual({
+      id: answered.request.id,
+      status: 'SUCCESS',
+      result,
+    });
   });
 
   it('more than 51 ads is refused at once (error 100 naming deep_copy), storing and copying nothing', async () => {
@@ -518,7 +693,10 @@ describe('copyAdSet(async: true)', () => {
 
   it('parameters are checked at once: a bad request stores nothing', async () => {
     const { source } = await scene();
-    await expectGqlRefused(() => copyGql(source.id, { startTime: '2030-06-02T00:00:00Z', endTime: '2030-06-01T00:00:00Z' }, true), { code: 'BAD_USER_INPUT', field: 'input.endTime' });
+    await expectGqlRefused(() => copyGql(source.id, { startTime: '2030-06-02T00:00:00Z', endTime: '2030-06-01T00:00:00Z' }, true), {
+      code: 'BAD_USER_INPUT',
+      field: 'input.endTime',
+    });
   });
 
   it('a copy the rules refuse ends in ERROR with the Graph error, and writes no ad set', async () => {
@@ -526,7 +704,11 @@ describe('copyAdSet(async: true)', () => {
     const before = await rowCounts();
     const answered = ok(await copyGql(source.id, undefined, true)).copyAdSet;
     const done = await poll(answered.request.id);
-    expect(done.asyncRequest).toMatchObject({ status: 'ERROR', result: null, error: { code: 100, error_subcode: 3858079, error_data: { blame_field_specs: [['dsa_payor']] } } });
+    expect(done.asyncRequest).toMatchObject({
+      status: 'ERROR',
+      result: null,
+      error: { code: 100, error_subcode: 3858079, error_data: { blame_field_specs: [['dsa_payor']] } },
+    });
     const after = await rowCounts();
     expect({ adSets: after.adSets, ads: after.ads }).toEqual({ adSets: before.adSets, ads: before.ads });
   });

@@ -47,8 +47,13 @@ const VALID_AD_SET = { billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLIC
 
 /** A valid create of an ad set under `campaign` (US traffic, billed by impressions, a daily budget above the minimum). */
 const createBody = (campaign: CampaignRecord, name: string) => ({
-  name, campaign_id: campaign.id, billing_event: 'IMPRESSIONS', optimization_goal: 'LINK_CLICKS', daily_budget: 1000,
-  targeting: { geo_locations: { countries: ['US'] } }, status: 'PAUSED',
+  name,
+  campaign_id: campaign.id,
+  billing_event: 'IMPRESSIONS',
+  optimization_goal: 'LINK_CLICKS',
+  daily_budget: 1000,
+  targeting: { geo_locations: { countries: ['US'] } },
+  status: 'PAUSED',
 });
 
 /** POST /v24.0/act_<ID>/adsets with a JSON body, as the Node SDK sends it. */
@@ -60,7 +65,9 @@ const copy = (adSet: AdSetRecord | { id: string }, params: Record<string, unknow
 
 /** Non-deleted ad sets of an account, as the limit counts them. */
 async function liveAdSets(accountId: string): Promise<number> {
-  const [{ n }] = (await server.deps.db('ad_sets').where({ account_id: accountId }).whereNot({ status: 'DELETED' }).count({ n: '*' })) as [{ n: number | string }];
+  const [{ n }] = (await server.deps.db('ad_sets').where({ account_id: accountId }).whereNot({ status: 'DELETED' }).count({ n: '*' })) as [
+    { n: number | string },
+  ];
   return Number(n);
 }
 
@@ -68,8 +75,11 @@ async function liveAdSets(accountId: string): Promise<number> {
 async function rowCounts() {
   const count = async (table: string) => Number(((await server.deps.db(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
   return {
-    objects: await count('graph_objects'), adSets: await count('ad_sets'), ads: await count('ads'),
-    references: await count('ad_set_references'), asyncRequests: await count('async_requests'),
+    objects: await count('graph_objects'),
+    adSets: await count('ad_sets'),
+    ads: await count('ads'),
+    references: await count('ad_set_references'),
+    asyncRequests: await count('async_requests'),
   };
 }
 
@@ -108,7 +118,13 @@ describe('parallel creates against the limit', () => {
     // The refused creates wrote nothing: exactly one object and one ad set row per success.
     const after = await rowCounts();
     expect(after).toEqual({ ...before, objects: before.objects + succeeded.length, adSets: before.adSets + succeeded.length });
-    const created = await server.deps.db('ad_sets').whereIn('id', succeeded.map((r) => r.body.id as string)).select('account_id');
+    const created = await server.deps
+      .db('ad_sets')
+      .whereIn(
+        'id',
+        succeeded.map((r) => r.body.id as string),
+      )
+      .select('account_id');
     expect(created.map((row) => String(row.account_id))).toEqual(succeeded.map(() => account.id));
 
     // At the limit, one more is refused.
@@ -118,9 +134,14 @@ describe('parallel creates against the limit', () => {
   it('holds when creates and synchronous copies race together', async () => {
     const { account, campaign, adSets } = await accountWith(LIMIT - 4);
     const source = adSets[0]!;
-    const responses = await Promise.all(Array.from({ length: PARALLEL }, (_, i) =>
-      (i % 2 === 0 ? create(account, campaign, `Mixed ${i}`) : copy(source)).then((response) => ({ kind: i % 2 === 0 ? 'create' : 'copy', response }))));
-    const ok = responses.filter(({ kind, response }) => response.status === 200 && (kind === 'create' ? isSuccess(response) : typeof response.body.copied_adset_id === 'string'));
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, i) =>
+        (i % 2 === 0 ? create(account, campaign, `Mixed ${i}`) : copy(source)).then((response) => ({ kind: i % 2 === 0 ? 'create' : 'copy', response })),
+      ),
+    );
+    const ok = responses.filter(
+      ({ kind, response }) => response.status === 200 && (kind === 'create' ? isSuccess(response) : typeof response.body.copied_adset_id === 'string'),
+    );
     const refused = responses.filter(({ response }) => isLimitError(response));
     expect(responses.filter((r) => !ok.includes(r) && !refused.includes(r)).map((r) => r.response.text)).toEqual([]);
     expect(ok).toHaveLength(4);
@@ -137,18 +158,30 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  */
 async function secondInstance() {
   const env = cliEnv(server.database, {
-    PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'warn', AD_SET_LIMIT: String(LIMIT), AD_SET_LIMIT_BULK: String(BULK_LIMIT),
+    PORT: '0',
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    AD_SET_LIMIT: String(LIMIT),
+    AD_SET_LIMIT_BULK: String(BULK_LIMIT),
   });
   const child = spawn(process.execPath, [...CLI_ARGS, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += String(chunk); });
-  child.stderr.on('data', (chunk) => { stderr += String(chunk); });
+  child.stdout.on('data', (chunk) => {
+    stdout += String(chunk);
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`adgraph serve exited (${child.exitCode}): ${stderr}`);
-    return /serving GraphQL at (http:\/\/\S+)\/graphql/.exec(stdout)?.[1]?.replace('localhost', '127.0.0.1');
-  }, 30_000, 'adgraph serve to listen');
+  const url = await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`adgraph serve exited (${child.exitCode}): ${stderr}`);
+      return /serving GraphQL at (http:\/\/\S+)\/graphql/.exec(stdout)?.[1]?.replace('localhost', '127.0.0.1');
+    },
+    30_000,
+    'adgraph serve to listen',
+  );
   return {
     url,
     output: () => `stdout: ${stdout}\nstderr: ${stderr}`,
@@ -165,8 +198,11 @@ describe('two servers over one database', () => {
     try {
       const otherGraph = graphClient(other);
       const { account, campaign } = await accountWith(LIMIT - 3);
-      const responses = await Promise.all(Array.from({ length: PARALLEL }, (_, i) =>
-        (i % 2 === 0 ? graph : otherGraph).call('POST', `/v24.0/act_${account.id}/adsets`, { token, json: createBody(campaign, `Instance ${i % 2} #${i}`) })));
+      const responses = await Promise.all(
+        Array.from({ length: PARALLEL }, (_, i) =>
+          (i % 2 === 0 ? graph : otherGraph).call('POST', `/v24.0/act_${account.id}/adsets`, { token, json: createBody(campaign, `Instance ${i % 2} #${i}`) }),
+        ),
+      );
       expect(responses.filter((r) => !isSuccess(r) && !isLimitError(r)).map((r) => r.text)).toEqual([]);
       expect(responses.filter(isSuccess)).toHaveLength(3);
       for (const response of responses.filter(isLimitError)) expectLimitError(response, LIMIT);
@@ -238,7 +274,14 @@ describe('what counts', () => {
       'mutation ($a: ID!, $input: CreateAdSetInput!) { createAdSet(accountId: $a, input: $input) { id } }',
       {
         a: `act_${account.id}`,
-        input: { name: 'GraphQL over', campaignId: campaign.id, billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '1000', targeting: { geo_locations: { countries: ['US'] } } },
+        input: {
+          name: 'GraphQL over',
+          campaignId: campaign.id,
+          billingEvent: 'IMPRESSIONS',
+          optimizationGoal: 'LINK_CLICKS',
+          dailyBudget: '1000',
+          targeting: { geo_locations: { countries: ['US'] } },
+        },
       },
       token,
     );
@@ -282,14 +325,19 @@ describe('copies count too', () => {
     const { account, adSets } = await accountWith(LIMIT);
     const before = await server.deps.db('ad_sets').where({ account_id: account.id }).count({ n: '*' });
     const stored = await graph.call('POST', `/v24.0/act_${account.id}/async_batch_requests`, {
-      token, json: { name: 'Copy into a full account', adbatch: [{ name: 'copy', relative_url: `${adSets[0]!.id}/copies`, body: 'deep_copy=true' }] },
+      token,
+      json: { name: 'Copy into a full account', adbatch: [{ name: 'copy', relative_url: `${adSets[0]!.id}/copies`, body: 'deep_copy=true' }] },
     });
     expect(stored.body, stored.text).toEqual({ id: expect.stringMatching(/^\d+$/) });
-    const done = await eventually(async () => {
-      const read = await graph.get(`${stored.body.id}/requests`, token, { fields: 'status,result,error' });
-      const [request] = read.body.data as Array<Record<string, any>>;
-      return request && request.status !== 'INITIAL' && request.status !== 'IN_PROGRESS' ? request : undefined;
-    }, 15_000, 'the asynchronous copy to finish');
+    const done = await eventually(
+      async () => {
+        const read = await graph.get(`${stored.body.id}/requests`, token, { fields: 'status,result,error' });
+        const [request] = read.body.data as Array<Record<string, any>>;
+        return request && request.status !== 'INITIAL' && request.status !== 'IN_PROGRESS' ? request : undefined;
+      },
+      15_000,
+      'the asynchronous copy to finish',
+    );
     expect(done.status).toBe('ERROR');
     expect(done.result).toBeUndefined();
     expect(done.error).toMatchObject({ code: 2695, error_user_msg: expect.stringContaining(String(LIMIT)) });

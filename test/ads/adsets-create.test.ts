@@ -17,7 +17,9 @@ import type { PageRecord } from '../../src/comments/store.ts';
 const ENV = {
   ASYNC_RUNNER: 'false',
   // Hundreds of calls go to a few accounts: the per-account allowance is not what these tests are about.
-  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300', RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300', RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300',
+  RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
   // A rate table of our own, so the minimums below prove the configured table is the one converting.
   BUDGET_CURRENCY_RATES: 'EUR=0.8,JPY=150',
 };
@@ -116,10 +118,14 @@ beforeAll(async () => {
   audiences.flagged = await create('customaudiences', { name: 'Clinic visitors' });
   audiences.flagged2 = await create('customaudiences', { name: 'Debt advice' });
   audiences.lookalike471 = await create('customaudiences', {
-    name: 'Like clinic visitors', subtype: 'LOOKALIKE', lookalike_spec: { origin_audience_id: audiences.flagged, ratio: 0.01, country: 'US' },
+    name: 'Like clinic visitors',
+    subtype: 'LOOKALIKE',
+    lookalike_spec: { origin_audience_id: audiences.flagged, ratio: 0.01, country: 'US' },
   });
   audiences.cleanLookalike = await create('customaudiences', {
-    name: 'Like newsletter', subtype: 'LOOKALIKE', lookalike_spec: { origin_audience_id: audiences.clean, ratio: 0.01, country: 'US' },
+    name: 'Like newsletter',
+    subtype: 'LOOKALIKE',
+    lookalike_spec: { origin_audience_id: audiences.clean, ratio: 0.01, country: 'US' },
   });
   audiences.otherAccount = await create('customaudiences', { name: 'Elsewhere' }, accounts.other);
   await flagAudience(server.deps, { id: audiences.flagged, reason: 'health' });
@@ -145,8 +151,12 @@ function create(params: Params, options: { encoding?: Encoding; account?: AdAcco
 
 /** The smallest valid ad set under a campaign: one country, a daily budget well above every minimum of the row. */
 const base = (campaign: CampaignRecord, extra: Params = {}): Params => ({
-  name: 'Spring ad set', campaign_id: campaign.id, billing_event: 'IMPRESSIONS', daily_budget: 20000,
-  targeting: { geo_locations: { countries: ['US'] } }, ...extra,
+  name: 'Spring ad set',
+  campaign_id: campaign.id,
+  billing_event: 'IMPRESSIONS',
+  daily_budget: 20000,
+  targeting: { geo_locations: { countries: ['US'] } },
+  ...extra,
 });
 
 /** The parameters without the named ones. */
@@ -155,7 +165,10 @@ const without = (params: Params, ...names: string[]) => Object.fromEntries(Objec
 async function rowCounts() {
   const count = async (table: string) => Number(((await server.deps.db(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
   return {
-    objects: await count('graph_objects'), adSets: await count('ad_sets'), references: await count('ad_set_references'), ads: await count('ads'),
+    objects: await count('graph_objects'),
+    adSets: await count('ad_sets'),
+    references: await count('ad_set_references'),
+    ads: await count('ads'),
   };
 }
 
@@ -188,7 +201,11 @@ async function expectRefused(send: () => Promise<GraphHttpResponse>, expected: R
   const before = await rowCounts();
   const response = await send();
   expectGraphError(response, {
-    status: expected.status ?? 400, code: expected.code ?? 100, subcode: expected.subcode, type: expected.type, message: expected.message,
+    status: expected.status ?? 400,
+    code: expected.code ?? 100,
+    subcode: expected.subcode,
+    type: expected.type,
+    message: expected.message,
   });
   const error = response.body.error;
   if (expected.userTitle !== undefined) expect(error.error_user_title, response.text).toBe(expected.userTitle);
@@ -206,7 +223,9 @@ const p100 = (message: string) => `(#100) ${message}`;
 describe('POST /act_<ID>/adsets: success', () => {
   /** Every parameter of the create table at once (budgets of the ad set's own; the campaign-budget ones below). */
   const full = (): Params => ({
-    name: 'Full house', campaign_id: campaigns.traffic!.id, status: 'PAUSED',
+    name: 'Full house',
+    campaign_id: campaigns.traffic!.id,
+    status: 'PAUSED',
     adlabels: [{ name: 'spring' }, { name: 'launch' }],
     adset_schedule: [{ start_minute: 0, end_minute: 600, days: [1, 2, 3] }],
     anchor_event_attribution_window_days: 7,
@@ -249,9 +268,16 @@ describe('POST /act_<ID>/adsets: success', () => {
     rf_prediction_id: '888',
     source_adset_id: sourceAdSet.id,
     targeting: {
-      geo_locations: { countries: ['US', 'DE'] }, age_min: 21, age_max: 60, genders: [1],
-      custom_audiences: [{ id: audiences.clean }], publisher_platforms: ['facebook', 'instagram'], device_platforms: ['mobile', 'desktop'],
-      facebook_positions: ['feed'], user_os: ['iOS'], page_types: ['feed'],
+      geo_locations: { countries: ['US', 'DE'] },
+      age_min: 21,
+      age_max: 60,
+      genders: [1],
+      custom_audiences: [{ id: audiences.clean }],
+      publisher_platforms: ['facebook', 'instagram'],
+      device_platforms: ['mobile', 'desktop'],
+      facebook_positions: ['feed'],
+      user_os: ['iOS'],
+      page_types: ['feed'],
     },
     time_based_ad_rotation_id_blocks: [[11, 12], [13]],
     time_based_ad_rotation_intervals: [S, S + 5 * DAY],
@@ -266,36 +292,113 @@ describe('POST /act_<ID>/adsets: success', () => {
   const expectedRead = (id: string) => {
     const sent = full();
     return {
-      id, account_id: accounts.us.id, campaign_id: campaigns.traffic!.id, campaign: { id: campaigns.traffic!.id, name: 'Traffic', objective: 'OUTCOME_TRAFFIC' },
-      name: 'Full house', status: 'PAUSED', configured_status: 'PAUSED', effective_status: 'PAUSED',
-      adlabels: sent.adlabels, adset_schedule: sent.adset_schedule, attribution_spec: sent.attribution_spec, bid_adjustments: sent.bid_adjustments,
-      bid_amount: '300', bid_constraints: sent.bid_constraints, bid_strategy: 'LOWEST_COST_WITH_BID_CAP', billing_event: 'IMPRESSIONS',
-      brand_safety_config: sent.brand_safety_config, campaign_attribution: 'app_install', contextual_bundling_spec: sent.contextual_bundling_spec,
-      creative_sequence: ['1111', '2222'], daily_budget: '5000', destination_type: 'WEBSITE', dsa_beneficiary: 'Brand GmbH', dsa_payor: 'Agency Payor SA',
-      start_time: graphTime(S), end_time: graphTime(END), frequency_control_specs: sent.frequency_control_specs, issues_info: [],
-      is_incremental_attribution_enabled: false, min_budget_spend_percentage: '10', multi_optimization_goal_weight: 'BALANCED',
-      optimization_goal: 'LINK_CLICKS', optimization_sub_event: 'NONE', pacing_type: ['standard'], promoted_object: { page_id: page.id },
-      rf_prediction_id: '888', source_adset_id: sourceAdSet.id, source_adset: { id: sourceAdSet.id, name: sourceAdSet.name },
-      targeting: sent.targeting, use_new_app_click: true, value_rule_set_id: '999',
+      id,
+      account_id: accounts.us.id,
+      campaign_id: campaigns.traffic!.id,
+      campaign: { id: campaigns.traffic!.id, name: 'Traffic', objective: 'OUTCOME_TRAFFIC' },
+      name: 'Full house',
+      status: 'PAUSED',
+      configured_status: 'PAUSED',
+      effective_status: 'PAUSED',
+      adlabels: sent.adlabels,
+      adset_schedule: sent.adset_schedule,
+      attribution_spec: sent.attribution_spec,
+      bid_adjustments: sent.bid_adjustments,
+      bid_amount: '300',
+      bid_constraints: sent.bid_constraints,
+      bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
+      billing_event: 'IMPRESSIONS',
+      brand_safety_config: sent.brand_safety_config,
+      campaign_attribution: 'app_install',
+      contextual_bundling_spec: sent.contextual_bundling_spec,
+      creative_sequence: ['1111', '2222'],
+      daily_budget: '5000',
+      destination_type: 'WEBSITE',
+      dsa_beneficiary: 'Brand GmbH',
+      dsa_payor: 'Agency Payor SA',
+      start_time: graphTime(S),
+      end_time: graphTime(END),
+      frequency_control_specs: sent.frequency_control_specs,
+      issues_info: [],
+      is_incremental_attribution_enabled: false,
+      min_budget_spend_percentage: '10',
+      multi_optimization_goal_weight: 'BALANCED',
+      optimization_goal: 'LINK_CLICKS',
+      optimization_sub_event: 'NONE',
+      pacing_type: ['standard'],
+      promoted_object: { page_id: page.id },
+      rf_prediction_id: '888',
+      source_adset_id: sourceAdSet.id,
+      source_adset: { id: sourceAdSet.id, name: sourceAdSet.name },
+      targeting: sent.targeting,
+      use_new_app_click: true,
+      value_rule_set_id: '999',
       created_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/),
       updated_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/),
     };
   };
   const READ_FIELDS = [
-    'id', 'account_id', 'campaign_id', 'campaign{id,name,objective}', 'name', 'status', 'configured_status', 'effective_status', 'adlabels',
-    'adset_schedule', 'attribution_spec', 'bid_adjustments', 'bid_amount', 'bid_constraints', 'bid_strategy', 'billing_event', 'brand_safety_config',
-    'campaign_attribution', 'contextual_bundling_spec', 'creative_sequence', 'daily_budget', 'destination_type', 'dsa_beneficiary', 'dsa_payor',
-    'start_time', 'end_time', 'frequency_control_specs', 'issues_info', 'is_incremental_attribution_enabled', 'min_budget_spend_percentage',
-    'multi_optimization_goal_weight', 'optimization_goal', 'optimization_sub_event', 'pacing_type', 'promoted_object', 'rf_prediction_id',
-    'source_adset_id', 'source_adset{id,name}', 'targeting', 'use_new_app_click', 'value_rule_set_id', 'created_time', 'updated_time',
+    'id',
+    'account_id',
+    'campaign_id',
+    'campaign{id,name,objective}',
+    'name',
+    'status',
+    'configured_status',
+    'effective_status',
+    'adlabels',
+    'adset_schedule',
+    'attribution_spec',
+    'bid_adjustments',
+    'bid_amount',
+    'bid_constraints',
+    'bid_strategy',
+    'billing_event',
+    'brand_safety_config',
+    'campaign_attribution',
+    'contextual_bundling_spec',
+    'creative_sequence',
+    'daily_budget',
+    'destination_type',
+    'dsa_beneficiary',
+    'dsa_payor',
+    'start_time',
+    'end_time',
+    'frequency_control_specs',
+    'issues_info',
+    'is_incremental_attribution_enabled',
+    'min_budget_spend_percentage',
+    'multi_optimization_goal_weight',
+    'optimization_goal',
+    'optimization_sub_event',
+    'pacing_type',
+    'promoted_object',
+    'rf_prediction_id',
+    'source_adset_id',
+    'source_adset{id,name}',
+    'targeting',
+    'use_new_app_click',
+    'value_rule_set_id',
+    'created_time',
+    'updated_time',
     // Nothing set these: left out.
-    'daily_min_spend_target', 'daily_spend_cap', 'lifetime_budget', 'lifetime_min_spend_target', 'lifetime_spend_cap', 'recommendations',
-    'targeting_optimization_types', 'review_feedback', 'asset_feed_id', 'bid_info', 'learning_stage_info',
+    'daily_min_spend_target',
+    'daily_spend_cap',
+    'lifetime_budget',
+    'lifetime_min_spend_target',
+    'lifetime_spend_cap',
+    'recommendations',
+    'targeting_optimization_types',
+    'review_feedback',
+    'asset_feed_id',
+    'bid_info',
+    'learning_stage_info',
   ].join(',');
   /** Create parameters the resource table does not list, read back by their own names (DECISIONS 5: every field is stored and readable). */
-  const EXTRA_FIELDS = 'anchor_event_attribution_window_days,automatic_manual_state,budget_schedule_specs,budget_source,budget_split_set_id,campaign_spec,'
-    + 'daily_imps,existing_customer_budget_percentage,instagram_user_id,is_dynamic_creative,is_sac_cfca_terms_certified,max_budget_spend_percentage,'
-    + 'tune_for_category,value_rules_applied';
+  const EXTRA_FIELDS =
+    'anchor_event_attribution_window_days,automatic_manual_state,budget_schedule_specs,budget_source,budget_split_set_id,campaign_spec,' +
+    'daily_imps,existing_customer_budget_percentage,instagram_user_id,is_dynamic_creative,is_sac_cfca_terms_certified,max_budget_spend_percentage,' +
+    'tune_for_category,value_rules_applied';
 
   it.each<Encoding>(['json', 'form'])('creates with every parameter of the create table (%s) and reads every one back at once', async (encoding) => {
     const before = await rowCounts();
@@ -303,9 +406,20 @@ describe('POST /act_<ID>/adsets: success', () => {
     expect(await read(id, READ_FIELDS)).toEqual(expectedRead(id));
     const sent = full();
     expect(await read(id, EXTRA_FIELDS)).toEqual({
-      id, anchor_event_attribution_window_days: '7', automatic_manual_state: 'MANUAL', budget_schedule_specs: sent.budget_schedule_specs,
-      budget_source: 'NONE', budget_split_set_id: '12345', campaign_spec: sent.campaign_spec, daily_imps: '10', existing_customer_budget_percentage: '20',
-      instagram_user_id: '777', is_dynamic_creative: true, is_sac_cfca_terms_certified: true, max_budget_spend_percentage: '80', tune_for_category: 'NONE',
+      id,
+      anchor_event_attribution_window_days: '7',
+      automatic_manual_state: 'MANUAL',
+      budget_schedule_specs: sent.budget_schedule_specs,
+      budget_source: 'NONE',
+      budget_split_set_id: '12345',
+      campaign_spec: sent.campaign_spec,
+      daily_imps: '10',
+      existing_customer_budget_percentage: '20',
+      instagram_user_id: '777',
+      is_dynamic_creative: true,
+      is_sac_cfca_terms_certified: true,
+      max_budget_spend_percentage: '80',
+      tune_for_category: 'NONE',
       value_rules_applied: false,
     });
     // One ad set, its id, and the one audience it names.
@@ -319,7 +433,10 @@ describe('POST /act_<ID>/adsets: success', () => {
     // lifetime_imps is an int32; the rotation fields are lists (of lists) of integers, not of numeric strings.
     const id = await created(full(), { encoding });
     expect(await read(id, 'lifetime_imps,time_based_ad_rotation_id_blocks,time_based_ad_rotation_intervals')).toEqual({
-      id, lifetime_imps: 1000, time_based_ad_rotation_id_blocks: [[11, 12], [13]], time_based_ad_rotation_intervals: [S, S + 5 * DAY],
+      id,
+      lifetime_imps: 1000,
+      time_based_ad_rotation_id_blocks: [[11, 12], [13]],
+      time_based_ad_rotation_intervals: [S, S + 5 * DAY],
     });
   });
 
@@ -330,13 +447,23 @@ describe('POST /act_<ID>/adsets: success', () => {
     expect(strip(await read(fromForm, fields))).toEqual(strip(await read(fromJson, fields)));
   });
 
-  it.each<Encoding>(['json', 'form'])('fills in what was not sent (%s): ACTIVE, the objective\'s goal, nothing else', async (encoding) => {
+  it.each<Encoding>(['json', 'form'])("fills in what was not sent (%s): ACTIVE, the objective's goal, nothing else", async (encoding) => {
     const id = await created(base(campaigns.traffic!), { encoding });
-    expect(await read(id, 'name,status,effective_status,optimization_goal,billing_event,daily_budget,targeting,bid_strategy,end_time,dsa_payor,dsa_beneficiary,destination_type'))
-      .toEqual({
-        id, name: 'Spring ad set', status: 'ACTIVE', effective_status: 'ACTIVE', optimization_goal: 'LINK_CLICKS', billing_event: 'IMPRESSIONS',
-        daily_budget: '20000', targeting: { geo_locations: { countries: ['US'] } },
-      });
+    expect(
+      await read(
+        id,
+        'name,status,effective_status,optimization_goal,billing_event,daily_budget,targeting,bid_strategy,end_time,dsa_payor,dsa_beneficiary,destination_type',
+      ),
+    ).toEqual({
+      id,
+      name: 'Spring ad set',
+      status: 'ACTIVE',
+      effective_status: 'ACTIVE',
+      optimization_goal: 'LINK_CLICKS',
+      billing_event: 'IMPRESSIONS',
+      daily_budget: '20000',
+      targeting: { geo_locations: { countries: ['US'] } },
+    });
   });
 
   it.each([
@@ -376,20 +503,31 @@ describe('POST /act_<ID>/adsets: success', () => {
 
   it.each<Encoding>(['json', 'form'])('accepts campaign_id as an integer (%s)', async (encoding) => {
     const id = await created(base(campaigns.traffic!, { campaign_id: Number(campaigns.traffic!.id) }), { encoding });
-    expect(await read(id, 'campaign_id,campaign{name}')).toEqual({ id, campaign_id: campaigns.traffic!.id, campaign: { id: campaigns.traffic!.id, name: 'Traffic' } });
+    expect(await read(id, 'campaign_id,campaign{name}')).toEqual({
+      id,
+      campaign_id: campaigns.traffic!.id,
+      campaign: { id: campaigns.traffic!.id, name: 'Traffic' },
+    });
   });
 
   // A string parameter is text: a name that happens to start like JSON is still a name (the Python SDK sends strings as they are).
   it.each([
-    ['name', '[Q3] Spring sale', 'json'], ['name', '[Q3] Spring sale', 'form'], ['name', '{brand} summer', 'json'], ['name', '{brand} summer', 'form'],
-    ['name', '[1]', 'json'], ['campaign_attribution', '{x', 'json'], ['campaign_attribution', '{x', 'form'],
+    ['name', '[Q3] Spring sale', 'json'],
+    ['name', '[Q3] Spring sale', 'form'],
+    ['name', '{brand} summer', 'json'],
+    ['name', '{brand} summer', 'form'],
+    ['name', '[1]', 'json'],
+    ['campaign_attribution', '{x', 'json'],
+    ['campaign_attribution', '{x', 'form'],
   ] as const)('takes %s %j as text (%s)', async (field, value, encoding) => {
     const id = await created(base(campaigns.traffic!, { [field]: value }), { encoding });
     expect((await read(id, field))[field]).toBe(value);
   });
 
   it.each([
-    ['dsa_payor', '[Agency] Payor SA', 'json'], ['dsa_payor', '[Agency] Payor SA', 'form'], ['dsa_beneficiary', '{Brand} GmbH', 'form'],
+    ['dsa_payor', '[Agency] Payor SA', 'json'],
+    ['dsa_payor', '[Agency] Payor SA', 'form'],
+    ['dsa_beneficiary', '{Brand} GmbH', 'form'],
   ] as const)('takes %s %j as text (%s)', async (field, value, encoding) => {
     const params = base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['DE'] } }, dsa_payor: 'P', dsa_beneficiary: 'B', [field]: value });
     const id = await created(params, { encoding });
@@ -409,11 +547,19 @@ describe('POST /act_<ID>/adsets: success', () => {
 
   it('takes the spend targets and caps of a campaign with a budget, and 922337203685478 as no cap', async () => {
     const daily = await created(without(base(campaigns.cboDaily!, { daily_min_spend_target: 100, daily_spend_cap: 5000 }), 'daily_budget'));
-    expect(await read(daily, 'daily_budget,daily_min_spend_target,daily_spend_cap')).toEqual({ id: daily, daily_min_spend_target: '100', daily_spend_cap: '5000' });
+    expect(await read(daily, 'daily_budget,daily_min_spend_target,daily_spend_cap')).toEqual({
+      id: daily,
+      daily_min_spend_target: '100',
+      daily_spend_cap: '5000',
+    });
     const uncapped = await created(without(base(campaigns.cboDaily!, { daily_spend_cap: 922337203685478 }), 'daily_budget'));
     expect(await read(uncapped, 'daily_spend_cap')).toEqual({ id: uncapped });
     const lifetime = await created(without(base(campaigns.cboLifetime!, { lifetime_min_spend_target: 1000, lifetime_spend_cap: 50000 }), 'daily_budget'));
-    expect(await read(lifetime, 'lifetime_min_spend_target,lifetime_spend_cap')).toEqual({ id: lifetime, lifetime_min_spend_target: '1000', lifetime_spend_cap: '50000' });
+    expect(await read(lifetime, 'lifetime_min_spend_target,lifetime_spend_cap')).toEqual({
+      id: lifetime,
+      lifetime_min_spend_target: '1000',
+      lifetime_spend_cap: '50000',
+    });
   });
 
   it('takes a lifetime budget with an end time', async () => {
@@ -446,123 +592,179 @@ describe('the create rules, one row each (JSON and form)', () => {
     const rows: RuleRow[] = [
       { rule: 'name required', params: () => without(base(campaigns.traffic!), 'name'), error: () => ({ message: p100('The parameter name is required') }) },
       { rule: 'name blank', params: () => base(campaigns.traffic!, { name: '   ' }), error: () => ({ message: p100('The parameter name is required') }) },
-      { rule: 'name too long', params: () => base(campaigns.traffic!, { name: 'n'.repeat(401) }), error: () => ({ message: p100('Param name must be at most 400 characters') }) },
-      { rule: 'campaign_id required', params: () => without(base(campaigns.traffic!), 'campaign_id'), error: () => ({ message: p100('The parameter campaign_id is required') }) },
-      { rule: 'billing_event required', params: () => without(base(campaigns.traffic!), 'billing_event'), error: () => ({ message: p100('The parameter billing_event is required') }) },
-      { rule: 'targeting required', params: () => without(base(campaigns.traffic!), 'targeting'), error: () => ({ message: p100('The parameter targeting is required') }) },
       {
-        rule: 'geo_locations required', params: () => base(campaigns.traffic!, { targeting: { age_min: 20 } }),
+        rule: 'name too long',
+        params: () => base(campaigns.traffic!, { name: 'n'.repeat(401) }),
+        error: () => ({ message: p100('Param name must be at most 400 characters') }),
+      },
+      {
+        rule: 'campaign_id required',
+        params: () => without(base(campaigns.traffic!), 'campaign_id'),
+        error: () => ({ message: p100('The parameter campaign_id is required') }),
+      },
+      {
+        rule: 'billing_event required',
+        params: () => without(base(campaigns.traffic!), 'billing_event'),
+        error: () => ({ message: p100('The parameter billing_event is required') }),
+      },
+      {
+        rule: 'targeting required',
+        params: () => without(base(campaigns.traffic!), 'targeting'),
+        error: () => ({ message: p100('The parameter targeting is required') }),
+      },
+      {
+        rule: 'geo_locations required',
+        params: () => base(campaigns.traffic!, { targeting: { age_min: 20 } }),
         error: () => ({
           message: p100('The parameter targeting.geo_locations is required: name the countries to reach in targeting.geo_locations.countries'),
-          userTitle: 'Location required', userMsg: 'Choose at least one country to show your ads in.',
+          userTitle: 'Location required',
+          userMsg: 'Choose at least one country to show your ads in.',
         }),
       },
       {
-        rule: 'countries required', params: () => base(campaigns.traffic!, { targeting: { geo_locations: { regions: [{ key: '3847' }] } } }),
-        error: () => ({ message: p100('The parameter targeting.geo_locations.countries is required (a list of ISO 3166-1 alpha-2 codes)'), userTitle: 'Location required' }),
+        rule: 'countries required',
+        params: () => base(campaigns.traffic!, { targeting: { geo_locations: { regions: [{ key: '3847' }] } } }),
+        error: () => ({
+          message: p100('The parameter targeting.geo_locations.countries is required (a list of ISO 3166-1 alpha-2 codes)'),
+          userTitle: 'Location required',
+        }),
       },
       {
-        rule: 'countries empty', params: () => base(campaigns.traffic!, { targeting: { geo_locations: { countries: [] } } }),
+        rule: 'countries empty',
+        params: () => base(campaigns.traffic!, { targeting: { geo_locations: { countries: [] } } }),
         error: () => ({ message: p100('The parameter targeting.geo_locations.countries is required (a list of ISO 3166-1 alpha-2 codes)') }),
       },
       {
-        rule: 'country not ISO', params: () => base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['US', 'us'] } } }),
+        rule: 'country not ISO',
+        params: () => base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['US', 'us'] } } }),
         error: () => ({ message: p100('Param targeting.geo_locations.countries[1] must be an ISO 3166-1 alpha-2 country code in upper case, got "us"') }),
       },
       {
-        rule: 'restricted location included', params: () => base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['US', 'CU', 'KP'] } } }),
+        rule: 'restricted location included',
+        params: () => base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['US', 'CU', 'KP'] } } }),
         error: () => ({
-          code: 2641, message: '(#2641) Your ad includes or excludes locations that are restricted: CU, KP',
-          userTitle: 'Restricted locations', userMsg: 'Ads cannot include or exclude CU, KP. Remove these locations from the targeting.',
+          code: 2641,
+          message: '(#2641) Your ad includes or excludes locations that are restricted: CU, KP',
+          userTitle: 'Restricted locations',
+          userMsg: 'Ads cannot include or exclude CU, KP. Remove these locations from the targeting.',
         }),
       },
       {
         rule: 'restricted location excluded',
         params: () => base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['US'] }, excluded_geo_locations: { countries: ['IR'] } } }),
-        error: () => ({ code: 2641, message: '(#2641) Your ad includes or excludes locations that are restricted: IR', userMsg: 'Ads cannot include or exclude IR. Remove this location from the targeting.' }),
+        error: () => ({
+          code: 2641,
+          message: '(#2641) Your ad includes or excludes locations that are restricted: IR',
+          userMsg: 'Ads cannot include or exclude IR. Remove this location from the targeting.',
+        }),
       },
       {
-        rule: 'lifetime budget needs end_time', params: () => without(base(campaigns.traffic!, { lifetime_budget: 100000 }), 'daily_budget'),
+        rule: 'lifetime budget needs end_time',
+        params: () => without(base(campaigns.traffic!, { lifetime_budget: 100000 }), 'daily_budget'),
         error: () => ({
           message: p100('The parameter end_time is required with a lifetime budget'),
-          userTitle: 'End date required', userMsg: 'A lifetime budget is spent over a set period: enter an end date and time.',
+          userTitle: 'End date required',
+          userMsg: 'A lifetime budget is spent over a set period: enter an end date and time.',
         }),
       },
       {
-        rule: 'daily budget needs more than 24 hours', params: () => base(campaigns.traffic!, { start_time: S, end_time: S + 12 * 3600 }),
+        rule: 'daily budget needs more than 24 hours',
+        params: () => base(campaigns.traffic!, { start_time: S, end_time: S + 12 * 3600 }),
         error: () => ({
           message: p100('A daily budget is allowed only for ad sets that run longer than 24 hours: end_time must be more than 24 hours after start_time'),
-          userTitle: 'Schedule too short', userMsg: 'Ad sets with a daily budget must run for more than 24 hours. Move the end date, or use a lifetime budget.',
+          userTitle: 'Schedule too short',
+          userMsg: 'Ad sets with a daily budget must run for more than 24 hours. Move the end date, or use a lifetime budget.',
         }),
       },
       {
-        rule: 'daily budget for exactly 24 hours', params: () => base(campaigns.traffic!, { start_time: S, end_time: S + DAY }),
+        rule: 'daily budget for exactly 24 hours',
+        params: () => base(campaigns.traffic!, { start_time: S, end_time: S + DAY }),
         error: () => ({ message: /^\(#100\) A daily budget is allowed only for ad sets that run longer than 24 hours/ }),
       },
       {
-        rule: 'a budget required without a campaign budget', params: () => without(base(campaigns.traffic!), 'daily_budget'),
+        rule: 'a budget required without a campaign budget',
+        params: () => without(base(campaigns.traffic!), 'daily_budget'),
         error: () => ({
           message: p100('The parameter daily_budget or lifetime_budget is required: the campaign has no budget of its own'),
-          userTitle: 'Budget required', userMsg: 'Enter a daily or a lifetime budget for this ad set.',
+          userTitle: 'Budget required',
+          userMsg: 'Enter a daily or a lifetime budget for this ad set.',
         }),
       },
       {
-        rule: 'not both budgets', params: () => base(campaigns.traffic!, { lifetime_budget: 100000, end_time: END }),
+        rule: 'not both budgets',
+        params: () => base(campaigns.traffic!, { lifetime_budget: 100000, end_time: END }),
         error: () => ({ message: p100('Only one of daily_budget and lifetime_budget may be set on an ad set'), userTitle: 'Two budgets' }),
       },
       {
-        rule: 'no ad set budget under a campaign budget', params: () => base(campaigns.cboDaily!),
+        rule: 'no ad set budget under a campaign budget',
+        params: () => base(campaigns.cboDaily!),
         error: () => ({
           message: p100('Param daily_budget cannot be set: the campaign has a daily budget (campaign budget optimization), which its ad sets share'),
           userTitle: 'Campaign budget in use',
         }),
       },
       {
-        rule: 'daily spend cap needs a campaign daily budget', params: () => base(campaigns.traffic!, { daily_spend_cap: 5000 }),
+        rule: 'daily spend cap needs a campaign daily budget',
+        params: () => base(campaigns.traffic!, { daily_spend_cap: 5000 }),
         error: () => ({ message: p100('Param daily_spend_cap needs a daily budget on the campaign'), userTitle: 'Campaign budget needed' }),
       },
       {
-        rule: 'lifetime spend target needs a campaign lifetime budget', params: () => without(base(campaigns.cboDaily!, { lifetime_min_spend_target: 100 }), 'daily_budget'),
+        rule: 'lifetime spend target needs a campaign lifetime budget',
+        params: () => without(base(campaigns.cboDaily!, { lifetime_min_spend_target: 100 }), 'daily_budget'),
         error: () => ({ message: p100('Param lifetime_min_spend_target needs a lifetime budget on the campaign') }),
       },
       {
-        rule: 'spend target above the cap', params: () => without(base(campaigns.cboDaily!, { daily_min_spend_target: 6000, daily_spend_cap: 5000 }), 'daily_budget'),
+        rule: 'spend target above the cap',
+        params: () => without(base(campaigns.cboDaily!, { daily_min_spend_target: 6000, daily_spend_cap: 5000 }), 'daily_budget'),
         error: () => ({ message: p100('Param daily_min_spend_target must not exceed the spend cap') }),
       },
       {
-        rule: 'end before start', params: () => base(campaigns.traffic!, { start_time: S + DAY, end_time: S }),
-        error: () => ({ message: p100('Param end_time must be after start_time'), userTitle: 'End before start', userMsg: 'The end date must come after the start date.' }),
+        rule: 'end before start',
+        params: () => base(campaigns.traffic!, { start_time: S + DAY, end_time: S }),
+        error: () => ({
+          message: p100('Param end_time must be after start_time'),
+          userTitle: 'End before start',
+          userMsg: 'The end date must come after the start date.',
+        }),
       },
       {
-        rule: 'end in the past', params: () => without(base(campaigns.traffic!, { lifetime_budget: 100000, end_time: '2020-01-01T00:00:00+0000' }), 'daily_budget'),
+        rule: 'end in the past',
+        params: () => without(base(campaigns.traffic!, { lifetime_budget: 100000, end_time: '2020-01-01T00:00:00+0000' }), 'daily_budget'),
         error: () => ({ message: p100('Param end_time must be in the future'), userTitle: 'End date in the past' }),
       },
       {
-        rule: 'start_time and time_start disagree', params: () => base(campaigns.traffic!, { start_time: S, time_start: S + 60 }),
+        rule: 'start_time and time_start disagree',
+        params: () => base(campaigns.traffic!, { start_time: S, time_start: S + 60 }),
         error: () => ({ message: p100('Param time_start and start_time set the same value and disagree: send one of them') }),
       },
       {
-        rule: 'min spend percentage above max', params: () => base(campaigns.traffic!, { min_budget_spend_percentage: 60, max_budget_spend_percentage: 40 }),
+        rule: 'min spend percentage above max',
+        params: () => base(campaigns.traffic!, { min_budget_spend_percentage: 60, max_budget_spend_percentage: 40 }),
         error: () => ({ message: p100('Param min_budget_spend_percentage must not exceed max_budget_spend_percentage') }),
       },
       {
-        rule: 'campaign of another account', params: () => base(trafficOf.other!),
+        rule: 'campaign of another account',
+        params: () => base(trafficOf.other!),
         error: () => ({ message: p100(`Param campaign_id must be the id of a campaign of ad account act_${accounts.us.id}`) }),
       },
       {
-        rule: 'campaign of another organization', params: () => base(foreignCampaign),
+        rule: 'campaign of another organization',
+        params: () => base(foreignCampaign),
         error: () => ({ message: p100(`Param campaign_id must be the id of a campaign of ad account act_${accounts.us.id}`) }),
       },
       {
-        rule: 'a deleted campaign', params: () => base(campaigns.deleted!),
+        rule: 'a deleted campaign',
+        params: () => base(campaigns.deleted!),
         error: () => ({ message: p100(`Param campaign_id names campaign ${campaigns.deleted!.id}, which is DELETED: ad sets cannot be added to it`) }),
       },
       {
-        rule: 'an archived campaign', params: () => base(campaigns.archived!),
+        rule: 'an archived campaign',
+        params: () => base(campaigns.archived!),
         error: () => ({ message: p100(`Param campaign_id names campaign ${campaigns.archived!.id}, which is ARCHIVED: ad sets cannot be added to it`) }),
       },
       {
-        rule: 'source ad set of another account', params: () => base(campaigns.traffic!, { source_adset_id: campaigns.traffic!.id }),
+        rule: 'source ad set of another account',
+        params: () => base(campaigns.traffic!, { source_adset_id: campaigns.traffic!.id }),
         error: () => ({ message: p100(`Param source_adset_id must be the id of an ad set of ad account act_${accounts.us.id}`) }),
       },
     ];
@@ -616,12 +818,25 @@ describe('the create rules, one row each (JSON and form)', () => {
     });
 
     it.each([
-      ['clicks, likes and video views are one column: THRUPLAY', 'engagement', { destination_type: 'ON_VIDEO', optimization_goal: 'THRUPLAY', billing_event: 'THRUPLAY' }, 500, '5.00 USD'],
+      [
+        'clicks, likes and video views are one column: THRUPLAY',
+        'engagement',
+        { destination_type: 'ON_VIDEO', optimization_goal: 'THRUPLAY', billing_event: 'THRUPLAY' },
+        500,
+        '5.00 USD',
+      ],
       ['PAGE_LIKES', 'engagement', { destination_type: 'ON_PAGE', optimization_goal: 'PAGE_LIKES', billing_event: 'PAGE_LIKES' }, 500, '5.00 USD'],
-      ['POST_ENGAGEMENT', 'engagement', { destination_type: 'ON_POST', optimization_goal: 'POST_ENGAGEMENT', billing_event: 'POST_ENGAGEMENT' }, 500, '5.00 USD'],
+      [
+        'POST_ENGAGEMENT',
+        'engagement',
+        { destination_type: 'ON_POST', optimization_goal: 'POST_ENGAGEMENT', billing_event: 'POST_ENGAGEMENT' },
+        500,
+        '5.00 USD',
+      ],
     ])('%s', async (_what, campaign, extra, minimum, money) => {
       await expectRefused(() => create(base(campaigns[campaign]!, { ...extra, daily_budget: minimum - 1 })), {
-        subcode: 1885272, message: p100(`Your budget is too low. The minimum daily budget for this ad set is ${money} (${minimum} in the currency's smallest unit)`),
+        subcode: 1885272,
+        message: p100(`Your budget is too low. The minimum daily budget for this ad set is ${money} (${minimum} in the currency's smallest unit)`),
       });
       await created(base(campaigns[campaign]!, { ...extra, daily_budget: minimum }));
     });
@@ -635,11 +850,17 @@ describe('the create rules, one row each (JSON and form)', () => {
       ['br', 'traffic', 'LINK_CLICKS', 'LINK_CLICKS', 300, 1500, '15.00 USD'],
       ['jp', 'traffic', 'IMPRESSIONS', 'LINK_CLICKS', 300, 600, '600 JPY'],
     ] as const)('bid cap: %s, %s billed by %s, bid %i: minimum %i (%s)', async (account, kind, billing, goal, bid, minimum, money) => {
-      const params = (budget: number) => base((kind === 'traffic' ? trafficOf : salesOf)[account]!, {
-        billing_event: billing, optimization_goal: goal, bid_strategy: 'LOWEST_COST_WITH_BID_CAP', bid_amount: bid, daily_budget: budget,
-      });
+      const params = (budget: number) =>
+        base((kind === 'traffic' ? trafficOf : salesOf)[account]!, {
+          billing_event: billing,
+          optimization_goal: goal,
+          bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
+          bid_amount: bid,
+          daily_budget: budget,
+        });
       await expectRefused(() => create(params(minimum - 1), { account: accounts[account] }), {
-        subcode: 1885272, message: p100(`Your budget is too low. The minimum daily budget for this ad set is ${money} (${minimum} in the currency's smallest unit)`),
+        subcode: 1885272,
+        message: p100(`Your budget is too low. The minimum daily budget for this ad set is ${money} (${minimum} in the currency's smallest unit)`),
         userMsg: `The minimum daily budget for this ad set is ${money}. Please enter a budget of at least that amount.`,
         data: { minimum_daily_budget: String(minimum), currency: accounts[account].currency },
       });
@@ -653,11 +874,17 @@ describe('the create rules, one row each (JSON and form)', () => {
       ['us', 'LOWEST_COST_WITH_MIN_ROAS', { bid_constraints: { roas_average_floor: 20000 } }, 8000, '80.00 USD'],
       ['br', 'COST_CAP', { bid_amount: 300 }, 4000, '40.00 USD'],
     ] as const)('%s, %s billed by PURCHASE: minimum %i (%s)', async (account, strategy, extra, minimum, money) => {
-      const params = (budget: number) => base(salesOf[account]!, {
-        billing_event: 'PURCHASE', optimization_goal: 'OFFSITE_CONVERSIONS', bid_strategy: strategy, ...extra, daily_budget: budget,
-      });
+      const params = (budget: number) =>
+        base(salesOf[account]!, {
+          billing_event: 'PURCHASE',
+          optimization_goal: 'OFFSITE_CONVERSIONS',
+          bid_strategy: strategy,
+          ...extra,
+          daily_budget: budget,
+        });
       await expectRefused(() => create(params(minimum - 1), { account: accounts[account] }), {
-        subcode: 1885272, message: p100(`Your budget is too low. The minimum daily budget for this ad set is ${money} (${minimum} in the currency's smallest unit)`),
+        subcode: 1885272,
+        message: p100(`Your budget is too low. The minimum daily budget for this ad set is ${money} (${minimum} in the currency's smallest unit)`),
         data: { minimum_daily_budget: String(minimum), currency: 'USD' },
       });
       await created(params(minimum), { account: accounts[account] });
@@ -690,33 +917,45 @@ describe('the create rules, one row each (JSON and form)', () => {
   describe('bid strategies', () => {
     const rows: RuleRow[] = [
       {
-        rule: 'bid cap needs bid_amount', params: () => base(campaigns.traffic!, { bid_strategy: 'LOWEST_COST_WITH_BID_CAP' }),
+        rule: 'bid cap needs bid_amount',
+        params: () => base(campaigns.traffic!, { bid_strategy: 'LOWEST_COST_WITH_BID_CAP' }),
         error: () => ({
           message: p100('The parameter bid_amount is required with bid strategy LOWEST_COST_WITH_BID_CAP'),
-          userTitle: 'Bid amount required', userMsg: 'Enter a bid cap (bid_amount) in USD, or choose the lowest cost without a cap.',
+          userTitle: 'Bid amount required',
+          userMsg: 'Enter a bid cap (bid_amount) in USD, or choose the lowest cost without a cap.',
         }),
       },
       {
-        rule: 'cost cap needs bid_amount', params: () => base(campaigns.traffic!, { bid_strategy: 'COST_CAP' }),
-        error: () => ({ message: p100('The parameter bid_amount is required with bid strategy COST_CAP'), userMsg: 'Enter a cost cap (bid_amount) in USD, or choose the lowest cost without a cap.' }),
+        rule: 'cost cap needs bid_amount',
+        params: () => base(campaigns.traffic!, { bid_strategy: 'COST_CAP' }),
+        error: () => ({
+          message: p100('The parameter bid_amount is required with bid strategy COST_CAP'),
+          userMsg: 'Enter a cost cap (bid_amount) in USD, or choose the lowest cost without a cap.',
+        }),
       },
       {
-        rule: "the campaign's bid cap needs bid_amount", params: () => base(campaigns.bidCap!),
+        rule: "the campaign's bid cap needs bid_amount",
+        params: () => base(campaigns.bidCap!),
         error: () => ({ message: p100('The parameter bid_amount is required with bid strategy LOWEST_COST_WITH_BID_CAP') }),
       },
       {
-        rule: 'no bid without a cap', params: () => base(campaigns.traffic!, { bid_strategy: 'LOWEST_COST_WITHOUT_CAP', bid_amount: 100 }),
+        rule: 'no bid without a cap',
+        params: () => base(campaigns.traffic!, { bid_strategy: 'LOWEST_COST_WITHOUT_CAP', bid_amount: 100 }),
         error: () => ({ message: p100('Param bid_amount cannot be used with bid strategy LOWEST_COST_WITHOUT_CAP'), userTitle: 'Bid amount not used' }),
       },
       {
-        rule: 'minimum ROAS needs its floor', params: () => base(campaigns.sales!, { bid_strategy: 'LOWEST_COST_WITH_MIN_ROAS' }),
+        rule: 'minimum ROAS needs its floor',
+        params: () => base(campaigns.sales!, { bid_strategy: 'LOWEST_COST_WITH_MIN_ROAS' }),
         error: () => ({
-          message: p100('Param bid_constraints.roas_average_floor (an integer from 1 to 10000000, the ROAS x 10000) is required with bid strategy LOWEST_COST_WITH_MIN_ROAS'),
+          message: p100(
+            'Param bid_constraints.roas_average_floor (an integer from 1 to 10000000, the ROAS x 10000) is required with bid strategy LOWEST_COST_WITH_MIN_ROAS',
+          ),
           userTitle: 'Minimum ROAS required',
         }),
       },
       {
-        rule: 'minimum ROAS floor out of range', params: () => base(campaigns.sales!, { bid_strategy: 'LOWEST_COST_WITH_MIN_ROAS', bid_constraints: { roas_average_floor: 0 } }),
+        rule: 'minimum ROAS floor out of range',
+        params: () => base(campaigns.sales!, { bid_strategy: 'LOWEST_COST_WITH_MIN_ROAS', bid_constraints: { roas_average_floor: 0 } }),
         error: () => ({ message: /^\(#100\) Param bid_constraints\.roas_average_floor .* is required with bid strategy LOWEST_COST_WITH_MIN_ROAS$/ }),
       },
     ];
@@ -726,13 +965,19 @@ describe('the create rules, one row each (JSON and form)', () => {
       await created(base(campaigns.traffic!, { bid_strategy: 'COST_CAP', bid_amount: 500 }));
       await created(base(campaigns.bidCap!, { bid_amount: 500 }));
       const roas = await created(base(campaigns.sales!, { bid_strategy: 'LOWEST_COST_WITH_MIN_ROAS', bid_constraints: { roas_average_floor: 20000 } }));
-      expect(await read(roas, 'bid_strategy,bid_constraints')).toEqual({ id: roas, bid_strategy: 'LOWEST_COST_WITH_MIN_ROAS', bid_constraints: { roas_average_floor: 20000 } });
+      expect(await read(roas, 'bid_strategy,bid_constraints')).toEqual({
+        id: roas,
+        bid_strategy: 'LOWEST_COST_WITH_MIN_ROAS',
+        bid_constraints: { roas_average_floor: 20000 },
+      });
     });
   });
 
   describe('payor and beneficiary (DSA rules 1 to 4)', () => {
-    const eu = (countries: string[], extra: Params = {}) => (account: keyof typeof accounts) =>
-      base(trafficOf[account]!, { targeting: { geo_locations: { countries } }, ...extra });
+    const eu =
+      (countries: string[], extra: Params = {}) =>
+      (account: keyof typeof accounts) =>
+        base(trafficOf[account]!, { targeting: { geo_locations: { countries } }, ...extra });
     const payorError = (regions: string): Refusal => ({
       subcode: 3858079,
       message: p100(`The parameter dsa_payor is required for ad sets targeting the European Union (${regions})`),
@@ -744,7 +989,8 @@ describe('the create rules, one row each (JSON and form)', () => {
       subcode: 3858081,
       message: p100(`The parameter dsa_beneficiary is required for ad sets targeting the European Union (${regions})`),
       userTitle: 'Beneficiary required',
-      userMsg: 'Ad sets that reach people in the European Union must say who benefits from them. Enter the beneficiary, or set a default beneficiary on the ad account.',
+      userMsg:
+        'Ad sets that reach people in the European Union must say who benefits from them. Enter the beneficiary, or set a default beneficiary on the ad account.',
       data: { blame_field_specs: [['dsa_beneficiary']] },
     });
     const rows: RuleRow[] = [
@@ -752,10 +998,25 @@ describe('the create rules, one row each (JSON and form)', () => {
       { rule: 'rule 1: every regulated country is named', account: 'us', params: () => eu(['FR', 'US', 'IT'])('us'), error: () => payorError('FR, IT') },
       { rule: 'rule 1: an outermost region is regulated', account: 'us', params: () => eu(['GP'])('us'), error: () => payorError('GP') },
       { rule: 'rule 1: beneficiary missing', account: 'us', params: () => eu(['DE'], { dsa_payor: 'Payor' })('us'), error: () => beneficiaryError('DE') },
-      { rule: 'rule 1: payor missing, beneficiary given', account: 'us', params: () => eu(['DE'], { dsa_beneficiary: 'Brand' })('us'), error: () => payorError('DE') },
+      {
+        rule: 'rule 1: payor missing, beneficiary given',
+        account: 'us',
+        params: () => eu(['DE'], { dsa_beneficiary: 'Brand' })('us'),
+        error: () => payorError('DE'),
+      },
       // Rule 3: the beneficiary comes from the account's default beneficiary, never from the payor.
-      { rule: 'rule 3: payor only, no default beneficiary', account: 'payorOnly', params: () => eu(['NL'], { dsa_payor: 'Payor' })('payorOnly'), error: () => beneficiaryError('NL') },
-      { rule: 'rule 2: a default payor alone does not fill the beneficiary', account: 'payorOnly', params: () => eu(['NL'])('payorOnly'), error: () => beneficiaryError('NL') },
+      {
+        rule: 'rule 3: payor only, no default beneficiary',
+        account: 'payorOnly',
+        params: () => eu(['NL'], { dsa_payor: 'Payor' })('payorOnly'),
+        error: () => beneficiaryError('NL'),
+      },
+      {
+        rule: 'rule 2: a default payor alone does not fill the beneficiary',
+        account: 'payorOnly',
+        params: () => eu(['NL'])('payorOnly'),
+        error: () => beneficiaryError('NL'),
+      },
     ];
     refusalTable(rows);
 
@@ -763,10 +1024,28 @@ describe('the create rules, one row each (JSON and form)', () => {
     it.each([
       ['rule 2: both defaults of the account', 'dsa', ['DE'], {}, { dsa_payor: 'Default Payor SA', dsa_beneficiary: 'Default Beneficiary GmbH' }],
       ['rule 2: an outermost region takes the defaults too', 'dsa', ['RE'], {}, { dsa_payor: 'Default Payor SA', dsa_beneficiary: 'Default Beneficiary GmbH' }],
-      ['rule 3: payor only takes the default beneficiary, not the payor', 'dsa', ['DE'], { dsa_payor: 'Own Payor' }, { dsa_payor: 'Own Payor', dsa_beneficiary: 'Default Beneficiary GmbH' }],
-      ['rule 2: beneficiary only takes the default payor', 'dsa', ['DE'], { dsa_beneficiary: 'Own Brand' }, { dsa_payor: 'Default Payor SA', dsa_beneficiary: 'Own Brand' }],
+      [
+        'rule 3: payor only takes the default beneficiary, not the payor',
+        'dsa',
+        ['DE'],
+        { dsa_payor: 'Own Payor' },
+        { dsa_payor: 'Own Payor', dsa_beneficiary: 'Default Beneficiary GmbH' },
+      ],
+      [
+        'rule 2: beneficiary only takes the default payor',
+        'dsa',
+        ['DE'],
+        { dsa_beneficiary: 'Own Brand' },
+        { dsa_payor: 'Default Payor SA', dsa_beneficiary: 'Own Brand' },
+      ],
       ['both given win over the defaults', 'dsa', ['DE'], { dsa_payor: 'P', dsa_beneficiary: 'B' }, { dsa_payor: 'P', dsa_beneficiary: 'B' }],
-      ['rule 3 with a payor-only account: given beneficiary, default payor', 'payorOnly', ['NL'], { dsa_beneficiary: 'Own Brand' }, { dsa_payor: 'Only Payor BV', dsa_beneficiary: 'Own Brand' }],
+      [
+        'rule 3 with a payor-only account: given beneficiary, default payor',
+        'payorOnly',
+        ['NL'],
+        { dsa_beneficiary: 'Own Brand' },
+        { dsa_payor: 'Only Payor BV', dsa_beneficiary: 'Own Brand' },
+      ],
       ['rule 4: outside the EU the defaults do not apply', 'dsa', ['US', 'CH', 'NO'], {}, {}],
       ['rule 4: outside the EU nothing is required', 'us', ['US', 'GB'], {}, {}],
     ] as const)('%s', async (_rule, account, countries, extra, expected) => {
@@ -787,28 +1066,35 @@ describe('the create rules, one row each (JSON and form)', () => {
     const targeting = (extra: Params) => ({ geo_locations: { countries: ['US'] }, ...extra });
     const rows: RuleRow[] = [
       {
-        rule: 'a flagged audience', params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [{ id: audiences.flagged }] }) }),
-        error: () => ({ ...audienceError(() => [audiences.flagged]), userMsg: `Remove the restricted audience ${audiences.flagged} from the targeting. Audiences that may suggest health conditions or financial status cannot be used to run ads; you may ask for a review.` }),
+        rule: 'a flagged audience',
+        params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [{ id: audiences.flagged }] }) }),
+        error: () => ({
+          ...audienceError(() => [audiences.flagged]),
+          userMsg: `Remove the restricted audience ${audiences.flagged} from the targeting. Audiences that may suggest health conditions or financial status cannot be used to run ads; you may ask for a review.`,
+        }),
       },
       {
-        rule: 'a lookalike at 471', params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [audiences.lookalike471] }) }),
+        rule: 'a lookalike at 471',
+        params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [audiences.lookalike471] }) }),
         error: () => audienceError(() => [audiences.lookalike471]),
       },
       {
         rule: 'every flagged audience is listed, wherever it is named',
-        params: () => base(campaigns.traffic!, {
-          targeting: targeting({
-            custom_audiences: [{ id: audiences.flagged }, { id: audiences.clean }, { id: audiences.lookalike471 }],
-            excluded_custom_audiences: [audiences.flagged2],
+        params: () =>
+          base(campaigns.traffic!, {
+            targeting: targeting({
+              custom_audiences: [{ id: audiences.flagged }, { id: audiences.clean }, { id: audiences.lookalike471 }],
+              excluded_custom_audiences: [audiences.flagged2],
+            }),
           }),
-        }),
         error: () => ({
           ...audienceError(() => [audiences.flagged, audiences.lookalike471, audiences.flagged2]),
           userMsg: new RegExp(`^Remove the restricted audiences ${audiences.flagged}, ${audiences.lookalike471}, ${audiences.flagged2} from the targeting\\.`),
         }),
       },
       {
-        rule: 'inside flexible_spec', params: () => base(campaigns.traffic!, { targeting: targeting({ flexible_spec: [{ custom_audiences: [{ id: audiences.flagged2 }] }] }) }),
+        rule: 'inside flexible_spec',
+        params: () => base(campaigns.traffic!, { targeting: targeting({ flexible_spec: [{ custom_audiences: [{ id: audiences.flagged2 }] }] }) }),
         error: () => audienceError(() => [audiences.flagged2]),
       },
       {
@@ -823,42 +1109,64 @@ describe('the create rules, one row each (JSON and form)', () => {
       },
       {
         rule: 'an audience and a conversion: the audiences first',
-        params: () => base(campaigns.sales!, {
-          optimization_goal: 'OFFSITE_CONVERSIONS', promoted_object: { custom_conversion_id: conversions.flagged },
-          targeting: targeting({ custom_audiences: [audiences.flagged] }),
-        }),
+        params: () =>
+          base(campaigns.sales!, {
+            optimization_goal: 'OFFSITE_CONVERSIONS',
+            promoted_object: { custom_conversion_id: conversions.flagged },
+            targeting: targeting({ custom_audiences: [audiences.flagged] }),
+          }),
         error: () => audienceError(() => [audiences.flagged]),
       },
       {
-        rule: 'an audience of another account', params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [{ id: audiences.otherAccount }] }) }),
-        error: () => ({ message: p100(`Param targeting.custom_audiences[0] names ${audiences.otherAccount}, which is not a custom audience of ad account act_${accounts.us.id}`) }),
+        rule: 'an audience of another account',
+        params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [{ id: audiences.otherAccount }] }) }),
+        error: () => ({
+          message: p100(
+            `Param targeting.custom_audiences[0] names ${audiences.otherAccount}, which is not a custom audience of ad account act_${accounts.us.id}`,
+          ),
+        }),
       },
       {
-        rule: 'an audience id that names a campaign', params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [campaigns.traffic!.id] }) }),
-        error: () => ({ message: p100(`Param targeting.custom_audiences[0] names ${campaigns.traffic!.id}, which is not a custom audience of ad account act_${accounts.us.id}`) }),
+        rule: 'an audience id that names a campaign',
+        params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [campaigns.traffic!.id] }) }),
+        error: () => ({
+          message: p100(
+            `Param targeting.custom_audiences[0] names ${campaigns.traffic!.id}, which is not a custom audience of ad account act_${accounts.us.id}`,
+          ),
+        }),
       },
       {
-        rule: 'an audience entry that is no id', params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [{ name: 'x' }] }) }),
+        rule: 'an audience entry that is no id',
+        params: () => base(campaigns.traffic!, { targeting: targeting({ custom_audiences: [{ name: 'x' }] }) }),
         error: () => ({ message: p100('Param targeting.custom_audiences[0] must be a custom audience id or {"id": ...}') }),
       },
       {
         rule: 'a conversion id that names an audience',
         params: () => base(campaigns.sales!, { optimization_goal: 'OFFSITE_CONVERSIONS', promoted_object: { custom_conversion_id: audiences.clean } }),
-        error: () => ({ message: p100(`Param promoted_object.custom_conversion_id names ${audiences.clean}, which is not a custom conversion of ad account act_${accounts.us.id}`) }),
+        error: () => ({
+          message: p100(
+            `Param promoted_object.custom_conversion_id names ${audiences.clean}, which is not a custom conversion of ad account act_${accounts.us.id}`,
+          ),
+        }),
       },
     ];
     refusalTable(rows);
 
     it('takes clean audiences, clean lookalikes and clean conversions, and stores their references', async () => {
-      const id = await created(base(campaigns.sales!, {
-        optimization_goal: 'OFFSITE_CONVERSIONS', promoted_object: { custom_conversion_id: conversions.clean },
-        targeting: targeting({ custom_audiences: [{ id: audiences.clean }, audiences.cleanLookalike] }),
-      }));
+      const id = await created(
+        base(campaigns.sales!, {
+          optimization_goal: 'OFFSITE_CONVERSIONS',
+          promoted_object: { custom_conversion_id: conversions.clean },
+          targeting: targeting({ custom_audiences: [{ id: audiences.clean }, audiences.cleanLookalike] }),
+        }),
+      );
       expect(await read(id, 'issues_info,effective_status')).toEqual({ id, issues_info: [], effective_status: 'ACTIVE' });
       const references = await server.deps.db('ad_set_references').where({ ad_set_id: id }).orderBy(['kind', 'object_id']).select('kind', 'object_id');
       // The lookalike was made after its source, so its id is the larger one.
       expect(references.map((r) => [r.kind, String(r.object_id)])).toEqual([
-        ['custom_audience', audiences.clean], ['custom_audience', audiences.cleanLookalike], ['custom_conversion', conversions.clean],
+        ['custom_audience', audiences.clean],
+        ['custom_audience', audiences.cleanLookalike],
+        ['custom_conversion', conversions.clean],
       ]);
     });
   });
@@ -873,11 +1181,27 @@ describe('the create rules, one row each (JSON and form)', () => {
       { rule: 'minimum age', params: housing({ age_min: 25 }), error: () => refusal('targeting.age_min', 'raise the minimum age above 18') },
       { rule: 'maximum age', params: housing({ age_max: 50 }), error: () => refusal('targeting.age_max', 'lower the maximum age below 65') },
       { rule: 'gender', params: housing({ genders: [1] }), error: () => refusal('targeting.genders', 'target by gender') },
-      { rule: 'postal codes', params: housing({ geo_locations: { countries: ['US'], zips: [{ key: 'US:94304' }] } }), error: () => refusal('targeting.geo_locations.zips', 'target by postal code') },
-      { rule: 'excluded audiences', params: () => housing({ excluded_custom_audiences: [audiences.clean] })(), error: () => refusal('targeting.excluded_custom_audiences', 'exclude audiences') },
-      { rule: 'exclusions', params: housing({ exclusions: { interests: [{ id: '6003139266461' }] } }), error: () => refusal('targeting.exclusions', 'exclude people by detailed targeting') },
+      {
+        rule: 'postal codes',
+        params: housing({ geo_locations: { countries: ['US'], zips: [{ key: 'US:94304' }] } }),
+        error: () => refusal('targeting.geo_locations.zips', 'target by postal code'),
+      },
+      {
+        rule: 'excluded audiences',
+        params: () => housing({ excluded_custom_audiences: [audiences.clean] })(),
+        error: () => refusal('targeting.excluded_custom_audiences', 'exclude audiences'),
+      },
+      {
+        rule: 'exclusions',
+        params: housing({ exclusions: { interests: [{ id: '6003139266461' }] } }),
+        error: () => refusal('targeting.exclusions', 'exclude people by detailed targeting'),
+      },
       { rule: 'demographics', params: housing({ income: [{ id: '6107813079183' }] }), error: () => refusal('targeting.income', 'target by demographics') },
-      { rule: 'lookalikes', params: () => housing({ custom_audiences: [audiences.cleanLookalike] })(), error: () => refusal('targeting.custom_audiences', `use lookalike audiences (${audiences.cleanLookalike})`) },
+      {
+        rule: 'lookalikes',
+        params: () => housing({ custom_audiences: [audiences.cleanLookalike] })(),
+        error: () => refusal('targeting.custom_audiences', `use lookalike audiences (${audiences.cleanLookalike})`),
+      },
       {
         rule: 'credit and employment together',
         params: () => base(campaigns.credit!, { targeting: { geo_locations: { countries: ['US'] }, age_min: 30 } }),
@@ -902,13 +1226,17 @@ describe('the create rules, one row each (JSON and form)', () => {
 
   describe('a promoted page post targeted by locale', () => {
     const story = () => `${page.id}_${localePost}`;
-    const onPost = (promoted: Params, targeting: Params) => () => base(campaigns.engagement!, {
-      destination_type: 'ON_POST', optimization_goal: 'POST_ENGAGEMENT', promoted_object: { page_id: page.id, ...promoted },
-      targeting: { geo_locations: { countries: ['US'] }, ...targeting },
-    });
+    const onPost = (promoted: Params, targeting: Params) => () =>
+      base(campaigns.engagement!, {
+        destination_type: 'ON_POST',
+        optimization_goal: 'POST_ENGAGEMENT',
+        promoted_object: { page_id: page.id, ...promoted },
+        targeting: { geo_locations: { countries: ['US'] }, ...targeting },
+      });
     const rows: RuleRow[] = [
       {
-        rule: 'locales left out', params: () => onPost({ object_story_id: story() }, {})(),
+        rule: 'locales left out',
+        params: () => onPost({ object_story_id: story() }, {})(),
         error: () => ({
           message: p100('The promoted post is targeted to locales {6, 24}: targeting.locales must name the same locales or a subset'),
           userTitle: 'Locales must match the post',
@@ -916,23 +1244,28 @@ describe('the create rules, one row each (JSON and form)', () => {
         }),
       },
       {
-        rule: 'a locale added', params: () => onPost({ object_story_id: story() }, { locales: [6, 1001] })(),
+        rule: 'a locale added',
+        params: () => onPost({ object_story_id: story() }, { locales: [6, 1001] })(),
         error: () => ({ message: p100('The promoted post is targeted to locales {6, 24}: targeting.locales may not add 1001') }),
       },
       {
-        rule: 'other locales', params: () => onPost({ object_story_id: localePost }, { locales: [7, 8] })(),
+        rule: 'other locales',
+        params: () => onPost({ object_story_id: localePost }, { locales: [7, 8] })(),
         error: () => ({ message: p100('The promoted post is targeted to locales {6, 24}: targeting.locales may not add 7, 8') }),
       },
       {
-        rule: 'a post of another organization', params: () => onPost({ object_story_id: `${otherPage.id}_${foreignPost}` }, { locales: [6] })(),
+        rule: 'a post of another organization',
+        params: () => onPost({ object_story_id: `${otherPage.id}_${foreignPost}` }, { locales: [6] })(),
         error: () => ({ message: p100("Param promoted_object.object_story_id must name a post of a page of the account's organization") }),
       },
       {
-        rule: 'a post under the wrong page', params: () => onPost({ object_story_id: `${otherPage.id}_${localePost}` }, { locales: [6] })(),
+        rule: 'a post under the wrong page',
+        params: () => onPost({ object_story_id: `${otherPage.id}_${localePost}` }, { locales: [6] })(),
         error: () => ({ message: p100("Param promoted_object.object_story_id must name a post of a page of the account's organization") }),
       },
       {
-        rule: 'no post at all', params: () => onPost({ object_story_id: `${page.id}_${campaigns.traffic!.id}` }, { locales: [6] })(),
+        rule: 'no post at all',
+        params: () => onPost({ object_story_id: `${page.id}_${campaigns.traffic!.id}` }, { locales: [6] })(),
         error: () => ({ message: p100("Param promoted_object.object_story_id must name a post of a page of the account's organization") }),
       },
     ];
@@ -953,51 +1286,76 @@ describe('the create rules, one row each (JSON and form)', () => {
   describe('desktop and mobile apps, goals that need a promoted object', () => {
     const desktop = { application_id: '5550001', object_store_url: 'https://apps.facebook.com/mygame' };
     const mobile = { application_id: '5550002', object_store_url: 'https://play.google.com/store/apps/details?id=com.example.game' };
-    const app = (campaign: string, promoted: Params, targeting: Params, extra: Params = {}) => () => base(campaigns[campaign]!, {
-      optimization_goal: 'APP_INSTALLS', promoted_object: promoted, targeting: { geo_locations: { countries: ['US'] }, ...targeting }, ...extra,
-    });
+    const app =
+      (campaign: string, promoted: Params, targeting: Params, extra: Params = {}) =>
+      () =>
+        base(campaigns[campaign]!, {
+          optimization_goal: 'APP_INSTALLS',
+          promoted_object: promoted,
+          targeting: { geo_locations: { countries: ['US'] }, ...targeting },
+          ...extra,
+        });
     const rows: RuleRow[] = [
       {
-        rule: 'a desktop app needs a desktop page type', params: app('app', desktop, { page_types: ['feed'] }),
+        rule: 'a desktop app needs a desktop page type',
+        params: app('app', desktop, { page_types: ['feed'] }),
         error: () => ({
           message: p100('Desktop app ad sets must include one of the page types {desktopfeed, rightcolumn, desktop} in targeting.page_types'),
           userTitle: 'Desktop placement required',
         }),
       },
       {
-        rule: 'a desktop app needs the app promotion objective', params: app('traffic', desktop, { page_types: ['desktopfeed'] }, { optimization_goal: 'LINK_CLICKS' }),
-        error: () => ({ message: p100('Desktop (canvas) app ad sets need a campaign with the app promotion objective, not OUTCOME_TRAFFIC'), userTitle: 'App promotion objective required' }),
+        rule: 'a desktop app needs the app promotion objective',
+        params: app('traffic', desktop, { page_types: ['desktopfeed'] }, { optimization_goal: 'LINK_CLICKS' }),
+        error: () => ({
+          message: p100('Desktop (canvas) app ad sets need a campaign with the app promotion objective, not OUTCOME_TRAFFIC'),
+          userTitle: 'App promotion objective required',
+        }),
       },
       {
-        rule: 'a mobile app cannot take desktop page types', params: app('app', mobile, { page_types: ['rightcolumn'] }),
+        rule: 'a mobile app cannot take desktop page types',
+        params: app('app', mobile, { page_types: ['rightcolumn'] }),
         error: () => ({ message: p100('Mobile app ad sets cannot target desktop placements (rightcolumn)'), userTitle: 'Mobile placement required' }),
       },
       {
-        rule: 'a mobile app cannot run on desktop alone', params: app('app', mobile, { device_platforms: ['desktop'] }),
+        rule: 'a mobile app cannot run on desktop alone',
+        params: app('app', mobile, { device_platforms: ['desktop'] }),
         error: () => ({ message: p100('Mobile app ad sets cannot target desktop placements (device_platforms desktop)') }),
       },
       {
-        rule: 'a mobile app needs a mobile app objective', params: app('awareness', mobile, {}, { optimization_goal: 'REACH' }),
+        rule: 'a mobile app needs a mobile app objective',
+        params: app('awareness', mobile, {}, { optimization_goal: 'REACH' }),
         error: () => ({ message: p100('Mobile app ad sets need a campaign with a mobile app objective, not OUTCOME_AWARENESS') }),
       },
       {
-        rule: 'installs need the store URL', params: app('app', { application_id: '5550002' }, {}),
-        error: () => ({ message: p100('The parameter promoted_object.object_store_url is required with optimization goal APP_INSTALLS'), userTitle: 'App required' }),
+        rule: 'installs need the store URL',
+        params: app('app', { application_id: '5550002' }, {}),
+        error: () => ({
+          message: p100('The parameter promoted_object.object_store_url is required with optimization goal APP_INSTALLS'),
+          userTitle: 'App required',
+        }),
       },
       {
-        rule: 'installs need the application', params: app('app', { object_store_url: mobile.object_store_url }, {}),
+        rule: 'installs need the application',
+        params: app('app', { object_store_url: mobile.object_store_url }, {}),
         error: () => ({ message: p100('The parameter promoted_object.application_id is required with optimization goal APP_INSTALLS') }),
       },
       {
-        rule: 'lead goals need a page', params: () => base(campaigns.leads!, { destination_type: 'ON_AD', optimization_goal: 'LEAD_GENERATION' }),
+        rule: 'lead goals need a page',
+        params: () => base(campaigns.leads!, { destination_type: 'ON_AD', optimization_goal: 'LEAD_GENERATION' }),
         error: () => ({
           message: p100('The parameter promoted_object.page_id is required with optimization goal LEAD_GENERATION'),
-          userTitle: 'Page required', userMsg: 'Lead ads collect leads for a Page: choose the Page in promoted_object.page_id.',
+          userTitle: 'Page required',
+          userMsg: 'Lead ads collect leads for a Page: choose the Page in promoted_object.page_id.',
         }),
       },
       {
         rule: 'lookalike expansion cannot be turned off (v13.0)',
-        params: () => base(campaigns.sales!, { optimization_goal: 'OFFSITE_CONVERSIONS', targeting: { geo_locations: { countries: ['US'] }, targeting_relaxation_types: { lookalike: 0 } } }),
+        params: () =>
+          base(campaigns.sales!, {
+            optimization_goal: 'OFFSITE_CONVERSIONS',
+            targeting: { geo_locations: { countries: ['US'] }, targeting_relaxation_types: { lookalike: 0 } },
+          }),
         error: () => ({
           message: p100('Lookalike expansion is always on for ad sets optimizing for OFFSITE_CONVERSIONS (since v13.0) and cannot be turned off'),
           userTitle: 'Lookalike expansion is on',
@@ -1017,29 +1375,43 @@ describe('the create rules, one row each (JSON and form)', () => {
   describe('objective, destination and goal pairing; IMPRESSIONS with ON_POST', () => {
     const rows: RuleRow[] = [
       {
-        rule: 'a destination the objective does not have', params: () => base(campaigns.traffic!, { destination_type: 'ON_POST' }),
+        rule: 'a destination the objective does not have',
+        params: () => base(campaigns.traffic!, { destination_type: 'ON_POST' }),
         error: () => ({
           message: /^\(#100\) Param destination_type ON_POST is not available for campaigns with objective OUTCOME_TRAFFIC; use one of \{WEBSITE, APP, /,
           userTitle: 'Destination not available',
         }),
       },
       {
-        rule: 'a goal the objective does not have', params: () => base(campaigns.awareness!, { optimization_goal: 'LINK_CLICKS' }),
+        rule: 'a goal the objective does not have',
+        params: () => base(campaigns.awareness!, { optimization_goal: 'LINK_CLICKS' }),
         error: () => ({
-          message: p100('Param optimization_goal LINK_CLICKS is not available for objective OUTCOME_AWARENESS; use one of {REACH, AD_RECALL_LIFT, IMPRESSIONS, THRUPLAY}'),
+          message: p100(
+            'Param optimization_goal LINK_CLICKS is not available for objective OUTCOME_AWARENESS; use one of {REACH, AD_RECALL_LIFT, IMPRESSIONS, THRUPLAY}',
+          ),
           userTitle: 'Optimization goal not available',
         }),
       },
       {
-        rule: 'a goal the destination does not have', params: () => base(campaigns.engagement!, { destination_type: 'ON_VIDEO', optimization_goal: 'PAGE_LIKES' }),
-        error: () => ({ message: p100('Param optimization_goal PAGE_LIKES is not available for objective OUTCOME_ENGAGEMENT with destination ON_VIDEO; use one of {THRUPLAY, IMPRESSIONS, REACH}') }),
+        rule: 'a goal the destination does not have',
+        params: () => base(campaigns.engagement!, { destination_type: 'ON_VIDEO', optimization_goal: 'PAGE_LIKES' }),
+        error: () => ({
+          message: p100(
+            'Param optimization_goal PAGE_LIKES is not available for objective OUTCOME_ENGAGEMENT with destination ON_VIDEO; use one of {THRUPLAY, IMPRESSIONS, REACH}',
+          ),
+        }),
       },
       {
-        rule: 'sales cannot optimize for ThruPlay', params: () => base(campaigns.sales!, { destination_type: 'WEBSITE', optimization_goal: 'THRUPLAY' }),
-        error: () => ({ message: /^\(#100\) Param optimization_goal THRUPLAY is not available for objective OUTCOME_SALES with destination WEBSITE; use one of \{OFFSITE_CONVERSIONS, VALUE, / }),
+        rule: 'sales cannot optimize for ThruPlay',
+        params: () => base(campaigns.sales!, { destination_type: 'WEBSITE', optimization_goal: 'THRUPLAY' }),
+        error: () => ({
+          message:
+            /^\(#100\) Param optimization_goal THRUPLAY is not available for objective OUTCOME_SALES with destination WEBSITE; use one of \{OFFSITE_CONVERSIONS, VALUE, /,
+        }),
       },
       {
-        rule: 'a billing event the goal cannot be billed by', params: () => base(campaigns.traffic!, { optimization_goal: 'LINK_CLICKS', billing_event: 'THRUPLAY' }),
+        rule: 'a billing event the goal cannot be billed by',
+        params: () => base(campaigns.traffic!, { optimization_goal: 'LINK_CLICKS', billing_event: 'THRUPLAY' }),
         error: () => ({
           message: p100('Param billing_event THRUPLAY cannot be used with optimization goal LINK_CLICKS; use one of {IMPRESSIONS, LINK_CLICKS, CLICKS}'),
           userTitle: 'Billing event not available',
@@ -1054,7 +1426,9 @@ describe('the create rules, one row each (JSON and form)', () => {
       });
       // The refusal should say why: the goal is deprecated there (rules/objectives.ts has this message).
       const response = await create(base(campaigns.engagement!, { destination_type: 'ON_POST', optimization_goal: 'IMPRESSIONS' }), { encoding });
-      expect(response.body.error.message).toBe(p100('The IMPRESSIONS optimization goal is deprecated since v20.0 for post engagement and for destination type ON_POST; use POST_ENGAGEMENT or REACH'));
+      expect(response.body.error.message).toBe(
+        p100('The IMPRESSIONS optimization goal is deprecated since v20.0 for post engagement and for destination type ON_POST; use POST_ENGAGEMENT or REACH'),
+      );
       expect(response.body.error.error_user_title).toBe('Optimization goal deprecated');
     });
 
@@ -1076,57 +1450,84 @@ describe('the create rules, one row each (JSON and form)', () => {
       ['sales', null, 'VALUE', 'IMPRESSIONS'],
       ['sales', 'MESSENGER', 'CONVERSATIONS', 'IMPRESSIONS'],
     ] as const)('pairs %s with destination %s and goal %s (billed by %s)', async (campaign, destination, goal, billing) => {
-      const id = await created(base(campaigns[campaign]!, {
-        ...(destination ? { destination_type: destination } : {}), optimization_goal: goal, billing_event: billing,
-      }));
+      const id = await created(
+        base(campaigns[campaign]!, {
+          ...(destination ? { destination_type: destination } : {}),
+          optimization_goal: goal,
+          billing_event: billing,
+        }),
+      );
       expect(await read(id, 'optimization_goal,billing_event')).toEqual({ id, optimization_goal: goal, billing_event: billing });
     });
   });
 
   describe('time-based ad rotation', () => {
-    const rotation = (intervals: number[] | undefined, blocks: number[][] | undefined, schedule: Params = { start_time: S, end_time: END }) => () =>
-      base(campaigns.traffic!, {
-        ...schedule,
-        ...(intervals ? { time_based_ad_rotation_intervals: intervals } : {}),
-        ...(blocks ? { time_based_ad_rotation_id_blocks: blocks } : {}),
-      });
+    const rotation =
+      (intervals: number[] | undefined, blocks: number[][] | undefined, schedule: Params = { start_time: S, end_time: END }) =>
+      () =>
+        base(campaigns.traffic!, {
+          ...schedule,
+          ...(intervals ? { time_based_ad_rotation_intervals: intervals } : {}),
+          ...(blocks ? { time_based_ad_rotation_id_blocks: blocks } : {}),
+        });
     const rows: RuleRow[] = [
       {
-        rule: 'intervals without blocks', params: rotation([S, S + DAY], undefined),
-        error: () => ({ message: p100('The parameter time_based_ad_rotation_id_blocks is required with time-based ad rotation: send both the intervals and the id blocks') }),
+        rule: 'intervals without blocks',
+        params: rotation([S, S + DAY], undefined),
+        error: () => ({
+          message: p100('The parameter time_based_ad_rotation_id_blocks is required with time-based ad rotation: send both the intervals and the id blocks'),
+        }),
       },
       {
-        rule: 'blocks without intervals', params: rotation(undefined, [[1], [2]]),
-        error: () => ({ message: p100('The parameter time_based_ad_rotation_intervals is required with time-based ad rotation: send both the intervals and the id blocks') }),
+        rule: 'blocks without intervals',
+        params: rotation(undefined, [[1], [2]]),
+        error: () => ({
+          message: p100('The parameter time_based_ad_rotation_intervals is required with time-based ad rotation: send both the intervals and the id blocks'),
+        }),
       },
       {
-        rule: 'at least two ranges', params: rotation([S], [[1]]),
-        error: () => ({ message: p100('Param time_based_ad_rotation_intervals must have at least two date ranges'), userTitle: 'Rotation schedule incomplete' }),
+        rule: 'at least two ranges',
+        params: rotation([S], [[1]]),
+        error: () => ({
+          message: p100('Param time_based_ad_rotation_intervals must have at least two date ranges'),
+          userTitle: 'Rotation schedule incomplete',
+        }),
       },
       {
-        rule: 'one block per range', params: rotation([S, S + DAY], [[1]]),
+        rule: 'one block per range',
+        params: rotation([S, S + DAY], [[1]]),
         error: () => ({ message: p100('Param time_based_ad_rotation_id_blocks must have one block of ad ids per interval (2), got 1') }),
       },
       {
-        rule: 'ranges in order', params: rotation([S, S + 2 * DAY, S + DAY], [[1], [2], [3]]),
-        error: () => ({ message: p100('Param time_based_ad_rotation_intervals must be in increasing order: time_based_ad_rotation_intervals[2] is not after time_based_ad_rotation_intervals[1]') }),
+        rule: 'ranges in order',
+        params: rotation([S, S + 2 * DAY, S + DAY], [[1], [2], [3]]),
+        error: () => ({
+          message: p100(
+            'Param time_based_ad_rotation_intervals must be in increasing order: time_based_ad_rotation_intervals[2] is not after time_based_ad_rotation_intervals[1]',
+          ),
+        }),
       },
       {
-        rule: 'the first range starts with the ad set', params: rotation([S + 60, S + DAY], [[1], [2]]),
+        rule: 'the first range starts with the ad set',
+        params: rotation([S + 60, S + DAY], [[1], [2]]),
         error: () => ({
           message: p100(`Param time_based_ad_rotation_intervals[0] must equal the ad set's start time (${S}), so the ranges cover the whole schedule`),
           userMsg: 'The first rotation range must start when the ad set starts.',
         }),
       },
       {
-        rule: 'the last range starts an hour before the end', params: rotation([S, END - 1800], [[1], [2]]),
+        rule: 'the last range starts an hour before the end',
+        params: rotation([S, END - 1800], [[1], [2]]),
         error: () => ({
-          message: p100(`Param time_based_ad_rotation_intervals: the last range must start at least one hour before the ad set ends (${END - 3600} at the latest)`),
+          message: p100(
+            `Param time_based_ad_rotation_intervals: the last range must start at least one hour before the ad set ends (${END - 3600} at the latest)`,
+          ),
           userMsg: 'The last rotation range must start at least an hour before the ad set ends.',
         }),
       },
       {
-        rule: 'the ranges need an end to cover', params: rotation([S, S + DAY], [[1], [2]], { start_time: S }),
+        rule: 'the ranges need an end to cover',
+        params: rotation([S, S + DAY], [[1], [2]], { start_time: S }),
         error: () => ({ message: p100('The parameter end_time is required with time-based ad rotation, so the ranges can cover the whole schedule') }),
       },
     ];
@@ -1143,7 +1544,14 @@ describe('the create rules, one row each (JSON and form)', () => {
 describe('execution_options', () => {
   it.each<Encoding>(['json', 'form'])('validate_only checks everything, answers {success: true} and writes nothing (%s)', async (encoding) => {
     const before = await rowCounts();
-    const response = await create(base(campaigns.traffic!, { name: 'Only checked', execution_options: ['validate_only'], targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [audiences.clean] } }), { encoding });
+    const response = await create(
+      base(campaigns.traffic!, {
+        name: 'Only checked',
+        execution_options: ['validate_only'],
+        targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [audiences.clean] },
+      }),
+      { encoding },
+    );
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual({ success: true });
     expect(await rowCounts()).toEqual(before);
@@ -1152,15 +1560,25 @@ describe('execution_options', () => {
 
   it.each<Encoding>(['json', 'form'])('validate_only answers a broken rule as a create would (%s)', async (encoding) => {
     await expectRefused(() => create(base(campaigns.traffic!, { daily_budget: 99, execution_options: ['validate_only'] }), { encoding }), {
-      subcode: 1885272, message: /^\(#100\) Your budget is too low\. The minimum daily budget for this ad set is 1\.00 USD/,
+      subcode: 1885272,
+      message: /^\(#100\) Your budget is too low\. The minimum daily budget for this ad set is 1\.00 USD/,
     });
-    await expectRefused(() => create(base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['DE'] } }, execution_options: ['validate_only'] }), { encoding }), {
-      subcode: 3858079, message: /dsa_payor/, data: { blame_field_specs: [['dsa_payor']] },
-    });
+    await expectRefused(
+      () => create(base(campaigns.traffic!, { targeting: { geo_locations: { countries: ['DE'] } }, execution_options: ['validate_only'] }), { encoding }),
+      {
+        subcode: 3858079,
+        message: /dsa_payor/,
+        data: { blame_field_specs: [['dsa_payor']] },
+      },
+    );
   });
 
   const RAISE = {
-    title: 'Raise your budget', code: 1885500, importance: 'MEDIUM', confidence: 'HIGH', blame_field: 'daily_budget',
+    title: 'Raise your budget',
+    code: 1885500,
+    importance: 'MEDIUM',
+    confidence: 'HIGH',
+    blame_field: 'daily_budget',
     message: 'Your daily budget is less than twice the minimum (1.00 USD). A larger budget gives delivery more room to learn.',
   };
 
@@ -1175,28 +1593,48 @@ describe('execution_options', () => {
 
   it('validate_only with include_recommendations validates and recommends, writing nothing', async () => {
     const before = await rowCounts();
-    const response = await create(base(campaigns.traffic!, {
-      daily_budget: 150, execution_options: ['validate_only', 'include_recommendations'],
-      targeting: { geo_locations: { countries: ['US'] }, publisher_platforms: ['facebook'] },
-    }));
+    const response = await create(
+      base(campaigns.traffic!, {
+        daily_budget: 150,
+        execution_options: ['validate_only', 'include_recommendations'],
+        targeting: { geo_locations: { countries: ['US'] }, publisher_platforms: ['facebook'] },
+      }),
+    );
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual({
       success: true,
-      recommendations: [RAISE, {
-        title: 'Use more placements', code: 1885502, importance: 'LOW', confidence: 'MEDIUM', blame_field: 'targeting.publisher_platforms',
-        message: 'This ad set runs on a single platform. Adding placements often lowers the cost per result.',
-      }],
+      recommendations: [
+        RAISE,
+        {
+          title: 'Use more placements',
+          code: 1885502,
+          importance: 'LOW',
+          confidence: 'MEDIUM',
+          blame_field: 'targeting.publisher_platforms',
+          message: 'This ad set runs on a single platform. Adding placements often lowers the cost per result.',
+        },
+      ],
     });
     expect(await rowCounts()).toEqual(before);
   });
 
   it('recommends checking the payor when an EU ad set took the account default', async () => {
-    const response = await create(base(trafficOf.dsa!, { targeting: { geo_locations: { countries: ['DE', 'AT'] } }, execution_options: ['include_recommendations'] }), { account: accounts.dsa });
+    const response = await create(
+      base(trafficOf.dsa!, { targeting: { geo_locations: { countries: ['DE', 'AT'] } }, execution_options: ['include_recommendations'] }),
+      { account: accounts.dsa },
+    );
     expect(response.status, response.text).toBe(200);
-    expect(response.body.recommendations).toEqual([{
-      title: 'Check who pays for these ads', code: 1885501, importance: 'LOW', confidence: 'MEDIUM', blame_field: 'dsa_payor',
-      message: "This ad set uses the account's default payor (Default Payor SA), which is shown to people in the European Union. Make sure it is right for these ads.",
-    }]);
+    expect(response.body.recommendations).toEqual([
+      {
+        title: 'Check who pays for these ads',
+        code: 1885501,
+        importance: 'LOW',
+        confidence: 'MEDIUM',
+        blame_field: 'dsa_payor',
+        message:
+          "This ad set uses the account's default payor (Default Payor SA), which is shown to people in the European Union. Make sure it is right for these ads.",
+      },
+    ]);
   });
 });
 
@@ -1231,8 +1669,22 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
     ['bid_amount', 2.5, p100("Param bid_amount must be a whole number in the currency's smallest unit or the field's unit, without decimals")],
     ['bid_constraints', 'high', p100('Param bid_constraints must be a JSON object')],
     ['bid_strategy', 'CHEAPEST', oneOfMessage('bid_strategy', 'LOWEST_COST_WITHOUT_CAP, LOWEST_COST_WITH_BID_CAP, COST_CAP, LOWEST_COST_WITH_MIN_ROAS')],
-    ['billing_event', 'VIEWS', oneOfMessage('billing_event', 'APP_INSTALLS, CLICKS, IMPRESSIONS, LINK_CLICKS, NONE, OFFER_CLAIMS, PAGE_LIKES, POST_ENGAGEMENT, THRUPLAY, PURCHASE, LISTING_INTERACTION')],
-    ['billing_event', 7, oneOfMessage('billing_event', 'APP_INSTALLS, CLICKS, IMPRESSIONS, LINK_CLICKS, NONE, OFFER_CLAIMS, PAGE_LIKES, POST_ENGAGEMENT, THRUPLAY, PURCHASE, LISTING_INTERACTION')],
+    [
+      'billing_event',
+      'VIEWS',
+      oneOfMessage(
+        'billing_event',
+        'APP_INSTALLS, CLICKS, IMPRESSIONS, LINK_CLICKS, NONE, OFFER_CLAIMS, PAGE_LIKES, POST_ENGAGEMENT, THRUPLAY, PURCHASE, LISTING_INTERACTION',
+      ),
+    ],
+    [
+      'billing_event',
+      7,
+      oneOfMessage(
+        'billing_event',
+        'APP_INSTALLS, CLICKS, IMPRESSIONS, LINK_CLICKS, NONE, OFFER_CLAIMS, PAGE_LIKES, POST_ENGAGEMENT, THRUPLAY, PURCHASE, LISTING_INTERACTION',
+      ),
+    ],
     ['brand_safety_config', ['x'], p100('Param brand_safety_config must be a JSON object')],
     ['budget_schedule_specs', 'soon', p100('Param budget_schedule_specs must be an array')],
     ['budget_source', 'CASH', oneOfMessage('budget_source', 'NONE, RMN')],
@@ -1292,7 +1744,14 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
     ['targeting', [{ geo_locations: { countries: ['US'] } }], p100('Param targeting must be a JSON object')],
     ['time_based_ad_rotation_id_blocks', [['a']], /^\(#100\) Param time_based_ad_rotation_id_blocks\[0\]/],
     ['time_based_ad_rotation_intervals', ['noon'], p100('Param time_based_ad_rotation_intervals[0] must be an integer')],
-    ['tune_for_category', 'PETS', oneOfMessage('tune_for_category', 'NONE, EMPLOYMENT, HOUSING, CREDIT, ISSUES_ELECTIONS_POLITICS, ONLINE_GAMBLING_AND_GAMING, FINANCIAL_PRODUCTS_SERVICES')],
+    [
+      'tune_for_category',
+      'PETS',
+      oneOfMessage(
+        'tune_for_category',
+        'NONE, EMPLOYMENT, HOUSING, CREDIT, ISSUES_ELECTIONS_POLITICS, ONLINE_GAMBLING_AND_GAMING, FINANCIAL_PRODUCTS_SERVICES',
+      ),
+    ],
     ['use_new_app_click', 'sometimes', p100('Param use_new_app_click must be a boolean')],
     ['value_rule_set_id', '-1', p100('Param value_rule_set_id must be a valid ID')],
     ['value_rules_applied', 'no', p100('Param value_rules_applied must be a boolean')],
@@ -1304,14 +1763,58 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
 
   it('covers every parameter of the create table', () => {
     const CREATE_TABLE = [
-      'name', 'campaign_id', 'adlabels', 'adset_schedule', 'anchor_event_attribution_window_days', 'attribution_spec', 'automatic_manual_state',
-      'bid_amount', 'bid_strategy', 'billing_event', 'budget_schedule_specs', 'budget_source', 'budget_split_set_id', 'campaign_attribution',
-      'campaign_spec', 'contextual_bundling_spec', 'creative_sequence', 'daily_budget', 'daily_imps', 'daily_min_spend_target', 'daily_spend_cap',
-      'destination_type', 'dsa_beneficiary', 'dsa_payor', 'end_time', 'execution_options', 'existing_customer_budget_percentage',
-      'frequency_control_specs', 'is_dynamic_creative', 'is_sac_cfca_terms_certified', 'lifetime_budget', 'lifetime_imps', 'lifetime_min_spend_target',
-      'lifetime_spend_cap', 'max_budget_spend_percentage', 'min_budget_spend_percentage', 'multi_optimization_goal_weight', 'optimization_goal',
-      'optimization_sub_event', 'pacing_type', 'promoted_object', 'rf_prediction_id', 'source_adset_id', 'start_time', 'status', 'targeting',
-      'time_based_ad_rotation_id_blocks', 'time_based_ad_rotation_intervals', 'time_start', 'time_stop', 'tune_for_category', 'value_rule_set_id',
+      'name',
+      'campaign_id',
+      'adlabels',
+      'adset_schedule',
+      'anchor_event_attribution_window_days',
+      'attribution_spec',
+      'automatic_manual_state',
+      'bid_amount',
+      'bid_strategy',
+      'billing_event',
+      'budget_schedule_specs',
+      'budget_source',
+      'budget_split_set_id',
+      'campaign_attribution',
+      'campaign_spec',
+      'contextual_bundling_spec',
+      'creative_sequence',
+      'daily_budget',
+      'daily_imps',
+      'daily_min_spend_target',
+      'daily_spend_cap',
+      'destination_type',
+      'dsa_beneficiary',
+      'dsa_payor',
+      'end_time',
+      'execution_options',
+      'existing_customer_budget_percentage',
+      'frequency_control_specs',
+      'is_dynamic_creative',
+      'is_sac_cfca_terms_certified',
+      'lifetime_budget',
+      'lifetime_imps',
+      'lifetime_min_spend_target',
+      'lifetime_spend_cap',
+      'max_budget_spend_percentage',
+      'min_budget_spend_percentage',
+      'multi_optimization_goal_weight',
+      'optimization_goal',
+      'optimization_sub_event',
+      'pacing_type',
+      'promoted_object',
+      'rf_prediction_id',
+      'source_adset_id',
+      'start_time',
+      'status',
+      'targeting',
+      'time_based_ad_rotation_id_blocks',
+      'time_based_ad_rotation_intervals',
+      'time_start',
+      'time_stop',
+      'tune_for_category',
+      'value_rule_set_id',
       'value_rules_applied',
     ];
     const covered = new Set(ROWS.map(([name]) => name));
@@ -1320,32 +1823,54 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
 
   // The same mistakes as the Python SDK sends them: every value a form field, objects and lists JSON-encoded.
   it.each([
-    ['broken JSON in targeting', { targeting: '{"geo_locations": {"countries": ["US"]' }, p100('Param targeting must be JSON-encoded: {"geo_locations": {"countries": ["US"]')],
+    [
+      'broken JSON in targeting',
+      { targeting: '{"geo_locations": {"countries": ["US"]' },
+      p100('Param targeting must be JSON-encoded: {"geo_locations": {"countries": ["US"]'),
+    ],
     ['broken JSON in a list', { adlabels: '[{"name": "x"}' }, p100('Param adlabels must be JSON-encoded: [{"name": "x"}')],
     ['broken JSON in promoted_object', { promoted_object: '{page_id: 1}' }, p100('Param promoted_object must be JSON-encoded: {page_id: 1}')],
     ['broken JSON in execution_options', { execution_options: '["validate_only"' }, p100('Param execution_options must be JSON-encoded: ["validate_only"')],
-    ['a decimal budget', { daily_budget: '20000.00' }, p100("Param daily_budget must be a whole number in the currency's smallest unit or the field's unit, without decimals")],
+    [
+      'a decimal budget',
+      { daily_budget: '20000.00' },
+      p100("Param daily_budget must be a whole number in the currency's smallest unit or the field's unit, without decimals"),
+    ],
     ['a boolean that is none', { is_dynamic_creative: 'TRUE' }, p100('Param is_dynamic_creative must be a boolean')],
     ['an empty optional string', { dsa_payor: '' }, p100('The parameter dsa_payor is required')],
     ['a number where an object belongs', { targeting: '5' }, p100('Param targeting must be a JSON object')],
   ])('form: %s', async (_what, extra, message) => {
-    await expectRefused(() => graph.call('POST', `/v24.0/${actOf(accounts.us)}/adsets`, {
-      token: tokens.advertiser, raw: new URLSearchParams(Object.entries({ ...base(traffic()), ...extra }).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString(),
-      contentType: 'application/x-www-form-urlencoded',
-    }), { message });
+    await expectRefused(
+      () =>
+        graph.call('POST', `/v24.0/${actOf(accounts.us)}/adsets`, {
+          token: tokens.advertiser,
+          raw: new URLSearchParams(
+            Object.entries({ ...base(traffic()), ...extra }).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+          ).toString(),
+          contentType: 'application/x-www-form-urlencoded',
+        }),
+      { message },
+    );
   });
 
   it('form: a parameter sent twice', async () => {
     const body = `${new URLSearchParams(Object.entries(base(traffic())).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString()}&name=Other`;
-    await expectRefused(() => graph.call('POST', `/v24.0/${actOf(accounts.us)}/adsets`, { token: tokens.advertiser, raw: body, contentType: 'application/x-www-form-urlencoded' }), {
-      message: p100('Param name is repeated'),
-    });
+    await expectRefused(
+      () =>
+        graph.call('POST', `/v24.0/${actOf(accounts.us)}/adsets`, { token: tokens.advertiser, raw: body, contentType: 'application/x-www-form-urlencoded' }),
+      {
+        message: p100('Param name is repeated'),
+      },
+    );
   });
 
   it('a JSON body that does not parse', async () => {
-    await expectRefused(() => graph.call('POST', `/v24.0/${actOf(accounts.us)}/adsets`, { token: tokens.advertiser, raw: '{"name": "x", ', contentType: 'application/json' }), {
-      message: p100('Request body could not be read.'),
-    });
+    await expectRefused(
+      () => graph.call('POST', `/v24.0/${actOf(accounts.us)}/adsets`, { token: tokens.advertiser, raw: '{"name": "x", ', contentType: 'application/json' }),
+      {
+        message: p100('Request body could not be read.'),
+      },
+    );
   });
 
   it('reports one bad parameter at a time, the required ones first', async () => {
@@ -1364,7 +1889,10 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
   ])('POST /%s/adsets: %s is an object that does not exist', async (_what, raw) => {
     const id = raw === 'CAMPAIGN_AS_ACCOUNT' ? `act_${campaigns.traffic!.id}` : raw;
     await expectRefused(() => create(base(traffic()), { path: `/v24.0/${id}/adsets` }), {
-      code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(id, 'post'),
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(id, 'post'),
     });
   });
 
@@ -1375,7 +1903,10 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
     ['a custom audience', () => audiences.clean],
   ])('POST /<id of %s>/adsets: only ad accounts have the edge', async (_what, id) => {
     await expectRefused(() => create(base(traffic()), { path: `/v24.0/${id()}/adsets` }), {
-      code: 100, subcode: 33, type: 'GraphMethodException', message: /^Unsupported post request\. Object with ID '\d+(\/adsets)?' does not exist/,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: /^Unsupported post request\. Object with ID '\d+(\/adsets)?' does not exist/,
     });
   });
 
@@ -1385,7 +1916,9 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
     ['campaign_id of the account', () => accounts.us.id],
     ['campaign_id of nothing', () => '999999999999999'],
   ])('%s names no campaign of the account', async (_what, id) => {
-    await expectRefused(() => create(base(traffic(), { campaign_id: id() })), { message: p100(`Param campaign_id must be the id of a campaign of ad account act_${accounts.us.id}`) });
+    await expectRefused(() => create(base(traffic(), { campaign_id: id() })), {
+      message: p100(`Param campaign_id must be the id of a campaign of ad account act_${accounts.us.id}`),
+    });
   });
 
   it.each([
@@ -1409,13 +1942,19 @@ describe('who may create', () => {
 
   it.each(['auditor', 'adsReadClient'] as const)('%s reads the account but may not create: 200', async (role) => {
     await expectRefused(() => create(base(campaigns.traffic!), { role }), {
-      status: 403, code: 200, type: 'OAuthException', message: `(#200) Permissions error: you may not create ad sets in ad account act_${accounts.us.id}`,
+      status: 403,
+      code: 200,
+      type: 'OAuthException',
+      message: `(#200) Permissions error: you may not create ad sets in ad account act_${accounts.us.id}`,
     });
   });
 
   it.each(['moderator', 'member', 'outsider', 'pagesClient'] as const)('%s cannot see the account: 100/33', async (role) => {
     await expectRefused(() => create(base(campaigns.traffic!), { role }), {
-      code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(actOf(accounts.us), 'post'),
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(actOf(accounts.us), 'post'),
     });
   });
 

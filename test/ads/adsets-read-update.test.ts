@@ -16,7 +16,9 @@ import type { PageRecord } from '../../src/comments/store.ts';
 
 const ENV = {
   ASYNC_RUNNER: 'false',
-  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300', RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300', RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300',
+  RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
 };
 
 const DAY = 86_400;
@@ -50,13 +52,13 @@ beforeAll(async () => {
   tokens = await principalTokens(server, org.id, otherOrg.id);
   account = await world.adAccount(org.id, { currency: 'USD', country: 'US' });
   dsaAccount = await world.adAccount(org.id, { defaultDsaPayor: 'Default Payor SA', defaultDsaBeneficiary: 'Default Beneficiary GmbH' });
-  [traffic] = await world.campaigns(account, 1, { name: 'Traffic' }) as [CampaignRecord];
-  [otherTraffic] = await world.campaigns(account, 1, { name: 'Other traffic' }) as [CampaignRecord];
-  [dsaTraffic] = await world.campaigns(dsaAccount, 1, { name: 'EU traffic' }) as [CampaignRecord];
+  [traffic] = (await world.campaigns(account, 1, { name: 'Traffic' })) as [CampaignRecord];
+  [otherTraffic] = (await world.campaigns(account, 1, { name: 'Other traffic' })) as [CampaignRecord];
+  [dsaTraffic] = (await world.campaigns(dsaAccount, 1, { name: 'EU traffic' })) as [CampaignRecord];
   page = await world.page(org.id);
   const otherAccount = await world.adAccount(otherOrg.id);
   const [otherCampaign] = await world.campaigns(otherAccount, 1);
-  [foreignAdSet] = await world.adSets(otherCampaign!, 1) as [AdSetRecord];
+  [foreignAdSet] = (await world.adSets(otherCampaign!, 1)) as [AdSetRecord];
 
   const create = async (edge: string, body: Params) => {
     const response = await graph.call('POST', `/v24.0/act_${account.id}/${edge}`, { token: tokens.advertiser, json: body });
@@ -67,7 +69,9 @@ beforeAll(async () => {
   audiences.flagged = await create('customaudiences', { name: 'Clinic visitors' });
   audiences.flagged2 = await create('customaudiences', { name: 'Debt advice' });
   audiences.lookalike471 = await create('customaudiences', {
-    name: 'Like debt advice', subtype: 'LOOKALIKE', lookalike_spec: { origin_audience_id: audiences.flagged2, ratio: 0.02, country: 'US' },
+    name: 'Like debt advice',
+    subtype: 'LOOKALIKE',
+    lookalike_spec: { origin_audience_id: audiences.flagged2, ratio: 0.02, country: 'US' },
   });
   await flagAudience(server.deps, { id: audiences.flagged, reason: 'health' });
   await flagAudience(server.deps, { id: audiences.flagged2, reason: 'financial' });
@@ -80,7 +84,12 @@ afterAll(() => server?.close());
 // --- Helpers --------------------------------------------------------------------------------------------
 
 const base = (campaign: CampaignRecord, extra: Params = {}): Params => ({
-  name: 'Ad set', campaign_id: campaign.id, billing_event: 'IMPRESSIONS', daily_budget: 20000, targeting: { geo_locations: { countries: ['US'] } }, ...extra,
+  name: 'Ad set',
+  campaign_id: campaign.id,
+  billing_event: 'IMPRESSIONS',
+  daily_budget: 20000,
+  targeting: { geo_locations: { countries: ['US'] } },
+  ...extra,
 });
 
 async function createAdSet(extra: Params = {}, campaign = traffic, acct = account): Promise<string> {
@@ -99,7 +108,9 @@ async function read(id: string, fields: string, query: Record<string, unknown> =
 
 function update(id: string, params: Params, options: { role?: Role; encoding?: 'json' | 'form' } = {}): Promise<GraphHttpResponse> {
   const token = tokens[options.role ?? 'advertiser'];
-  return options.encoding === 'form' ? graph.call('POST', `/v24.0/${id}`, { token, form: params }) : graph.call('POST', `/v24.0/${id}`, { token, json: params });
+  return options.encoding === 'form'
+    ? graph.call('POST', `/v24.0/${id}`, { token, form: params })
+    : graph.call('POST', `/v24.0/${id}`, { token, json: params });
 }
 
 /** Ads under an ad set made through the API (the world builder inserts them as the store would). */
@@ -143,7 +154,13 @@ interface Refusal {
 async function expectRefused(id: string, send: () => Promise<GraphHttpResponse>, expected: Refusal) {
   const before = await snapshot(id);
   const response = await send();
-  expectGraphError(response, { status: expected.status ?? 400, code: expected.code ?? 100, subcode: expected.subcode, type: expected.type, message: expected.message });
+  expectGraphError(response, {
+    status: expected.status ?? 400,
+    code: expected.code ?? 100,
+    subcode: expected.subcode,
+    type: expected.type,
+    message: expected.message,
+  });
   const error = response.body.error;
   if (expected.userTitle !== undefined) expect(error.error_user_title, response.text).toBe(expected.userTitle);
   if (typeof expected.userMsg === 'string') expect(error.error_user_msg, response.text).toBe(expected.userMsg);
@@ -164,36 +181,126 @@ describe('GET /<AD_SET_ID>', () => {
   let source: AdSetRecord;
 
   beforeAll(async () => {
-    [source] = await world.adSets(traffic, 1, () => ({ name: 'Source' })) as [AdSetRecord];
-    [everything] = await world.adSets(traffic, 1, () => ({
-      name: 'Everything', status: 'ACTIVE', assetFeedId: '4242', bidAmount: '250', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', billingEvent: 'IMPRESSIONS',
-      budgetRemaining: '1500', campaignActiveTime: '86400', campaignAttribution: 'app_install', dailyBudget: '5000', dailyMinSpendTarget: '100',
-      dailySpendCap: '4000', destinationType: 'WEBSITE', dsaBeneficiary: 'Brand GmbH', dsaPayor: 'Agency SA', startTime: new Date(S * 1000),
-      endTime: new Date(END * 1000), lifetimeBudget: '70000', lifetimeImps: 500, lifetimeMinSpendTarget: '200', lifetimeSpendCap: '60000',
-      isIncrementalAttributionEnabled: true, minBudgetSpendPercentage: '10', multiOptimizationGoalWeight: 'BALANCED', optimizationGoal: 'LINK_CLICKS',
-      optimizationSubEvent: 'NONE', recurringBudgetSemantics: true, reviewFeedback: 'Looks good', rfPredictionId: '5151', sourceAdsetId: source.id,
-      useNewAppClick: false, valueRuleSetId: '6161', adlabels: [{ name: 'spring' }], adsetSchedule: [{ start_minute: 0, end_minute: 60, days: [1] }],
-      attributionSpec: [{ event_type: 'CLICK_THROUGH', window_days: 7 }], bidAdjustments: { age_range: { '18-24': 1.2 } }, bidConstraints: { roas_average_floor: 100 },
-      bidInfo: { ACTIONS: 250 }, brandSafetyConfig: { level: 'strict' }, contextualBundlingSpec: { status: 'OPT_OUT' }, creativeSequence: ['11', '12'],
-      frequencyControlSpecs: [{ event: 'IMPRESSIONS', interval_days: 7, max_frequency: 2 }], learningStageInfo: { status: 'LEARNING' },
-      pacingType: ['standard'], promotedObject: { page_id: page.id }, regionalRegulatedCategories: ['TAIWAN_UNIVERSAL'],
+    [source] = (await world.adSets(traffic, 1, () => ({ name: 'Source' }))) as [AdSetRecord];
+    [everything] = (await world.adSets(traffic, 1, () => ({
+      name: 'Everything',
+      status: 'ACTIVE',
+      assetFeedId: '4242',
+      bidAmount: '250',
+      bidStrategy: 'LOWEST_COST_WITH_BID_CAP',
+      billingEvent: 'IMPRESSIONS',
+      budgetRemaining: '1500',
+      campaignActiveTime: '86400',
+      campaignAttribution: 'app_install',
+      dailyBudget: '5000',
+      dailyMinSpendTarget: '100',
+      dailySpendCap: '4000',
+      destinationType: 'WEBSITE',
+      dsaBeneficiary: 'Brand GmbH',
+      dsaPayor: 'Agency SA',
+      startTime: new Date(S * 1000),
+      endTime: new Date(END * 1000),
+      lifetimeBudget: '70000',
+      lifetimeImps: 500,
+      lifetimeMinSpendTarget: '200',
+      lifetimeSpendCap: '60000',
+      isIncrementalAttributionEnabled: true,
+      minBudgetSpendPercentage: '10',
+      multiOptimizationGoalWeight: 'BALANCED',
+      optimizationGoal: 'LINK_CLICKS',
+      optimizationSubEvent: 'NONE',
+      recurringBudgetSemantics: true,
+      reviewFeedback: 'Looks good',
+      rfPredictionId: '5151',
+      sourceAdsetId: source.id,
+      useNewAppClick: false,
+      valueRuleSetId: '6161',
+      adlabels: [{ name: 'spring' }],
+      adsetSchedule: [{ start_minute: 0, end_minute: 60, days: [1] }],
+      attributionSpec: [{ event_type: 'CLICK_THROUGH', window_days: 7 }],
+      bidAdjustments: { age_range: { '18-24': 1.2 } },
+      bidConstraints: { roas_average_floor: 100 },
+      bidInfo: { ACTIONS: 250 },
+      brandSafetyConfig: { level: 'strict' },
+      contextualBundlingSpec: { status: 'OPT_OUT' },
+      creativeSequence: ['11', '12'],
+      frequencyControlSpecs: [{ event: 'IMPRESSIONS', interval_days: 7, max_frequency: 2 }],
+      learningStageInfo: { status: 'LEARNING' },
+      pacingType: ['standard'],
+      promotedObject: { page_id: page.id },
+      regionalRegulatedCategories: ['TAIWAN_UNIVERSAL'],
       regionalRegulationIdentities: { taiwan_universal_beneficiary: '77', taiwan_universal_payer: '77' },
       targeting: { geo_locations: { countries: ['US'] }, age_min: 25, custom_audiences: [{ id: audiences.clean }] },
-      targetingOptimizationTypes: { detailed_targeting: 1 }, timeBasedAdRotationIdBlocks: [[1], [2]], timeBasedAdRotationIntervals: [S, S + DAY],
-    })) as [AdSetRecord];
+      targetingOptimizationTypes: { detailed_targeting: 1 },
+      timeBasedAdRotationIdBlocks: [[1], [2]],
+      timeBasedAdRotationIntervals: [S, S + DAY],
+    }))) as [AdSetRecord];
   });
 
   /** Every field of the specification's resource table. */
   const RESOURCE_FIELDS = [
-    'id', 'account_id', 'adlabels', 'adset_schedule', 'asset_feed_id', 'attribution_spec', 'bid_adjustments', 'bid_amount', 'bid_constraints', 'bid_info',
-    'bid_strategy', 'billing_event', 'brand_safety_config', 'budget_remaining', 'campaign', 'campaign_active_time', 'campaign_attribution', 'campaign_id',
-    'configured_status', 'contextual_bundling_spec', 'created_time', 'creative_sequence', 'daily_budget', 'daily_min_spend_target', 'daily_spend_cap',
-    'destination_type', 'dsa_beneficiary', 'dsa_payor', 'effective_status', 'end_time', 'frequency_control_specs', 'issues_info', 'learning_stage_info',
-    'lifetime_budget', 'lifetime_imps', 'lifetime_min_spend_target', 'lifetime_spend_cap', 'is_incremental_attribution_enabled',
-    'min_budget_spend_percentage', 'multi_optimization_goal_weight', 'name', 'optimization_goal', 'optimization_sub_event', 'pacing_type',
-    'promoted_object', 'recommendations', 'recurring_budget_semantics', 'regional_regulated_categories', 'regional_regulation_identities',
-    'review_feedback', 'rf_prediction_id', 'source_adset', 'source_adset_id', 'start_time', 'status', 'targeting', 'targeting_optimization_types',
-    'time_based_ad_rotation_id_blocks', 'time_based_ad_rotation_intervals', 'updated_time', 'use_new_app_click', 'value_rule_set_id',
+    'id',
+    'account_id',
+    'adlabels',
+    'adset_schedule',
+    'asset_feed_id',
+    'attribution_spec',
+    'bid_adjustments',
+    'bid_amount',
+    'bid_constraints',
+    'bid_info',
+    'bid_strategy',
+    'billing_event',
+    'brand_safety_config',
+    'budget_remaining',
+    'campaign',
+    'campaign_active_time',
+    'campaign_attribution',
+    'campaign_id',
+    'configured_status',
+    'contextual_bundling_spec',
+    'created_time',
+    'creative_sequence',
+    'daily_budget',
+    'daily_min_spend_target',
+    'daily_spend_cap',
+    'destination_type',
+    'dsa_beneficiary',
+    'dsa_payor',
+    'effective_status',
+    'end_time',
+    'frequency_control_specs',
+    'issues_info',
+    'learning_stage_info',
+    'lifetime_budget',
+    'lifetime_imps',
+    'lifetime_min_spend_target',
+    'lifetime_spend_cap',
+    'is_incremental_attribution_enabled',
+    'min_budget_spend_percentage',
+    'multi_optimization_goal_weight',
+    'name',
+    'optimization_goal',
+    'optimization_sub_event',
+    'pacing_type',
+    'promoted_object',
+    'recommendations',
+    'recurring_budget_semantics',
+    'regional_regulated_categories',
+    'regional_regulation_identities',
+    'review_feedback',
+    'rf_prediction_id',
+    'source_adset',
+    'source_adset_id',
+    'start_time',
+    'status',
+    'targeting',
+    'targeting_optimization_types',
+    'time_based_ad_rotation_id_blocks',
+    'time_based_ad_rotation_intervals',
+    'updated_time',
+    'use_new_app_click',
+    'value_rule_set_id',
   ];
 
   it('answers every field of the resource table: budgets as numeric strings, objects as stored, references as objects', async () => {
@@ -203,32 +310,78 @@ describe('GET /<AD_SET_ID>', () => {
     expect(body.time_based_ad_rotation_id_blocks).toEqual([[1], [2]]);
     expect(body.time_based_ad_rotation_intervals).toEqual([S, S + DAY]);
     expect(without(body, ['lifetime_imps', 'time_based_ad_rotation_id_blocks', 'time_based_ad_rotation_intervals'])).toEqual({
-      id: everything.id, account_id: account.id, adlabels: [{ name: 'spring' }], adset_schedule: [{ start_minute: 0, end_minute: 60, days: [1] }],
-      asset_feed_id: '4242', attribution_spec: [{ event_type: 'CLICK_THROUGH', window_days: 7 }], bid_adjustments: { age_range: { '18-24': 1.2 } },
-      bid_amount: '250', bid_constraints: { roas_average_floor: 100 }, bid_info: { ACTIONS: 250 }, bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
-      billing_event: 'IMPRESSIONS', brand_safety_config: { level: 'strict' }, budget_remaining: '1500', campaign: { id: traffic.id },
-      campaign_active_time: '86400', campaign_attribution: 'app_install', campaign_id: traffic.id, configured_status: 'ACTIVE',
-      contextual_bundling_spec: { status: 'OPT_OUT' }, created_time: expect.stringMatching(ISO_TIME), creative_sequence: ['11', '12'],
-      daily_budget: '5000', daily_min_spend_target: '100', daily_spend_cap: '4000', destination_type: 'WEBSITE', dsa_beneficiary: 'Brand GmbH',
-      dsa_payor: 'Agency SA', effective_status: 'ACTIVE', end_time: graphTime(END),
-      frequency_control_specs: [{ event: 'IMPRESSIONS', interval_days: 7, max_frequency: 2 }], issues_info: [], learning_stage_info: { status: 'LEARNING' },
-      lifetime_budget: '70000', lifetime_min_spend_target: '200', lifetime_spend_cap: '60000', is_incremental_attribution_enabled: true,
-      min_budget_spend_percentage: '10', multi_optimization_goal_weight: 'BALANCED', name: 'Everything', optimization_goal: 'LINK_CLICKS',
-      optimization_sub_event: 'NONE', pacing_type: ['standard'], promoted_object: { page_id: page.id }, recurring_budget_semantics: true,
-      regional_regulated_categories: ['TAIWAN_UNIVERSAL'], regional_regulation_identities: { taiwan_universal_beneficiary: '77', taiwan_universal_payer: '77' },
-      review_feedback: 'Looks good', rf_prediction_id: '5151', source_adset: { id: source.id }, source_adset_id: source.id, start_time: graphTime(S),
-      status: 'ACTIVE', targeting: { geo_locations: { countries: ['US'] }, age_min: 25, custom_audiences: [{ id: audiences.clean }] },
-      targeting_optimization_types: { detailed_targeting: 1 }, updated_time: expect.stringMatching(ISO_TIME), use_new_app_click: false, value_rule_set_id: '6161',
+      id: everything.id,
+      account_id: account.id,
+      adlabels: [{ name: 'spring' }],
+      adset_schedule: [{ start_minute: 0, end_minute: 60, days: [1] }],
+      asset_feed_id: '4242',
+      attribution_spec: [{ event_type: 'CLICK_THROUGH', window_days: 7 }],
+      bid_adjustments: { age_range: { '18-24': 1.2 } },
+      bid_amount: '250',
+      bid_constraints: { roas_average_floor: 100 },
+      bid_info: { ACTIONS: 250 },
+      bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
+      billing_event: 'IMPRESSIONS',
+      brand_safety_config: { level: 'strict' },
+      budget_remaining: '1500',
+      campaign: { id: traffic.id },
+      campaign_active_time: '86400',
+      campaign_attribution: 'app_install',
+      campaign_id: traffic.id,
+      configured_status: 'ACTIVE',
+      contextual_bundling_spec: { status: 'OPT_OUT' },
+      created_time: expect.stringMatching(ISO_TIME),
+      creative_sequence: ['11', '12'],
+      daily_budget: '5000',
+      daily_min_spend_target: '100',
+      daily_spend_cap: '4000',
+      destination_type: 'WEBSITE',
+      dsa_beneficiary: 'Brand GmbH',
+      dsa_payor: 'Agency SA',
+      effective_status: 'ACTIVE',
+      end_time: graphTime(END),
+      frequency_control_specs: [{ event: 'IMPRESSIONS', interval_days: 7, max_frequency: 2 }],
+      issues_info: [],
+      learning_stage_info: { status: 'LEARNING' },
+      lifetime_budget: '70000',
+      lifetime_min_spend_target: '200',
+      lifetime_spend_cap: '60000',
+      is_incremental_attribution_enabled: true,
+      min_budget_spend_percentage: '10',
+      multi_optimization_goal_weight: 'BALANCED',
+      name: 'Everything',
+      optimization_goal: 'LINK_CLICKS',
+      optimization_sub_event: 'NONE',
+      pacing_type: ['standard'],
+      promoted_object: { page_id: page.id },
+      recurring_budget_semantics: true,
+      regional_regulated_categories: ['TAIWAN_UNIVERSAL'],
+      regional_regulation_identities: { taiwan_universal_beneficiary: '77', taiwan_universal_payer: '77' },
+      review_feedback: 'Looks good',
+      rf_prediction_id: '5151',
+      source_adset: { id: source.id },
+      source_adset_id: source.id,
+      start_time: graphTime(S),
+      status: 'ACTIVE',
+      targeting: { geo_locations: { countries: ['US'] }, age_min: 25, custom_audiences: [{ id: audiences.clean }] },
+      targeting_optimization_types: { detailed_targeting: 1 },
+      updated_time: expect.stringMatching(ISO_TIME),
+      use_new_app_click: false,
+      value_rule_set_id: '6161',
     });
   });
 
   it('answers the id alone without fields, and refuses a field the ad set does not have', async () => {
     expectSuccess(await get(everything.id), { id: everything.id });
     expectGraphError(await get(everything.id, { fields: 'name,colour' }), {
-      status: 400, code: 100, message: '(#100) Tried accessing nonexisting field (colour) on node type (AdSet)',
+      status: 400,
+      code: 100,
+      message: '(#100) Tried accessing nonexisting field (colour) on node type (AdSet)',
     });
     expectGraphError(await get(everything.id, { fields: 'campaign{name,colour}' }), {
-      status: 400, code: 100, message: '(#100) Tried accessing nonexisting field (colour) on node type (Campaign)',
+      status: 400,
+      code: 100,
+      message: '(#100) Tried accessing nonexisting field (colour) on node type (Campaign)',
     });
   });
 
@@ -248,14 +401,22 @@ describe('GET /<AD_SET_ID>', () => {
     expect(response.status, response.text).toBe(200);
     const copy = response.body.copied_adset_id as string;
     expect(await read(copy, 'name,status,source_adset_id,source_adset{id,name}')).toEqual({
-      id: copy, name: 'Original - Copy', status: 'PAUSED', source_adset_id: original, source_adset: { id: original, name: 'Original' },
+      id: copy,
+      name: 'Original - Copy',
+      status: 'PAUSED',
+      source_adset_id: original,
+      source_adset: { id: original, name: 'Original' },
     });
   });
 
   it('answers times as Unix seconds with date_format=U, nested objects too', async () => {
     const body = await read(everything.id, 'start_time,end_time,created_time,updated_time,campaign{created_time}', { date_format: 'U' });
     expect(body).toEqual({
-      id: everything.id, start_time: S, end_time: END, created_time: expect.any(Number), updated_time: expect.any(Number),
+      id: everything.id,
+      start_time: S,
+      end_time: END,
+      created_time: expect.any(Number),
+      updated_time: expect.any(Number),
       campaign: { id: traffic.id, created_time: expect.any(Number) },
     });
     expect(body.created_time).toBe(Math.floor(everything.createdTime.getTime() / 1000));
@@ -265,10 +426,16 @@ describe('GET /<AD_SET_ID>', () => {
     const low = await createAdSet({ daily_budget: 150 });
     expect(await read(low, 'recommendations')).toEqual({
       id: low,
-      recommendations: [{
-        title: 'Raise your budget', code: 1885500, importance: 'MEDIUM', confidence: 'HIGH', blame_field: 'daily_budget',
-        message: 'Your daily budget is less than twice the minimum (1.00 USD). A larger budget gives delivery more room to learn.',
-      }],
+      recommendations: [
+        {
+          title: 'Raise your budget',
+          code: 1885500,
+          importance: 'MEDIUM',
+          confidence: 'HIGH',
+          blame_field: 'daily_budget',
+          message: 'Your daily budget is less than twice the minimum (1.00 USD). A larger budget gives delivery more room to learn.',
+        },
+      ],
     });
     const ample = await createAdSet({ daily_budget: 20000 });
     expect(await read(ample, 'recommendations,name')).toEqual({ id: ample, name: 'Ad set' });
@@ -324,7 +491,7 @@ describe('effective status, issues_info and the edges that filter by them', () =
   beforeAll(async () => {
     edgeAccount = await world.adAccount(account.organizationId);
     for (const status of ['active', 'paused', 'deleted', 'archived'] as const) {
-      [c[status]] = await world.campaigns(edgeAccount, 1, { name: `Campaign ${status}`, status: status.toUpperCase() as 'ACTIVE' }) as [CampaignRecord];
+      [c[status]] = (await world.campaigns(edgeAccount, 1, { name: `Campaign ${status}`, status: status.toUpperCase() as 'ACTIVE' })) as [CampaignRecord];
     }
     const make = async (campaign: CampaignRecord, name: string, fields: Partial<AdSetRecord> = {}) =>
       (await world.adSets(campaign, 1, () => ({ name, ...fields })))[0]!;
@@ -359,17 +526,36 @@ describe('effective status, issues_info and the edges that filter by them', () =
   });
 
   const AD_SET_STATUS: Array<[keyof typeof s, string, string]> = [
-    ['a1', 'ACTIVE', 'ACTIVE'], ['a2', 'PAUSED', 'PAUSED'], ['a3', 'DELETED', 'DELETED'], ['a4', 'ARCHIVED', 'ARCHIVED'],
-    ['a5', 'ACTIVE', 'WITH_ISSUES'], ['b1', 'ACTIVE', 'CAMPAIGN_PAUSED'], ['b2', 'PAUSED', 'PAUSED'], ['d1', 'ACTIVE', 'DELETED'], ['r1', 'ACTIVE', 'ARCHIVED'],
+    ['a1', 'ACTIVE', 'ACTIVE'],
+    ['a2', 'PAUSED', 'PAUSED'],
+    ['a3', 'DELETED', 'DELETED'],
+    ['a4', 'ARCHIVED', 'ARCHIVED'],
+    ['a5', 'ACTIVE', 'WITH_ISSUES'],
+    ['b1', 'ACTIVE', 'CAMPAIGN_PAUSED'],
+    ['b2', 'PAUSED', 'PAUSED'],
+    ['d1', 'ACTIVE', 'DELETED'],
+    ['r1', 'ACTIVE', 'ARCHIVED'],
     ['r2', 'PAUSED', 'ARCHIVED'],
   ];
   it.each(AD_SET_STATUS)('ad set %s: status %s reads effective_status %s (by id, whatever its status)', async (key, status, effective) => {
-    expect(await read(s[key].id, 'status,configured_status,effective_status')).toEqual({ id: s[key].id, status, configured_status: status, effective_status: effective });
+    expect(await read(s[key].id, 'status,configured_status,effective_status')).toEqual({
+      id: s[key].id,
+      status,
+      configured_status: status,
+      effective_status: effective,
+    });
   });
 
   const AD_STATUS: Array<[keyof typeof ad, string, string]> = [
-    ['x1', 'ACTIVE', 'ACTIVE'], ['x2', 'PAUSED', 'PAUSED'], ['x3', 'DELETED', 'DELETED'], ['x4', 'ARCHIVED', 'ARCHIVED'], ['y1', 'ACTIVE', 'ADSET_PAUSED'],
-    ['z1', 'ACTIVE', 'WITH_ISSUES'], ['w1', 'ACTIVE', 'CAMPAIGN_PAUSED'], ['v1', 'ACTIVE', 'DELETED'], ['u1', 'ACTIVE', 'ARCHIVED'],
+    ['x1', 'ACTIVE', 'ACTIVE'],
+    ['x2', 'PAUSED', 'PAUSED'],
+    ['x3', 'DELETED', 'DELETED'],
+    ['x4', 'ARCHIVED', 'ARCHIVED'],
+    ['y1', 'ACTIVE', 'ADSET_PAUSED'],
+    ['z1', 'ACTIVE', 'WITH_ISSUES'],
+    ['w1', 'ACTIVE', 'CAMPAIGN_PAUSED'],
+    ['v1', 'ACTIVE', 'DELETED'],
+    ['u1', 'ACTIVE', 'ARCHIVED'],
     ['t1', 'PAUSED', 'DELETED'],
   ];
   it.each(AD_STATUS)('ad %s: status %s reads effective_status %s', async (key, status, effective) => {
@@ -433,41 +619,76 @@ describe('effective status, issues_info and the edges that filter by them', () =
     const body = await read(c.active.id, 'adsets.effective_status(["PAUSED","WITH_ISSUES"]){name,effective_status},ads.effective_status(ADSET_PAUSED){id}');
     expect(body).toEqual({
       id: c.active.id,
-      adsets: { data: [{ id: s.a2.id, name: 'a2 paused', effective_status: 'PAUSED' }, { id: s.a5.id, name: 'a5 with issues', effective_status: 'WITH_ISSUES' }], paging: expect.any(Object) },
+      adsets: {
+        data: [
+          { id: s.a2.id, name: 'a2 paused', effective_status: 'PAUSED' },
+          { id: s.a5.id, name: 'a5 with issues', effective_status: 'WITH_ISSUES' },
+        ],
+        paging: expect.any(Object),
+      },
       ads: { data: [{ id: ad.y1.id }], paging: expect.any(Object) },
     });
   });
 
   it.each([
-    ['a status ad sets do not have', () => `act_${edgeAccount.id}/adsets`, ['ADSET_PAUSED'], /^\(#100\) Param effective_status\[0\] must be one of \{ACTIVE, PAUSED, DELETED, CAMPAIGN_PAUSED, ARCHIVED, IN_PROCESS, WITH_ISSUES\}$/],
-    ['a status that does not exist', () => `${s.a1.id}/ads`, ['ACTIVE', 'RUNNING'], /^\(#100\) Param effective_status\[1\] must be one of \{ACTIVE, PAUSED, DELETED, ARCHIVED, CAMPAIGN_PAUSED, ADSET_PAUSED, IN_PROCESS, WITH_ISSUES\}$/],
+    [
+      'a status ad sets do not have',
+      () => `act_${edgeAccount.id}/adsets`,
+      ['ADSET_PAUSED'],
+      /^\(#100\) Param effective_status\[0\] must be one of \{ACTIVE, PAUSED, DELETED, CAMPAIGN_PAUSED, ARCHIVED, IN_PROCESS, WITH_ISSUES\}$/,
+    ],
+    [
+      'a status that does not exist',
+      () => `${s.a1.id}/ads`,
+      ['ACTIVE', 'RUNNING'],
+      /^\(#100\) Param effective_status\[1\] must be one of \{ACTIVE, PAUSED, DELETED, ARCHIVED, CAMPAIGN_PAUSED, ADSET_PAUSED, IN_PROCESS, WITH_ISSUES\}$/,
+    ],
     ['a list of numbers', () => `${s.a1.id}/ads`, [1], /^\(#100\) Param effective_status must be a list of statuses$/],
-    ['an edge without the filter', () => `act_${edgeAccount.id}/customaudiences`, ['ACTIVE'], /^\(#100\) Param effective_status is not supported on this edge$/],
+    [
+      'an edge without the filter',
+      () => `act_${edgeAccount.id}/customaudiences`,
+      ['ACTIVE'],
+      /^\(#100\) Param effective_status is not supported on this edge$/,
+    ],
   ] as const)('effective_status with %s is error 100', async (_what, path, filter, message) => {
     expectGraphError(await graph.get(path(), tokens.advertiser, { effective_status: [...filter] }), { status: 400, code: 100, message });
   });
 
   it('reads one issue per flagged audience and conversion, and a warning per lookalike at 471', async () => {
     const [withAll] = await world.adSets(c.active, 1, () => ({
-      name: 'all three', promotedObject: { custom_conversion_id: conversions.flagged },
-      targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [{ id: audiences.lookalike471 }, { id: audiences.clean }], excluded_custom_audiences: [audiences.flagged] },
+      name: 'all three',
+      promotedObject: { custom_conversion_id: conversions.flagged },
+      targeting: {
+        geo_locations: { countries: ['US'] },
+        custom_audiences: [{ id: audiences.lookalike471 }, { id: audiences.clean }],
+        excluded_custom_audiences: [audiences.flagged],
+      },
     }));
     expect(await read(withAll!.id, 'issues_info,effective_status')).toEqual({
       id: withAll!.id,
       effective_status: 'WITH_ISSUES',
       issues_info: [
         {
-          level: 'AD_SET', error_code: 2460003, error_type: 'SOFT_ERROR', additional_info: `custom_audience_id: ${audiences.lookalike471}`,
+          level: 'AD_SET',
+          error_code: 2460003,
+          error_type: 'SOFT_ERROR',
+          additional_info: `custom_audience_id: ${audiences.lookalike471}`,
           error_summary: 'Lookalike audience restricted (warning)',
           error_message: `Lookalike audience ${audiences.lookalike471} has operation status 471: its source audience may suggest health conditions or financial status. Replace it to keep this ad set delivering.`,
         },
         {
-          level: 'AD_SET', error_code: 2460003, error_type: 'SOFT_ERROR', additional_info: `custom_audience_id: ${audiences.flagged}`,
+          level: 'AD_SET',
+          error_code: 2460003,
+          error_type: 'SOFT_ERROR',
+          additional_info: `custom_audience_id: ${audiences.flagged}`,
           error_summary: 'Custom audience blocked',
           error_message: `Custom audience ${audiences.flagged} may suggest health conditions and cannot be used to run ads. Remove it from this ad set or ask for a review.`,
         },
         {
-          level: 'AD_SET', error_code: 2460004, error_type: 'SOFT_ERROR', additional_info: `custom_conversion_id: ${conversions.flagged}`,
+          level: 'AD_SET',
+          error_code: 2460004,
+          error_type: 'SOFT_ERROR',
+          additional_info: `custom_conversion_id: ${conversions.flagged}`,
           error_summary: 'Custom conversion blocked',
           error_message: `Custom conversion ${conversions.flagged} may suggest health conditions and cannot be used to run ads. Optimize for another conversion or ask for a review.`,
         },
@@ -479,29 +700,46 @@ describe('effective status, issues_info and the edges that filter by them', () =
     const issuesAccount = await world.adAccount(account.organizationId);
     const [campaign] = await world.campaigns(issuesAccount, 1);
     const geo = { countries: ['US'] };
-    const made = await world.adSets(campaign!, 6, (i) => [
-      { name: 'clean', targeting: { geo_locations: geo, custom_audiences: [audiences.clean] } },
-      { name: 'flagged audience', targeting: { geo_locations: geo, custom_audiences: [audiences.flagged] } },
-      { name: 'lookalike at 471 only', targeting: { geo_locations: geo, custom_audiences: [{ id: audiences.lookalike471 }] } },
-      { name: 'flagged conversion only', targeting: { geo_locations: geo }, promotedObject: { custom_conversion_id: conversions.flagged } },
-      { name: 'clean conversion', targeting: { geo_locations: geo }, promotedObject: { custom_conversion_id: conversions.clean } },
-      { name: 'flagged, excluded inside flexible_spec', targeting: { geo_locations: geo, flexible_spec: [{ excluded_custom_audiences: [audiences.flagged2] }] } },
-    ][i]!);
+    const made = await world.adSets(
+      campaign!,
+      6,
+      (i) =>
+        [
+          { name: 'clean', targeting: { geo_locations: geo, custom_audiences: [audiences.clean] } },
+          { name: 'flagged audience', targeting: { geo_locations: geo, custom_audiences: [audiences.flagged] } },
+          { name: 'lookalike at 471 only', targeting: { geo_locations: geo, custom_audiences: [{ id: audiences.lookalike471 }] } },
+          { name: 'flagged conversion only', targeting: { geo_locations: geo }, promotedObject: { custom_conversion_id: conversions.flagged } },
+          { name: 'clean conversion', targeting: { geo_locations: geo }, promotedObject: { custom_conversion_id: conversions.clean } },
+          {
+            name: 'flagged, excluded inside flexible_spec',
+            targeting: { geo_locations: geo, flexible_spec: [{ excluded_custom_audiences: [audiences.flagged2] }] },
+          },
+        ][i]!,
+    );
     const statuses = await Promise.all(made.map(async (m) => (await read(m.id, 'effective_status')).effective_status as string));
     expect(statuses).toEqual(['ACTIVE', 'WITH_ISSUES', 'WITH_ISSUES', 'WITH_ISSUES', 'ACTIVE', 'WITH_ISSUES']);
     const withIssues = made.filter((_, i) => statuses[i] === 'WITH_ISSUES').map((m) => m.id);
     expect(await edge(`act_${issuesAccount.id}/adsets`, { effective_status: ['WITH_ISSUES'] })).toEqual(withIssues);
-    expect(await edge(`act_${issuesAccount.id}/adsets`, { effective_status: 'ACTIVE' })).toEqual(made.filter((_, i) => statuses[i] === 'ACTIVE').map((m) => m.id));
+    expect(await edge(`act_${issuesAccount.id}/adsets`, { effective_status: 'ACTIVE' })).toEqual(
+      made.filter((_, i) => statuses[i] === 'ACTIVE').map((m) => m.id),
+    );
   });
 
   it('an audience flagged after the ad set was made gives it issues; clearing the flag takes them away', async () => {
-    const later = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Later' } })).body.id as string;
+    const later = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Later' } })).body
+      .id as string;
     const id = await createAdSet({ name: 'Flagged later', targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [later] } });
     expect(await read(id, 'effective_status,issues_info')).toEqual({ id, effective_status: 'ACTIVE', issues_info: [] });
     await flagAudience(server.deps, { id: later, reason: 'financial' });
     const flagged = await read(id, 'effective_status,issues_info');
     expect(flagged.effective_status).toBe('WITH_ISSUES');
-    expect(flagged.issues_info).toEqual([expect.objectContaining({ error_code: 2460003, additional_info: `custom_audience_id: ${later}`, error_message: expect.stringMatching(/financial status/) })]);
+    expect(flagged.issues_info).toEqual([
+      expect.objectContaining({
+        error_code: 2460003,
+        additional_info: `custom_audience_id: ${later}`,
+        error_message: expect.stringMatching(/financial status/),
+      }),
+    ]);
     expect(await edge(`act_${account.id}/adsets`, { effective_status: ['WITH_ISSUES'] })).toContain(id);
     await flagAudience(server.deps, { id: later, reason: null });
     expect(await read(id, 'effective_status,issues_info')).toEqual({ id, effective_status: 'ACTIVE', issues_info: [] });
@@ -531,7 +769,10 @@ describe('the edges of an ad set: ads, copies, asyncadrequests, with Graph pagin
     const [adSet] = await world.adSets(traffic, 1, () => ({ name: 'Five ads' }));
     const made = (await world.ads(adSet!, 5)).map((a) => a.id);
     expect(await walk(`${adSet!.id}/ads`, 2)).toEqual([made.slice(0, 2), made.slice(2, 4), made.slice(4)]);
-    const last = await graph.get(`${adSet!.id}/ads`, tokens.advertiser, { limit: 2, after: (await graph.get(`${adSet!.id}/ads`, tokens.advertiser, { limit: 4 })).body.paging.cursors.after });
+    const last = await graph.get(`${adSet!.id}/ads`, tokens.advertiser, {
+      limit: 2,
+      after: (await graph.get(`${adSet!.id}/ads`, tokens.advertiser, { limit: 4 })).body.paging.cursors.after,
+    });
     expect(ids(last.body)).toEqual(made.slice(4));
     expect(last.body.paging.next).toBeUndefined();
     const back = await graph.follow(last.body.paging.previous);
@@ -548,9 +789,15 @@ describe('the edges of an ad set: ads, copies, asyncadrequests, with Graph pagin
     const source = await createAdSet({ name: 'Copied' });
     const copies: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await graph.call('POST', `/v24.0/${source}/copies`, { token: tokens.advertiser, form: { rename_options: { rename_suffix: ` #${i + 1}` } } });
+      const response = await graph.call('POST', `/v24.0/${source}/copies`, {
+        token: tokens.advertiser,
+        form: { rename_options: { rename_suffix: ` #${i + 1}` } },
+      });
       expect(response.status, response.text).toBe(200);
-      expect(response.body).toEqual({ copied_adset_id: expect.any(String), ad_object_ids: [{ ad_object_type: 'ad_set', source_id: source, copied_id: response.body.copied_adset_id }] });
+      expect(response.body).toEqual({
+        copied_adset_id: expect.any(String),
+        ad_object_ids: [{ ad_object_type: 'ad_set', source_id: source, copied_id: response.body.copied_adset_id }],
+      });
       copies.push(response.body.copied_adset_id);
     }
     expect(await walk(`${source}/copies`, 2)).toEqual([copies.slice(0, 2), copies.slice(2)]);
@@ -572,10 +819,17 @@ describe('the edges of an ad set: ads, copies, asyncadrequests, with Graph pagin
     expect(batch.status, batch.text).toBe(200);
     const pages = await walk(`${source}/asyncadrequests`, 2);
     expect(pages.map((p) => p.length)).toEqual([2, 1]);
-    const requests = (await graph.get(`${source}/asyncadrequests`, tokens.advertiser, { fields: 'name,status,scope_object_id,async_request_set{id}' })).body.data;
-    expect(requests).toEqual([1, 2, 3].map((i) => ({
-      id: pages.flat()[i - 1], name: `copy ${i}`, status: 'INITIAL', scope_object_id: source, async_request_set: { id: batch.body.id },
-    })));
+    const requests = (await graph.get(`${source}/asyncadrequests`, tokens.advertiser, { fields: 'name,status,scope_object_id,async_request_set{id}' })).body
+      .data;
+    expect(requests).toEqual(
+      [1, 2, 3].map((i) => ({
+        id: pages.flat()[i - 1],
+        name: `copy ${i}`,
+        status: 'INITIAL',
+        scope_object_id: source,
+        async_request_set: { id: batch.body.id },
+      })),
+    );
     // Another ad set's edge does not show them.
     const other = await createAdSet({ name: 'No requests' });
     expect((await graph.get(`${other}/asyncadrequests`, tokens.advertiser)).body).toEqual({ data: [] });
@@ -588,22 +842,46 @@ describe('POST /<AD_SET_ID>', () => {
   it.each(['json', 'form'] as const)('answers {success: true} and the change reads back at once (%s)', async (encoding) => {
     const id = await createAdSet({ name: 'Before', start_time: S, end_time: END });
     const before = await read(id, 'updated_time', { date_format: 'U' });
-    const response = await update(id, {
-      name: 'After', daily_budget: 30000, end_time: END + DAY, optimization_goal: 'LANDING_PAGE_VIEWS', billing_event: 'IMPRESSIONS',
-      targeting: { geo_locations: { countries: ['US', 'CA'] }, age_min: 30 }, adlabels: [{ name: 'renamed' }], is_dynamic_creative: true,
-    }, { encoding });
+    const response = await update(
+      id,
+      {
+        name: 'After',
+        daily_budget: 30000,
+        end_time: END + DAY,
+        optimization_goal: 'LANDING_PAGE_VIEWS',
+        billing_event: 'IMPRESSIONS',
+        targeting: { geo_locations: { countries: ['US', 'CA'] }, age_min: 30 },
+        adlabels: [{ name: 'renamed' }],
+        is_dynamic_creative: true,
+      },
+      { encoding },
+    );
     expectSuccess(response);
-    const after = await read(id, 'name,daily_budget,end_time,optimization_goal,targeting,adlabels,is_dynamic_creative,start_time,updated_time', { date_format: 'U' });
+    const after = await read(id, 'name,daily_budget,end_time,optimization_goal,targeting,adlabels,is_dynamic_creative,start_time,updated_time', {
+      date_format: 'U',
+    });
     expect(after).toEqual({
-      id, name: 'After', daily_budget: '30000', end_time: END + DAY, optimization_goal: 'LANDING_PAGE_VIEWS', start_time: S,
-      targeting: { geo_locations: { countries: ['US', 'CA'] }, age_min: 30 }, adlabels: [{ name: 'renamed' }], is_dynamic_creative: true,
+      id,
+      name: 'After',
+      daily_budget: '30000',
+      end_time: END + DAY,
+      optimization_goal: 'LANDING_PAGE_VIEWS',
+      start_time: S,
+      targeting: { geo_locations: { countries: ['US', 'CA'] }, age_min: 30 },
+      adlabels: [{ name: 'renamed' }],
+      is_dynamic_creative: true,
       updated_time: expect.any(Number),
     });
     expect(after.updated_time).toBeGreaterThanOrEqual(before.updated_time);
   });
 
   it('changes only what was sent', async () => {
-    const id = await createAdSet({ name: 'Partial', bid_strategy: 'COST_CAP', bid_amount: 700, targeting: { geo_locations: { countries: ['US'] }, age_min: 21 } });
+    const id = await createAdSet({
+      name: 'Partial',
+      bid_strategy: 'COST_CAP',
+      bid_amount: 700,
+      targeting: { geo_locations: { countries: ['US'] }, age_min: 21 },
+    });
     const fields = 'name,bid_strategy,bid_amount,daily_budget,targeting,status';
     const before = await read(id, fields);
     expectSuccess(await update(id, { name: 'Partial 2' }));
@@ -617,10 +895,15 @@ describe('POST /<AD_SET_ID>', () => {
     ['campaign_status ACTIVE', { campaign_status: 'ACTIVE' }, 'ACTIVE'],
     ['status PAUSED', { status: 'PAUSED' }, 'PAUSED'],
     ['status and campaign_status agreeing', { status: 'PAUSED', campaign_status: 'PAUSED' }, 'PAUSED'],
-  ] as const)('sets the ad set\'s own status with %s', async (_what, params, expected) => {
+  ] as const)("sets the ad set's own status with %s", async (_what, params, expected) => {
     const id = await createAdSet({ status: expected === 'ACTIVE' ? 'PAUSED' : 'ACTIVE' });
     expectSuccess(await update(id, params));
-    expect(await read(id, 'status,configured_status,effective_status')).toEqual({ id, status: expected, configured_status: expected, effective_status: expected });
+    expect(await read(id, 'status,configured_status,effective_status')).toEqual({
+      id,
+      status: expected,
+      configured_status: expected,
+      effective_status: expected,
+    });
   });
 
   it('refuses status and campaign_status that disagree', async () => {
@@ -633,11 +916,13 @@ describe('POST /<AD_SET_ID>', () => {
   describe('the state table', () => {
     const archivedRule = (name: string, id: string): Refusal => ({
       message: p100(`Param ${name} cannot be changed: ad set ${id} is ARCHIVED, and only name may be changed, and the status only to DELETED`),
-      userTitle: 'Ad set is archived', userMsg: 'This ad set is archived. You can only change its name or delete it.',
+      userTitle: 'Ad set is archived',
+      userMsg: 'This ad set is archived. You can only change its name or delete it.',
     });
     const deletedRule = (name: string, id: string): Refusal => ({
       message: p100(`Param ${name} cannot be changed: ad set ${id} is DELETED, and only name may be changed`),
-      userTitle: 'Ad set is deleted', userMsg: 'This ad set is deleted. You can only change its name.',
+      userTitle: 'Ad set is deleted',
+      userMsg: 'This ad set is deleted. You can only change its name.',
     });
 
     async function archived() {
@@ -715,7 +1000,10 @@ describe('POST /<AD_SET_ID>', () => {
       expect(await read(id, 'dsa_payor,dsa_beneficiary')).toEqual({ id });
       expectSuccess(await update(id, { targeting: { geo_locations: { countries: ['US', 'FR'] } } }));
       expect(await read(id, 'dsa_payor,dsa_beneficiary,targeting')).toEqual({
-        id, dsa_payor: 'Default Payor SA', dsa_beneficiary: 'Default Beneficiary GmbH', targeting: { geo_locations: { countries: ['US', 'FR'] } },
+        id,
+        dsa_payor: 'Default Payor SA',
+        dsa_beneficiary: 'Default Beneficiary GmbH',
+        targeting: { geo_locations: { countries: ['US', 'FR'] } },
       });
     });
 
@@ -728,12 +1016,16 @@ describe('POST /<AD_SET_ID>', () => {
     it.each(['json', 'form'] as const)('without defaults: 3858079, then 3858081, each blaming its field; nothing changed (%s)', async (encoding) => {
       const id = await createAdSet();
       await expectRefused(id, () => update(id, { targeting: { geo_locations: { countries: ['DE'] } } }, { encoding }), {
-        subcode: 3858079, message: p100('The parameter dsa_payor is required for ad sets targeting the European Union (DE)'),
-        userTitle: 'Payor required', data: { blame_field_specs: [['dsa_payor']] },
+        subcode: 3858079,
+        message: p100('The parameter dsa_payor is required for ad sets targeting the European Union (DE)'),
+        userTitle: 'Payor required',
+        data: { blame_field_specs: [['dsa_payor']] },
       });
       await expectRefused(id, () => update(id, { targeting: { geo_locations: { countries: ['DE', 'MQ'] } }, dsa_payor: 'Payor' }, { encoding }), {
-        subcode: 3858081, message: p100('The parameter dsa_beneficiary is required for ad sets targeting the European Union (DE, MQ)'),
-        userTitle: 'Beneficiary required', data: { blame_field_specs: [['dsa_beneficiary']] },
+        subcode: 3858081,
+        message: p100('The parameter dsa_beneficiary is required for ad sets targeting the European Union (DE, MQ)'),
+        userTitle: 'Beneficiary required',
+        data: { blame_field_specs: [['dsa_beneficiary']] },
       });
       expectSuccess(await update(id, { targeting: { geo_locations: { countries: ['DE'] } }, dsa_payor: 'Payor', dsa_beneficiary: 'Brand' }, { encoding }));
       expect(await read(id, 'dsa_payor,dsa_beneficiary')).toEqual({ id, dsa_payor: 'Payor', dsa_beneficiary: 'Brand' });
@@ -743,22 +1035,35 @@ describe('POST /<AD_SET_ID>', () => {
   describe('the rules on what changes', () => {
     it('refuses adding a flagged audience (246003 listing every one) and a flagged conversion (246004)', async () => {
       const id = await createAdSet({ targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [audiences.clean] } });
-      await expectRefused(id, () => update(id, { targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [audiences.clean, audiences.flagged, audiences.lookalike471] } }), {
-        subcode: 246003,
-        message: p100(`Ad sets cannot use custom audiences that may suggest health conditions or financial status, nor lookalikes of them: ${audiences.flagged}, ${audiences.lookalike471}`),
-        userTitle: 'Restricted audience', data: { restricted_custom_audience_ids: [audiences.flagged, audiences.lookalike471] },
-      });
+      await expectRefused(
+        id,
+        () =>
+          update(id, { targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [audiences.clean, audiences.flagged, audiences.lookalike471] } }),
+        {
+          subcode: 246003,
+          message: p100(
+            `Ad sets cannot use custom audiences that may suggest health conditions or financial status, nor lookalikes of them: ${audiences.flagged}, ${audiences.lookalike471}`,
+          ),
+          userTitle: 'Restricted audience',
+          data: { restricted_custom_audience_ids: [audiences.flagged, audiences.lookalike471] },
+        },
+      );
       const sales = (await world.campaigns(account, 1, { objective: 'OUTCOME_SALES' }))[0]!;
-      const conversionSet = await createAdSet({ optimization_goal: 'OFFSITE_CONVERSIONS', promoted_object: { custom_conversion_id: conversions.clean } }, sales);
+      const conversionSet = await createAdSet(
+        { optimization_goal: 'OFFSITE_CONVERSIONS', promoted_object: { custom_conversion_id: conversions.clean } },
+        sales,
+      );
       await expectRefused(conversionSet, () => update(conversionSet, { promoted_object: { custom_conversion_id: conversions.flagged } }), {
-        subcode: 246004, message: p100(`Ad sets cannot optimize for custom conversion ${conversions.flagged}: it may suggest health conditions or financial status`),
+        subcode: 246004,
+        message: p100(`Ad sets cannot optimize for custom conversion ${conversions.flagged}: it may suggest health conditions or financial status`),
         data: { restricted_custom_conversion_id: conversions.flagged },
       });
     });
 
     it('updates the references with the targeting', async () => {
       const id = await createAdSet({ targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [audiences.clean] } });
-      const clean2 = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Second' } })).body.id as string;
+      const clean2 = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Second' } })).body
+        .id as string;
       expectSuccess(await update(id, { targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [clean2] } }));
       expect((await server.deps.db('ad_set_references').where({ ad_set_id: id })).map((r) => String(r.object_id))).toEqual([clean2]);
       // Flagging the new one now shows on the ad set, the old one no longer counts.
@@ -770,7 +1075,8 @@ describe('POST /<AD_SET_ID>', () => {
       let id: string;
       let audience: string;
       beforeAll(async () => {
-        audience = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Flagged later' } })).body.id;
+        audience = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Flagged later' } })).body
+          .id;
         id = await createAdSet({ name: 'Stop me', targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [audience] } });
         await flagAudience(server.deps, { id: audience, reason: 'health' });
       });
@@ -798,7 +1104,8 @@ describe('POST /<AD_SET_ID>', () => {
       });
 
       it('can be retargeted away from the audience, and then changed again', async () => {
-        const fresh = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Flagged soon' } })).body.id as string;
+        const fresh = (await graph.call('POST', `/v24.0/act_${account.id}/customaudiences`, { token: tokens.advertiser, json: { name: 'Flagged soon' } })).body
+          .id as string;
         const other = await createAdSet({ name: 'Fix me', targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [fresh, audiences.clean] } });
         await flagAudience(server.deps, { id: fresh, reason: 'financial' });
         expect((await read(other, 'effective_status')).effective_status).toBe('WITH_ISSUES');
@@ -819,12 +1126,24 @@ describe('POST /<AD_SET_ID>', () => {
     });
 
     it.each([
-      ['a budget below the minimum', { daily_budget: 99 }, { subcode: 1885272, message: /^\(#100\) Your budget is too low\. The minimum daily budget for this ad set is 1\.00 USD/ }],
+      [
+        'a budget below the minimum',
+        { daily_budget: 99 },
+        { subcode: 1885272, message: /^\(#100\) Your budget is too low\. The minimum daily budget for this ad set is 1\.00 USD/ },
+      ],
       ['an empty name', { name: '' }, { message: p100('The parameter name is required') }],
       ['a name too long', { name: 'n'.repeat(401) }, { message: p100('Param name must be at most 400 characters') }],
-      ['a restricted location', { targeting: { geo_locations: { countries: ['SY'] } } }, { code: 2641, message: '(#2641) Your ad includes or excludes locations that are restricted: SY' }],
+      [
+        'a restricted location',
+        { targeting: { geo_locations: { countries: ['SY'] } } },
+        { code: 2641, message: '(#2641) Your ad includes or excludes locations that are restricted: SY' },
+      ],
       ['no countries', { targeting: { geo_locations: {} } }, { message: /^\(#100\) The parameter targeting\.geo_locations\.countries is required/ }],
-      ['a lifetime budget beside the daily one', { lifetime_budget: 50000, end_time: END }, { message: /^\(#100\) Only one of daily_budget and lifetime_budget/ }],
+      [
+        'a lifetime budget beside the daily one',
+        { lifetime_budget: 50000, end_time: END },
+        { message: /^\(#100\) Only one of daily_budget and lifetime_budget/ },
+      ],
       ['a decimal budget', { daily_budget: 300.5 }, { message: /without decimals$/ }],
       ['a bad enum', { billing_event: 'SOMETIMES' }, { message: /^\(#100\) Param billing_event must be one of/ }],
       ['broken JSON', { targeting: '{"geo_locations":' }, { message: p100('Param targeting must be JSON-encoded: {"geo_locations":') }],
@@ -852,7 +1171,13 @@ describe('POST /<AD_SET_ID>', () => {
     ['an id of another organization', () => foreignAdSet.id],
   ])('answers %s with 100/33', async (_what, id) => {
     const before = await rowCounts();
-    expectGraphError(await update(id(), { name: 'x' }), { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(id(), 'post') });
+    expectGraphError(await update(id(), { name: 'x' }), {
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(id(), 'post'),
+    });
     expect(await rowCounts()).toEqual(before);
   });
 });
@@ -868,7 +1193,11 @@ describe('DELETE /<AD_SET_ID>', () => {
 
     expectSuccess(await remove(id));
     expect(await read(id, 'name,status,configured_status,effective_status')).toEqual({
-      id, name: 'Doomed', status: 'DELETED', configured_status: 'DELETED', effective_status: 'DELETED',
+      id,
+      name: 'Doomed',
+      status: 'DELETED',
+      configured_status: 'DELETED',
+      effective_status: 'DELETED',
     });
     for (const a of made) expect(await read(a.id, 'status,effective_status')).toEqual({ id: a.id, status: 'DELETED', effective_status: 'DELETED' });
     // Nothing is removed: the rows stay.
@@ -909,14 +1238,25 @@ describe('who may read and write an ad set', () => {
   });
 
   it.each(['admin', 'advertiser', 'auditor', 'siteAdmin', 'adsReadClient', 'adsClient'] as const)('%s reads the ad set and its edges', async (role) => {
-    expect(await read(adSet, 'name,effective_status,campaign{name}', {}, role)).toEqual({ id: adSet, name: 'Guarded', effective_status: 'ACTIVE', campaign: { id: traffic.id, name: 'Traffic' } });
+    expect(await read(adSet, 'name,effective_status,campaign{name}', {}, role)).toEqual({
+      id: adSet,
+      name: 'Guarded',
+      effective_status: 'ACTIVE',
+      campaign: { id: traffic.id, name: 'Traffic' },
+    });
     const edge = await graph.get(`${adSet}/ads`, tokens[role], { summary: 'total_count' });
     expect(edge.status, edge.text).toBe(200);
     expect(edge.body.summary).toEqual({ total_count: 1 });
   });
 
   it.each(['moderator', 'member', 'outsider', 'pagesClient'] as const)('%s cannot see it: 100/33 on read, edges, update and delete', async (role) => {
-    expectGraphError(await get(adSet, { fields: 'name' }, role), { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(adSet) });
+    expectGraphError(await get(adSet, { fields: 'name' }, role), {
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(adSet),
+    });
     expectGraphError(await graph.get(`${adSet}/ads`, tokens[role]), { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(adSet) });
     const before = await snapshot(adSet);
     expectGraphError(await update(adSet, { name: 'Hijacked' }, { role }), { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(adSet, 'post') });
@@ -927,10 +1267,18 @@ describe('who may read and write an ad set', () => {
   it.each(['auditor', 'adsReadClient'] as const)('%s reads but may not write: 200, nothing changed', async (role) => {
     const before = await snapshot(adSet);
     expectGraphError(await update(adSet, { name: 'Hijacked' }, { role }), {
-      status: 403, code: 200, type: 'OAuthException', message: `(#200) Permissions error: you may not update ad set ${adSet}`,
+      status: 403,
+      code: 200,
+      type: 'OAuthException',
+      message: `(#200) Permissions error: you may not update ad set ${adSet}`,
     });
     expectGraphError(await update(adSet, { name: '' }, { role }), { status: 403, code: 200, message: /^\(#200\) Permissions error/ });
-    expectGraphError(await remove(adSet, role), { status: 403, code: 200, type: 'OAuthException', message: `(#200) Permissions error: you may not delete ad set ${adSet}` });
+    expectGraphError(await remove(adSet, role), {
+      status: 403,
+      code: 200,
+      type: 'OAuthException',
+      message: `(#200) Permissions error: you may not delete ad set ${adSet}`,
+    });
     expect(await snapshot(adSet)).toEqual(before);
   });
 
@@ -942,7 +1290,7 @@ describe('who may read and write an ad set', () => {
     expect((await read(id, 'status')).status).toBe('DELETED');
   });
 
-  it('answers another organization\'s ad set byte for byte as an id that names nothing', async () => {
+  it("answers another organization's ad set byte for byte as an id that names nothing", async () => {
     const missing = '999999999999999';
     const normalize = (response: GraphHttpResponse, id: string) => ({
       status: response.status,

@@ -44,8 +44,11 @@ async function adSetsWithAds(world: World, organizationId: string, count: number
   return { account, campaign: campaign!, adSets };
 }
 
-const copyItem = (adSet: { id: string }, body: unknown = 'deep_copy=true', name = `copy of ${adSet.id}`) =>
-  ({ name, relative_url: `${adSet.id}/copies`, body });
+const copyItem = (adSet: { id: string }, body: unknown = 'deep_copy=true', name = `copy of ${adSet.id}`) => ({
+  name,
+  relative_url: `${adSet.id}/copies`,
+  body,
+});
 
 function batch(graph: GraphClient, token: string, account: AdAccountRecord, name: string, adbatch: unknown) {
   return graph.call('POST', `/v24.0/act_${account.id}/async_batch_requests`, { token, json: { name, adbatch } });
@@ -55,26 +58,38 @@ function batch(graph: GraphClient, token: string, account: AdAccountRecord, name
 async function rowCounts(db: AppDeps['db']) {
   const count = async (table: string) => Number(((await db(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
   return {
-    objects: await count('graph_objects'), adSets: await count('ad_sets'), ads: await count('ads'), references: await count('ad_set_references'),
-    sets: await count('async_request_sets'), requests: await count('async_requests'),
+    objects: await count('graph_objects'),
+    adSets: await count('ad_sets'),
+    ads: await count('ads'),
+    references: await count('ad_set_references'),
+    sets: await count('async_request_sets'),
+    requests: await count('async_requests'),
   };
 }
 
 /** Copies made of an ad set (rows whose source_adset_id is it), and the ads each carries. */
 async function copiesOf(db: AppDeps['db'], adSetId: string) {
   const rows = await db('ad_sets').where({ source_adset_id: adSetId }).select('id');
-  return Promise.all(rows.map(async (row) => ({
-    id: String(row.id),
-    ads: Number(((await db('ads').where({ adset_id: row.id }).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n),
-  })));
+  return Promise.all(
+    rows.map(async (row) => ({
+      id: String(row.id),
+      ads: Number(((await db('ads').where({ adset_id: row.id }).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n),
+    })),
+  );
 }
 
 /** Waits until no request of the set is INITIAL or IN_PROGRESS (polling the table: the API has a per-account rate limit). */
 async function settled(db: AppDeps['db'], setId: string, timeoutMs = 20_000) {
-  await eventually(async () => {
-    const [{ n }] = (await db('async_requests').where({ set_id: setId }).whereIn('status', ['INITIAL', 'IN_PROGRESS']).count({ n: '*' })) as [{ n: number | string }];
-    return Number(n) === 0;
-  }, timeoutMs, `async request set ${setId} to complete`);
+  await eventually(
+    async () => {
+      const [{ n }] = (await db('async_requests').where({ set_id: setId }).whereIn('status', ['INITIAL', 'IN_PROGRESS']).count({ n: '*' })) as [
+        { n: number | string },
+      ];
+      return Number(n) === 0;
+    },
+    timeoutMs,
+    `async request set ${setId} to complete`,
+  );
 }
 
 /** Waits for the set to complete, then reads it through GET /v24.0/<set id>. */
@@ -110,20 +125,34 @@ describe('async_batch_requests on a running server', () => {
   });
   afterAll(() => server?.close());
 
-  it('answers {id} at once; a deep copy of 51 ads completes and the set, its requests and the ad set\'s asyncadrequests report it', async () => {
-    const { account, adSets: [big, small] } = await adSetsWithAds(world, organizationId, 2, 0);
+  it("answers {id} at once; a deep copy of 51 ads completes and the set, its requests and the ad set's asyncadrequests report it", async () => {
+    const {
+      account,
+      adSets: [big, small],
+    } = await adSetsWithAds(world, organizationId, 2, 0);
     const bigAds = await world.ads(big!, 51);
     await world.ads(small!, 2);
 
-    const stored = await batch(graph, token, account, 'Spring copies', [copyItem(big!, 'deep_copy=true', 'big'), copyItem(small!, 'deep_copy=true&status_option=ACTIVE', 'small')]);
+    const stored = await batch(graph, token, account, 'Spring copies', [
+      copyItem(big!, 'deep_copy=true', 'big'),
+      copyItem(small!, 'deep_copy=true&status_option=ACTIVE', 'small'),
+    ]);
     expect(stored.status, stored.text).toBe(200);
     expect(stored.body).toEqual({ id: expect.stringMatching(/^\d+$/) });
     const setId = stored.body.id as string;
 
     const set = await completedSet(graph, server.deps.db, token, setId);
     expect(set).toEqual({
-      id: setId, name: 'Spring copies', owner_id: userId, total_count: 2, initial_count: 0, in_progress_count: 0,
-      success_count: 2, error_count: 0, canceled_count: 0, is_completed: true,
+      id: setId,
+      name: 'Spring copies',
+      owner_id: userId,
+      total_count: 2,
+      initial_count: 0,
+      in_progress_count: 0,
+      success_count: 2,
+      error_count: 0,
+      canceled_count: 0,
+      is_completed: true,
     });
 
     const requests = await graph.get(`${setId}/requests`, token, { fields: 'id,name,status,result,error' });
@@ -167,7 +196,10 @@ describe('async_batch_requests on a running server', () => {
   });
 
   it('a synchronous deep copy of 51 ads is refused and points at async_batch_requests', async () => {
-    const { account, adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, 51);
+    const {
+      account,
+      adSets: [adSet],
+    } = await adSetsWithAds(world, organizationId, 1, 51);
     const before = await rowCounts(server.deps.db);
     const response = await graph.call('POST', `/v24.0/${adSet!.id}/copies`, { token, json: { deep_copy: true } });
     expectGraphError(response, { status: 400, code: 100, message: new RegExp(`async_batch_requests`) });
@@ -176,7 +208,10 @@ describe('async_batch_requests on a running server', () => {
   });
 
   it('a deep copy of 52 ads is refused when asked: error 100 naming adbatch[i], nothing written', async () => {
-    const { account, adSets: [fine, big] } = await adSetsWithAds(world, organizationId, 2, 0);
+    const {
+      account,
+      adSets: [fine, big],
+    } = await adSetsWithAds(world, organizationId, 2, 0);
     await world.ads(fine!, 51);
     await world.ads(big!, 52);
     const before = await rowCounts(server.deps.db);
@@ -205,7 +240,12 @@ describe('async_batch_requests on a running server', () => {
 
     const good = () => copyItem(adSet);
     it.each<[string, () => unknown, string, RegExp]>([
-      ['not a copies URL', () => [good(), { name: 'ads', relative_url: `${adSet.id}/ads`, body: 'deep_copy=true' }], 'adbatch[1]', /^\(#100\) Param adbatch\[1\]: .*relative_url/],
+      [
+        'not a copies URL',
+        () => [good(), { name: 'ads', relative_url: `${adSet.id}/ads`, body: 'deep_copy=true' }],
+        'adbatch[1]',
+        /^\(#100\) Param adbatch\[1\]: .*relative_url/,
+      ],
       ['a campaign URL', () => [{ name: 'c', relative_url: 'act_1/campaigns', body: '' }], 'adbatch[0]', /adbatch\[0\]/],
       ['no relative_url', () => [{ name: 'x', body: 'deep_copy=true' }], 'adbatch[0]', /adbatch\[0\].*relative_url/],
       ['an ad set of another account', () => [good(), good(), copyItem(otherAccountAdSet)], 'adbatch[2]', new RegExp(`adbatch\\[2\\]: .*${'act_'}`)],
@@ -215,7 +255,12 @@ describe('async_batch_requests on a running server', () => {
       ['deep_copy not a boolean', () => [copyItem(adSet, 'deep_copy=maybe')], 'adbatch[0]', /adbatch\[0\]: .*deep_copy/],
       ['status_option out of its enum', () => [good(), copyItem(adSet, 'status_option=RUNNING')], 'adbatch[1]', /adbatch\[1\]: .*status_option/],
       ['rename_options broken JSON', () => [copyItem(adSet, 'rename_options=%7Bbroken')], 'adbatch[0]', /adbatch\[0\]: .*rename_options/],
-      ['end_time before start_time', () => [copyItem(adSet, 'start_time=2030-01-02T00:00:00Z&end_time=2030-01-01T00:00:00Z')], 'adbatch[0]', /adbatch\[0\]: .*end_time/],
+      [
+        'end_time before start_time',
+        () => [copyItem(adSet, 'start_time=2030-01-02T00:00:00Z&end_time=2030-01-01T00:00:00Z')],
+        'adbatch[0]',
+        /adbatch\[0\]: .*end_time/,
+      ],
       ['campaign_id not an id', () => [copyItem(adSet, { campaign_id: 'abc' })], 'adbatch[0]', /adbatch\[0\]: .*campaign_id/],
       ['an item that is not an object', () => [good(), 'copy it'], 'adbatch[1]', /^\(#100\) Param adbatch\[1\] must be a JSON object$/],
       ['an empty list', () => [], 'adbatch', /adbatch must have at least 1/],
@@ -250,31 +295,51 @@ describe('async_batch_requests on a running server', () => {
     it('a set is invisible to another organization', async () => {
       const stored = await batch(graph, token, account, 'Mine', [copyItem(adSet, 'deep_copy=false')]);
       await completedSet(graph, server.deps.db, token, stored.body.id);
-      expectGraphError(await graph.get(stored.body.id, outsiderToken, { fields: SET_FIELDS }), { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(stored.body.id) });
+      expectGraphError(await graph.get(stored.body.id, outsiderToken, { fields: SET_FIELDS }), {
+        status: 400,
+        code: 100,
+        subcode: 33,
+        message: UNKNOWN_OBJECT(stored.body.id),
+      });
     });
   });
 
   it('GraphQL copyAdSet(async: true) returns a request to poll, and asyncRequestSet reports it', async () => {
-    const { adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, 4);
+    const {
+      adSets: [adSet],
+    } = await adSetsWithAds(world, organizationId, 1, 4);
     const { body } = await server.graphql(
       'mutation ($id: ID!) { copyAdSet(id: $id, input: { deepCopy: true }, async: true) { copiedAdSet { id } request { id status requestSet { id } } } }',
-      { id: adSet!.id }, token,
+      { id: adSet!.id },
+      token,
     );
     expect(body.errors, JSON.stringify(body.errors)).toBeUndefined();
     const { copiedAdSet, request } = body.data!.copyAdSet;
     expect(copiedAdSet).toBeNull();
     expect(request.id).toMatch(/^\d+$/);
-    const done = await eventually(async () => {
-      const read = await server.graphql('query ($id: ID!) { asyncRequestSet(id: $id) { isCompleted successCount requests { nodes { status result } } } }', { id: request.requestSet.id }, token);
-      expect(read.body.errors, JSON.stringify(read.body.errors)).toBeUndefined();
-      return read.body.data!.asyncRequestSet.isCompleted ? read.body.data!.asyncRequestSet : undefined;
-    }, 20_000, 'the GraphQL copy to complete');
+    const done = await eventually(
+      async () => {
+        const read = await server.graphql(
+          'query ($id: ID!) { asyncRequestSet(id: $id) { isCompleted successCount requests { nodes { status result } } } }',
+          { id: request.requestSet.id },
+          token,
+        );
+        expect(read.body.errors, JSON.stringify(read.body.errors)).toBeUndefined();
+        return read.body.data!.asyncRequestSet.isCompleted ? read.body.data!.asyncRequestSet : undefined;
+      },
+      20_000,
+      'the GraphQL copy to complete',
+    );
     expect(done.successCount).toBe(1);
     expect(done.requests.nodes[0].status).toBe('SUCCESS');
     expect(done.requests.nodes[0].result.ad_object_ids).toHaveLength(5);
     expect(await copiesOf(server.deps.db, adSet!.id)).toEqual([{ id: done.requests.nodes[0].result.copied_adset_id, ads: 4 }]);
     // A synchronous deep copy of 4 ads is refused on GraphQL too.
-    const refused = await server.graphql('mutation ($id: ID!) { copyAdSet(id: $id, input: { deepCopy: true }) { copiedAdSet { id } } }', { id: adSet!.id }, token);
+    const refused = await server.graphql(
+      'mutation ($id: ID!) { copyAdSet(id: $id, input: { deepCopy: true }) { copiedAdSet { id } } }',
+      { id: adSet!.id },
+      token,
+    );
     const error = firstError(refused.body);
     expect(error.extensions?.code).toBe('BAD_USER_INPUT');
     expect(error.extensions?.field).toBe('input.deepCopy');
@@ -304,17 +369,30 @@ async function serveProcess(database: TestDatabase) {
   const child: ChildProcess = spawn(process.execPath, [...CLI_ARGS, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => { stdout += String(chunk); });
-  child.stderr!.on('data', (chunk) => { stderr += String(chunk); });
+  child.stdout!.on('data', (chunk) => {
+    stdout += String(chunk);
+  });
+  child.stderr!.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`adgraph serve exited (${child.exitCode}): ${stderr}`);
-    return stdout.includes('adgraph is serving');
-  }, 30_000, 'adgraph serve to listen');
+  await eventually(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`adgraph serve exited (${child.exitCode}): ${stderr}`);
+      return stdout.includes('adgraph is serving');
+    },
+    30_000,
+    'adgraph serve to listen',
+  );
   return {
     output: () => `stdout: ${stdout}\nstderr: ${stderr}`,
     /** Log lines at warn or above (the runner logs failures there). */
-    errors: () => stderr.split('\n').filter((line) => line.trim().startsWith('{')).map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= 40),
+    errors: () =>
+      stderr
+        .split('\n')
+        .filter((line) => line.trim().startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: number; msg: string })
+        .filter((line) => line.level >= 40),
     async stop() {
       if (child.exitCode === null && child.pid !== undefined) process.kill(child.pid, 'SIGTERM');
       return exited;
@@ -353,17 +431,35 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
     const account = await world.adAccount(organizationId);
     const [campaign] = await world.campaigns(account, 1);
     // The third ad set targets an audience that is clean now and flagged after the request is stored.
-    const [audience] = await idle.deps.db.transaction((trx) => insertObjects(trx, 'custom_audience', customAudiences, [{
-      organizationId, accountId: account.id, name: 'Clean for now', subtype: 'CUSTOM', description: null, lookalikeSpec: null,
-      flaggedReason: null, operationStatusCode: 200, operationStatusDescription: null,
-    }]));
+    const [audience] = await idle.deps.db.transaction((trx) =>
+      insertObjects(trx, 'custom_audience', customAudiences, [
+        {
+          organizationId,
+          accountId: account.id,
+          name: 'Clean for now',
+          subtype: 'CUSTOM',
+          description: null,
+          lookalikeSpec: null,
+          flaggedReason: null,
+          operationStatusCode: 200,
+          operationStatusDescription: null,
+        },
+      ]),
+    );
     const adSets = await world.adSets(campaign!, 3, (i) => ({
-      ...VALID_AD_SET, targeting: { geo_locations: { countries: ['US'] }, ...(i === 2 ? { custom_audiences: [{ id: audience!.id }] } : {}) },
+      ...VALID_AD_SET,
+      targeting: { geo_locations: { countries: ['US'] }, ...(i === 2 ? { custom_audiences: [{ id: audience!.id }] } : {}) },
     }));
     for (const adSet of adSets) await world.ads(adSet, 2);
 
     const storer = await instance(database, { ASYNC_RUNNER: 'false' });
-    const stored = await batch(storer.graph, token, account, 'Before the restart', adSets.map((a) => copyItem(a)));
+    const stored = await batch(
+      storer.graph,
+      token,
+      account,
+      'Before the restart',
+      adSets.map((a) => copyItem(a)),
+    );
     expect(stored.body, stored.text).toEqual({ id: expect.stringMatching(/^\d+$/) });
     const setId = stored.body.id as string;
     await flagAudience(idle.deps, { id: audience!.id, reason: 'health' });
@@ -371,8 +467,16 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
     // Nothing runs them: the set reports them INITIAL, and no copy exists.
     const waiting = await storer.graph.get(setId, token, { fields: SET_FIELDS });
     expect(waiting.body).toEqual({
-      id: setId, name: 'Before the restart', owner_id: userId, total_count: 3, initial_count: 3, in_progress_count: 0,
-      success_count: 0, error_count: 0, canceled_count: 0, is_completed: false,
+      id: setId,
+      name: 'Before the restart',
+      owner_id: userId,
+      total_count: 3,
+      initial_count: 3,
+      in_progress_count: 0,
+      success_count: 0,
+      error_count: 0,
+      canceled_count: 0,
+      is_completed: false,
     });
     const initial = await storer.graph.get(`${setId}/requests`, token, { fields: 'status,result,error' });
     expect((initial.body.data as Array<Record<string, unknown>>).map((r) => r.status)).toEqual(['INITIAL', 'INITIAL', 'INITIAL']);
@@ -383,7 +487,15 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
     const restarted = await instance(database);
     try {
       const set = await completedSet(restarted.graph, database.db, token, setId);
-      expect(set).toMatchObject({ total_count: 3, initial_count: 0, in_progress_count: 0, success_count: 2, error_count: 1, canceled_count: 0, is_completed: true });
+      expect(set).toMatchObject({
+        total_count: 3,
+        initial_count: 0,
+        in_progress_count: 0,
+        success_count: 2,
+        error_count: 1,
+        canceled_count: 0,
+        is_completed: true,
+      });
       for (const adSet of adSets.slice(0, 2)) expect((await copiesOf(database.db, adSet.id)).map((c) => c.ads)).toEqual([2]);
       expect(await copiesOf(database.db, adSets[2]!.id)).toEqual([]);
 
@@ -392,8 +504,13 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
       expect(failed!.status).toBe('ERROR');
       expect(failed!.result).toBeUndefined();
       expect(failed!.error).toMatchObject({
-        code: 100, error_subcode: 246003, type: 'OAuthException', is_transient: false,
-        message: expect.stringContaining(audience!.id), error_user_title: expect.any(String), error_user_msg: expect.stringContaining(audience!.id),
+        code: 100,
+        error_subcode: 246003,
+        type: 'OAuthException',
+        is_transient: false,
+        message: expect.stringContaining(audience!.id),
+        error_user_title: expect.any(String),
+        error_user_msg: expect.stringContaining(audience!.id),
       });
       expect(JSON.stringify(failed!.error.error_data)).toContain(audience!.id);
       // The stored error carries no trace id of a request that never was.
@@ -407,12 +524,22 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
 
   it('an IN_PROGRESS request whose lease expired is claimed again and completed; one whose lease holds is left alone', async () => {
     const { account, adSets } = await adSetsWithAds(world, organizationId, 2, 1);
-    const stored = await batch(idle.graph, token, account, 'Lease', adSets.map((a) => copyItem(a)));
+    const stored = await batch(
+      idle.graph,
+      token,
+      account,
+      'Lease',
+      adSets.map((a) => copyItem(a)),
+    );
     const [expired, held] = await requestRows(stored.body.id);
     // A dead instance claimed the first long ago; a live one holds the second.
-    await database.db(asyncRequests.table).where({ id: expired!.id })
+    await database
+      .db(asyncRequests.table)
+      .where({ id: expired!.id })
       .update({ status: 'IN_PROGRESS', claimed_by: 'dead-instance', lease_expires_at: new Date(Date.now() - 60_000), attempts: 1 });
-    await database.db(asyncRequests.table).where({ id: held!.id })
+    await database
+      .db(asyncRequests.table)
+      .where({ id: held!.id })
       .update({ status: 'IN_PROGRESS', claimed_by: 'live-instance', lease_expires_at: new Date(Date.now() + 3_600_000), attempts: 1 });
 
     const runner = await instance(database);
@@ -435,7 +562,10 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
   });
 
   it('an instance whose lease expired while it worked does not finish: the copy is made once, by the instance holding the claim', async () => {
-    const { account, adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, 3);
+    const {
+      account,
+      adSets: [adSet],
+    } = await adSetsWithAds(world, organizationId, 1, 3);
     const stored = await batch(idle.graph, token, account, 'Claim lost', [copyItem(adSet!)]);
     // A claims with a lease that is already over (it took too long); B claims the same request again.
     const slow = await claimNext(database.db, 'instance-a', 5, new Date(Date.now() - 3_600_000));
@@ -453,7 +583,10 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
   });
 
   it('an ad set that grew past 51 ads after its request was stored ends ERROR and copies nothing', async () => {
-    const { account, adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, 51);
+    const {
+      account,
+      adSets: [adSet],
+    } = await adSetsWithAds(world, organizationId, 1, 51);
     const stored = await batch(idle.graph, token, account, 'Grew', [copyItem(adSet!)]);
     expect(stored.body, stored.text).toEqual({ id: expect.stringMatching(/^\d+$/) });
     await world.ads(adSet!, 1);
@@ -467,7 +600,10 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
   });
 
   it('an ad set deleted after its request was stored ends ERROR with the Graph error and copies nothing', async () => {
-    const { account, adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, 2);
+    const {
+      account,
+      adSets: [adSet],
+    } = await adSetsWithAds(world, organizationId, 1, 2);
     const stored = await batch(idle.graph, token, account, 'Deleted since', [copyItem(adSet!)]);
     expect(stored.body, stored.text).toEqual({ id: expect.stringMatching(/^\d+$/) });
     const deleted = await idle.graph.call('DELETE', `/v24.0/${adSet!.id}`, { token });
@@ -483,7 +619,10 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
 
   it('a request runs with the rights its maker has when it runs: a maker demoted to auditor gets ERROR 200 and no copy', async () => {
     const maker = await world.user({ organizationId, role: 'advertiser' });
-    const { account, adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, 1);
+    const {
+      account,
+      adSets: [adSet],
+    } = await adSetsWithAds(world, organizationId, 1, 1);
     const stored = await batch(idle.graph, maker.token, account, 'Demoted', [copyItem(adSet!)]);
     expect(stored.body, stored.text).toEqual({ id: expect.stringMatching(/^\d+$/) });
     // Demoted before the request runs: an auditor reads ads and writes none.
@@ -503,7 +642,13 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
     const N = 12;
     const { account, adSets } = await adSetsWithAds(world, organizationId, N, 2);
     const before = await rowCounts(database.db);
-    const stored = await batch(idle.graph, token, account, 'Shared', adSets.map((a) => copyItem(a)));
+    const stored = await batch(
+      idle.graph,
+      token,
+      account,
+      'Shared',
+      adSets.map((a) => copyItem(a)),
+    );
     expect(stored.body, stored.text).toEqual({ id: expect.stringMatching(/^\d+$/) });
     // Two instances as they run in production: separate processes, each with its own pool and runner.
     const processes = await Promise.all([serveProcess(database), serveProcess(database)]);
@@ -512,7 +657,14 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
       expect(set).toMatchObject({ total_count: N, success_count: N, error_count: 0, is_completed: true });
       for (const adSet of adSets) expect((await copiesOf(database.db, adSet.id)).map((c) => c.ads)).toEqual([2]);
       const after = await rowCounts(database.db);
-      expect(after).toEqual({ ...before, objects: before.objects + 1 + N + N * 3, adSets: before.adSets + N, ads: before.ads + N * 2, sets: before.sets + 1, requests: before.requests + N });
+      expect(after).toEqual({
+        ...before,
+        objects: before.objects + 1 + N + N * 3,
+        adSets: before.adSets + N,
+        ads: before.ads + N * 2,
+        sets: before.sets + 1,
+        requests: before.requests + N,
+      });
       for (const row of await requestRows(stored.body.id)) expect(row).toMatchObject({ status: 'SUCCESS', attempts: 1, claimedBy: null });
     } finally {
       await Promise.all(processes.map((p) => p.stop()));
@@ -523,7 +675,10 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
   // startJobRunner's loop awaits runRequest without a catch (only claimNext is guarded), so whatever runRequest throws
   // becomes an unhandled rejection of the server process. A database failure must leave the request to its lease instead.
   it('runRequest does not reject when the database fails between the claim and the run (the request waits for its lease to expire)', async () => {
-    const { account, adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, 1);
+    const {
+      account,
+      adSets: [adSet],
+    } = await adSetsWithAds(world, organizationId, 1, 1);
     const stored = await batch(idle.graph, token, account, 'Outage', [copyItem(adSet!)]);
     const claimed = await claimNext(database.db, 'outage', 300);
     expect(claimed?.setId).toBe(stored.body.id);
@@ -541,7 +696,13 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
   it('claims racing over two connection pools never hand one request to two instances', async () => {
     const N = 16;
     const { account, adSets } = await adSetsWithAds(world, organizationId, 1, 0);
-    const stored = await batch(idle.graph, token, account, 'Race', Array.from({ length: N }, (_, i) => copyItem(adSets[0]!, 'deep_copy=false', `r${i}`)));
+    const stored = await batch(
+      idle.graph,
+      token,
+      account,
+      'Race',
+      Array.from({ length: N }, (_, i) => copyItem(adSets[0]!, 'deep_copy=false', `r${i}`)),
+    );
     const pools = [database.db, createDatabase(database.url, database.schema ? { schema: database.schema } : {})];
     try {
       const claimed: Array<{ instance: number; request: AsyncRequestRecord }> = [];
@@ -556,7 +717,8 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
       const ids = claimed.map((c) => c.request.id);
       expect(new Set(ids).size).toBe(ids.length);
       expect(ids.sort()).toEqual((await requestRows(stored.body.id)).map((r) => r.id).sort());
-      for (const row of await requestRows(stored.body.id)) expect(row).toMatchObject({ status: 'IN_PROGRESS', attempts: 1, claimedBy: expect.stringMatching(/^racer-/) });
+      for (const row of await requestRows(stored.body.id))
+        expect(row).toMatchObject({ status: 'IN_PROGRESS', attempts: 1, claimedBy: expect.stringMatching(/^racer-/) });
     } finally {
       await pools[1]!.destroy();
       await database.db(asyncRequests.table).where({ set_id: stored.body.id }).update({ status: 'CANCELED', claimed_by: null, lease_expires_at: null });
@@ -586,7 +748,10 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
 
     it('the runner runs one request of 51 ads in a handful of statements, the same for 5 ads', async () => {
       const runOne = async (ads: number) => {
-        const { account, adSets: [adSet] } = await adSetsWithAds(world, organizationId, 1, ads);
+        const {
+          account,
+          adSets: [adSet],
+        } = await adSetsWithAds(world, organizationId, 1, ads);
         const stored = await batch(idle.graph, token, account, `Count ${ads}`, [copyItem(adSet!)]);
         const request = await claimNext(database.db, 'counter', 300);
         expect(request?.setId).toBe(stored.body.id);
@@ -601,4 +766,3 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
     });
   });
 });
-

@@ -63,8 +63,11 @@ const gql = (query: string, variables: Record<string, unknown>, role: Role | nul
 async function rowCounts() {
   const count = async (table: string) => Number(((await server.deps.db(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
   return {
-    objects: await count('graph_objects'), campaigns: await count('campaigns'), ads: await count('ads'),
-    audiences: await count('custom_audiences'), conversions: await count('custom_conversions'),
+    objects: await count('graph_objects'),
+    campaigns: await count('campaigns'),
+    ads: await count('ads'),
+    audiences: await count('custom_audiences'),
+    conversions: await count('custom_conversions'),
   };
 }
 
@@ -97,28 +100,56 @@ describe('createCampaign', () => {
     const body = await gql(CREATE_CAMPAIGN, {
       a: `act_${account.id}`,
       input: {
-        name: 'Launch', objective: 'OUTCOME_SALES', status: 'PAUSED', specialAdCategories: ['HOUSING', 'CREDIT', 'HOUSING'],
-        bidStrategy: 'COST_CAP', dailyBudget: 2500, startTime: '2026-03-01T00:00:00Z', stopTime: '2026-03-31T00:00:00Z',
+        name: 'Launch',
+        objective: 'OUTCOME_SALES',
+        status: 'PAUSED',
+        specialAdCategories: ['HOUSING', 'CREDIT', 'HOUSING'],
+        bidStrategy: 'COST_CAP',
+        dailyBudget: 2500,
+        startTime: '2026-03-01T00:00:00Z',
+        stopTime: '2026-03-31T00:00:00Z',
       },
     });
     const created = dataOf(body).createCampaign;
     expect(created).toEqual({
-      id: expect.stringMatching(/^\d+$/), name: 'Launch', objective: 'OUTCOME_SALES', status: 'PAUSED', specialAdCategories: ['HOUSING', 'CREDIT'],
-      bidStrategy: 'COST_CAP', buyingType: 'AUCTION', dailyBudget: 2500, lifetimeBudget: null,
-      startTime: '2026-03-01T00:00:00.000Z', stopTime: '2026-03-31T00:00:00.000Z', account: { id: account.id },
+      id: expect.stringMatching(/^\d+$/),
+      name: 'Launch',
+      objective: 'OUTCOME_SALES',
+      status: 'PAUSED',
+      specialAdCategories: ['HOUSING', 'CREDIT'],
+      bidStrategy: 'COST_CAP',
+      buyingType: 'AUCTION',
+      dailyBudget: 2500,
+      lifetimeBudget: null,
+      startTime: '2026-03-01T00:00:00.000Z',
+      stopTime: '2026-03-31T00:00:00.000Z',
+      account: { id: account.id },
     });
     const read = dataOf(await gql('query ($id: ID!) { campaign(id: $id) { name status dailyBudget } node(id: $id) { __typename } }', { id: created.id }));
     expect(read).toEqual({ campaign: { name: 'Launch', status: 'PAUSED', dailyBudget: 2500 }, node: { __typename: 'Campaign' } });
     const row = await campaignRow(created.id);
     expect({ account: String(row.account_id), organization: row.organization_id, budget: String(row.daily_budget) }).toEqual({
-      account: account.id, organization: account.organizationId, budget: '2500',
+      account: account.id,
+      organization: account.organizationId,
+      budget: '2500',
     });
     expect((await server.deps.db('graph_objects').where({ id: created.id }).first()).type).toBe('campaign');
   });
 
   it('defaults to ACTIVE with no budget, bid strategy or schedule, and takes a lifetime budget instead of a daily one', async () => {
-    expect(await newCampaign()).toMatchObject({ status: 'ACTIVE', bidStrategy: null, dailyBudget: null, lifetimeBudget: null, startTime: null, stopTime: null, specialAdCategories: [] });
-    expect(await newCampaign({ lifetimeBudget: '9000000000000', specialAdCategories: ['NONE'] })).toMatchObject({ lifetimeBudget: 9000000000000, specialAdCategories: ['NONE'] });
+    expect(await newCampaign()).toMatchObject({
+      status: 'ACTIVE',
+      bidStrategy: null,
+      dailyBudget: null,
+      lifetimeBudget: null,
+      startTime: null,
+      stopTime: null,
+      specialAdCategories: [],
+    });
+    expect(await newCampaign({ lifetimeBudget: '9000000000000', specialAdCategories: ['NONE'] })).toMatchObject({
+      lifetimeBudget: 9000000000000,
+      specialAdCategories: ['NONE'],
+    });
   });
 
   it.each([
@@ -127,8 +158,16 @@ describe('createCampaign', () => {
     [{ name: 'x'.repeat(401) }, 'input.name', /^Param name must be at most 400 characters$/],
     [{ name: 'nul\u0000byte' }, 'input.name', /NUL/],
     // Values outside the GraphQL enums are refused by GraphQL itself, naming where in the variables.
-    [{ objective: 'LINK_CLICKS' }, undefined, /^Variable "\$input" got invalid value "LINK_CLICKS" at "input.objective"; Value "LINK_CLICKS" does not exist in "CampaignObjective" enum\.$/],
-    [{ specialAdCategories: ['HOUSING', 'PETS'] }, undefined, /^Variable "\$input" got invalid value "PETS" at "input.specialAdCategories\[1\]"; Value "PETS" does not exist in "SpecialAdCategory" enum\.$/],
+    [
+      { objective: 'LINK_CLICKS' },
+      undefined,
+      /^Variable "\$input" got invalid value "LINK_CLICKS" at "input.objective"; Value "LINK_CLICKS" does not exist in "CampaignObjective" enum\.$/,
+    ],
+    [
+      { specialAdCategories: ['HOUSING', 'PETS'] },
+      undefined,
+      /^Variable "\$input" got invalid value "PETS" at "input.specialAdCategories\[1\]"; Value "PETS" does not exist in "SpecialAdCategory" enum\.$/,
+    ],
     [{ bidStrategy: 'CHEAPEST' }, undefined, /at "input.bidStrategy"; Value "CHEAPEST" does not exist in "BidStrategy" enum/],
     [{ status: 'DELETED' }, 'input.status', /^Param status must be one of \{ACTIVE, PAUSED\}$/],
     [{ status: 'ARCHIVED' }, 'input.status', /ACTIVE, PAUSED/],
@@ -146,9 +185,16 @@ describe('createCampaign', () => {
   });
 
   it.each([
-    ['admin', null], ['advertiser', null], ['siteAdmin', null], ['adsClient', null],
-    ['auditor', 'FORBIDDEN'], ['adsReadClient', 'FORBIDDEN'],
-    ['moderator', 'NOT_FOUND'], ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND'], ['pagesClient', 'NOT_FOUND'],
+    ['admin', null],
+    ['advertiser', null],
+    ['siteAdmin', null],
+    ['adsClient', null],
+    ['auditor', 'FORBIDDEN'],
+    ['adsReadClient', 'FORBIDDEN'],
+    ['moderator', 'NOT_FOUND'],
+    ['member', 'NOT_FOUND'],
+    ['outsider', 'NOT_FOUND'],
+    ['pagesClient', 'NOT_FOUND'],
   ] as const)('%s: %s', async (role, code) => {
     const write = () => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, name: `by ${role}` } }, role);
     if (code === null) expect(dataOf(await write()).createCampaign).toMatchObject({ name: `by ${role}`, account: { id: account.id } });
@@ -176,27 +222,60 @@ describe('updateCampaign', () => {
     const sentAt = Date.now();
     const body = await gql(UPDATE_CAMPAIGN, {
       id: created.id,
-      input: { name: 'Renamed', status: 'PAUSED', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', dailyBudget: 1500, stopTime: '2026-05-01T00:00:00Z', specialAdCategories: ['EMPLOYMENT'] },
+      input: {
+        name: 'Renamed',
+        status: 'PAUSED',
+        bidStrategy: 'LOWEST_COST_WITH_BID_CAP',
+        dailyBudget: 1500,
+        stopTime: '2026-05-01T00:00:00Z',
+        specialAdCategories: ['EMPLOYMENT'],
+      },
     });
     expect(dataOf(body).updateCampaign).toMatchObject({
-      id: created.id, name: 'Renamed', status: 'PAUSED', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', dailyBudget: 1500,
-      startTime: '2026-04-01T00:00:00.000Z', stopTime: '2026-05-01T00:00:00.000Z', specialAdCategories: ['EMPLOYMENT'], objective: 'OUTCOME_TRAFFIC',
+      id: created.id,
+      name: 'Renamed',
+      status: 'PAUSED',
+      bidStrategy: 'LOWEST_COST_WITH_BID_CAP',
+      dailyBudget: 1500,
+      startTime: '2026-04-01T00:00:00.000Z',
+      stopTime: '2026-05-01T00:00:00.000Z',
+      specialAdCategories: ['EMPLOYMENT'],
+      objective: 'OUTCOME_TRAFFIC',
     });
     // Omitted and null fields stay as they are; the same objective is no change.
-    expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { objective: 'OUTCOME_TRAFFIC', bidStrategy: null } })).updateCampaign)
-      .toMatchObject({ name: 'Renamed', bidStrategy: 'LOWEST_COST_WITH_BID_CAP', dailyBudget: 1500 });
+    expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { objective: 'OUTCOME_TRAFFIC', bidStrategy: null } })).updateCampaign).toMatchObject({
+      name: 'Renamed',
+      bidStrategy: 'LOWEST_COST_WITH_BID_CAP',
+      dailyBudget: 1500,
+    });
     const row = await campaignRow(created.id);
     expect(toDate(row.created_time).toISOString()).toBe(LONG_AGO.toISOString());
     expect(toDate(row.updated_time).getTime()).toBeGreaterThanOrEqual(sentAt);
   });
 
   it.each([
-    [{ objective: 'OUTCOME_SALES' }, { code: 'BAD_USER_INPUT', field: 'input.objective', graphApi: { code: 100 } }, 'Param objective cannot be changed once the campaign is created'],
-    [{ lifetimeBudget: 5000 }, { code: 'BAD_USER_INPUT', field: 'input.lifetimeBudget', graphApi: { code: 100 } }, 'Only one of daily_budget and lifetime_budget may be set on a campaign'],
-    [{ stopTime: '2026-03-01T00:00:00Z' }, { code: 'BAD_USER_INPUT', field: 'input.stopTime', graphApi: { code: 100 } }, 'Param stop_time must be after start_time'],
+    [
+      { objective: 'OUTCOME_SALES' },
+      { code: 'BAD_USER_INPUT', field: 'input.objective', graphApi: { code: 100 } },
+      'Param objective cannot be changed once the campaign is created',
+    ],
+    [
+      { lifetimeBudget: 5000 },
+      { code: 'BAD_USER_INPUT', field: 'input.lifetimeBudget', graphApi: { code: 100 } },
+      'Only one of daily_budget and lifetime_budget may be set on a campaign',
+    ],
+    [
+      { stopTime: '2026-03-01T00:00:00Z' },
+      { code: 'BAD_USER_INPUT', field: 'input.stopTime', graphApi: { code: 100 } },
+      'Param stop_time must be after start_time',
+    ],
     [{ name: '' }, { code: 'BAD_USER_INPUT', field: 'input.name', graphApi: { code: 100 } }, 'The parameter name is required'],
     // Not a value of the GraphQL enum: refused by GraphQL itself before any resolver runs.
-    [{ status: 'PENDING' }, { code: 'BAD_USER_INPUT' }, 'Variable "$input" got invalid value "PENDING" at "input.status"; Value "PENDING" does not exist in "ObjectStatus" enum.'],
+    [
+      { status: 'PENDING' },
+      { code: 'BAD_USER_INPUT' },
+      'Variable "$input" got invalid value "PENDING" at "input.status"; Value "PENDING" does not exist in "ObjectStatus" enum.',
+    ],
   ])('refuses %j with %j and changes nothing', async (input, extensions, message) => {
     const created = await newCampaign({ dailyBudget: 1000, startTime: '2026-04-01T00:00:00Z' });
     const before = await campaignRow(created.id);
@@ -211,8 +290,12 @@ describe('updateCampaign', () => {
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Old' } })).updateCampaign).toMatchObject({ name: 'Old', status: 'ARCHIVED' });
     const before = await campaignRow(created.id);
     await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'input.status', /is ARCHIVED/);
-    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'New', dailyBudget: 100 } }), 'BAD_USER_INPUT', 'input.dailyBudget',
-      `Param daily_budget cannot be changed: campaign ${created.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`);
+    await expectRefused(
+      () => gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'New', dailyBudget: 100 } }),
+      'BAD_USER_INPUT',
+      'input.dailyBudget',
+      `Param daily_budget cannot be changed: campaign ${created.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`,
+    );
     expect(await campaignRow(created.id)).toEqual(before);
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
   });
@@ -221,14 +304,27 @@ describe('updateCampaign', () => {
     const created = await newCampaign();
     expect(dataOf(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'Gone' } })).updateCampaign).toMatchObject({ name: 'Gone', status: 'DELETED' });
-    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'PAUSED' } }), 'BAD_USER_INPUT', 'input.status', /is DELETED, and only name may be changed/);
-    await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: created.id, input: { bidStrategy: 'COST_CAP' } }), 'BAD_USER_INPUT', 'input.bidStrategy',
-      `Param bid_strategy cannot be changed: campaign ${created.id} is DELETED, and only name may be changed`);
+    await expectRefused(
+      () => gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'PAUSED' } }),
+      'BAD_USER_INPUT',
+      'input.status',
+      /is DELETED, and only name may be changed/,
+    );
+    await expectRefused(
+      () => gql(UPDATE_CAMPAIGN, { id: created.id, input: { bidStrategy: 'COST_CAP' } }),
+      'BAD_USER_INPUT',
+      'input.bidStrategy',
+      `Param bid_strategy cannot be changed: campaign ${created.id} is DELETED, and only name may be changed`,
+    );
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
   });
 
   it.each([
-    ['auditor', 'FORBIDDEN'], ['adsReadClient', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND'],
+    ['auditor', 'FORBIDDEN'],
+    ['adsReadClient', 'FORBIDDEN'],
+    ['moderator', 'NOT_FOUND'],
+    ['member', 'NOT_FOUND'],
+    ['outsider', 'NOT_FOUND'],
   ] as const)('%s: %s, nothing changed', async (role, code) => {
     const before = await campaignRow(campaign.id);
     await expectRefused(() => gql(UPDATE_CAMPAIGN, { id: campaign.id, input: { name: 'Hijacked' } }, role), code);
@@ -250,35 +346,58 @@ describe('deleteCampaign', () => {
     const adsOfSet = await world.ads(sets[0]!, 2);
     expect(dataOf(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
     // Lists leave DELETED objects out unless asked for them; each stays readable by its id.
-    const read = dataOf(await gql(`query ($id: ID!, $ad: ID!) { campaign(id: $id) { status
+    const read = dataOf(
+      await gql(
+        `query ($id: ID!, $ad: ID!) { campaign(id: $id) { status
       adSets { totalCount } ads { totalCount }
       deletedSets: adSets(effectiveStatus: [DELETED]) { nodes { status } } deletedAds: ads(effectiveStatus: [DELETED]) { nodes { status } } }
-      ad(id: $ad) { status } }`, { id: created.id, ad: adsOfSet[0]!.id }));
+      ad(id: $ad) { status } }`,
+        { id: created.id, ad: adsOfSet[0]!.id },
+      ),
+    );
     expect(read).toEqual({
       campaign: {
-        status: 'DELETED', adSets: { totalCount: 0 }, ads: { totalCount: 0 },
-        deletedSets: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] }, deletedAds: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] },
+        status: 'DELETED',
+        adSets: { totalCount: 0 },
+        ads: { totalCount: 0 },
+        deletedSets: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] },
+        deletedAds: { nodes: [{ status: 'DELETED' }, { status: 'DELETED' }] },
       },
       ad: { status: 'DELETED' },
     });
     expect(dataOf(await gql(DELETE_CAMPAIGN, { id: created.id })).deleteCampaign).toBe(true);
   });
 
-  it.each([['auditor', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)('%s: %s, nothing deleted', async (role, code) => {
+  it.each([
+    ['auditor', 'FORBIDDEN'],
+    ['moderator', 'NOT_FOUND'],
+    ['outsider', 'NOT_FOUND'],
+  ] as const)('%s: %s, nothing deleted', async (role, code) => {
     await expectRefused(() => gql(DELETE_CAMPAIGN, { id: campaign.id }, role), code);
     expect((await campaignRow(campaign.id)).status).toBe('ACTIVE');
   });
 });
 
 describe('createAd', () => {
-  it('creates an ad in an ad set of the account, under the ad set\'s campaign', async () => {
-    const body = await gql(CREATE_AD, { a: `act_${account.id}`, input: { name: 'Hello', adSetId: adSet.id, status: 'PAUSED', creative: { creative_id: '123', nested: { a: [1, 2] } } } });
+  it("creates an ad in an ad set of the account, under the ad set's campaign", async () => {
+    const body = await gql(CREATE_AD, {
+      a: `act_${account.id}`,
+      input: { name: 'Hello', adSetId: adSet.id, status: 'PAUSED', creative: { creative_id: '123', nested: { a: [1, 2] } } },
+    });
     const ad = dataOf(body).createAd;
     expect(ad).toEqual({
-      id: expect.stringMatching(/^\d+$/), name: 'Hello', status: 'PAUSED', creative: { creative_id: '123', nested: { a: [1, 2] } },
-      account: { id: account.id }, campaign: { id: campaign.id }, adSet: { id: adSet.id },
+      id: expect.stringMatching(/^\d+$/),
+      name: 'Hello',
+      status: 'PAUSED',
+      creative: { creative_id: '123', nested: { a: [1, 2] } },
+      account: { id: account.id },
+      campaign: { id: campaign.id },
+      adSet: { id: adSet.id },
     });
-    expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { name creative } }', { id: ad.id })).ad).toEqual({ name: 'Hello', creative: { creative_id: '123', nested: { a: [1, 2] } } });
+    expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { name creative } }', { id: ad.id })).ad).toEqual({
+      name: 'Hello',
+      creative: { creative_id: '123', nested: { a: [1, 2] } },
+    });
     // A creative sent as a string holding a JSON object is that object; the default status is ACTIVE.
     expect(await newAd(adSet.id, { creative: '{"creative_id":"9"}' })).toMatchObject({ status: 'ACTIVE', creative: { creative_id: '9' } });
   });
@@ -293,7 +412,12 @@ describe('createAd', () => {
     [{ adSetId: 'abc' }, 'input.adSetId', /^Param adset_id must be a valid ID$/],
     [{ adSetId: '999999999999999' }, 'input.adSetId', /must be the id of an ad set of ad account act_/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
-    await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: {}, ...input } }), 'BAD_USER_INPUT', field, message);
+    await expectRefused(
+      () => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: {}, ...input } }),
+      'BAD_USER_INPUT',
+      field,
+      message,
+    );
   });
 
   it('refuses an id of another type, an ad set of another account, and a deleted or archived ad set, naming adset_id', async () => {
@@ -306,17 +430,30 @@ describe('createAd', () => {
     await expectRefused(create(archived!.id), 'BAD_USER_INPUT', 'input.adSetId', /ARCHIVED/);
   });
 
-  it.each([['auditor', 'FORBIDDEN'], ['adsReadClient', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)(
-    '%s: %s', async (role, code) => {
-      await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: {} } }, role), code);
-    },
-  );
+  it.each([
+    ['auditor', 'FORBIDDEN'],
+    ['adsReadClient', 'FORBIDDEN'],
+    ['moderator', 'NOT_FOUND'],
+    ['member', 'NOT_FOUND'],
+    ['outsider', 'NOT_FOUND'],
+  ] as const)('%s: %s', async (role, code) => {
+    await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: {} } }, role), code);
+  });
 
   it('holds exactly 50 ads that are not archived or deleted per ad set, under 60 concurrent creates', async () => {
     const [target] = await world.adSets(campaign, 1);
-    const liveAds = () => server.deps.db('ads').where({ adset_id: target!.id }).whereNotIn('status', ['ARCHIVED', 'DELETED']).count({ n: '*' }).then((r) => Number((r[0] as { n: number | string }).n));
-    const bodies = await Promise.all(Array.from({ length: 60 }, (_, i) =>
-      gql(CREATE_AD, { a: account.id, input: { name: `Burst ${i}`, adSetId: target!.id, creative: { i } } }, i % 2 ? 'advertiser' : 'adsClient')));
+    const liveAds = () =>
+      server.deps
+        .db('ads')
+        .where({ adset_id: target!.id })
+        .whereNotIn('status', ['ARCHIVED', 'DELETED'])
+        .count({ n: '*' })
+        .then((r) => Number((r[0] as { n: number | string }).n));
+    const bodies = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        gql(CREATE_AD, { a: account.id, input: { name: `Burst ${i}`, adSetId: target!.id, creative: { i } } }, i % 2 ? 'advertiser' : 'adsClient'),
+      ),
+    );
     const succeeded = bodies.filter((b) => !b.errors);
     const failed = bodies.filter((b) => b.errors);
     expect(succeeded).toHaveLength(50);
@@ -326,7 +463,13 @@ describe('createAd', () => {
       expect(body.errors![0]!.message).toMatch(/already has 50 ads that are not archived or deleted/);
     }
     expect(await liveAds()).toBe(50);
-    expect(await server.deps.db('graph_objects').whereIn('id', server.deps.db('ads').select('id').where({ adset_id: target!.id })).count({ n: '*' }).then((r) => Number((r[0] as { n: number | string }).n))).toBe(50);
+    expect(
+      await server.deps
+        .db('graph_objects')
+        .whereIn('id', server.deps.db('ads').select('id').where({ adset_id: target!.id }))
+        .count({ n: '*' })
+        .then((r) => Number((r[0] as { n: number | string }).n)),
+    ).toBe(50);
 
     // Archiving or deleting makes room; archived and deleted ads do not count.
     const [first, second] = succeeded.map((b) => b.data!.createAd.id as string);
@@ -334,7 +477,11 @@ describe('createAd', () => {
     dataOf(await gql(DELETE_AD, { id: second }));
     await newAd(target!.id);
     await newAd(target!.id);
-    await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'One too many', adSetId: target!.id, creative: {} } }), 'BAD_USER_INPUT', 'input.adSetId');
+    await expectRefused(
+      () => gql(CREATE_AD, { a: account.id, input: { name: 'One too many', adSetId: target!.id, creative: {} } }),
+      'BAD_USER_INPUT',
+      'input.adSetId',
+    );
     expect(await liveAds()).toBe(50);
   });
 });
@@ -342,9 +489,18 @@ describe('createAd', () => {
 describe('updateAd and deleteAd', () => {
   it('changes name, status and creative (replacing it)', async () => {
     const ad = await newAd(adSet.id, { creative: { a: 1, b: 2 } });
-    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Better', status: 'PAUSED', creative: { c: 3 } } })).updateAd)
-      .toMatchObject({ id: ad.id, name: 'Better', status: 'PAUSED', creative: { c: 3 }, adSet: { id: adSet.id } });
-    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } })).updateAd).toMatchObject({ name: 'Better', status: 'ACTIVE', creative: { c: 3 } });
+    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Better', status: 'PAUSED', creative: { c: 3 } } })).updateAd).toMatchObject({
+      id: ad.id,
+      name: 'Better',
+      status: 'PAUSED',
+      creative: { c: 3 },
+      adSet: { id: adSet.id },
+    });
+    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } })).updateAd).toMatchObject({
+      name: 'Better',
+      status: 'ACTIVE',
+      creative: { c: 3 },
+    });
   });
 
   it.each([
@@ -362,8 +518,12 @@ describe('updateAd and deleteAd', () => {
     const ad = await newAd();
     dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }));
     await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'input.status', /is ARCHIVED/);
-    await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { creative: { x: 1 } } }), 'BAD_USER_INPUT', 'input.creative',
-      `Param creative cannot be changed: ad ${ad.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`);
+    await expectRefused(
+      () => gql(UPDATE_AD, { id: ad.id, input: { creative: { x: 1 } } }),
+      'BAD_USER_INPUT',
+      'input.creative',
+      `Param creative cannot be changed: ad ${ad.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`,
+    );
     expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Archived ad' } })).updateAd).toMatchObject({ name: 'Archived ad', status: 'ARCHIVED' });
     expect(dataOf(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
     expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { status name } }', { id: ad.id })).ad).toEqual({ status: 'DELETED', name: 'Archived ad' });
@@ -372,7 +532,11 @@ describe('updateAd and deleteAd', () => {
     expect(dataOf(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
   });
 
-  it.each([['auditor', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)('%s: %s on update and delete', async (role, code) => {
+  it.each([
+    ['auditor', 'FORBIDDEN'],
+    ['moderator', 'NOT_FOUND'],
+    ['outsider', 'NOT_FOUND'],
+  ] as const)('%s: %s on update and delete', async (role, code) => {
     const ad = await newAd();
     await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { name: 'x' } }, role), code);
     await expectRefused(() => gql(DELETE_AD, { id: ad.id }, role), code);
@@ -388,18 +552,41 @@ describe('createCustomAudience', () => {
   it('creates a custom audience, CUSTOM by default, with operation status 200', async () => {
     const body = await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'Buyers', description: 'People who bought' } });
     expect(dataOf(body).createCustomAudience).toEqual({
-      id: expect.any(String), name: 'Buyers', subtype: 'CUSTOM', description: 'People who bought', lookalikeSpec: null, flaggedReason: null,
-      operationStatus: { code: 200, description: 'Normal' }, account: { id: account.id },
+      id: expect.any(String),
+      name: 'Buyers',
+      subtype: 'CUSTOM',
+      description: 'People who bought',
+      lookalikeSpec: null,
+      flaggedReason: null,
+      operationStatus: { code: 200, description: 'Normal' },
+      account: { id: account.id },
     });
   });
 
   it('creates lookalikes from an audience of the account; one of a flagged audience starts with operation status 471', async () => {
     const flagged = await world.audience(account); // flagged 'health' by the platform's review
     const clean = dataOf(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'Clean', subtype: 'WEBSITE' } })).createCustomAudience;
-    const fromClean = dataOf(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'LAL', subtype: 'LOOKALIKE', originAudienceId: clean.id, lookalikeSpec: { ratio: 0.01, country: 'US' } } })).createCustomAudience;
-    expect(fromClean).toMatchObject({ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.01, country: 'US', origin_audience_id: clean.id }, operationStatus: { code: 200 } });
-    const fromFlagged = dataOf(await gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'LAL 2', subtype: 'LOOKALIKE', lookalikeSpec: { origin_audience_id: flagged.id, type: 'similarity' } } })).createCustomAudience;
-    expect(fromFlagged).toMatchObject({ flaggedReason: null, operationStatus: { code: 471, description: expect.stringMatching(/health conditions or financial status/) } });
+    const fromClean = dataOf(
+      await gql(CREATE_AUDIENCE, {
+        a: account.id,
+        input: { name: 'LAL', subtype: 'LOOKALIKE', originAudienceId: clean.id, lookalikeSpec: { ratio: 0.01, country: 'US' } },
+      }),
+    ).createCustomAudience;
+    expect(fromClean).toMatchObject({
+      subtype: 'LOOKALIKE',
+      lookalikeSpec: { ratio: 0.01, country: 'US', origin_audience_id: clean.id },
+      operationStatus: { code: 200 },
+    });
+    const fromFlagged = dataOf(
+      await gql(CREATE_AUDIENCE, {
+        a: account.id,
+        input: { name: 'LAL 2', subtype: 'LOOKALIKE', lookalikeSpec: { origin_audience_id: flagged.id, type: 'similarity' } },
+      }),
+    ).createCustomAudience;
+    expect(fromFlagged).toMatchObject({
+      flaggedReason: null,
+      operationStatus: { code: 471, description: expect.stringMatching(/health conditions or financial status/) },
+    });
   });
 
   it.each([
@@ -421,33 +608,57 @@ describe('createCustomAudience', () => {
   it('refuses a source audience of another account or of another type', async () => {
     const foreign = await world.audience(otherAccount);
     for (const origin of [foreign.id, campaign.id]) {
-      await expectRefused(() => gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'x', subtype: 'LOOKALIKE', lookalikeSpec: {}, originAudienceId: origin } }), 'BAD_USER_INPUT', 'input.originAudienceId');
+      await expectRefused(
+        () => gql(CREATE_AUDIENCE, { a: account.id, input: { name: 'x', subtype: 'LOOKALIKE', lookalikeSpec: {}, originAudienceId: origin } }),
+        'BAD_USER_INPUT',
+        'input.originAudienceId',
+      );
     }
   });
 
-  it.each([['admin', null], ['adsClient', null], ['auditor', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['member', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)(
-    '%s: %s', async (role, code) => {
-      const write = () => gql(CREATE_AUDIENCE, { a: account.id, input: { name: `by ${role}` } }, role);
-      if (code === null) expect(dataOf(await write()).createCustomAudience.name).toBe(`by ${role}`);
-      else await expectRefused(write, code);
-    },
-  );
+  it.each([
+    ['admin', null],
+    ['adsClient', null],
+    ['auditor', 'FORBIDDEN'],
+    ['moderator', 'NOT_FOUND'],
+    ['member', 'NOT_FOUND'],
+    ['outsider', 'NOT_FOUND'],
+  ] as const)('%s: %s', async (role, code) => {
+    const write = () => gql(CREATE_AUDIENCE, { a: account.id, input: { name: `by ${role}` } }, role);
+    if (code === null) expect(dataOf(await write()).createCustomAudience.name).toBe(`by ${role}`);
+    else await expectRefused(write, code);
+  });
 });
 
 describe('createCustomConversion', () => {
   it('stores the rule as JSON text, from an object or from a string holding one', async () => {
     const own = await world.adAccount(account.organizationId); // its conversions are exactly the two made here
-    const fromObject = dataOf(await gql(CREATE_CONVERSION, { a: own.id, input: { name: 'Thanks page', rule: { url: { i_contains: 'thank-you' } }, customEventType: 'PURCHASE' } })).createCustomConversion;
+    const fromObject = dataOf(
+      await gql(CREATE_CONVERSION, { a: own.id, input: { name: 'Thanks page', rule: { url: { i_contains: 'thank-you' } }, customEventType: 'PURCHASE' } }),
+    ).createCustomConversion;
     expect(fromObject).toEqual({
-      id: expect.any(String), name: 'Thanks page', rule: '{"url":{"i_contains":"thank-you"}}', customEventType: 'PURCHASE', flaggedReason: null, account: { id: own.id },
+      id: expect.any(String),
+      name: 'Thanks page',
+      rule: '{"url":{"i_contains":"thank-you"}}',
+      customEventType: 'PURCHASE',
+      flaggedReason: null,
+      account: { id: own.id },
     });
-    const fromString = dataOf(await gql(CREATE_CONVERSION, { a: own.id, input: { name: 'Lead', rule: '{ "and": [ {"url": {"i_contains": "lead"}} ] }' } })).createCustomConversion;
+    const fromString = dataOf(
+      await gql(CREATE_CONVERSION, { a: own.id, input: { name: 'Lead', rule: '{ "and": [ {"url": {"i_contains": "lead"}} ] }' } }),
+    ).createCustomConversion;
     expect(fromString).toMatchObject({ rule: '{"and":[{"url":{"i_contains":"lead"}}]}', customEventType: null });
-    expect(dataOf(await gql('query ($a: ID!) { adAccount(id: $a) { customConversions { totalCount nodes { id name } } } }', { a: own.id })).adAccount.customConversions).toEqual({
-      totalCount: 2, nodes: [{ id: fromObject.id, name: 'Thanks page' }, { id: fromString.id, name: 'Lead' }],
+    expect(
+      dataOf(await gql('query ($a: ID!) { adAccount(id: $a) { customConversions { totalCount nodes { id name } } } }', { a: own.id })).adAccount
+        .customConversions,
+    ).toEqual({
+      totalCount: 2,
+      nodes: [
+        { id: fromObject.id, name: 'Thanks page' },
+        { id: fromString.id, name: 'Lead' },
+      ],
     });
   });
-
 
   it.each([
     [{ name: '' }, 'input.name', /required/],
@@ -456,16 +667,25 @@ describe('createCustomConversion', () => {
     [{ rule: '' }, 'input.rule', /^The parameter rule is required$/],
     [{ customEventType: 'BUY' }, undefined, /at "input.customEventType"; Value "BUY" does not exist in "CustomEventType" enum/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
-    await expectRefused(() => gql(CREATE_CONVERSION, { a: account.id, input: { name: 'Conversion', rule: { event: 'x' }, ...input } }), 'BAD_USER_INPUT', field, message);
+    await expectRefused(
+      () => gql(CREATE_CONVERSION, { a: account.id, input: { name: 'Conversion', rule: { event: 'x' }, ...input } }),
+      'BAD_USER_INPUT',
+      field,
+      message,
+    );
   });
 
-  it.each([['advertiser', null], ['auditor', 'FORBIDDEN'], ['adsReadClient', 'FORBIDDEN'], ['moderator', 'NOT_FOUND'], ['outsider', 'NOT_FOUND']] as const)(
-    '%s: %s', async (role, code) => {
-      const write = () => gql(CREATE_CONVERSION, { a: account.id, input: { name: `by ${role}`, rule: {} } }, role);
-      if (code === null) expect(dataOf(await write()).createCustomConversion.name).toBe(`by ${role}`);
-      else await expectRefused(write, code);
-    },
-  );
+  it.each([
+    ['advertiser', null],
+    ['auditor', 'FORBIDDEN'],
+    ['adsReadClient', 'FORBIDDEN'],
+    ['moderator', 'NOT_FOUND'],
+    ['outsider', 'NOT_FOUND'],
+  ] as const)('%s: %s', async (role, code) => {
+    const write = () => gql(CREATE_CONVERSION, { a: account.id, input: { name: `by ${role}`, rule: {} } }, role);
+    if (code === null) expect(dataOf(await write()).createCustomConversion.name).toBe(`by ${role}`);
+    else await expectRefused(write, code);
+  });
 });
 
 describe('the services with raw Graph-style parameters (what /v24.0 calls)', () => {
@@ -478,7 +698,10 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
   /** The service's error for these parameters, asserting it is Graph error 100 naming `field`. */
   async function paramFailure(write: () => Promise<unknown>, field: string): Promise<DomainError> {
     const before = await rowCounts();
-    const error = await write().then(() => undefined, (e: unknown) => e);
+    const error = await write().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DomainError);
     const domain = error as DomainError;
     expect({ code: domain.code, field: domain.field, graph: domain.graph }).toEqual({ code: 'BAD_USER_INPUT', field, graph: { code: 100 } });
@@ -489,8 +712,17 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
 
   it('takes numeric strings, Unix seconds, Graph-style offsets and JSON-encoded lists, and ignores unknown parameters', async () => {
     const created = await writes.createCampaign(ctx, `act_${account.id}`, {
-      name: 'Raw', objective: 'OUTCOME_LEADS', special_ad_categories: '["CREDIT"]', daily_budget: '2500', start_time: 1767607200,
-      stop_time: '2026-02-01T10:00:00+0000', access_token: 'ignored', fields: 'id,name', date_format: 'U', execution_options: [], colour: 'blue',
+      name: 'Raw',
+      objective: 'OUTCOME_LEADS',
+      special_ad_categories: '["CREDIT"]',
+      daily_budget: '2500',
+      start_time: 1767607200,
+      stop_time: '2026-02-01T10:00:00+0000',
+      access_token: 'ignored',
+      fields: 'id,name',
+      date_format: 'U',
+      execution_options: [],
+      colour: 'blue',
     });
     expect(created).toMatchObject({ name: 'Raw', dailyBudget: '2500', specialAdCategories: ['CREDIT'], status: 'ACTIVE', accountId: account.id });
     expect(created.startTime!.toISOString()).toBe('2026-01-05T10:00:00.000Z');
@@ -521,12 +753,18 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
     [{ stop_time: -5 }, 'stop_time', 'Param stop_time must be a valid date-time (ISO 8601 or Unix seconds)'],
     [{ status: 'active' }, 'status', 'Param status must be one of {ACTIVE, PAUSED}'],
   ])('createCampaign refuses %j with error 100 naming %s', async (override, field, message) => {
-    const error = await paramFailure(() => writes.createCampaign(ctx, account.id, { name: 'Raw', objective: 'OUTCOME_SALES', special_ad_categories: [], ...override }), field);
+    const error = await paramFailure(
+      () => writes.createCampaign(ctx, account.id, { name: 'Raw', objective: 'OUTCOME_SALES', special_ad_categories: [], ...override }),
+      field,
+    );
     expect(error.message).toBe(message);
   });
 
   it('gives the /v24.0 envelope what it needs: (#100) and the message, 400', async () => {
-    const error = await paramFailure(() => writes.createCampaign(ctx, account.id, { name: 'n'.repeat(401), objective: 'OUTCOME_SALES', special_ad_categories: [] }), 'name');
+    const error = await paramFailure(
+      () => writes.createCampaign(ctx, account.id, { name: 'n'.repeat(401), objective: 'OUTCOME_SALES', special_ad_categories: [] }),
+      'name',
+    );
     const { status, body } = graphError(error, 'trace');
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ message: '(#100) Param name must be at most 400 characters', type: 'OAuthException', code: 100 });

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   actsAsPage,
-  can, expandScopes, mayAsOrganization, organizationsAllowing, ACTIONS,
-  type Action, type Principal, type ResourceType, type Role, type Subject,
+  can,
+  expandScopes,
+  mayAsOrganization,
+  organizationsAllowing,
+  ACTIONS,
+  type Action,
+  type Principal,
+  type ResourceType,
+  type Role,
+  type Subject,
 } from '../../src/authz/policy.ts';
 import { commentSubject } from '../../src/comments/service.ts';
 import type { CommentRecord, MessageTag, PostKind, PostRecord } from '../../src/comments/store.ts';
@@ -23,11 +31,19 @@ const TAGGED = 'aaaaaaaa-0000-4000-8000-00000000000c';
 const SOMEONE = 'aaaaaaaa-0000-4000-8000-00000000000d';
 
 const user = (role: Role | null, extra: Partial<Extract<Principal, { kind: 'user' }>> = {}): Principal => ({
-  kind: 'user', userId: SOMEONE, siteAdmin: false, roles: new Map(role ? [[ORG, role]] : []), ...extra,
+  kind: 'user',
+  userId: SOMEONE,
+  siteAdmin: false,
+  roles: new Map(role ? [[ORG, role]] : []),
+  ...extra,
 });
 const person = (userId: string) => user(null, { userId });
 const client = (scopes: string, organizationId = ORG): Principal => ({
-  kind: 'client', clientId: 'c', apiClientId: '1', organizationId, scopes: expandScopes(scopes.split(' ')),
+  kind: 'client',
+  clientId: 'c',
+  apiClientId: '1',
+  organizationId,
+  scopes: expandScopes(scopes.split(' ')),
 });
 const ANONYMOUS: Principal = { kind: 'anonymous' };
 
@@ -36,9 +52,13 @@ type Kind = 'person' | 'page' | 'review';
 function subject(kind: Kind, hidden: boolean): Subject {
   const byPage = kind === 'page';
   return {
-    type: 'comment', organizationId: ORG, ownerId: byPage ? null : AUTHOR,
+    type: 'comment',
+    organizationId: ORG,
+    ownerId: byPage ? null : AUTHOR,
     comment: {
-      byPage, postKind: kind === 'review' ? 'review' : 'visitor_post', hidden,
+      byPage,
+      postKind: kind === 'review' ? 'review' : 'visitor_post',
+      hidden,
       visibleTo: byPage ? [POSTER, TAGGED] : [POSTER, AUTHOR, TAGGED],
     },
   };
@@ -82,9 +102,21 @@ const CLIENTS: Row[] = [
   ['pages_read_engagement + pages_read_user_content', client('pages_read_engagement pages_read_user_content'), all('R----')],
   ['read (every read scope)', client('read'), all('R----')],
   ['pages_manage_engagement', client('pages_manage_engagement'), all('RHC--')],
-  ['pages_manage_engagement + pages_read_engagement', client('pages_manage_engagement pages_read_engagement'), { person: 'RHCU-', page: 'RHCUD', review: 'RHCU-' }],
-  ['pages_manage_engagement + pages_read_user_content', client('pages_manage_engagement pages_read_user_content'), { person: 'RHC-D', page: 'RHC--', review: 'RHC--' }],
-  ['pages_manage_engagement + pages_read_engagement + pages_read_user_content', client('pages_manage_engagement pages_read_engagement pages_read_user_content'), PAGE_TOKEN],
+  [
+    'pages_manage_engagement + pages_read_engagement',
+    client('pages_manage_engagement pages_read_engagement'),
+    { person: 'RHCU-', page: 'RHCUD', review: 'RHCU-' },
+  ],
+  [
+    'pages_manage_engagement + pages_read_user_content',
+    client('pages_manage_engagement pages_read_user_content'),
+    { person: 'RHC-D', page: 'RHC--', review: 'RHC--' },
+  ],
+  [
+    'pages_manage_engagement + pages_read_engagement + pages_read_user_content',
+    client('pages_manage_engagement pages_read_engagement pages_read_user_content'),
+    PAGE_TOKEN,
+  ],
   ['write (every scope)', client('write'), PAGE_TOKEN],
   ["write, but another organization's client", client('write', OTHER), all('-----')],
 ];
@@ -111,7 +143,10 @@ function answered(principal: Principal, kind: Kind): string {
   ].join('');
 }
 
-describe.each([['users', USERS], ['API clients of the page\'s organization', CLIENTS]] as const)('comments: %s', (_group, rows) => {
+describe.each([
+  ['users', USERS],
+  ["API clients of the page's organization", CLIENTS],
+] as const)('comments: %s', (_group, rows) => {
   describe.each(['person', 'page', 'review'] as const)("on %s's comment (review: a person's comment on a review)", (kind) => {
     it.each(rows.map(([who, principal, allowed]) => [who, principal, allowed[kind]] as const))('%s: %s', (_who, principal, letters) => {
       expect(answered(principal, kind)).toBe(letters);
@@ -125,14 +160,36 @@ describe('comments as enforcement sees them (commentSubject)', () => {
   const OTHER_PAGE = '200';
   const at = new Date('2025-01-01T00:00:00Z');
   const post = (kind: PostKind, authorUserId: string | null): PostRecord => ({
-    id: '500', organizationId: ORG, createdTime: at, updatedTime: at, pageId: PAGE, kind,
-    authorUserId, authorPageId: authorUserId ? null : PAGE, message: 'post', attachment: null, title: null, rating: null,
-    eventStartTime: null, targeting: null,
+    id: '500',
+    organizationId: ORG,
+    createdTime: at,
+    updatedTime: at,
+    pageId: PAGE,
+    kind,
+    authorUserId,
+    authorPageId: authorUserId ? null : PAGE,
+    message: 'post',
+    attachment: null,
+    title: null,
+    rating: null,
+    eventStartTime: null,
+    targeting: null,
   });
   const comment = (author: { user: string } | { page: string }, fields: Partial<CommentRecord> = {}): CommentRecord => ({
-    id: '600', organizationId: ORG, createdTime: at, updatedTime: at, postId: '500', parentId: null,
-    authorUserId: 'user' in author ? author.user : null, authorPageId: 'page' in author ? author.page : null,
-    message: 'hi', attachment: null, messageTags: [], isHidden: false, likeCount: 0, ...fields,
+    id: '600',
+    organizationId: ORG,
+    createdTime: at,
+    updatedTime: at,
+    postId: '500',
+    parentId: null,
+    authorUserId: 'user' in author ? author.user : null,
+    authorPageId: 'page' in author ? author.page : null,
+    message: 'hi',
+    attachment: null,
+    messageTags: [],
+    isHidden: false,
+    likeCount: 0,
+    ...fields,
   });
   const tag = (id: string, type: MessageTag['type']): MessageTag => ({ id, name: 'x', type, offset: 0, length: 1 });
 
@@ -160,7 +217,7 @@ describe('comments as enforcement sees them (commentSubject)', () => {
     expect(can(user('moderator'), 'read', hidden)).toBe(true);
   });
 
-  it('gives a page\'s comment no author person', () => {
+  it("gives a page's comment no author person", () => {
     expect(commentSubject(comment({ page: PAGE }), post('review', POSTER))).toMatchObject({ ownerId: null, comment: { byPage: true, postKind: 'review' } });
   });
 });
@@ -168,14 +225,20 @@ describe('comments as enforcement sees them (commentSubject)', () => {
 describe('mayAsOrganization: what the principal may do as the page (by role or client scopes, not as a member of the public)', () => {
   const onReview = subject('review', false);
   it.each<[string, Principal, Action, Subject, boolean]>([
-    ["the owner posts as the page", user('owner'), 'create', { type: 'post', organizationId: ORG }, true],
-    ["the admin posts as the page", user('admin'), 'create', { type: 'post', organizationId: ORG }, true],
+    ['the owner posts as the page', user('owner'), 'create', { type: 'post', organizationId: ORG }, true],
+    ['the admin posts as the page', user('admin'), 'create', { type: 'post', organizationId: ORG }, true],
     ['a moderator posts as a visitor', user('moderator'), 'create', { type: 'post', organizationId: ORG }, false],
     ['an advertiser posts as a visitor', user('advertiser'), 'create', { type: 'post', organizationId: ORG }, false],
     ['an auditor posts as a visitor', user('auditor'), 'create', { type: 'post', organizationId: ORG }, false],
     ['a member posts as a visitor', user('member'), 'create', { type: 'post', organizationId: ORG }, false],
     ['a person with no role posts as a visitor', user(null), 'create', { type: 'post', organizationId: ORG }, false],
-    ["another organization's owner posts as a visitor", user(null, { roles: new Map([[OTHER, 'owner']]) }), 'create', { type: 'post', organizationId: ORG }, false],
+    [
+      "another organization's owner posts as a visitor",
+      user(null, { roles: new Map([[OTHER, 'owner']]) }),
+      'create',
+      { type: 'post', organizationId: ORG },
+      false,
+    ],
     ['a site admin posts as the page', user(null, { siteAdmin: true }), 'create', { type: 'post', organizationId: ORG }, true],
     ['the page token (pages_manage_engagement) posts as the page', client('pages_manage_engagement'), 'create', { type: 'post', organizationId: ORG }, true],
     ['a client with pages_read_engagement may not post', client('pages_read_engagement'), 'create', { type: 'post', organizationId: ORG }, false],
@@ -201,8 +264,18 @@ describe('mayAsOrganization: what the principal may do as the page (by role or c
 });
 
 describe('organizationsAllowing for pages, posts and comments', () => {
-  const both = user(null, { roles: new Map<string, Role>([[ORG, 'advertiser'], [OTHER, 'moderator']]) });
-  const ownerAndModerator = user(null, { roles: new Map<string, Role>([[ORG, 'owner'], [OTHER, 'moderator']]) });
+  const both = user(null, {
+    roles: new Map<string, Role>([
+      [ORG, 'advertiser'],
+      [OTHER, 'moderator'],
+    ]),
+  });
+  const ownerAndModerator = user(null, {
+    roles: new Map<string, Role>([
+      [ORG, 'owner'],
+      [OTHER, 'moderator'],
+    ]),
+  });
   it.each<[string, Principal, Action, ResourceType, string[] | 'all']>([
     ['every signed-in person reads pages everywhere', user(null), 'read', 'page', 'all'],
     ['every signed-in person reads posts everywhere', user(null), 'read', 'post', 'all'],
@@ -239,20 +312,23 @@ describe('organizationsAllowing for pages, posts and comments', () => {
   // Its contract: "organizations in which the principal may perform action on some object of type" (owned by
   // ownerId when given). authcheck's any_org answers from it, so wherever `can` allows a comment action in ORG on a
   // comment with that owner, ORG must be listed (or 'all').
-  it.each([...USERS, ...CLIENTS].map(([who, principal]) => [who, principal] as const))('lists ORG wherever the policy allows a comment action there: %s', (_who, principal) => {
-    const missed: string[] = [];
-    for (const action of ACTIONS) {
-      for (const kind of ['person', 'page', 'review'] as const) {
-        for (const hidden of [false, true]) {
-          const comment = subject(kind, hidden);
-          const allowedIn = organizationsAllowing(principal, action, 'comment', comment.ownerId ?? undefined);
-          const listed = allowedIn === 'all' || allowedIn.includes(ORG);
-          if (can(principal, action, comment) && !listed) missed.push(`${action} on ${kind}'s comment${hidden ? ' (hidden)' : ''}`);
+  it.each([...USERS, ...CLIENTS].map(([who, principal]) => [who, principal] as const))(
+    'lists ORG wherever the policy allows a comment action there: %s',
+    (_who, principal) => {
+      const missed: string[] = [];
+      for (const action of ACTIONS) {
+        for (const kind of ['person', 'page', 'review'] as const) {
+          for (const hidden of [false, true]) {
+            const comment = subject(kind, hidden);
+            const allowedIn = organizationsAllowing(principal, action, 'comment', comment.ownerId ?? undefined);
+            const listed = allowedIn === 'all' || allowedIn.includes(ORG);
+            if (can(principal, action, comment) && !listed) missed.push(`${action} on ${kind}'s comment${hidden ? ' (hidden)' : ''}`);
+          }
         }
       }
-    }
-    expect(missed).toEqual([]);
-  });
+      expect(missed).toEqual([]);
+    },
+  );
 
   it("a person edits and deletes their own comments everywhere, and nobody else's by that alone", () => {
     const author = user(null, { userId: AUTHOR });

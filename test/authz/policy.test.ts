@@ -4,7 +4,11 @@ import { can, expandScopes, organizationsAllowing, type Action, type Principal, 
 const ORG = 'org-a';
 const OTHER = 'org-b';
 const user = (role: Role | null, extra: Partial<Extract<Principal, { kind: 'user' }>> = {}): Principal => ({
-  kind: 'user', userId: 'u1', siteAdmin: false, roles: new Map(role ? [[ORG, role]] : []), ...extra,
+  kind: 'user',
+  userId: 'u1',
+  siteAdmin: false,
+  roles: new Map(role ? [[ORG, role]] : []),
+  ...extra,
 });
 const client = (scope: string): Principal => ({ kind: 'client', clientId: 'c', apiClientId: '1', organizationId: ORG, scopes: expandScopes(scope.split(' ')) });
 
@@ -32,7 +36,13 @@ const ROWS: Array<[string, Principal, Action, ResourceType, boolean]> = [
   ['ads_read reads ad sets', client('ads_read'), 'read', 'ad_set', true],
   ['ads_read may not create ad sets', client('ads_read'), 'create', 'ad_set', false],
   ['ads_management creates ad sets', client('ads_management'), 'create', 'ad_set', true],
-  ['pages_manage_engagement with pages_read_engagement deletes the page\'s comments', client('pages_manage_engagement pages_read_engagement'), 'delete', 'comment', true],
+  [
+    "pages_manage_engagement with pages_read_engagement deletes the page's comments",
+    client('pages_manage_engagement pages_read_engagement'),
+    'delete',
+    'comment',
+    true,
+  ],
   ['pages_manage_engagement alone may not delete comments', client('pages_manage_engagement'), 'delete', 'comment', false],
   ['pages_read_engagement may not delete comments', client('pages_read_engagement'), 'delete', 'comment', false],
   ['read implies every read scope', client('read'), 'read', 'comment', true],
@@ -64,7 +74,12 @@ describe('authorization policy', () => {
   });
 
   it('lists the organizations where an action is allowed', () => {
-    const principal = user(null, { roles: new Map<string, Role>([[ORG, 'advertiser'], [OTHER, 'moderator']]) });
+    const principal = user(null, {
+      roles: new Map<string, Role>([
+        [ORG, 'advertiser'],
+        [OTHER, 'moderator'],
+      ]),
+    });
     expect(organizationsAllowing(principal, 'read', 'ad_set')).toEqual([ORG]);
     expect(organizationsAllowing(principal, 'update', 'comment')).toEqual([OTHER]);
     // Pages are public: every signed-in person reads them everywhere.

@@ -76,7 +76,13 @@ function mentioning(tags: Array<Person | 'page'>, i: number): { message: string;
   for (const who of tags) {
     message += ' ';
     const name = nameOf(who);
-    messageTags.push({ id: who === 'page' ? page.id : people[who].id, name, type: who === 'page' ? 'page' : 'user', offset: [...message].length, length: [...name].length });
+    messageTags.push({
+      id: who === 'page' ? page.id : people[who].id,
+      name,
+      type: who === 'page' ? 'page' : 'user',
+      offset: [...message].length,
+      length: [...name].length,
+    });
     message += name;
   }
   return { message, messageTags };
@@ -85,24 +91,48 @@ function mentioning(tags: Array<Person | 'page'>, i: number): { message: string;
 async function buildPost(size: number): Promise<Built> {
   const post = await worldBuilder(server.deps).post(page);
   const base = { organizationId: page.organizationId, postId: post.id, attachment: null, likeCount: 0 };
-  const author = (who: Person | 'page') => (who === 'page' ? { authorUserId: null, authorPageId: page.id } : { authorUserId: people[who].id, authorPageId: null });
+  const author = (who: Person | 'page') =>
+    who === 'page' ? { authorUserId: null, authorPageId: page.id } : { authorUserId: people[who].id, authorPageId: null };
   return server.deps.db.transaction(async (trx) => {
     const rows = Array.from({ length: size }, (_, i) => ROWS[i % ROWS.length]!);
-    const top = await insertComments(trx, rows.map((row, i) => ({
-      ...base, ...author(row.author), ...mentioning(row.tags, i), parentId: null, isHidden: row.hidden,
-    })));
+    const top = await insertComments(
+      trx,
+      rows.map((row, i) => ({
+        ...base,
+        ...author(row.author),
+        ...mentioning(row.tags, i),
+        parentId: null,
+        isHidden: row.hidden,
+      })),
+    );
     const comments: Built['comments'] = [];
     for (const [i, record] of top.entries()) {
       const row = rows[i]!;
-      const replies = row.replies.length === 0 ? [] : await insertComments(trx, row.replies.map((reply, r) => ({
-        ...base, ...author(reply.author), parentId: record.id, message: `reply ${r} to #${i}`, messageTags: [], isHidden: reply.hidden ?? false,
-      })));
+      const replies =
+        row.replies.length === 0
+          ? []
+          : await insertComments(
+              trx,
+              row.replies.map((reply, r) => ({
+                ...base,
+                ...author(reply.author),
+                parentId: record.id,
+                message: `reply ${r} to #${i}`,
+                messageTags: [],
+                isHidden: reply.hidden ?? false,
+              })),
+            );
       comments.push({ record, row, replies });
     }
-    await insertLikes(trx, comments.flatMap(({ record, row }) => row.likes.map((who) => {
-      const liker = actor(who);
-      return { commentId: record.id, ...('user' in liker ? { userId: liker.user } : { pageId: liker.page }) };
-    })));
+    await insertLikes(
+      trx,
+      comments.flatMap(({ record, row }) =>
+        row.likes.map((who) => {
+          const liker = actor(who);
+          return { commentId: record.id, ...('user' in liker ? { userId: liker.user } : { pageId: liker.page }) };
+        }),
+      ),
+    );
     return { post, comments };
   });
 }
@@ -163,8 +193,19 @@ function expected(built: Built, viewer: Viewer): Expected[] {
 // -- The two surfaces ---------------------------------------------------------------------------------
 
 const REST_FIELDS = [
-  'id', 'message', 'message_tags', 'from', 'like_count', 'comment_count', 'user_likes', 'can_comment', 'can_remove', 'can_hide', 'can_like',
-  'is_hidden', 'comments.limit(1){id,message,from,like_count,user_likes}',
+  'id',
+  'message',
+  'message_tags',
+  'from',
+  'like_count',
+  'comment_count',
+  'user_likes',
+  'can_comment',
+  'can_remove',
+  'can_hide',
+  'can_like',
+  'is_hidden',
+  'comments.limit(1){id,message,from,like_count,user_likes}',
 ].join(',');
 
 async function viaRest(built: Built, viewer: Viewer): Promise<{ read: Expected[]; total: number }> {
@@ -177,8 +218,15 @@ async function viaRest(built: Built, viewer: Viewer): Promise<{ read: Expected[]
     expect(c.is_hidden, c.id).toEqual(expect.any(Boolean));
     const reply = c.comments?.data?.[0];
     return {
-      id: c.id, message: c.message, messageTags: c.message_tags ?? [], from: c.from?.id, likeCount: c.like_count, userLikes: c.user_likes,
-      canRemove: c.can_remove, canHide: c.can_hide, commentCount: c.comment_count,
+      id: c.id,
+      message: c.message,
+      messageTags: c.message_tags ?? [],
+      from: c.from?.id,
+      likeCount: c.like_count,
+      userLikes: c.user_likes,
+      canRemove: c.can_remove,
+      canHide: c.can_hide,
+      commentCount: c.comment_count,
       firstReply: reply && { id: reply.id, message: reply.message, from: reply.from?.id },
     };
   });
@@ -207,9 +255,14 @@ async function viaGraphQL(built: Built, viewer: Viewer): Promise<{ read: Expecte
     expect([c.canComment, c.canLike], c.id).toEqual([true, true]);
     const reply = c.replies.nodes[0];
     return {
-      id: c.id, message: c.message,
+      id: c.id,
+      message: c.message,
       messageTags: (c.messageTags as Array<MessageTag>).map((tag) => ({ ...tag, type: tag.type.toLowerCase() as MessageTag['type'] })),
-      from: c.from?.id, likeCount: c.likeCount, userLikes: c.userLikes, canRemove: c.canRemove, canHide: c.canHide ?? undefined,
+      from: c.from?.id,
+      likeCount: c.likeCount,
+      userLikes: c.userLikes,
+      canRemove: c.canRemove,
+      canHide: c.canHide ?? undefined,
       commentCount: c.commentCount,
       firstReply: reply && { id: reply.id, message: reply.message, from: reply.from?.id },
     };
@@ -229,7 +282,13 @@ beforeAll(async () => {
     const { user, token } = await world.user(role ? { organizationId: org.id, role } : {});
     return { id: user.id, name: user.name || user.username, token };
   };
-  people = { viewer: await person(), writerA: await person(), writerB: await person('member'), admin: await person('admin'), moderator: await person('moderator') };
+  people = {
+    viewer: await person(),
+    writerA: await person(),
+    writerB: await person('member'),
+    admin: await person('admin'),
+    moderator: await person('moderator'),
+  };
   const scope = 'pages_manage_engagement pages_read_engagement pages_read_user_content';
   const { client, clientSecret } = await createClient(server.deps, { name: 'page token', scope, organization: org.id });
   tokens = { moderator: people.moderator.token, person: people.viewer.token, page: await fetchAccessToken(server.url, client.clientId, clientSecret) };
@@ -252,7 +311,7 @@ const KINDS = 12;
 /** A statement without its bindings: what it reads, not for which ids. */
 const kindOf = (sql: string) => sql.replace(/\$\d+/g, '?').replace(/\((\?(, )?)+\)/g, '(…)');
 
-describe.each(['rest', 'graphql'] as const)('a post\'s comments with authors, tags, likes, viewer flags and first replies, on %s', (surface) => {
+describe.each(['rest', 'graphql'] as const)("a post's comments with authors, tags, likes, viewer flags and first replies, on %s", (surface) => {
   describe.each(['moderator', 'page', 'person'] as const)('viewed by %s', (viewer) => {
     it('reads what the viewer may see, each comment as built', async () => {
       for (const size of [10, 100] as const) {

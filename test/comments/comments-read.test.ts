@@ -19,8 +19,24 @@ type Client = 'pageClient' | 'engagementClient' | 'manageClient' | 'readClient' 
 type Viewer = Person | Client;
 
 const ALL_FIELDS = [
-  'id', 'attachment', 'can_comment', 'can_remove', 'can_hide', 'can_like', 'can_reply_privately', 'comment_count', 'created_time', 'from',
-  'like_count', 'message', 'message_tags', 'object', 'parent', 'user_likes', 'is_hidden', 'permalink_url',
+  'id',
+  'attachment',
+  'can_comment',
+  'can_remove',
+  'can_hide',
+  'can_like',
+  'can_reply_privately',
+  'comment_count',
+  'created_time',
+  'from',
+  'like_count',
+  'message',
+  'message_tags',
+  'object',
+  'parent',
+  'user_likes',
+  'is_hidden',
+  'permalink_url',
 ].join(',');
 
 const GQL_COMMENT = `id message messageTags { id name type offset length } attachment isHidden commentCount likeCount userLikes
@@ -60,8 +76,12 @@ beforeAll(async () => {
   world = worldBuilder(server.deps);
   const org = await world.organization();
   const otherOrg = await world.organization();
-  const cast = await pageCast(server, org.id, ['postAuthor', 'commenter', 'tagged', 'replier', 'stranger'] as const,
-    ['pageClient', 'engagementClient', 'manageClient', 'readClient', 'readUserContentClient', 'adsClient'] as const);
+  const cast = await pageCast(
+    server,
+    org.id,
+    ['postAuthor', 'commenter', 'tagged', 'replier', 'stranger'] as const,
+    ['pageClient', 'engagementClient', 'manageClient', 'readClient', 'readUserContentClient', 'adsClient'] as const,
+  );
   Object.assign(tokens, cast.clientTokens);
   for (const [who, signed] of Object.entries(cast.people)) {
     people[who as Person] = { id: signed.id, name: signed.name };
@@ -86,7 +106,9 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
   beforeAll(async () => {
     post = await insertPost('page_post', { pageId: page.id });
     comment = await world.comment(post, {
-      ...byPerson('commenter'), message: `${people.tagged.name} look`, messageTags: [tagOf('tagged')],
+      ...byPerson('commenter'),
+      message: `${people.tagged.name} look`,
+      messageTags: [tagOf('tagged')],
       attachment: { type: 'photo', url: 'https://cdn.example/c.png' },
     });
     reply = await world.comment(post, { ...byPage(), parentId: comment.id, message: 'Thanks!' });
@@ -150,12 +172,24 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     // GraphQL: the same answers in camelCase; what /v24.0 leaves out is null.
     const data = dataOf(await gql(`query ($id: ID!) { comment(id: $id) { ${GQL_COMMENT} } }`, { id: externalId(comment) }, viewer)).comment;
     expect(data).toEqual({
-      id: externalId(comment), message: response.body.message,
+      id: externalId(comment),
+      message: response.body.message,
       messageTags: [{ id: people.tagged.id, name: people.tagged.name, type: 'USER', offset: 0, length: [...people.tagged.name].length }],
-      attachment: response.body.attachment, isHidden: false, commentCount: 1, likeCount: 2, userLikes: flags.likes,
-      canComment: flags.comment, canRemove: flags.remove, canHide: flags.hide ?? null, canLike: flags.like, canReplyPrivately: flags.replyPrivately ?? null,
-      from: flags.from ? { __typename: 'Person', id: people.commenter.id } : null, object: null, parent: null,
-      permalinkUrl: response.body.permalink_url, createdTime: expect.any(String),
+      attachment: response.body.attachment,
+      isHidden: false,
+      commentCount: 1,
+      likeCount: 2,
+      userLikes: flags.likes,
+      canComment: flags.comment,
+      canRemove: flags.remove,
+      canHide: flags.hide ?? null,
+      canLike: flags.like,
+      canReplyPrivately: flags.replyPrivately ?? null,
+      from: flags.from ? { __typename: 'Person', id: people.commenter.id } : null,
+      object: null,
+      parent: null,
+      permalinkUrl: response.body.permalink_url,
+      createdTime: expect.any(String),
     });
     expect(Date.parse(data.createdTime)).toBe(created.getTime());
   });
@@ -165,34 +199,70 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     ['moderator', pageView({ comment: false, hide: false, replyPrivately: false })],
     ['pageClient', pageView({ comment: false, hide: false, replyPrivately: false })],
     ['engagementClient', pageView({ comment: false, hide: false, replyPrivately: false })],
-  ] as Array<[Viewer, Flags]>)('a reply by the page, seen by the %s: parent, the page as `from` for everyone, no replies to it, not hideable', async (viewer, flags) => {
-    const response = await g.get(externalId(reply), tokens[viewer], { fields: ALL_FIELDS });
-    expect(response.status, response.text).toBe(200);
-    expect(response.body).toEqual({
-      id: externalId(reply),
-      can_comment: false, can_remove: flags.remove, ...(flags.hide !== undefined ? { can_hide: false } : {}), can_like: true,
-      ...(flags.replyPrivately !== undefined ? { can_reply_privately: false } : {}),
-      comment_count: 0, created_time: expect.stringMatching(ISO_TIME), from: { id: page.id, name: page.name }, like_count: 0,
-      message: 'Thanks!', parent: { id: externalId(comment) }, user_likes: false, is_hidden: false,
-      permalink_url: `${server.deps.config.publicUrl}/${post.id}?comment_id=${reply.id}`,
-    });
-    expect((await g.get(externalId(reply), tokens[viewer], { fields: 'parent{id,message,from}' })).body).toEqual({
-      id: externalId(reply), parent: { id: externalId(comment), message: `${people.tagged.name} look`, ...(flags.from ? { from: { id: people.commenter.id, name: people.commenter.name } } : {}) },
-    });
-    const data = dataOf(await gql(`query ($id: ID!) { comment(id: $id) { canComment canHide canReplyPrivately from { __typename ... on Page { id name } } parent { id } } }`, { id: externalId(reply) }, viewer)).comment;
-    expect(data).toEqual({
-      canComment: false, canHide: flags.hide !== undefined ? false : null, canReplyPrivately: flags.replyPrivately !== undefined ? false : null,
-      from: { __typename: 'Page', id: page.id, name: page.name }, parent: { id: externalId(comment) },
-    });
-  });
+  ] as Array<[Viewer, Flags]>)(
+    'a reply by the page, seen by the %s: parent, the page as `from` for everyone, no replies to it, not hideable',
+    async (viewer, flags) => {
+      const response = await g.get(externalId(reply), tokens[viewer], { fields: ALL_FIELDS });
+      expect(response.status, response.text).toBe(200);
+      expect(response.body).toEqual({
+        id: externalId(reply),
+        can_comment: false,
+        can_remove: flags.remove,
+        ...(flags.hide !== undefined ? { can_hide: false } : {}),
+        can_like: true,
+        ...(flags.replyPrivately !== undefined ? { can_reply_privately: false } : {}),
+        comment_count: 0,
+        created_time: expect.stringMatching(ISO_TIME),
+        from: { id: page.id, name: page.name },
+        like_count: 0,
+        message: 'Thanks!',
+        parent: { id: externalId(comment) },
+        user_likes: false,
+        is_hidden: false,
+        permalink_url: `${server.deps.config.publicUrl}/${post.id}?comment_id=${reply.id}`,
+      });
+      expect((await g.get(externalId(reply), tokens[viewer], { fields: 'parent{id,message,from}' })).body).toEqual({
+        id: externalId(reply),
+        parent: {
+          id: externalId(comment),
+          message: `${people.tagged.name} look`,
+          ...(flags.from ? { from: { id: people.commenter.id, name: people.commenter.name } } : {}),
+        },
+      });
+      const data = dataOf(
+        await gql(
+          `query ($id: ID!) { comment(id: $id) { canComment canHide canReplyPrivately from { __typename ... on Page { id name } } parent { id } } }`,
+          { id: externalId(reply) },
+          viewer,
+        ),
+      ).comment;
+      expect(data).toEqual({
+        canComment: false,
+        canHide: flags.hide !== undefined ? false : null,
+        canReplyPrivately: flags.replyPrivately !== undefined ? false : null,
+        from: { __typename: 'Page', id: page.id, name: page.name },
+        parent: { id: externalId(comment) },
+      });
+    },
+  );
 
-  it.each(['moderator', 'pageClient', 'stranger'] as const)("the page's own top-level comment, seen by the %s: not hideable, no private reply", async (viewer) => {
-    const response = await g.get(externalId(pageComment), tokens[viewer], { fields: 'can_comment,can_hide,can_reply_privately,from,comment_count,like_count' });
-    const pageViews = viewer === 'stranger' ? {} : { can_hide: false, can_reply_privately: false };
-    expect(response.body).toEqual({
-      id: externalId(pageComment), can_comment: true, ...pageViews, from: { id: page.id, name: page.name }, comment_count: 0, like_count: 0,
-    });
-  });
+  it.each(['moderator', 'pageClient', 'stranger'] as const)(
+    "the page's own top-level comment, seen by the %s: not hideable, no private reply",
+    async (viewer) => {
+      const response = await g.get(externalId(pageComment), tokens[viewer], {
+        fields: 'can_comment,can_hide,can_reply_privately,from,comment_count,like_count',
+      });
+      const pageViews = viewer === 'stranger' ? {} : { can_hide: false, can_reply_privately: false };
+      expect(response.body).toEqual({
+        id: externalId(pageComment),
+        can_comment: true,
+        ...pageViews,
+        from: { id: page.id, name: page.name },
+        comment_count: 0,
+        like_count: 0,
+      });
+    },
+  );
 
   // Another page's comment is not the page's own: removing it is the pages_read_user_content case, and the page may hide it.
   it.each([
@@ -204,7 +274,9 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     const foreign = await world.comment(post, { ...byPage(otherPage), message: 'Hello neighbours' });
     const response = await g.get(externalId(foreign), tokens[viewer], { fields: 'can_comment,can_remove,can_hide,can_like,can_reply_privately,from' });
     expect(response.body).toEqual({ id: externalId(foreign), ...flags, from: { id: otherPage.id, name: otherPage.name } });
-    const data = dataOf(await gql('query ($id: ID!) { comment(id: $id) { canRemove canHide from { __typename ... on Page { id } } } }', { id: externalId(foreign) }, viewer)).comment;
+    const data = dataOf(
+      await gql('query ($id: ID!) { comment(id: $id) { canRemove canHide from { __typename ... on Page { id } } } }', { id: externalId(foreign) }, viewer),
+    ).comment;
     expect(data).toEqual({ canRemove: flags.can_remove, canHide: flags.can_hide ?? null, from: { __typename: 'Page', id: otherPage.id } });
   });
 
@@ -213,7 +285,9 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
     expect(bare.status).toBe(200);
     expect(bare.body).toEqual({ id: externalId(comment) });
     expectGraphError(await g.get(externalId(comment), tokens.stranger, { fields: 'message,nonsense' }), {
-      status: 400, code: 100, message: '(#100) Tried accessing nonexisting field (nonsense) on node type (Comment)',
+      status: 400,
+      code: 100,
+      message: '(#100) Tried accessing nonexisting field (nonsense) on node type (Comment)',
     });
   });
 
@@ -224,7 +298,11 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
 
   it.each(['adsClient', 'foreignClient'] as const)('%s (no page scope, or another organization) cannot see the comment: 100/33', async (viewer) => {
     expectGraphError(await g.get(externalId(comment), tokens[viewer], { fields: 'message' }), {
-      status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(externalId(comment)),
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(externalId(comment)),
     });
     expect(dataOf(await gql('query ($id: ID!) { comment(id: $id) { id } }', { id: externalId(comment) }, viewer)).comment).toBeNull();
   });
@@ -232,8 +310,13 @@ describe('GET /v24.0/<comment id>: every field, computed for the viewer', () => 
 
 describe('GET /<post id>/comments on every kind of post, and `object`', () => {
   const KINDS: Array<[PostKind, 'page' | 'person', boolean]> = [
-    ['page_post', 'page', false], ['visitor_post', 'person', false], ['photo', 'page', true], ['video', 'person', true],
-    ['event', 'page', false], ['group_post', 'person', false], ['review', 'person', false],
+    ['page_post', 'page', false],
+    ['visitor_post', 'person', false],
+    ['photo', 'page', true],
+    ['video', 'person', true],
+    ['event', 'page', false],
+    ['group_post', 'person', false],
+    ['review', 'person', false],
   ];
 
   it.each(KINDS)('%s: its comments are listed, read by id and in GraphQL; `object` is %s', async (kind, author, hasObject) => {
@@ -250,7 +333,9 @@ describe('GET /<post id>/comments on every kind of post, and `object`', () => {
     expect(list.body.summary).toEqual({ total_count: 2 });
     const one = await g.get(externalId(first), tokens.stranger, { fields: 'object{id,kind}' });
     expect(one.body).toEqual({ id: externalId(first), ...(hasObject ? { object: { id: post.id, kind } } : {}) });
-    const data = dataOf(await gql('query ($p: ID!) { post(id: $p) { comments { totalCount nodes { id message object { id } } } } }', { p: post.id }, 'stranger'));
+    const data = dataOf(
+      await gql('query ($p: ID!) { post(id: $p) { comments { totalCount nodes { id message object { id } } } } }', { p: post.id }, 'stranger'),
+    );
     expect(data.post.comments).toEqual({
       totalCount: 2,
       nodes: [
@@ -265,11 +350,18 @@ describe('GET /<post id>/comments on every kind of post, and `object`', () => {
     const empty = await g.get(`${post.id}/comments`, tokens.stranger, { summary: 'total_count' });
     expect(empty.body).toEqual({ data: [], summary: { total_count: 0 } });
     expectGraphError(await g.get(`${page.id}/comments`, tokens.admin), {
-      status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(`${page.id}/comments`),
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(`${page.id}/comments`),
     });
     const account = await world.adAccount(page.organizationId);
     expectGraphError(await g.get(`act_${account.id}/comments`, tokens.admin), {
-      status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(`act_${account.id}/comments`),
+      status: 400,
+      code: 100,
+      subcode: 33,
+      message: UNKNOWN_OBJECT(`act_${account.id}/comments`),
     });
   });
 });
@@ -316,7 +408,11 @@ describe('comment edges: filter, order, paging, summary; /likes and /reactions',
     expect(third.body.paging.next).toBeUndefined();
     const back = await g.follow(third.body.paging.previous);
     expect(ids(back)).toEqual(newestFirst.slice(2, 4));
-    const backAgain = await g.get(`${post.id}/comments`, tokens.stranger, { order: 'reverse_chronological', limit: 2, before: back.body.paging.cursors.before });
+    const backAgain = await g.get(`${post.id}/comments`, tokens.stranger, {
+      order: 'reverse_chronological',
+      limit: 2,
+      before: back.body.paging.cursors.before,
+    });
     expect(ids(backAgain)).toEqual(newestFirst.slice(0, 2));
     expect(backAgain.body.paging.previous).toBeUndefined();
     expect(backAgain.body.paging.next).toEqual(expect.any(String));
@@ -338,9 +434,13 @@ describe('comment edges: filter, order, paging, summary; /likes and /reactions',
     const reversed = await g.get(`${externalId(top[0]!)}/comments`, tokens.stranger, { order: 'reverse_chronological', limit: 2 });
     expect(ids(reversed)).toEqual([...replyIds()].reverse().slice(0, 2));
     expect(ids(await g.follow(reversed.body.paging.next))).toEqual([replyIds()[0]]);
-    expect((await g.get(`${externalId(replies[0]!)}/comments`, tokens.stranger, { summary: 'total_count' })).body).toEqual({ data: [], summary: { total_count: 0 } });
+    expect((await g.get(`${externalId(replies[0]!)}/comments`, tokens.stranger, { summary: 'total_count' })).body).toEqual({
+      data: [],
+      summary: { total_count: 0 },
+    });
     expect((await g.get(externalId(top[0]!), tokens.stranger, { fields: 'comment_count,comments.limit(1){message}' })).body).toEqual({
-      id: externalId(top[0]!), comment_count: 3,
+      id: externalId(top[0]!),
+      comment_count: 3,
       comments: { data: [{ id: externalId(replies[0]!), message: 'Reply 1' }], paging: expect.objectContaining({ cursors: expect.any(Object) }) },
     });
   });
@@ -359,7 +459,9 @@ describe('comment edges: filter, order, paging, summary; /likes and /reactions',
     await like(liked, { pageId: page.id });
     await like(liked, { pageId: otherPage.id });
     const expected = [
-      { id: people.stranger.id, name: people.stranger.name }, { id: page.id, name: page.name }, { id: otherPage.id, name: otherPage.name },
+      { id: people.stranger.id, name: people.stranger.name },
+      { id: page.id, name: page.name },
+      { id: otherPage.id, name: otherPage.name },
     ];
     const likes = await g.get(`${externalId(liked)}/likes`, tokens.commenter, { fields: 'id,name', summary: 'total_count' });
     expect(likes.status, likes.text).toBe(200);
@@ -372,11 +474,22 @@ describe('comment edges: filter, order, paging, summary; /likes and /reactions',
     expect((await g.get(externalId(liked), tokens.stranger, { fields: 'like_count,user_likes' })).body).toMatchObject({ like_count: 3, user_likes: true });
     expect((await g.get(externalId(liked), tokens.commenter, { fields: 'like_count,user_likes' })).body).toMatchObject({ like_count: 3, user_likes: false });
     expect((await g.get(externalId(liked), tokens.pageClient, { fields: 'user_likes' })).body).toMatchObject({ user_likes: true });
-    const data = dataOf(await gql(`query ($id: ID!) { comment(id: $id) { likeCount userLikes likes { totalCount nodes { actor { __typename ... on Page { id } } } } } }`, { id: externalId(liked) }, 'stranger')).comment;
+    const data = dataOf(
+      await gql(
+        `query ($id: ID!) { comment(id: $id) { likeCount userLikes likes { totalCount nodes { actor { __typename ... on Page { id } } } } } }`,
+        { id: externalId(liked) },
+        'stranger',
+      ),
+    ).comment;
     expect(data.likeCount).toBe(3);
     expect(data.userLikes).toBe(true);
     expect(data.likes.totalCount).toBe(3);
-    expect(data.likes.nodes.map((n: any) => n.actor?.id).filter(Boolean).sort()).toEqual([page.id, otherPage.id].sort());
+    expect(
+      data.likes.nodes
+        .map((n: any) => n.actor?.id)
+        .filter(Boolean)
+        .sort(),
+    ).toEqual([page.id, otherPage.id].sort());
   });
 
   it('GraphQL: Post.comments(filter, order) pages forward and back like /v24.0; Comment.comments(order) and replies', async () => {
@@ -406,7 +519,13 @@ describe('comment edges: filter, order, paging, summary; /likes and /reactions',
     const data = dataOf(await gql(repliesQuery, { id: externalId(top[0]!) }, 'stranger')).comment;
     expect(data).toEqual({
       commentCount: 3,
-      comments: { totalCount: 3, nodes: [...replies].reverse().slice(0, 2).map((r) => ({ id: externalId(r), parent: { id: externalId(top[0]!) } })) },
+      comments: {
+        totalCount: 3,
+        nodes: [...replies]
+          .reverse()
+          .slice(0, 2)
+          .map((r) => ({ id: externalId(r), parent: { id: externalId(top[0]!) } })),
+      },
       replies: { totalCount: 3, nodes: replyIds().map((id) => ({ id })) },
     });
   });
@@ -428,7 +547,13 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
     visible = await world.comment(post, { ...byPerson('replier'), message: 'Visible' });
     hidden = await world.comment(post, { ...byPerson('commenter'), message: `Hidden, ${people.tagged.name}`, messageTags: [tagOf('tagged')], isHidden: true });
     replyUnderHidden = await world.comment(post, { ...byPerson('replier'), parentId: hidden.id, message: 'Under a hidden one' });
-    hiddenReply = await world.comment(post, { ...byPerson('commenter'), parentId: visible.id, message: `Hidden reply, ${people.tagged.name}`, messageTags: [tagOf('tagged')], isHidden: true });
+    hiddenReply = await world.comment(post, {
+      ...byPerson('commenter'),
+      parentId: visible.id,
+      message: `Hidden reply, ${people.tagged.name}`,
+      messageTags: [tagOf('tagged')],
+      isHidden: true,
+    });
     await like(hidden, { userId: people.tagged.id });
   });
 
@@ -448,23 +573,38 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
     expect(stream.body.summary).toEqual({ total_count: 4 });
     const toplevel = await g.get(`${post.id}/comments`, token, { summary: 'total_count', fields: 'comment_count' });
     expect(toplevel.body).toMatchObject({
-      data: [{ id: externalId(visible), comment_count: 1 }, { id: externalId(hidden), comment_count: 1 }], summary: { total_count: 2 },
+      data: [
+        { id: externalId(visible), comment_count: 1 },
+        { id: externalId(hidden), comment_count: 1 },
+      ],
+      summary: { total_count: 2 },
     });
     expect(ids(await g.get(`${externalId(visible)}/comments`, token))).toEqual([externalId(hiddenReply)]);
     expect(ids(await g.get(`${externalId(hidden)}/comments`, token))).toEqual([externalId(replyUnderHidden)]);
     expect(ids(await g.get(`${externalId(hidden)}/likes`, token))).toEqual([people.tagged.id]);
     expect(ids(await g.get(`${externalId(hidden)}/reactions`, token))).toEqual([people.tagged.id]);
 
-    const data = dataOf(await gql(`query ($p: ID!, $h: ID!, $r: ID!, $v: ID!) {
+    const data = dataOf(
+      await gql(
+        `query ($p: ID!, $h: ID!, $r: ID!, $v: ID!) {
       post(id: $p) { stream: comments(filter: STREAM) { totalCount nodes { id } } top: comments { totalCount nodes { id commentCount } } }
       hidden: comment(id: $h) { isHidden replies { nodes { id } } likes { totalCount } }
       reply: comment(id: $r) { id parent { id } }
       visible: comment(id: $v) { commentCount comments { totalCount nodes { id isHidden } } } }`,
-    { p: post.id, h: externalId(hidden), r: externalId(replyUnderHidden), v: externalId(visible) }, viewer));
+        { p: post.id, h: externalId(hidden), r: externalId(replyUnderHidden), v: externalId(visible) },
+        viewer,
+      ),
+    );
     expect(data).toEqual({
       post: {
         stream: { totalCount: 4, nodes: all.map((id) => ({ id })) },
-        top: { totalCount: 2, nodes: [{ id: externalId(visible), commentCount: 1 }, { id: externalId(hidden), commentCount: 1 }] },
+        top: {
+          totalCount: 2,
+          nodes: [
+            { id: externalId(visible), commentCount: 1 },
+            { id: externalId(hidden), commentCount: 1 },
+          ],
+        },
       },
       hidden: { isHidden: true, replies: { nodes: [{ id: externalId(replyUnderHidden) }] }, likes: { totalCount: 1 } },
       reply: { id: externalId(replyUnderHidden), parent: { id: externalId(hidden) } },
@@ -483,7 +623,11 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
       expect(withoutTrace(response)).toBe(withoutTrace(missing).replaceAll(missingId, externalId(comment)));
       for (const edge of ['comments', 'likes', 'reactions']) {
         expectGraphError(await g.get(`${externalId(comment)}/${edge}`, token), {
-          status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(externalId(comment)),
+          status: 400,
+          code: 100,
+          subcode: 33,
+          type: 'GraphMethodException',
+          message: UNKNOWN_OBJECT(externalId(comment)),
         });
       }
     }
@@ -492,15 +636,23 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
     const replies = await g.get(`${externalId(visible)}/comments`, token, { summary: 'total_count' });
     expect(replies.body).toEqual({ data: [], summary: { total_count: 0 } });
 
-    const data = dataOf(await gql(`query ($p: ID!, $h: ID!, $r: ID!, $hr: ID!, $v: ID!) {
+    const data = dataOf(
+      await gql(
+        `query ($p: ID!, $h: ID!, $r: ID!, $hr: ID!, $v: ID!) {
       post(id: $p) { top: comments { totalCount nodes { id commentCount } } }
       hidden: comment(id: $h) { id } reply: comment(id: $r) { id } hiddenReply: comment(id: $hr) { id }
       node: node(id: $h) { id }
       visible: comment(id: $v) { commentCount comments { totalCount nodes { id } } replies { totalCount } } }`,
-    { p: post.id, h: externalId(hidden), r: externalId(replyUnderHidden), hr: externalId(hiddenReply), v: externalId(visible) }, viewer));
+        { p: post.id, h: externalId(hidden), r: externalId(replyUnderHidden), hr: externalId(hiddenReply), v: externalId(visible) },
+        viewer,
+      ),
+    );
     expect(data).toEqual({
       post: { top: { totalCount: 1, nodes: [{ id: externalId(visible), commentCount: 0 }] } },
-      hidden: null, reply: null, hiddenReply: null, node: null,
+      hidden: null,
+      reply: null,
+      hiddenReply: null,
+      node: null,
       visible: { commentCount: 0, comments: { totalCount: 0, nodes: [] }, replies: { totalCount: 0 } },
     });
   });
@@ -518,7 +670,11 @@ describe('hidden comments: who sees them, by id, in every edge and in every coun
 
   it('an API client without a page scope sees neither the post nor its comments', async () => {
     expectGraphError(await g.get(`${post.id}/comments`, tokens.adsClient), {
-      status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(post.id),
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(post.id),
     });
     expect(dataOf(await gql('query ($p: ID!) { post(id: $p) { id } }', { p: post.id }, 'adsClient')).post).toBeNull();
     expectGraphError(await g.get(externalId(visible), tokens.adsClient), { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(externalId(visible)) });
@@ -561,7 +717,13 @@ describe('ids', () => {
     ['a comment id that names nothing', () => `${post.id}_${BigInt(comment.id) + 5_000_000n}`],
     ['a post id with a comment id of a post', () => `${post.id}_${post.id}`],
   ])('%s: unknown object 100/33, and null in GraphQL', async (_label, id) => {
-    expectGraphError(await g.get(id(), tokens.admin, { fields: 'message' }), { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(id()) });
+    expectGraphError(await g.get(id(), tokens.admin, { fields: 'message' }), {
+      status: 400,
+      code: 100,
+      subcode: 33,
+      type: 'GraphMethodException',
+      message: UNKNOWN_OBJECT(id()),
+    });
     expect(dataOf(await gql('query ($id: ID!) { comment(id: $id) { id } }', { id: id() }, 'admin')).comment).toBeNull();
   });
 

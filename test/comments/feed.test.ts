@@ -44,7 +44,11 @@ beforeAll(async () => {
   tokens.outsider = outsider.token;
   outsiderId = outsider.user.id;
   tokens.siteAdmin = (await world.user({ siteAdmin: true })).token;
-  for (const [who, scope] of [['pagesClient', 'pages_manage_engagement'], ['readClient', 'pages_read_engagement'], ['adsClient', 'ads_management']] as const) {
+  for (const [who, scope] of [
+    ['pagesClient', 'pages_manage_engagement'],
+    ['readClient', 'pages_read_engagement'],
+    ['adsClient', 'ads_management'],
+  ] as const) {
     const { client, clientSecret } = await createClient(server.deps, { name: who, scope, organization: org.id });
     tokens[who] = await fetchAccessToken(server.url, client.clientId, clientSecret);
   }
@@ -77,28 +81,44 @@ describe('createPagePost: who the post is by', () => {
     const result = created(await post({ message: `Hello from ${who}` }, who));
     expect(result).toMatchObject({ kind: 'PAGE_POST', message: `Hello from ${who}`, page: { id: page.id }, from: { __typename: 'Page', id: page.id } });
     const row = await server.deps.db('posts').where({ id: result.id }).first();
-    expect({ kind: row.kind, user: row.author_user_id, page: String(row.author_page_id), org: row.organization_id })
-      .toEqual({ kind: 'page_post', user: null, page: page.id, org: page.organizationId });
+    expect({ kind: row.kind, user: row.author_user_id, page: String(row.author_page_id), org: row.organization_id }).toEqual({
+      kind: 'page_post',
+      user: null,
+      page: page.id,
+      org: page.organizationId,
+    });
   });
 
   // Pages are public (DECISIONS section 6): every signed-in person who does not manage the page writes a visitor post.
-  it.each(['advertiser', 'moderator', 'auditor', 'member', 'outsider'] as const)('%s (does not manage the page) writes a VISITOR_POST from the user', async (who) => {
-    const result = created(await post({ message: `Hi, I am the ${who}` }, who));
-    const row = await server.deps.db('posts').where({ id: result.id }).first();
-    expect(result).toMatchObject({ kind: 'VISITOR_POST', from: { __typename: 'Person', id: row.author_user_id } });
-    expect({ kind: row.kind, user: row.author_user_id, page: row.author_page_id }).toEqual({ kind: 'visitor_post', user: userIds[who] ?? outsiderId, page: null });
-  });
+  it.each(['advertiser', 'moderator', 'auditor', 'member', 'outsider'] as const)(
+    '%s (does not manage the page) writes a VISITOR_POST from the user',
+    async (who) => {
+      const result = created(await post({ message: `Hi, I am the ${who}` }, who));
+      const row = await server.deps.db('posts').where({ id: result.id }).first();
+      expect(result).toMatchObject({ kind: 'VISITOR_POST', from: { __typename: 'Person', id: row.author_user_id } });
+      expect({ kind: row.kind, user: row.author_user_id, page: row.author_page_id }).toEqual({
+        kind: 'visitor_post',
+        user: userIds[who] ?? outsiderId,
+        page: null,
+      });
+    },
+  );
 
   it('lists new posts on the page and reads them back', async () => {
     const result = created(await post({ message: 'Listed' }));
-    const { body } = await server.graphql('query ($p: ID!, $id: ID!) { page(id: $p) { posts(last: 1) { nodes { id message } } } post(id: $id) { kind } }', { p: page.id, id: result.id }, tokens.advertiser);
+    const { body } = await server.graphql(
+      'query ($p: ID!, $id: ID!) { page(id: $p) { posts(last: 1) { nodes { id message } } } post(id: $id) { kind } }',
+      { p: page.id, id: result.id },
+      tokens.advertiser,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data).toEqual({ page: { posts: { nodes: [{ id: result.id, message: 'Listed' }] } }, post: { kind: 'PAGE_POST' } });
   });
 
   it.each([
     // API clients act for their organization only: ads scopes do not reach pages, read scopes do not post.
-    ['adsClient', 'NOT_FOUND'], ['readClient', 'FORBIDDEN'],
+    ['adsClient', 'NOT_FOUND'],
+    ['readClient', 'FORBIDDEN'],
   ] as const)('%s: %s, nothing written', async (who, code) => {
     await expectRefused(post({ message: 'Let me in' }, who), code);
     // Permission comes before the parameters.
@@ -117,23 +137,35 @@ describe('createPagePost: who the post is by', () => {
 describe('createPagePost: kinds', () => {
   it('photos and videos carry their link as the attachment', async () => {
     expect(created(await post({ kind: 'PHOTO', link: 'https://cdn.example/p.jpg', message: 'Look' }))).toMatchObject({
-      kind: 'PHOTO', attachment: { url: 'https://cdn.example/p.jpg' }, message: 'Look', from: { __typename: 'Page' },
+      kind: 'PHOTO',
+      attachment: { url: 'https://cdn.example/p.jpg' },
+      message: 'Look',
+      from: { __typename: 'Page' },
     });
     expect(created(await post({ kind: 'VIDEO', link: 'http://cdn.example/v.mp4' }, 'advertiser'))).toMatchObject({
-      kind: 'VIDEO', attachment: { url: 'http://cdn.example/v.mp4' }, message: null, from: { __typename: 'Person', id: userIds.advertiser },
+      kind: 'VIDEO',
+      attachment: { url: 'http://cdn.example/v.mp4' },
+      message: null,
+      from: { __typename: 'Person', id: userIds.advertiser },
     });
   });
 
-  it('events are the page\'s: a title and a start time; a visitor may not create one', async () => {
+  it("events are the page's: a title and a start time; a visitor may not create one", async () => {
     expect(created(await post({ kind: 'EVENT', title: 'Trail day', startTime: '2026-06-01T09:00:00Z', message: 'Join us' }))).toMatchObject({
-      kind: 'EVENT', title: 'Trail day', eventStartTime: '2026-06-01T09:00:00.000Z', from: { __typename: 'Page', id: page.id },
+      kind: 'EVENT',
+      title: 'Trail day',
+      eventStartTime: '2026-06-01T09:00:00.000Z',
+      from: { __typename: 'Page', id: page.id },
     });
     await expectRefused(post({ kind: 'EVENT', title: 'Mine', startTime: '2026-06-01T09:00:00Z' }, 'advertiser'), 'FORBIDDEN');
   });
 
-  it('reviews are a person\'s, even when the person manages the page; an API client cannot write one', async () => {
+  it("reviews are a person's, even when the person manages the page; an API client cannot write one", async () => {
     expect(created(await post({ kind: 'REVIEW', rating: 5, title: 'Great', message: 'Loved it' }, 'advertiser'))).toMatchObject({
-      kind: 'REVIEW', rating: 5, title: 'Great', from: { __typename: 'Person', id: userIds.advertiser },
+      kind: 'REVIEW',
+      rating: 5,
+      title: 'Great',
+      from: { __typename: 'Person', id: userIds.advertiser },
     });
     expect(created(await post({ kind: 'REVIEW', rating: 4 }, 'admin'))).toMatchObject({ kind: 'REVIEW', from: { __typename: 'Person', id: userIds.admin } });
     await expectRefused(post({ kind: 'REVIEW', rating: 4 }, 'pagesClient'), 'FORBIDDEN');

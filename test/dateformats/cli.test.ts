@@ -26,8 +26,22 @@ describe('adgraph dates convert', () => {
       for (const finding of part.findings) expect(Object.keys(finding).sort()).toEqual(['message', 'severity']);
     }
     expect(out.parts[0].changes.map((c: { letter: string }) => c.letter)).toEqual(['y', 'd', 'Z']);
-    expect(out.parts[0].suggestions).toEqual([{ builtIn: 'strict_date_time_no_millis', message: expect.stringMatching(/^Joda `yyyy-MM-dd'T'HH:mm:ssZZ` is what the built-in `strict_date_time_no_millis` was in 6.x/) }]);
-    expect(out.parts[1]).toEqual({ input: 'epoch_millis', output: 'epoch_millis', bestEffortOutput: 'epoch_millis', severity: 'exact', lenient: true, changes: [], findings: [], suggestions: [] });
+    expect(out.parts[0].suggestions).toEqual([
+      {
+        builtIn: 'strict_date_time_no_millis',
+        message: expect.stringMatching(/^Joda `yyyy-MM-dd'T'HH:mm:ssZZ` is what the built-in `strict_date_time_no_millis` was in 6.x/),
+      },
+    ]);
+    expect(out.parts[1]).toEqual({
+      input: 'epoch_millis',
+      output: 'epoch_millis',
+      bestEffortOutput: 'epoch_millis',
+      severity: 'exact',
+      lenient: true,
+      changes: [],
+      findings: [],
+      suggestions: [],
+    });
   });
 
   it('adds the alternatives for what else Joda accepted with --lenient, and prints text without --json', async () => {
@@ -39,7 +53,11 @@ describe('adgraph dates convert', () => {
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('dd/MM/uuuu HH:mm||d/MM/uuuu HH:mm');
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}change yyyy -> uuuu: /));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}exact: Joda also accepted fewer digits in Joda `MM`, years of fewer digits in Joda `yyyy` \(194\).*--lenient or lenient: true, adds them: 3 alternatives/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {2}exact: Joda also accepted fewer digits in Joda `MM`, years of fewer digits in Joda `yyyy` \(194\).*--lenient or lenient: true, adds them: 3 alternatives/,
+      ),
+    );
     expect(lines.at(-1)).toBe('  exact, not lenient');
   });
 
@@ -51,12 +69,18 @@ describe('adgraph dates convert', () => {
     expect(alternatives[0]).toBe('EEE, dd MMM uuuu HH:mm:ss');
     expect(alternatives).toEqual(expect.arrayContaining(['EEE, d MMMM u H:m:s', 'EEEE, d MMM u H:m:s', 'EEEE, d MMMM u H:m:s']));
     const findings: string[] = out.parts[0].findings.map((f: { message: string }) => f.message);
-    expect(findings).toContainEqual(expect.stringMatching(/^Joda `MMM` is text \(month name\): Joda parsed it in any letter case.*`script` processor in the ingest pipeline ahead of the `date` processor/));
+    expect(findings).toContainEqual(
+      expect.stringMatching(
+        /^Joda `MMM` is text \(month name\): Joda parsed it in any letter case.*`script` processor in the ingest pipeline ahead of the `date` processor/,
+      ),
+    );
     expect(findings).toContainEqual(expect.stringMatching(/^Joda `EEE` is text \(day name\)/));
     // Without --lenient the full names are only named.
     const plain = JSON.parse((await runCli(['dates', 'convert', 'dd MMM yyyy', '--json'], env())).stdout);
     expect(plain.output).toBe('dd MMM uuuu||d MMM uuuu');
-    expect(plain.parts[0].findings.map((f: { message: string }) => f.message)).toContainEqual(expect.stringMatching(/full month names under Joda `MMM` \(January\)/));
+    expect(plain.parts[0].findings.map((f: { message: string }) => f.message)).toContainEqual(
+      expect.stringMatching(/full month names under Joda `MMM` \(January\)/),
+    );
   });
 
   it('an unsupported conversion prints no pattern first, exits 3, and names letters with their library', async () => {
@@ -65,7 +89,11 @@ describe('adgraph dates convert', () => {
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines[0]).toBe('NO EQUIVALENT java.time FORMAT: 1 of 1 part(s) unsupported; read the findings below (nothing here may be used as is)');
     expect(lines).toContainEqual('  best effort, NOT equivalent (do not use as is: see the unsupported findings above): yyyy-ww');
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}unsupported: Joda `ww` \(week of weekyear\) without Joda `xxxx`.*Joda `xxxx` in the legacy format \(it converts to java.time `YYYY`\)/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {2}unsupported: Joda `ww` \(week of weekyear\) without Joda `xxxx`.*Joda `xxxx` in the legacy format \(it converts to java.time `YYYY`\)/,
+      ),
+    );
     expect(text.stdout).not.toMatch(/use xxxx|\(java YYYY\)/);
     expect(lines.at(-1)).toBe('  not exact, not lenient, unsupported');
 
@@ -77,7 +105,10 @@ describe('adgraph dates convert', () => {
   });
 
   it('exits non-zero with one line on bad input', async () => {
-    for (const args of [['dates', 'convert', 'yyyy-qq-dd', '--json'], ['dates', 'convert', 'yyyy||', '--json']]) {
+    for (const args of [
+      ['dates', 'convert', 'yyyy-qq-dd', '--json'],
+      ['dates', 'convert', 'yyyy||', '--json'],
+    ]) {
       const run = await runCli(args, env());
       expect(run.code).not.toBe(0);
       expect(run.stdout).toBe('');

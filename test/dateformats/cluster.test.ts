@@ -57,8 +57,16 @@ describe('mapping walk (pure; no cluster)', () => {
       'mappings.properties.period.format',
       'mappings.properties.title.fields.as_date.format',
     ]);
-    expect(byPath['mappings.properties.title.fields.as_date.format']).toMatchObject({ kind: 'field', field: 'title.as_date', format: 'dd/MM/yyyy', severity: 'exact' });
-    expect(byPath['mappings.properties.event.properties.sessions.properties.started.format']).toMatchObject({ field: 'event.sessions.started', severity: 'unsupported' });
+    expect(byPath['mappings.properties.title.fields.as_date.format']).toMatchObject({
+      kind: 'field',
+      field: 'title.as_date',
+      format: 'dd/MM/yyyy',
+      severity: 'exact',
+    });
+    expect(byPath['mappings.properties.event.properties.sessions.properties.started.format']).toMatchObject({
+      field: 'event.sessions.started',
+      severity: 'unsupported',
+    });
     expect(byPath['mappings.properties.event.properties.when.format']!.severity).toBe('review');
     expect(byPath['mappings.dynamic_templates[1].detected_dates.mapping.format']).toMatchObject({ kind: 'dynamic_template', field: 'detected_dates' });
 
@@ -74,11 +82,27 @@ describe('mapping walk (pure; no cluster)', () => {
   });
 
   it('reads 6.x-style typed mappings, and keeps java formats (8 prefix) and built-in names', () => {
-    const { t } = convertMappingResponse({ t: { mappings: { _doc: { properties: { a: { type: 'date', format: 'yyyy' }, b: { type: 'date', format: '8uuuu-MM-dd' }, c: { type: 'date', format: 'strictDateOptionalTime' } } } } } });
+    const { t } = convertMappingResponse({
+      t: {
+        mappings: {
+          _doc: {
+            properties: {
+              a: { type: 'date', format: 'yyyy' },
+              b: { type: 'date', format: '8uuuu-MM-dd' },
+              c: { type: 'date', format: 'strictDateOptionalTime' },
+            },
+          },
+        },
+      },
+    });
     expect(json(t!.mappings)._doc.properties.a.format).toBe('uuuu');
     expect(json(t!.mappings)._doc.properties.b.format).toBe('uuuu-MM-dd');
     expect(json(t!.mappings)._doc.properties.c.format).toBe('strict_date_optional_time');
-    expect(t!.affected.map((p) => p.path)).toEqual(['mappings._doc.properties.a.format', 'mappings._doc.properties.b.format', 'mappings._doc.properties.c.format']);
+    expect(t!.affected.map((p) => p.path)).toEqual([
+      'mappings._doc.properties.a.format',
+      'mappings._doc.properties.b.format',
+      'mappings._doc.properties.c.format',
+    ]);
   });
 
   it('a format that is not a Joda pattern is kept and reported as unsupported, not thrown', () => {
@@ -88,11 +112,18 @@ describe('mapping walk (pure; no cluster)', () => {
   });
 
   it('converts composable, component and legacy templates where each keeps its mappings', () => {
-    const composable = convertTemplate('index_template', { index_patterns: ['logs-*'], template: { settings: { number_of_shards: 1 }, mappings: { properties: { ts: { type: 'date', format: 'yyyy-MM-dd' } } } } });
+    const composable = convertTemplate('index_template', {
+      index_patterns: ['logs-*'],
+      template: { settings: { number_of_shards: 1 }, mappings: { properties: { ts: { type: 'date', format: 'yyyy-MM-dd' } } } },
+    });
     expect(json(composable.body).template.mappings.properties.ts.format).toBe('uuuu-MM-dd||uuuu-MM-d');
     expect(json(composable.body).index_patterns).toEqual(['logs-*']);
     expect(composable.affected[0]!.path).toBe('template.mappings.properties.ts.format');
-    const legacy = convertTemplate('legacy_template', { order: 0, index_patterns: ['old-*'], mappings: { _doc: { properties: { ts: { type: 'date', format: 'YYYY' } } } } });
+    const legacy = convertTemplate('legacy_template', {
+      order: 0,
+      index_patterns: ['old-*'],
+      mappings: { _doc: { properties: { ts: { type: 'date', format: 'YYYY' } } } },
+    });
     expect(json(legacy.body).mappings._doc.properties.ts.format).toBe('yyyy');
     expect(legacy.affected[0]!.path).toBe('mappings._doc.properties.ts.format');
     expect(convertTemplate('component_template', { template: { settings: {} } }).affected).toEqual([]);
@@ -143,13 +174,31 @@ describe.each<Flavour>(['7', '8'])('scan against the fake %s.x cluster (stands i
     const legacyVersion = flavour === '7' ? '6080099' : '7170099';
     fake.addIndex('logs-2019', { mappings: LEGACY_MAPPING, aliases: { logs: {} }, createdVersion: legacyVersion });
     fake.addIndex('clean', { mappings: { properties: { ts: { type: 'date' }, e: { type: 'date', format: 'epoch_millis' } } }, createdVersion: legacyVersion });
-    fake.addIndex('modern', { mappings: { properties: { ts: { type: 'date', format: 'yyyy-MM-dd' } } }, createdVersion: flavour === '7' ? '7100099' : '8120299' });
-    fake.indexTemplates.set('logs', { index_patterns: ['logs-*'], template: { mappings: { properties: { ts: { type: 'date', format: 'yyyy-MM-dd HH:mm' } } } } });
+    fake.addIndex('modern', {
+      mappings: { properties: { ts: { type: 'date', format: 'yyyy-MM-dd' } } },
+      createdVersion: flavour === '7' ? '7100099' : '8120299',
+    });
+    fake.indexTemplates.set('logs', {
+      index_patterns: ['logs-*'],
+      template: { mappings: { properties: { ts: { type: 'date', format: 'yyyy-MM-dd HH:mm' } } } },
+    });
     fake.indexTemplates.set('fine', { index_patterns: ['fine-*'], template: { mappings: { properties: { ts: { type: 'date' } } } } });
-    fake.componentTemplates.set('dates', { template: { mappings: { dynamic_templates: [{ d: { match: '*_on', mapping: { type: 'date', format: 'dd.MM.YYYY' } } }] } } });
-    fake.legacyTemplates.set('old', { order: 0, index_patterns: ['old-*'], settings: {}, mappings: { properties: { ts: { type: 'date', format: 'yyyyMMdd' } } }, aliases: {} });
+    fake.componentTemplates.set('dates', {
+      template: { mappings: { dynamic_templates: [{ d: { match: '*_on', mapping: { type: 'date', format: 'dd.MM.YYYY' } } }] } },
+    });
+    fake.legacyTemplates.set('old', {
+      order: 0,
+      index_patterns: ['old-*'],
+      settings: {},
+      mappings: { properties: { ts: { type: 'date', format: 'yyyyMMdd' } } },
+      aliases: {},
+    });
     fake.pipelines.set('ingest-dates', { processors: [{ date: { field: 'ts', formats: ['dd/MM/yyyy HH:mm:ss'] } }] });
-    fake.extraClusterDeprecations.push({ level: 'warning', message: 'Date formats in ingest pipelines use deprecated Joda patterns', details: 'pipelines: [ingest-dates]' });
+    fake.extraClusterDeprecations.push({
+      level: 'warning',
+      message: 'Date formats in ingest pipelines use deprecated Joda patterns',
+      details: 'pipelines: [ingest-dates]',
+    });
     fake.extraClusterDeprecations.push({ level: 'critical', message: 'A date format issue we do not know', details: 'somewhere else' });
     return fake;
   }
@@ -182,26 +231,29 @@ describe.each<Flavour>(['7', '8'])('scan against the fake %s.x cluster (stands i
     expect(fake.writes).toEqual([]);
   });
 
-  it(flavour === '7' ? 'matches what GET /_migration/deprecations reports to the same places' : 'copes with a cluster without the deprecation info API', async () => {
-    await seeded();
-    const result = await scanCluster(new SearchClient({ url: fake.url }), { includeJavaIndices: flavour === '8' });
-    if (flavour === '8') {
-      expect(result.deprecations).toEqual({ available: false, unmatched: [] });
-      expect(result.targets.flatMap((t) => t.places).every((p) => p.deprecations.length === 0)).toBe(true);
-      return;
-    }
-    expect(result.deprecations.available).toBe(true);
-    const index = result.targets[0]!;
-    // The 7.x entry names the fields of `properties` it found; they get it, the dynamic template does not.
-    const flagged = index.places.filter((p) => p.deprecations.length).map((p) => p.field);
-    expect(flagged).toContain('created');
-    expect(flagged).toContain('event.sessions.started');
-    expect(flagged).not.toContain('detected_dates');
-    expect(index.places.find((p) => p.field === 'created')!.deprecations[0]!.message).toMatch(/Date field format/);
-    // The non-date deprecation is left out; the pipeline entry goes to the pipeline; the unknown one is kept apart.
-    expect(result.targets.find((t) => t.kind === 'pipeline')!.places[0]!.deprecations[0]!.message).toMatch(/ingest pipelines/);
-    expect(result.deprecations.unmatched.map((d) => d.message)).toEqual(['A date format issue we do not know']);
-  });
+  it(
+    flavour === '7' ? 'matches what GET /_migration/deprecations reports to the same places' : 'copes with a cluster without the deprecation info API',
+    async () => {
+      await seeded();
+      const result = await scanCluster(new SearchClient({ url: fake.url }), { includeJavaIndices: flavour === '8' });
+      if (flavour === '8') {
+        expect(result.deprecations).toEqual({ available: false, unmatched: [] });
+        expect(result.targets.flatMap((t) => t.places).every((p) => p.deprecations.length === 0)).toBe(true);
+        return;
+      }
+      expect(result.deprecations.available).toBe(true);
+      const index = result.targets[0]!;
+      // The 7.x entry names the fields of `properties` it found; they get it, the dynamic template does not.
+      const flagged = index.places.filter((p) => p.deprecations.length).map((p) => p.field);
+      expect(flagged).toContain('created');
+      expect(flagged).toContain('event.sessions.started');
+      expect(flagged).not.toContain('detected_dates');
+      expect(index.places.find((p) => p.field === 'created')!.deprecations[0]!.message).toMatch(/Date field format/);
+      // The non-date deprecation is left out; the pipeline entry goes to the pipeline; the unknown one is kept apart.
+      expect(result.targets.find((t) => t.kind === 'pipeline')!.places[0]!.deprecations[0]!.message).toMatch(/ingest pipelines/);
+      expect(result.deprecations.unmatched.map((d) => d.message)).toEqual(['A date format issue we do not know']);
+    },
+  );
 
   it('lists the 7.0+ indices too when asked', async () => {
     await seeded();
@@ -230,7 +282,10 @@ describe('search client errors (against the fake cluster, standing in for a real
 
   /** The error a request that must fail rejects with: a SearchError. */
   async function failureOf(request: Promise<unknown>): Promise<SearchError> {
-    const error = await request.then(() => undefined, (rejection: unknown) => rejection);
+    const error = await request.then(
+      () => undefined,
+      (rejection: unknown) => rejection,
+    );
     expect(error).toBeInstanceOf(SearchError);
     return error as SearchError;
   }
@@ -246,7 +301,9 @@ describe('search client errors (against the fake cluster, standing in for a real
 
     const wrong = new SearchClient({ url: fake.url.replace('http://', 'http://elastic:wrong-pw@') });
     const denied = await failureOf(wrong.request('GET', '/'));
-    expect(denied.message).toMatch(/^GET \/ failed with HTTP 401: security_exception: unable to authenticate user for REST request \[\/\] \(check the credentials/);
+    expect(denied.message).toMatch(
+      /^GET \/ failed with HTTP 401: security_exception: unable to authenticate user for REST request \[\/\] \(check the credentials/,
+    );
     expect(denied.message).not.toContain('wrong-pw');
 
     const down = new SearchClient({ url: 'http://elastic:s3cr3t-pw@127.0.0.1:9' });
@@ -273,11 +330,20 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads
   afterEach(() => fake?.close());
 
   async function send(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(fake.url + path, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(fake.url + path, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: response.status, body: await response.json() };
   }
   /** A source index as 6.x left it (never checked), and a destination created through the API with these fields. */
-  async function reindexInto(properties: Record<string, unknown>, docs: Array<Record<string, unknown>>, settings: Record<string, unknown> = {}, batchSize = 100) {
+  async function reindexInto(
+    properties: Record<string, unknown>,
+    docs: Array<Record<string, unknown>>,
+    settings: Record<string, unknown> = {},
+    batchSize = 100,
+  ) {
     fake = await startFakeSearch({ flavour, batchSize });
     fake.addIndex('src', { createdVersion: '6080099', mappings: { properties: { when: { type: 'date', format: 'CC' } } }, docs });
     expect((await send('PUT', '/dest', { settings, mappings: { properties } })).status).toBe(200);
@@ -288,8 +354,20 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads
 
   it.each([
     ['a field', { when: { type: 'date', format: 'uuuu-MM-dd||CCuu' } }, 'when', 'CCuu', 'Unknown pattern letter: C'],
-    ['an object or nested field', { event: { type: 'nested', properties: { at: { type: 'date_nanos', format: 'uuuu-MM-dd bb' } } } }, 'at', 'uuuu-MM-dd bb', 'Unknown pattern letter: b'],
-    ['a multi-field', { title: { type: 'text', fields: { as_date: { type: 'date', format: 'not_a_format' } } } }, 'as_date', 'not_a_format', 'Unknown pattern letter: o'],
+    [
+      'an object or nested field',
+      { event: { type: 'nested', properties: { at: { type: 'date_nanos', format: 'uuuu-MM-dd bb' } } } },
+      'at',
+      'uuuu-MM-dd bb',
+      'Unknown pattern letter: b',
+    ],
+    [
+      'a multi-field',
+      { title: { type: 'text', fields: { as_date: { type: 'date', format: 'not_a_format' } } } },
+      'as_date',
+      'not_a_format',
+      'Unknown pattern letter: o',
+    ],
   ])('PUT /<index> refuses a format java.time refuses in %s, with the engine error, and creates nothing', async (_where, properties, field, pattern, why) => {
     fake = await startFakeSearch({ flavour });
     const { status, body } = await send('PUT', '/refused', { mappings: { properties } });
@@ -300,8 +378,13 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads
       status: 400,
       error: {
         root_cause: [{ type: 'mapper_parsing_exception', reason: outerReason(onField) }],
-        type: 'mapper_parsing_exception', reason: outerReason(onField),
-        caused_by: { type: 'illegal_argument_exception', reason: onField, caused_by: { type: 'illegal_argument_exception', reason: invalid, caused_by: { type: 'illegal_argument_exception', reason: why } } },
+        type: 'mapper_parsing_exception',
+        reason: outerReason(onField),
+        caused_by: {
+          type: 'illegal_argument_exception',
+          reason: onField,
+          caused_by: { type: 'illegal_argument_exception', reason: invalid, caused_by: { type: 'illegal_argument_exception', reason: why } },
+        },
       },
     });
     expect(fake.indices.has('refused')).toBe(false);
@@ -310,7 +393,12 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads
   it('PUT /<index> accepts no format (the default), built-in names, and java patterns; an index added as 6.x is never checked', async () => {
     fake = await startFakeSearch({ flavour });
     fake.addIndex('legacy', { createdVersion: '6080099', mappings: { properties: { century: { type: 'date', format: 'CC' } } } });
-    const properties = { plain: { type: 'date' }, nanos: { type: 'date_nanos' }, named: { type: 'date', format: 'strict_date_optional_time||basic_date||epoch_second' }, week: { type: 'date', format: "YYYY-'W'ww-c" } };
+    const properties = {
+      plain: { type: 'date' },
+      nanos: { type: 'date_nanos' },
+      named: { type: 'date', format: 'strict_date_optional_time||basic_date||epoch_second' },
+      week: { type: 'date', format: "YYYY-'W'ww-c" },
+    };
     expect(await send('PUT', '/fine', { mappings: { properties } })).toMatchObject({ status: 200, body: { acknowledged: true } });
     expect(fake.indices.get('fine')!.mappings.properties).toEqual(properties);
   });
@@ -332,12 +420,16 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads
     // 8.x: where the value's JSON token starts in the source.
     const column = (id: string, token: string) => JSON.stringify(docs.find((d) => d.id === id)).indexOf(token) + 1;
     const failure = (id: string, value: string, javaReason: string, token = JSON.stringify(value)) => ({
-      index: 'dest', ...(flavour === '7' ? { type: '_doc' } : {}), id, status: 400,
+      index: 'dest',
+      ...(flavour === '7' ? { type: '_doc' } : {}),
+      id,
+      status: 400,
       cause: {
         type: flavour === '7' ? 'mapper_parsing_exception' : 'document_parsing_exception',
         reason: `${flavour === '8' ? `[1:${column(id, token)}] ` : ''}failed to parse field [when] of type [date] in document with id '${id}'. Preview of field's value: '${value}'`,
         caused_by: {
-          type: 'illegal_argument_exception', reason: `failed to parse date field [${value}] with format [uuuu-MM-dd||epoch_millis]`,
+          type: 'illegal_argument_exception',
+          reason: `failed to parse date field [${value}] with format [uuuu-MM-dd||epoch_millis]`,
           caused_by: { type: 'date_time_parse_exception', reason: javaReason },
         },
       },
@@ -349,18 +441,21 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads
   });
 
   it('_reindex checks nested and object values, multi-fields, and date_nanos range', async () => {
-    const { response, copied } = await reindexInto({
-      title: { type: 'text', fields: { as_date: { type: 'date', format: 'dd/MM/uuuu' } } },
-      event: { type: 'nested', properties: { at: { type: 'date', format: 'uuuu-MM-dd' } } },
-      nanos: { type: 'date_nanos', format: 'uuuu-MM-dd' },
-    }, [
-      { id: 'ok', title: '31/12/2020', event: [{ at: '2020-01-01' }, { at: '2020-02-29' }], nanos: '2262-04-11' },
-      { id: 'title', title: 'not a date' },
-      { id: 'event', event: [{ at: '2020-01-01' }, { at: '2021-02-29' }] },
-      { id: 'dotted', 'event.at': '2020-1-01' },
-      { id: 'early', nanos: '1969-12-31' },
-      { id: 'late', nanos: '2262-04-12' },
-    ]);
+    const { response, copied } = await reindexInto(
+      {
+        title: { type: 'text', fields: { as_date: { type: 'date', format: 'dd/MM/uuuu' } } },
+        event: { type: 'nested', properties: { at: { type: 'date', format: 'uuuu-MM-dd' } } },
+        nanos: { type: 'date_nanos', format: 'uuuu-MM-dd' },
+      },
+      [
+        { id: 'ok', title: '31/12/2020', event: [{ at: '2020-01-01' }, { at: '2020-02-29' }], nanos: '2262-04-11' },
+        { id: 'title', title: 'not a date' },
+        { id: 'event', event: [{ at: '2020-01-01' }, { at: '2021-02-29' }] },
+        { id: 'dotted', 'event.at': '2020-1-01' },
+        { id: 'early', nanos: '1969-12-31' },
+        { id: 'late', nanos: '2262-04-12' },
+      ],
+    );
     expect(copied).toEqual(['ok']);
     const causes = Object.fromEntries(response.failures.map((f: any) => [f.id, f.cause.reason.replace(/^\[1:\d+\] /, '')]));
     expect(causes).toEqual({
@@ -371,17 +466,32 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('the fake %s.x cluster reads
       late: "failed to parse field [nanos] of type [date_nanos] in document with id 'late'. Preview of field's value: '2262-04-12'",
     });
     const early = response.failures.find((f: any) => f.id === 'early');
-    expect(early.cause.caused_by).toEqual({ type: 'illegal_argument_exception', reason: 'date[1969-12-31T00:00:00Z] is before the epoch in 1970 and cannot be stored in nanosecond resolution' });
+    expect(early.cause.caused_by).toEqual({
+      type: 'illegal_argument_exception',
+      reason: 'date[1969-12-31T00:00:00Z] is before the epoch in 1970 and cannot be stored in nanosecond resolution',
+    });
   });
 
   it('ignore_malformed (the field, else the index setting) leaves a refused value out and keeps the document', async () => {
-    const docs = [{ id: 'bad', a: 'nope', b: 'nope' }, { id: 'good', a: '2020-01-01', b: '2020-01-01' }];
-    const perField = await reindexInto({ a: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: true }, b: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: true } }, docs);
+    const docs = [
+      { id: 'bad', a: 'nope', b: 'nope' },
+      { id: 'good', a: '2020-01-01', b: '2020-01-01' },
+    ];
+    const perField = await reindexInto(
+      { a: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: true }, b: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: true } },
+      docs,
+    );
     expect(perField).toMatchObject({ copied: ['bad', 'good'], response: { failures: [] } });
     await fake.close();
-    const perIndex = await reindexInto({ a: { type: 'date', format: 'uuuu-MM-dd' }, b: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: false } }, docs, { index: { mapping: { ignore_malformed: true } } });
+    const perIndex = await reindexInto(
+      { a: { type: 'date', format: 'uuuu-MM-dd' }, b: { type: 'date', format: 'uuuu-MM-dd', ignore_malformed: false } },
+      docs,
+      { index: { mapping: { ignore_malformed: true } } },
+    );
     expect(perIndex.copied).toEqual(['good']);
-    expect(perIndex.response.failures.map((f: any) => f.cause.reason.replace(/^\[1:\d+\] /, ''))).toEqual(["failed to parse field [b] of type [date] in document with id 'bad'. Preview of field's value: 'nope'"]);
+    expect(perIndex.response.failures.map((f: any) => f.cause.reason.replace(/^\[1:\d+\] /, ''))).toEqual([
+      "failed to parse field [b] of type [date] in document with id 'bad'. Preview of field's value: 'nope'",
+    ]);
   });
 
   it('a value only a built-in name could parse (not emulated) is accepted, and listed as unchecked', async () => {
@@ -411,13 +521,18 @@ describe.skipIf(skipJava)('the java.time helper behind the fake cluster', () => 
     const dates = sharedJavaDates();
     const format = "uuuu'\t|\n→ é'MM";
     const [parsed, refusedValue, refusedFormat, withBuiltIn] = await Promise.all([
-      dates.parse(format, '2020\t|\n→ é02'), dates.parse(format, '2020-02'), dates.validate('uuuu||CC'), dates.validate('basic_date||uuuu'),
+      dates.parse(format, '2020\t|\n→ é02'),
+      dates.parse(format, '2020-02'),
+      dates.validate('uuuu||CC'),
+      dates.validate('basic_date||uuuu'),
     ]);
     expect(parsed).toEqual({ outcome: 'parsed', millis: Date.UTC(2020, 1, 1) });
     expect(refusedValue).toEqual({ outcome: 'failed', exception: 'DateTimeParseException', reason: "Text '2020-02' could not be parsed at index 4" });
     expect(refusedFormat).toEqual({ valid: false, reason: 'Invalid format: [CC]: Unknown pattern letter: C', cause: 'Unknown pattern letter: C' });
     expect(withBuiltIn).toEqual({ valid: true, uncheckedBuiltIns: ['basic_date'] });
     const years = Array.from({ length: 200 }, (_, i) => 1900 + i);
-    expect((await Promise.all(years.map((y) => dates.parse('uuuu', String(y))))).map((p) => p.outcome === 'parsed' && new Date(p.millis).getUTCFullYear())).toEqual(years);
+    expect(
+      (await Promise.all(years.map((y) => dates.parse('uuuu', String(y))))).map((p) => p.outcome === 'parsed' && new Date(p.millis).getUTCFullYear()),
+    ).toEqual(years);
   });
 });

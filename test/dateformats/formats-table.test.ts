@@ -39,26 +39,34 @@ describe.skipIf(skipOracle)('legacy formats table against the oracle (real Joda-
   const oracle = createOracle();
   const checked = ROWS.filter((r) => r.oracle !== undefined);
 
-  it.concurrent.each(checked)('$input: $oracle', async (row) => {
-    if (missing) throw new Error(`CI needs ${missing} for the dates oracle tests`);
-    oracle.build();
-    const extra = [
-      ...(/[xX]/.test(row.output.replace(/'[^']*'/g, '')) ? ['--zone', 'Asia/Kolkata'] : []),
-      ...(row.years ? ['--years', row.years] : []),
-    ];
-    const strict = await oracle.run(row.input, row.output, ['--fail-on-print-diff', ...extra]);
-    const why = `${row.input} -> ${row.output}\n${strict.output}`;
-    switch (row.oracle) {
-      case 'same': expect(strict.code, why).toBe(0); break;
-      case 'differs': expect(strict.code, why).toBe(1); expect(strict.output, why).toMatch(/JODA_STRING_(JAVA_PARSE_FAIL|VALUE_DIFF)/); break;
-      case 'invalid': expect(strict.code, why).toBe(3); break;
-      case 'parse': {
-        expect(strict.code, why).toBe(1);
-        expect(strict.output, why).toMatch(/PRINT_DIFF/);
-        const parse = await oracle.run(row.input, row.output, extra);
-        expect(parse.code, `${row.input} -> ${row.output}\n${parse.output}`).toBe(0);
-        break;
+  it.concurrent.each(checked)(
+    '$input: $oracle',
+    async (row) => {
+      if (missing) throw new Error(`CI needs ${missing} for the dates oracle tests`);
+      oracle.build();
+      const extra = [...(/[xX]/.test(row.output.replace(/'[^']*'/g, '')) ? ['--zone', 'Asia/Kolkata'] : []), ...(row.years ? ['--years', row.years] : [])];
+      const strict = await oracle.run(row.input, row.output, ['--fail-on-print-diff', ...extra]);
+      const why = `${row.input} -> ${row.output}\n${strict.output}`;
+      switch (row.oracle) {
+        case 'same':
+          expect(strict.code, why).toBe(0);
+          break;
+        case 'differs':
+          expect(strict.code, why).toBe(1);
+          expect(strict.output, why).toMatch(/JODA_STRING_(JAVA_PARSE_FAIL|VALUE_DIFF)/);
+          break;
+        case 'invalid':
+          expect(strict.code, why).toBe(3);
+          break;
+        case 'parse': {
+          expect(strict.code, why).toBe(1);
+          expect(strict.output, why).toMatch(/PRINT_DIFF/);
+          const parse = await oracle.run(row.input, row.output, extra);
+          expect(parse.code, `${row.input} -> ${row.output}\n${parse.output}`).toBe(0);
+          break;
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

@@ -39,7 +39,10 @@ describe('date formats over GraphQL (against the fake 7.x cluster standing in fo
 
   it('converts a format for any signed-in caller, and names the field of a bad one', async () => {
     const { body } = await server.graphql(
-      '{ convertDateFormat(format: "YYYY-MM-dd\'T\'HH:mm:ssZZ") { output exact parts { severity changes { letter from to } } } }', {}, member);
+      '{ convertDateFormat(format: "YYYY-MM-dd\'T\'HH:mm:ssZZ") { output exact parts { severity changes { letter from to } } } }',
+      {},
+      member,
+    );
     expect(body.errors).toBeUndefined();
     expect(body.data!.convertDateFormat.output.split('||')[0]).toBe("yyyy-MM-dd'T'HH:mm:ssxxx");
     expect(body.data!.convertDateFormat.parts[0].severity).toBe('EXACT');
@@ -55,8 +58,14 @@ describe('date formats over GraphQL (against the fake 7.x cluster standing in fo
     expect(body.errors).toBeUndefined();
     const conversion = body.data!.convertDateFormat;
     expect(conversion).toMatchObject({ output: null, bestEffortOutput: 'uuuu-MM-dd||uuuu-MM-d||yyyy-ww', usable: false, exact: false });
-    expect(conversion.parts.map((p: { output: string | null; severity: string }) => [p.output, p.severity])).toEqual([['uuuu-MM-dd||uuuu-MM-d', 'EXACT'], [null, 'UNSUPPORTED']]);
-    expect(conversion.parts[1].findings).toContainEqual({ severity: 'UNSUPPORTED', message: expect.stringMatching(/Joda `xxxx` in the legacy format \(it converts to java.time `YYYY`\)/) });
+    expect(conversion.parts.map((p: { output: string | null; severity: string }) => [p.output, p.severity])).toEqual([
+      ['uuuu-MM-dd||uuuu-MM-d', 'EXACT'],
+      [null, 'UNSUPPORTED'],
+    ]);
+    expect(conversion.parts[1].findings).toContainEqual({
+      severity: 'UNSUPPORTED',
+      message: expect.stringMatching(/Joda `xxxx` in the legacy format \(it converts to java.time `YYYY`\)/),
+    });
     expect(conversion.parts[0].suggestions).toEqual([{ builtIn: 'strict_date', message: expect.stringMatching(/or `date`, which also accepts fewer digits/) }]);
 
     // With lenient: full month names become alternatives, and the case finding says what an operator can do.
@@ -64,20 +73,29 @@ describe('date formats over GraphQL (against the fake 7.x cluster standing in fo
     expect(names.body.errors).toBeUndefined();
     const lenient = names.body.data!.convertDateFormat;
     expect(lenient).toMatchObject({ output: 'dd MMM uuuu||d MMM uuuu||d MMM u||d MMMM u', usable: true, lenient: true });
-    expect(lenient.parts[0].findings).toContainEqual({ severity: 'REVIEW', message: expect.stringMatching(/any letter case.*`script` processor in the ingest pipeline/) });
+    expect(lenient.parts[0].findings).toContainEqual({
+      severity: 'REVIEW',
+      message: expect.stringMatching(/any letter case.*`script` processor in the ingest pipeline/),
+    });
     const plain = await server.graphql(query, { format: 'dd MMM yyyy' }, member);
     expect(plain.body.data!.convertDateFormat).toMatchObject({ output: 'dd MMM uuuu||d MMM uuuu', lenient: false });
   });
 
   it('converts a pasted mapping response without a cluster', async () => {
     const mapping = { 'logs-1': { mappings: { properties: { at: { type: 'date', format: 'dd/MM/yyyy' }, n: { type: 'long' } } } } };
-    const { body } = await server.graphql('query ($m: JSON!) { convertIndexMapping(mapping: $m) { index mappings affected { field severity } } }', { m: mapping }, member);
+    const { body } = await server.graphql(
+      'query ($m: JSON!) { convertIndexMapping(mapping: $m) { index mappings affected { field severity } } }',
+      { m: mapping },
+      member,
+    );
     expect(body.errors).toBeUndefined();
-    expect(body.data!.convertIndexMapping).toEqual([{
-      index: 'logs-1',
-      mappings: { properties: { at: { type: 'date', format: 'dd/MM/uuuu||d/MM/uuuu' }, n: { type: 'long' } } },
-      affected: [{ field: 'at', severity: 'EXACT' }],
-    }]);
+    expect(body.data!.convertIndexMapping).toEqual([
+      {
+        index: 'logs-1',
+        mappings: { properties: { at: { type: 'date', format: 'dd/MM/uuuu||d/MM/uuuu' }, n: { type: 'long' } } },
+        affected: [{ field: 'at', severity: 'EXACT' }],
+      },
+    ]);
   });
 
   it('lets only owners and admins scan and migrate', async () => {
@@ -88,7 +106,12 @@ describe('date formats over GraphQL (against the fake 7.x cluster standing in fo
     const writesBefore = fake.writes.length;
     const scan = await server.graphql('{ scanDateFormats { targets { kind name severity places { field format } } } }', {}, admin);
     expect(scan.body.errors).toBeUndefined();
-    expect(scan.body.data!.scanDateFormats.targets).toContainEqual({ kind: 'INDEX', name: 'events-v1', severity: 'EXACT', places: [{ field: 'when', format: 'yyyy-MM-dd||epoch_millis' }] });
+    expect(scan.body.data!.scanDateFormats.targets).toContainEqual({
+      kind: 'INDEX',
+      name: 'events-v1',
+      severity: 'EXACT',
+      places: [{ field: 'when', format: 'yyyy-MM-dd||epoch_millis' }],
+    });
     expect(fake.writes.length).toBe(writesBefore);
   });
 
@@ -99,7 +122,9 @@ describe('date formats over GraphQL (against the fake 7.x cluster standing in fo
     const seen: number[] = [];
     let job: Record<string, any> = {};
     for (let i = 0; i < 200; i++) {
-      ({ dateFormatMigration: job } = (await server.graphql('query ($id: ID!) { dateFormatMigration(id: $id) { state progress copied total error result } }', { id }, admin)).body.data!);
+      ({ dateFormatMigration: job } = (
+        await server.graphql('query ($id: ID!) { dateFormatMigration(id: $id) { state progress copied total error result } }', { id }, admin)
+      ).body.data!);
       seen.push(job.progress);
       if (job.state !== 'RUNNING') break;
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,5 +1,13 @@
 import {
-  ChronoField, DateTimeFormatter, Instant, LocalDate, LocalDateTime, LocalTime, ResolverStyle, TemporalQueries, ZoneOffset,
+  ChronoField,
+  DateTimeFormatter,
+  Instant,
+  LocalDate,
+  LocalDateTime,
+  LocalTime,
+  ResolverStyle,
+  TemporalQueries,
+  ZoneOffset,
   type TemporalAccessor,
 } from '@js-joda/core';
 import { describe, expect, it } from 'vitest';
@@ -135,11 +143,14 @@ function toInstant(t: TemporalAccessor): Instant {
   // ES's own date query also takes a year-of-era (java y) without an era, which STRICT leaves unresolved.
   const year = has(ChronoField.YEAR) ? t.get(ChronoField.YEAR) : has(ChronoField.YEAR_OF_ERA) ? t.get(ChronoField.YEAR_OF_ERA) : undefined;
   if (!date && year !== undefined) {
-    if (has(ChronoField.MONTH_OF_YEAR)) date = LocalDate.of(year, t.get(ChronoField.MONTH_OF_YEAR), has(ChronoField.DAY_OF_MONTH) ? t.get(ChronoField.DAY_OF_MONTH) : 1);
+    if (has(ChronoField.MONTH_OF_YEAR))
+      date = LocalDate.of(year, t.get(ChronoField.MONTH_OF_YEAR), has(ChronoField.DAY_OF_MONTH) ? t.get(ChronoField.DAY_OF_MONTH) : 1);
     else date = has(ChronoField.DAY_OF_YEAR) ? LocalDate.ofYearDay(year, t.get(ChronoField.DAY_OF_YEAR)) : LocalDate.of(year, 1, 1);
   }
   if (!date && !time) throw new Error(`cannot be converted to an instant: ${t}`);
-  return LocalDateTime.of(date ?? LocalDate.of(1970, 1, 1), time ?? LocalTime.MIDNIGHT).atZone(zone).toInstant();
+  return LocalDateTime.of(date ?? LocalDate.of(1970, 1, 1), time ?? LocalTime.MIDNIGHT)
+    .atZone(zone)
+    .toInstant();
 }
 
 /** Alternatives in order, the first that parses the whole input wins; built-in names are not patterns. */
@@ -165,8 +176,14 @@ const hasLetter = (pattern: string, letters: string) => [...pattern.replace(/'([
 
 function fields(local: LocalDateTime, offset: ZoneOffset): JodaFields {
   return {
-    year: local.year(), month: local.monthValue(), day: local.dayOfMonth(), hour: local.hour(), minute: local.minute(),
-    second: local.second(), millis: Math.floor(local.nano() / 1e6), offsetMinutes: offset.totalSeconds() / 60,
+    year: local.year(),
+    month: local.monthValue(),
+    day: local.dayOfMonth(),
+    hour: local.hour(),
+    minute: local.minute(),
+    second: local.second(),
+    millis: Math.floor(local.nano() / 1e6),
+    offsetMinutes: offset.totalSeconds() / 60,
   };
 }
 
@@ -243,7 +260,8 @@ describe('@js-joda/core: strings the legacy pattern printed parse to the same in
       }
     });
     // Patterns with a zero-padded letter (MM, dd, HH, mm, ss, SS.., yyyyy) must have produced variants.
-    if (!hasLetter(jodaPattern, 'Dk') && /M{2}|d{2}|H{2}|m{2}|s{2}|S{2}|y{5}/.test(jodaPattern.replace(/'([^']|'')*'/g, ''))) expect(checked).toBeGreaterThan(0);
+    if (!hasLetter(jodaPattern, 'Dk') && /M{2}|d{2}|H{2}|m{2}|s{2}|S{2}|y{5}/.test(jodaPattern.replace(/'([^']|'')*'/g, '')))
+      expect(checked).toBeGreaterThan(0);
   });
 
   it('the explicit examples: 2010-1-5 and 13:5:7', () => {
@@ -259,8 +277,14 @@ describe('@js-joda/core: strings the legacy pattern printed parse to the same in
     const zz = usableOutput(convertFormat("yyyy-MM-dd'T'HH:mm:ssZZ"));
     const z1 = usableOutput(convertFormat("yyyy-MM-dd'T'HH:mm:ssZ"));
     const cases: [string, string][] = [
-      ['Z', '2010-01-01T01:02:03Z'], ['+01', '2010-01-01T00:02:03Z'], ['+01:02', '2010-01-01T00:00:03Z'], ['+0102', '2010-01-01T00:00:03Z'],
-      ['+01:02:03', '2010-01-01T00:00:00Z'], ['+010203', '2010-01-01T00:00:00Z'], ['+00:00', '2010-01-01T01:02:03Z'], ['-05:30', '2010-01-01T06:32:03Z'],
+      ['Z', '2010-01-01T01:02:03Z'],
+      ['+01', '2010-01-01T00:02:03Z'],
+      ['+01:02', '2010-01-01T00:00:03Z'],
+      ['+0102', '2010-01-01T00:00:03Z'],
+      ['+01:02:03', '2010-01-01T00:00:00Z'],
+      ['+010203', '2010-01-01T00:00:00Z'],
+      ['+00:00', '2010-01-01T01:02:03Z'],
+      ['-05:30', '2010-01-01T06:32:03Z'],
     ];
     for (const format of [zz, z1]) {
       for (const [offset, instant] of cases) expect(esParse(format, `2010-01-01T01:02:03${offset}`).toString(), `${offset} with ${format}`).toBe(instant);

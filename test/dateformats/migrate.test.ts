@@ -33,7 +33,10 @@ async function cluster(flavour: Flavour, extra: Parameters<typeof startFakeSearc
       },
     },
     settings: {
-      number_of_shards: 3, number_of_replicas: 2, refresh_interval: '5s', default_pipeline: 'enrich',
+      number_of_shards: 3,
+      number_of_replicas: 2,
+      refresh_interval: '5s',
+      default_pipeline: 'enrich',
       analysis: { analyzer: { folded: { type: 'custom', tokenizer: 'standard', filter: ['lowercase', 'asciifolding'] } } },
       lifecycle: { name: 'logs-policy' },
     },
@@ -71,7 +74,15 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('dates migrate on the fake %
     expect(createCall.body.settings.index.default_pipeline).toBeUndefined();
     expect(createCall.body.settings.index.uuid).toBeUndefined();
     const order = fake.writes.map((c) => `${c.method} ${c.path}`);
-    expect(order).toEqual([`PUT /${NEW}`, 'POST /_reindex', `PUT /${NEW}/_mapping`, `POST /${OLD}/_refresh`, `POST /${NEW}/_refresh`, `PUT /${NEW}/_settings`, 'POST /_aliases']);
+    expect(order).toEqual([
+      `PUT /${NEW}`,
+      'POST /_reindex',
+      `PUT /${NEW}/_mapping`,
+      `POST /${OLD}/_refresh`,
+      `POST /${NEW}/_refresh`,
+      `PUT /${NEW}/_settings`,
+      'POST /_aliases',
+    ]);
     expect(reindexCalls(fake)[0]!.query).toEqual({ wait_for_completion: 'false' });
 
     expect(created.docs.size).toBe(7);
@@ -105,9 +116,18 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('dates migrate on the fake %
     const writes = result.requests.filter((r) => r.write);
     expect(writes.every((r) => !r.sent)).toBe(true);
     expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `PUT /${NEW}`, 'POST /_reindex?wait_for_completion=false', `PUT /${NEW}/_mapping`, `POST /${OLD}/_refresh`, `POST /${NEW}/_refresh`, `PUT /${NEW}/_settings`, 'POST /_aliases',
+      `PUT /${NEW}`,
+      'POST /_reindex?wait_for_completion=false',
+      `PUT /${NEW}/_mapping`,
+      `POST /${OLD}/_refresh`,
+      `POST /${NEW}/_refresh`,
+      `PUT /${NEW}/_settings`,
+      'POST /_aliases',
     ]);
-    expect(writes[0]!.body).toMatchObject({ settings: { index: { number_of_shards: '3' } }, mappings: { properties: { when: { format: 'uuuu-MM-dd||uuuu-MM-d||epoch_millis' } } } });
+    expect(writes[0]!.body).toMatchObject({
+      settings: { index: { number_of_shards: '3' } },
+      mappings: { properties: { when: { format: 'uuuu-MM-dd||uuuu-MM-d||epoch_millis' } } },
+    });
     expect(writes[1]!.body).toEqual({ source: { index: OLD }, dest: { index: NEW } });
     expect((writes[6]!.body as any).actions).toHaveLength(4);
     expect(result.requests.filter((r) => !r.write).every((r) => r.method === 'GET')).toBe(true);
@@ -117,7 +137,12 @@ describe.skipIf(skipJava).each<Flavour>(['7', '8'])('dates migrate on the fake %
     fake = await cluster(flavour);
     const client = new SearchClient({ url: fake.url });
     // The process "dies" while following the task: the task keeps running in the cluster.
-    const crash = await migrateIndex(client, { ...options(flavour), onProgress: () => { throw new Error('killed'); } }).catch((e) => e);
+    const crash = await migrateIndex(client, {
+      ...options(flavour),
+      onProgress: () => {
+        throw new Error('killed');
+      },
+    }).catch((e) => e);
     expect(crash.message).toBe('killed');
     expect(fake.indices.get(NEW)!.docs.size).toBeLessThan(7);
     expect(aliasCalls(fake)).toHaveLength(0);
@@ -236,14 +261,20 @@ describe.skipIf(skipJava)('auth and the command line, against the fake cluster (
 
   it('an API key from SEARCH_API_KEY is sent as ApiKey and never printed', async () => {
     fake = await cluster('8', { apiKey: { id: 'VuaCfGcBCdbkQm-e5aOx', key: 'ui2lp2axTNmsyakw9tvNnw' } });
-    const run = await runCli(['dates', 'scan', '--url', fake.url, '--json', '--include-java-indices'], env({ SEARCH_API_KEY: 'VuaCfGcBCdbkQm-e5aOx:ui2lp2axTNmsyakw9tvNnw' }));
+    const run = await runCli(
+      ['dates', 'scan', '--url', fake.url, '--json', '--include-java-indices'],
+      env({ SEARCH_API_KEY: 'VuaCfGcBCdbkQm-e5aOx:ui2lp2axTNmsyakw9tvNnw' }),
+    );
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.targets.map((t: any) => t.name)).toEqual([OLD]);
     expect(fake.calls.every((c) => c.authorization === `ApiKey ${Buffer.from('VuaCfGcBCdbkQm-e5aOx:ui2lp2axTNmsyakw9tvNnw').toString('base64')}`)).toBe(true);
     expect(run.stdout + run.stderr).not.toContain('ui2lp2axTNmsyakw9tvNnw');
 
-    const text = await runCli(['dates', 'scan', '--url', fake.url], env({ SEARCH_API_KEY: Buffer.from('VuaCfGcBCdbkQm-e5aOx:ui2lp2axTNmsyakw9tvNnw').toString('base64') }));
+    const text = await runCli(
+      ['dates', 'scan', '--url', fake.url],
+      env({ SEARCH_API_KEY: Buffer.from('VuaCfGcBCdbkQm-e5aOx:ui2lp2axTNmsyakw9tvNnw').toString('base64') }),
+    );
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`not listed (created by 7.0 or later`);
     expect(text.stdout).toMatch(/^summary: 0 index\(es\)/m);
@@ -264,7 +295,9 @@ describe.skipIf(skipJava)('auth and the command line, against the fake cluster (
     expect(refused.code).not.toBe(0);
     expect(refused.stdout).toBe('');
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toMatch(/have no java.time equivalent \(when: CCyy-MM-dd\).*--allow-unsupported writes the best-effort conversion, which is NOT equivalent/);
+    expect(refused.stderr).toMatch(
+      /have no java.time equivalent \(when: CCyy-MM-dd\).*--allow-unsupported writes the best-effort conversion, which is NOT equivalent/,
+    );
     expect(fake.writes).toEqual([]);
 
     const forced = await runCli(['dates', 'migrate', '--url', fake.url, '--index', 'centuries-v1', '--allow-unsupported', '--poll-interval', '0'], env());
@@ -282,7 +315,9 @@ describe.skipIf(skipJava)('auth and the command line, against the fake cluster (
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
-    expect(run.stderr).toMatch(/^adgraph: reindex task .* finished with 1 failure\(s\).*Next: events-v1 is unchanged and still serves events, events-recent; no alias was switched/);
+    expect(run.stderr).toMatch(
+      /^adgraph: reindex task .* finished with 1 failure\(s\).*Next: events-v1 is unchanged and still serves events, events-recent; no alias was switched/,
+    );
   });
 });
 
@@ -316,98 +351,128 @@ async function javaInstants(fake: FakeSearch, field = 'when'): Promise<Record<st
   return out;
 }
 
-describe.skipIf(skipJava).each<Flavour>(['7', '8'])('dates migrate: the fake %s.x cluster reads the converted formats and the documents with java.time', (flavour) => {
-  let fake: FakeSearch;
-  afterEach(() => fake?.close());
-  const taskFailures = () => [...fake.tasks.values()].flatMap((t) => t.failures);
+describe.skipIf(skipJava).each<Flavour>(['7', '8'])(
+  'dates migrate: the fake %s.x cluster reads the converted formats and the documents with java.time',
+  (flavour) => {
+    let fake: FakeSearch;
+    afterEach(() => fake?.close());
+    const taskFailures = () => [...fake.tasks.values()].flatMap((t) => t.failures);
 
-  it('a converted format java.time refuses (allowed with allowUnsupported) fails at index creation: nothing copied, no alias moved', async () => {
-    fake = await cluster(flavour);
-    fake.indices.get(OLD)!.mappings.properties.century = { type: 'date', format: 'CCyy-MM-dd' };
-    const error = await migrateIndex(new SearchClient({ url: fake.url }), { ...options(flavour), allowUnsupported: true }).catch((e) => e);
-    expect(error).toBeInstanceOf(MigrationError);
-    expect(error.step).toBe('create');
-    expect(error.message).toMatch(/mapper_parsing_exception: Failed to parse mapping.*: Error parsing \[format\] on field \[century\]: Invalid format: \[CC[^\]]*\]: Unknown pattern letter: C/);
-    expect(error.message).toContain(`${OLD} is unchanged and still serves events, events-recent; no alias was switched`);
-    expect(fake.indices.has(NEW)).toBe(false);
-    expect(fake.writes.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT /${NEW}`]);
-    expect(Object.keys(fake.indices.get(OLD)!.aliases).sort()).toEqual(['events', 'events-recent']);
-  });
-
-  it('a document the converted format cannot parse stops the reindex, named with its value; the old index keeps serving', async () => {
-    // Batches of 2: d1 d2 | d3 d4 | d5. The engine writes the rest of the failing batch (d4), then stops.
-    fake = await legacyDates(flavour, ['2010-01-04', '2010-01-05', '2010-1-05', '2010-01-07', '2010-01-08']);
-    const error = await migrateIndex(new SearchClient({ url: fake.url }), options(flavour)).catch((e) => e);
-    expect(error).toBeInstanceOf(MigrationError);
-    expect(error.step).toBe('reindex');
-    expect(error.message).toMatch(/finished with 1 failure\(s\) \(first: document d3: (\[1:\d+\] )?failed to parse field \[when\] of type \[date\] in document with id 'd3'\. Preview of field's value: '2010-1-05'\)/);
-    expect(error.message).toContain(`${OLD} is unchanged and still serves events; no alias was switched`);
-    expect(aliasCalls(fake)).toHaveLength(0);
-    expect(Object.keys(fake.indices.get(OLD)!.aliases)).toEqual(['events']);
-    expect([...fake.indices.get(NEW)!.docs.keys()]).toEqual(['d1', 'd2', 'd4']);
-
-    const format = fake.indices.get(NEW)!.mappings.properties.when.format;
-    expect(taskFailures()).toEqual([{
-      index: NEW, ...(flavour === '7' ? { type: '_doc' } : {}), id: 'd3', status: 400,
-      cause: {
-        type: flavour === '7' ? 'mapper_parsing_exception' : 'document_parsing_exception',
-        reason: expect.stringContaining("failed to parse field [when] of type [date] in document with id 'd3'"),
-        caused_by: { type: 'illegal_argument_exception', reason: `failed to parse date field [2010-1-05] with format [${format}]`, caused_by: { type: 'date_time_parse_exception', reason: expect.any(String) } },
-      },
-    }]);
-  });
-
-  it('with lenient the same documents migrate, and java.time reads every value as the instant Joda read', async () => {
-    const whens = ['2010-01-04', '2010-1-05', '2010-01-6', '2010-1-7', '0999-12-31'];
-    fake = await legacyDates(flavour, whens);
-    const result = await migrateIndex(new SearchClient({ url: fake.url }), { ...options(flavour), lenient: true });
-    expect(result).toMatchObject({ status: 'migrated', counts: { source: 5, target: 5 } });
-    expect(await javaInstants(fake)).toEqual(Object.fromEntries(whens.map((w, i) => [`d${i + 1}`, jodaDay(w)])));
-    expect(fake.uncheckedDates).toEqual([]);
-  });
-
-  it('the fake accepts a valid converted mapping, and every document Joda printed copies with its instant', async () => {
-    // Fields Joda printed for instants around year and week-year boundaries, a leap day and before 1970.
-    const instants = [Date.UTC(2019, 11, 30, 23, 59, 58, 7), Date.UTC(2020, 1, 29, 12, 0, 0, 500), Date.UTC(1969, 11, 31, 23, 59, 59, 999), Date.UTC(2021, 0, 3, 5, 6, 7, 80)];
-    const printed = (pattern: string, millis: number, offsetMinutes = 0) => {
-      const t = new Date(millis + offsetMinutes * 60_000);
-      const fields = { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate(), hour: t.getUTCHours(), minute: t.getUTCMinutes(), second: t.getUTCSeconds(), millis: t.getUTCMilliseconds(), offsetMinutes };
-      return jodaPrint(pattern, fields)!;
-    };
-    const seconds = (millis: number) => Math.floor(millis / 1000) * 1000;
-    const day = (millis: number) => Math.floor(millis / 86_400_000) * 86_400_000;
-    // field: [Joda format, offset it was printed in, the instant Joda read back]
-    const fields: Record<string, [string, number, (millis: number) => number]> = {
-      logged: ['yyyy-MM-dd HH:mm:ss', 0, seconds],
-      on: ['dd/MM/yyyy', 0, day],
-      stamp: ["yyyyMMdd'T'HHmmssZ", 330, seconds],
-      precise: ["yyyy-MM-dd'T'HH:mm:ss.SSSZZ", -180, (m) => m],
-    };
-    fake = await startFakeSearch({ flavour, batchSize: 3 });
-    fake.addIndex(OLD, {
-      createdVersion: flavour === '7' ? '6080099' : '7170099',
-      mappings: {
-        properties: {
-          ...Object.fromEntries(Object.entries(fields).map(([name, [format]]) => [name, { type: 'date', format }])),
-          either: { type: 'date', format: 'yyyy-MM-dd||epoch_millis' },
-          visits: { type: 'nested', properties: { at: { type: 'date', format: 'yyyy-MM-dd HH:mm:ss' } } },
-          label: { type: 'text', fields: { as_day: { type: 'date', format: 'dd/MM/yyyy' } } },
-        },
-      },
-      docs: instants.map((millis, i) => ({
-        id: `j${i + 1}`,
-        ...Object.fromEntries(Object.entries(fields).map(([name, [format, offset]]) => [name, printed(format, millis, offset)])),
-        either: i % 2 ? millis : printed('yyyy-MM-dd', millis), // a JSON number is parsed as its text, by epoch_millis
-        visits: [{ at: printed('yyyy-MM-dd HH:mm:ss', millis) }, { at: printed('yyyy-MM-dd HH:mm:ss', millis + 1000) }],
-        label: printed('dd/MM/yyyy', millis),
-      })),
+    it('a converted format java.time refuses (allowed with allowUnsupported) fails at index creation: nothing copied, no alias moved', async () => {
+      fake = await cluster(flavour);
+      fake.indices.get(OLD)!.mappings.properties.century = { type: 'date', format: 'CCyy-MM-dd' };
+      const error = await migrateIndex(new SearchClient({ url: fake.url }), { ...options(flavour), allowUnsupported: true }).catch((e) => e);
+      expect(error).toBeInstanceOf(MigrationError);
+      expect(error.step).toBe('create');
+      expect(error.message).toMatch(
+        /mapper_parsing_exception: Failed to parse mapping.*: Error parsing \[format\] on field \[century\]: Invalid format: \[CC[^\]]*\]: Unknown pattern letter: C/,
+      );
+      expect(error.message).toContain(`${OLD} is unchanged and still serves events, events-recent; no alias was switched`);
+      expect(fake.indices.has(NEW)).toBe(false);
+      expect(fake.writes.map((c) => `${c.method} ${c.path}`)).toEqual([`PUT /${NEW}`]);
+      expect(Object.keys(fake.indices.get(OLD)!.aliases).sort()).toEqual(['events', 'events-recent']);
     });
-    const result = await migrateIndex(new SearchClient({ url: fake.url }), { index: OLD, pollIntervalMs: 0, assumeJoda: flavour === '8' });
-    expect(result).toMatchObject({ status: 'migrated', counts: { source: 4, target: 4 } });
-    expect(fake.uncheckedDates).toEqual([]);
-    for (const [name, [, , read]] of Object.entries(fields)) {
-      expect(await javaInstants(fake, name), name).toEqual(Object.fromEntries(instants.map((m, i) => [`j${i + 1}`, read(m)])));
-    }
-    expect(await javaInstants(fake, 'either')).toEqual(Object.fromEntries(instants.map((m, i) => [`j${i + 1}`, i % 2 ? m : day(m)])));
-  });
-});
+
+    it('a document the converted format cannot parse stops the reindex, named with its value; the old index keeps serving', async () => {
+      // Batches of 2: d1 d2 | d3 d4 | d5. The engine writes the rest of the failing batch (d4), then stops.
+      fake = await legacyDates(flavour, ['2010-01-04', '2010-01-05', '2010-1-05', '2010-01-07', '2010-01-08']);
+      const error = await migrateIndex(new SearchClient({ url: fake.url }), options(flavour)).catch((e) => e);
+      expect(error).toBeInstanceOf(MigrationError);
+      expect(error.step).toBe('reindex');
+      expect(error.message).toMatch(
+        /finished with 1 failure\(s\) \(first: document d3: (\[1:\d+\] )?failed to parse field \[when\] of type \[date\] in document with id 'd3'\. Preview of field's value: '2010-1-05'\)/,
+      );
+      expect(error.message).toContain(`${OLD} is unchanged and still serves events; no alias was switched`);
+      expect(aliasCalls(fake)).toHaveLength(0);
+      expect(Object.keys(fake.indices.get(OLD)!.aliases)).toEqual(['events']);
+      expect([...fake.indices.get(NEW)!.docs.keys()]).toEqual(['d1', 'd2', 'd4']);
+
+      const format = fake.indices.get(NEW)!.mappings.properties.when.format;
+      expect(taskFailures()).toEqual([
+        {
+          index: NEW,
+          ...(flavour === '7' ? { type: '_doc' } : {}),
+          id: 'd3',
+          status: 400,
+          cause: {
+            type: flavour === '7' ? 'mapper_parsing_exception' : 'document_parsing_exception',
+            reason: expect.stringContaining("failed to parse field [when] of type [date] in document with id 'd3'"),
+            caused_by: {
+              type: 'illegal_argument_exception',
+              reason: `failed to parse date field [2010-1-05] with format [${format}]`,
+              caused_by: { type: 'date_time_parse_exception', reason: expect.any(String) },
+            },
+          },
+        },
+      ]);
+    });
+
+    it('with lenient the same documents migrate, and java.time reads every value as the instant Joda read', async () => {
+      const whens = ['2010-01-04', '2010-1-05', '2010-01-6', '2010-1-7', '0999-12-31'];
+      fake = await legacyDates(flavour, whens);
+      const result = await migrateIndex(new SearchClient({ url: fake.url }), { ...options(flavour), lenient: true });
+      expect(result).toMatchObject({ status: 'migrated', counts: { source: 5, target: 5 } });
+      expect(await javaInstants(fake)).toEqual(Object.fromEntries(whens.map((w, i) => [`d${i + 1}`, jodaDay(w)])));
+      expect(fake.uncheckedDates).toEqual([]);
+    });
+
+    it('the fake accepts a valid converted mapping, and every document Joda printed copies with its instant', async () => {
+      // Fields Joda printed for instants around year and week-year boundaries, a leap day and before 1970.
+      const instants = [
+        Date.UTC(2019, 11, 30, 23, 59, 58, 7),
+        Date.UTC(2020, 1, 29, 12, 0, 0, 500),
+        Date.UTC(1969, 11, 31, 23, 59, 59, 999),
+        Date.UTC(2021, 0, 3, 5, 6, 7, 80),
+      ];
+      const printed = (pattern: string, millis: number, offsetMinutes = 0) => {
+        const t = new Date(millis + offsetMinutes * 60_000);
+        const fields = {
+          year: t.getUTCFullYear(),
+          month: t.getUTCMonth() + 1,
+          day: t.getUTCDate(),
+          hour: t.getUTCHours(),
+          minute: t.getUTCMinutes(),
+          second: t.getUTCSeconds(),
+          millis: t.getUTCMilliseconds(),
+          offsetMinutes,
+        };
+        return jodaPrint(pattern, fields)!;
+      };
+      const seconds = (millis: number) => Math.floor(millis / 1000) * 1000;
+      const day = (millis: number) => Math.floor(millis / 86_400_000) * 86_400_000;
+      // field: [Joda format, offset it was printed in, the instant Joda read back]
+      const fields: Record<string, [string, number, (millis: number) => number]> = {
+        logged: ['yyyy-MM-dd HH:mm:ss', 0, seconds],
+        on: ['dd/MM/yyyy', 0, day],
+        stamp: ["yyyyMMdd'T'HHmmssZ", 330, seconds],
+        precise: ["yyyy-MM-dd'T'HH:mm:ss.SSSZZ", -180, (m) => m],
+      };
+      fake = await startFakeSearch({ flavour, batchSize: 3 });
+      fake.addIndex(OLD, {
+        createdVersion: flavour === '7' ? '6080099' : '7170099',
+        mappings: {
+          properties: {
+            ...Object.fromEntries(Object.entries(fields).map(([name, [format]]) => [name, { type: 'date', format }])),
+            either: { type: 'date', format: 'yyyy-MM-dd||epoch_millis' },
+            visits: { type: 'nested', properties: { at: { type: 'date', format: 'yyyy-MM-dd HH:mm:ss' } } },
+            label: { type: 'text', fields: { as_day: { type: 'date', format: 'dd/MM/yyyy' } } },
+          },
+        },
+        docs: instants.map((millis, i) => ({
+          id: `j${i + 1}`,
+          ...Object.fromEntries(Object.entries(fields).map(([name, [format, offset]]) => [name, printed(format, millis, offset)])),
+          either: i % 2 ? millis : printed('yyyy-MM-dd', millis), // a JSON number is parsed as its text, by epoch_millis
+          visits: [{ at: printed('yyyy-MM-dd HH:mm:ss', millis) }, { at: printed('yyyy-MM-dd HH:mm:ss', millis + 1000) }],
+          label: printed('dd/MM/yyyy', millis),
+        })),
+      });
+      const result = await migrateIndex(new SearchClient({ url: fake.url }), { index: OLD, pollIntervalMs: 0, assumeJoda: flavour === '8' });
+      expect(result).toMatchObject({ status: 'migrated', counts: { source: 4, target: 4 } });
+      expect(fake.uncheckedDates).toEqual([]);
+      for (const [name, [, , read]] of Object.entries(fields)) {
+        expect(await javaInstants(fake, name), name).toEqual(Object.fromEntries(instants.map((m, i) => [`j${i + 1}`, read(m)])));
+      }
+      expect(await javaInstants(fake, 'either')).toEqual(Object.fromEntries(instants.map((m, i) => [`j${i + 1}`, i % 2 ? m : day(m)])));
+    });
+  },
+);

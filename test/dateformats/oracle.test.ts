@@ -63,14 +63,18 @@ const EXACT: ExactCase[] = [
 describe.skipIf(skip)('dates oracle (real Joda-Time vs java.time)', () => {
   const oracle = oracleForBlock({ years: '1990-2030', random: 100 });
 
-  it.each(EXACT)('$legacy (lenient: $lenient): equivalent as the converter says', async ({ legacy, lenient, extra = [] }) => {
-    const conversion = convertFormat(legacy, { lenient });
-    expect(conversion.exact, JSON.stringify(conversion.parts, null, 2)).toBe(true);
-    expect(conversion.lenient).toBe(!!lenient);
-    const flags = ['--fail-on-print-diff', ...(lenient ? ['--lenient-variants'] : []), ...extra];
-    const run = await oracle(legacy, usable(legacy, lenient), flags);
-    expect(run.code, `${legacy} -> ${conversion.output}\n${run.output}`).toBe(0);
-  }, 120_000);
+  it.each(EXACT)(
+    '$legacy (lenient: $lenient): equivalent as the converter says',
+    async ({ legacy, lenient, extra = [] }) => {
+      const conversion = convertFormat(legacy, { lenient });
+      expect(conversion.exact, JSON.stringify(conversion.parts, null, 2)).toBe(true);
+      expect(conversion.lenient).toBe(!!lenient);
+      const flags = ['--fail-on-print-diff', ...(lenient ? ['--lenient-variants'] : []), ...extra];
+      const run = await oracle(legacy, usable(legacy, lenient), flags);
+      expect(run.code, `${legacy} -> ${conversion.output}\n${run.output}`).toBe(0);
+    },
+    120_000,
+  );
 
   it("the guide's naive rules miss what the converter's alternatives add", async () => {
     // ZZ -> X||XXX||XXXXX (the guide) rejects +0102 and +010203 that Joda parsed, and prints Z for UTC.
@@ -109,18 +113,19 @@ describe.skipIf(skip)('dates oracle (real Joda-Time vs java.time)', () => {
   }, 300_000);
 });
 
-
 /**
  * The Joda pattern with every month and day name of the other length (MMM <-> MMMM, EEE <-> EEEE): Joda's parser
  * accepted both lengths under either, so what it prints is data the legacy index may hold.
  */
 function otherNameLengths(pattern: string): string | undefined {
   let changed = false;
-  const out = tokenizeJoda(pattern).map((t) => {
-    if (t.kind !== 'letter' || !((t.letter === 'M' && t.count >= 3) || t.letter === 'E')) return t.raw;
-    changed = true;
-    return t.letter.repeat(t.count >= 4 ? 3 : 4);
-  }).join('');
+  const out = tokenizeJoda(pattern)
+    .map((t) => {
+      if (t.kind !== 'letter' || !((t.letter === 'M' && t.count >= 3) || t.letter === 'E')) return t.raw;
+      changed = true;
+      return t.letter.repeat(t.count >= 4 ? 3 : 4);
+    })
+    .join('');
   return changed ? out : undefined;
 }
 
@@ -136,24 +141,25 @@ describe.skipIf(skip)('every row of the formats table called lenient accepts wha
     expect(lenientRows.length).toBeGreaterThanOrEqual(90);
   });
 
-  it.concurrent.each(lenientRows)('$input', async (row) => {
-    const conversion = convertFormat(row.input, { lenient: true, currentYear: 2026 });
-    const output = conversion.output!;
-    const extra = [
-      ...(/[xX]/.test(output.replace(/'[^']*'/g, '')) ? ['--zone', 'Asia/Kolkata'] : []),
-      ...(row.years ? ['--years', row.years] : []),
-    ];
-    // Not --fail-on-print-diff: it would also count other letter cases, which no java.time pattern accepts (a review
-    // finding says so). Printing stays as the formats table checks it: the lenient alternatives come after the printer.
-    const variants = await run(row.input, output, ['--lenient-variants', ...extra]);
-    expect(variants.code, `${row.input} -> ${output}\n${variants.output}`).toBe(0);
-    const names = otherNameLengths(row.input);
-    if (names) {
-      // What Joda printed with names of the other length parses to the same instant (printing differs by design).
-      const other = await run(names, output, extra);
-      expect(other.code, `${names} (data for ${row.input}) -> ${output}\n${other.output}`).toBe(0);
-    }
-  }, 120_000);
+  it.concurrent.each(lenientRows)(
+    '$input',
+    async (row) => {
+      const conversion = convertFormat(row.input, { lenient: true, currentYear: 2026 });
+      const output = conversion.output!;
+      const extra = [...(/[xX]/.test(output.replace(/'[^']*'/g, '')) ? ['--zone', 'Asia/Kolkata'] : []), ...(row.years ? ['--years', row.years] : [])];
+      // Not --fail-on-print-diff: it would also count other letter cases, which no java.time pattern accepts (a review
+      // finding says so). Printing stays as the formats table checks it: the lenient alternatives come after the printer.
+      const variants = await run(row.input, output, ['--lenient-variants', ...extra]);
+      expect(variants.code, `${row.input} -> ${output}\n${variants.output}`).toBe(0);
+      const names = otherNameLengths(row.input);
+      if (names) {
+        // What Joda printed with names of the other length parses to the same instant (printing differs by design).
+        const other = await run(names, output, extra);
+        expect(other.code, `${names} (data for ${row.input}) -> ${output}\n${other.output}`).toBe(0);
+      }
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(skip)('names of either length (Joda MMM and EEE accepted full names, MMMM and EEEE short ones)', () => {
@@ -166,19 +172,25 @@ describe.skipIf(skip)('names of either length (Joda MMM and EEE accepted full na
     { legacy: 'EEEE dd.MM.yyyy', inputs: ['Tue 05.01.2010', 'Tuesday 5.1.2010'] },
   ];
 
-  it.each(CASES)('$legacy: both parse each input to the same instant with --lenient, not without', async ({ legacy, inputs: values }) => {
-    const lenient = await run(legacy, usable(legacy, true), inputs(...values));
-    expect(lenient.code, lenient.output).toBe(0);
-    // Every explicit input parsed on both sides to the same instant (not merely refused by both).
-    for (const value of values) expect(lenient.output, value).toContain(`OK         "${value}"`);
-    const plain = await run(legacy, usable(legacy), inputs(...values));
-    expect(plain.code, plain.output).toBe(1);
-    expect(plain.output).toMatch(/INPUT_JODA_ONLY/);
-  }, 120_000);
+  it.each(CASES)(
+    '$legacy: both parse each input to the same instant with --lenient, not without',
+    async ({ legacy, inputs: values }) => {
+      const lenient = await run(legacy, usable(legacy, true), inputs(...values));
+      expect(lenient.code, lenient.output).toBe(0);
+      // Every explicit input parsed on both sides to the same instant (not merely refused by both).
+      for (const value of values) expect(lenient.output, value).toContain(`OK         "${value}"`);
+      const plain = await run(legacy, usable(legacy), inputs(...values));
+      expect(plain.code, plain.output).toBe(1);
+      expect(plain.output).toMatch(/INPUT_JODA_ONLY/);
+    },
+    120_000,
+  );
 
   it('letter case stays a review finding that says what an operator can do', () => {
     const conversion = convertFormat('dd MMM yyyy', { lenient: true });
-    const findings = conversion.parts[0]!.findings.filter((f) => f.severity === 'review').map((f) => f.message).join('\n');
+    const findings = conversion.parts[0]!.findings.filter((f) => f.severity === 'review')
+      .map((f) => f.message)
+      .join('\n');
     expect(findings).toMatch(/Joda `MMM` is text \(month name\): Joda parsed it in any letter case/);
     expect(findings).toMatch(/`script` processor in the ingest pipeline/);
   });
@@ -191,7 +203,9 @@ describe.skipIf(skip)('formats without a year', () => {
     for (const legacy of ['MM-dd', 'MMM dd HH:mm:ss', 'dd/MM']) {
       const conversion = convertFormat(legacy, { lenient: true });
       expect(conversion.lenient, legacy).toBe(true);
-      expect(conversion.parts[0]!.findings.map((f) => f.message).join('\n')).toMatch(/no year: Joda and java.time both read these dates in 1970, so Feb 29 is refused by both/);
+      expect(conversion.parts[0]!.findings.map((f) => f.message).join('\n')).toMatch(
+        /no year: Joda and java.time both read these dates in 1970, so Feb 29 is refused by both/,
+      );
     }
     const result = await run('MM-dd', usable('MM-dd', true), inputs('02-29', '2-29', '02-28'));
     expect(result.code, result.output).toBe(0);

@@ -2,7 +2,12 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusFilters } from '../../src/ads/edges.ts';
 import {
-  AD_EFFECTIVE_STATUSES, AD_SET_EFFECTIVE_STATUSES, adEffectiveStatus, adSetEffectiveStatus, CAMPAIGN_EFFECTIVE_STATUSES, campaignEffectiveStatus,
+  AD_EFFECTIVE_STATUSES,
+  AD_SET_EFFECTIVE_STATUSES,
+  adEffectiveStatus,
+  adSetEffectiveStatus,
+  CAMPAIGN_EFFECTIVE_STATUSES,
+  campaignEffectiveStatus,
   type EffectiveStatus,
 } from '../../src/ads/rules/effective-status.ts';
 import { OBJECT_STATUSES, type ObjectStatus } from '../../src/ads/rules/enums.ts';
@@ -12,8 +17,7 @@ import { conditionFor, type Dimension, type RawCondition } from '../../src/db/co
  * conditionFor turns a pure rule into SQL by enumerating its inputs. Each condition is checked against the
  * rule itself in a real SQLite database holding one row per combination of inputs.
  */
-const subsets = <T>(items: readonly T[]): T[][] =>
-  Array.from({ length: 2 ** items.length }, (_, mask) => items.filter((_, i) => (mask >> i) & 1));
+const subsets = <T>(items: readonly T[]): T[][] => Array.from({ length: 2 ** items.length }, (_, mask) => items.filter((_, i) => (mask >> i) & 1));
 
 let db: Database.Database;
 
@@ -24,13 +28,26 @@ function matching(table: string, condition: RawCondition): number[] {
 }
 
 // One row per combination of the inputs of each object's effective status, in plain columns.
-interface AdSetRow { id: number; own: ObjectStatus; campaign: ObjectStatus; hasIssues: boolean }
-interface AdRow { id: number; own: ObjectStatus; campaign: ObjectStatus; adSet: ObjectStatus; adSetHasIssues: boolean }
+interface AdSetRow {
+  id: number;
+  own: ObjectStatus;
+  campaign: ObjectStatus;
+  hasIssues: boolean;
+}
+interface AdRow {
+  id: number;
+  own: ObjectStatus;
+  campaign: ObjectStatus;
+  adSet: ObjectStatus;
+  adSetHasIssues: boolean;
+}
 const CAMPAIGN_ROWS = OBJECT_STATUSES.map((own, i) => ({ id: i + 1, own }));
-const AD_SET_ROWS: AdSetRow[] = OBJECT_STATUSES.flatMap((own) => OBJECT_STATUSES.flatMap((campaign) => [false, true].map((hasIssues) => ({ own, campaign, hasIssues }))))
-  .map((row, i) => ({ id: 100 + i, ...row }));
-const AD_ROWS: AdRow[] = OBJECT_STATUSES.flatMap((own) => AD_SET_ROWS.map((s) => ({ own, campaign: s.campaign, adSet: s.own, adSetHasIssues: s.hasIssues })))
-  .map((row, i) => ({ id: 1000 + i, ...row }));
+const AD_SET_ROWS: AdSetRow[] = OBJECT_STATUSES.flatMap((own) =>
+  OBJECT_STATUSES.flatMap((campaign) => [false, true].map((hasIssues) => ({ own, campaign, hasIssues }))),
+).map((row, i) => ({ id: 100 + i, ...row }));
+const AD_ROWS: AdRow[] = OBJECT_STATUSES.flatMap((own) =>
+  AD_SET_ROWS.map((s) => ({ own, campaign: s.campaign, adSet: s.own, adSetHasIssues: s.hasIssues })),
+).map((row, i) => ({ id: 1000 + i, ...row }));
 
 beforeAll(() => {
   db = new Database(':memory:');
@@ -60,9 +77,13 @@ const FLAT_AD: Dimension[] = [
 
 type Inputs = Record<string, string | boolean>;
 const adSetRule = (i: Inputs) => adSetEffectiveStatus({ own: i.own as ObjectStatus, campaign: i.campaign as ObjectStatus, hasIssues: i.hasIssues as boolean });
-const adRule = (i: Inputs) => adEffectiveStatus({
-  own: i.own as ObjectStatus, campaign: i.campaign as ObjectStatus, adSet: i.adSet as ObjectStatus, adSetHasIssues: i.adSetHasIssues as boolean,
-});
+const adRule = (i: Inputs) =>
+  adEffectiveStatus({
+    own: i.own as ObjectStatus,
+    campaign: i.campaign as ObjectStatus,
+    adSet: i.adSet as ObjectStatus,
+    adSetHasIssues: i.adSetHasIssues as boolean,
+  });
 
 describe('conditionFor over the effective status rules (every subset of wanted statuses)', () => {
   it('ad sets: 128 subsets of 7 statuses', () => {
@@ -94,18 +115,23 @@ describe('conditionFor over the effective status rules (every subset of wanted s
   it('is compact: an own status that decides alone is one comparison', () => {
     expect(conditionFor(FLAT_AD_SET, (i) => adSetRule(i) === 'DELETED' && i.own === 'DELETED')).toEqual({ sql: 'own = ?', bindings: ['DELETED'] });
     // Two of four values: the excluded ones are named (the database's planner then guesses "most rows").
-    expect(conditionFor(FLAT_AD_SET, (i) => ['DELETED', 'ARCHIVED'].includes(adSetRule(i)) && i.own !== 'ACTIVE' && i.own !== 'PAUSED'))
-      .toEqual({ sql: 'own not in (?, ?)', bindings: ['ACTIVE', 'PAUSED'] });
+    expect(conditionFor(FLAT_AD_SET, (i) => ['DELETED', 'ARCHIVED'].includes(adSetRule(i)) && i.own !== 'ACTIVE' && i.own !== 'PAUSED')).toEqual({
+      sql: 'own not in (?, ?)',
+      bindings: ['ACTIVE', 'PAUSED'],
+    });
     expect(conditionFor(FLAT_AD_SET, (i) => i.own !== 'DELETED')).toEqual({ sql: 'own <> ?', bindings: ['DELETED'] });
     // A status that depends on two inputs: the rest of the condition appears only under the values that need it.
-    expect(conditionFor(FLAT_AD_SET, (i) => adSetRule(i) === 'PAUSED'))
-      .toEqual({ sql: 'own = ? and (campaign not in (?, ?))', bindings: ['PAUSED', 'DELETED', 'ARCHIVED'] });
+    expect(conditionFor(FLAT_AD_SET, (i) => adSetRule(i) === 'PAUSED')).toEqual({
+      sql: 'own = ? and (campaign not in (?, ?))',
+      bindings: ['PAUSED', 'DELETED', 'ARCHIVED'],
+    });
   });
 
   it('gives values with the same rest one test', () => {
     // Without a filter: not DELETED or ARCHIVED itself, nor through its campaign; issues do not matter.
     expect(conditionFor(FLAT_AD_SET, (i) => !['DELETED', 'ARCHIVED'].includes(adSetRule(i)))).toEqual({
-      sql: 'own not in (?, ?) and (campaign not in (?, ?))', bindings: ['DELETED', 'ARCHIVED', 'DELETED', 'ARCHIVED'],
+      sql: 'own not in (?, ?) and (campaign not in (?, ?))',
+      bindings: ['DELETED', 'ARCHIVED', 'DELETED', 'ARCHIVED'],
     });
   });
 });
@@ -125,7 +151,10 @@ describe('conditionFor over any predicate', () => {
     const mark = db.prepare('insert into marks values (?)');
     for (const r of ROWS) {
       insert.run(r.id, r.a ? 1 : 0, r.x);
-      if (r.b) { mark.run(r.id); mark.run(r.id); } // twice: exists counts a row once
+      if (r.b) {
+        mark.run(r.id);
+        mark.run(r.id);
+      } // twice: exists counts a row once
     }
   });
 
@@ -166,7 +195,13 @@ describe('the effective_status filters of the edges (src/ads/edges.ts)', () => {
       reference.run(s.id, 'custom_audience', 1);
       reference.run(s.id, 'custom_conversion', 4);
       if (s.hasIssues) {
-        const [kind, object] = ([['custom_audience', 2], ['custom_audience', 3], ['custom_conversion', 5]] as const)[i % 3]!;
+        const [kind, object] = (
+          [
+            ['custom_audience', 2],
+            ['custom_audience', 3],
+            ['custom_conversion', 5],
+          ] as const
+        )[i % 3]!;
         reference.run(s.id, kind, object);
       }
     });

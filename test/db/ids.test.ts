@@ -24,10 +24,12 @@ describe('allocateIds', () => {
 
   it('leaves no ids behind when the transaction fails', async () => {
     const before = await database.db('graph_objects').count({ n: '*' });
-    await expect(database.db.transaction(async (trx) => {
-      await allocateIds(trx, 'ad', 700);
-      throw new Error('the write failed');
-    })).rejects.toThrow('the write failed');
+    await expect(
+      database.db.transaction(async (trx) => {
+        await allocateIds(trx, 'ad', 700);
+        throw new Error('the write failed');
+      }),
+    ).rejects.toThrow('the write failed');
     expect(await database.db('graph_objects').count({ n: '*' })).toEqual(before);
   });
 });

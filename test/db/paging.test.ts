@@ -60,9 +60,9 @@ describe('paging many parents at once', () => {
     all = [];
     // In rounds, so the parents' ids interleave and one cursor falls inside several lists.
     for (let round = 0; round < 4; round++) {
-      all.push(...await world.adSets(active!, 20, (i) => ({ status: STATUSES[i % STATUSES.length]! })));
-      all.push(...await world.adSets(archived!, 3));
-      all.push(...await world.adSets(paused!, 5, (i) => ({ status: STATUSES[(i + round) % STATUSES.length]! })));
+      all.push(...(await world.adSets(active!, 20, (i) => ({ status: STATUSES[i % STATUSES.length]! }))));
+      all.push(...(await world.adSets(archived!, 3)));
+      all.push(...(await world.adSets(paused!, 5, (i) => ({ status: STATUSES[(i + round) % STATUSES.length]! }))));
     }
   });
   afterAll(() => server?.close());
@@ -71,19 +71,26 @@ describe('paging many parents at once', () => {
     {
       name: 'default (not DELETED or ARCHIVED)',
       filters: statusFilters('ad_sets'),
-      keeps: (s) => !['DELETED', 'ARCHIVED'].includes(adSetEffectiveStatus({ own: s.status, campaign: campaignOf.get(s.campaignId)!.status, hasIssues: false })),
+      keeps: (s) =>
+        !['DELETED', 'ARCHIVED'].includes(adSetEffectiveStatus({ own: s.status, campaign: campaignOf.get(s.campaignId)!.status, hasIssues: false })),
     },
     { name: 'status PAUSED', filters: statusFilters('ad_sets', { status: ['PAUSED'] }), keeps: (s) => s.status === 'PAUSED' },
     {
       name: 'effective status CAMPAIGN_PAUSED or ARCHIVED',
       filters: statusFilters('ad_sets', { effectiveStatus: ['CAMPAIGN_PAUSED', 'ARCHIVED'] }),
-      keeps: (s) => ['CAMPAIGN_PAUSED', 'ARCHIVED'].includes(adSetEffectiveStatus({ own: s.status, campaign: campaignOf.get(s.campaignId)!.status, hasIssues: false })),
+      keeps: (s) =>
+        ['CAMPAIGN_PAUSED', 'ARCHIVED'].includes(adSetEffectiveStatus({ own: s.status, campaign: campaignOf.get(s.campaignId)!.status, hasIssues: false })),
     },
   ];
 
   it('gives each parent its own page, in one statement, for every direction and cursor', async () => {
     const sorted = [...all].sort(byId);
-    const cursors = [undefined, String(BigInt(sorted[0]!.id) - 1n), ...sorted.filter((_, i) => i % 9 === 4).map((s) => s.id), String(BigInt(sorted.at(-1)!.id) + 1n)];
+    const cursors = [
+      undefined,
+      String(BigInt(sorted[0]!.id) - 1n),
+      ...sorted.filter((_, i) => i % 9 === 4).map((s) => s.id),
+      String(BigInt(sorted.at(-1)!.id) + 1n),
+    ];
     let batches = 0;
     for (const { name, filters, keeps } of FILTERS) {
       for (const direction of ['forward', 'backward'] as const) {
@@ -93,7 +100,8 @@ describe('paging many parents at once', () => {
               const request: PageRequest = { limit, direction, descending, cursorId };
               const paged = pagedChildren(server.deps.db, adSets, 'account_id');
               const { result, statements } = await countStatements(server.deps.db, () =>
-                Promise.all(accounts.map((account) => paged.page(account.id, request, filters))));
+                Promise.all(accounts.map((account) => paged.page(account.id, request, filters))),
+              );
               expect(statements, `${name} ${JSON.stringify(request)}`).toHaveLength(1);
               accounts.forEach((account, i) => {
                 const list = all.filter((s) => s.accountId === account.id && keeps(s));
@@ -111,7 +119,10 @@ describe('paging many parents at once', () => {
   it('walks to the last page and back, alone and batched with other parents', async () => {
     const [a, b] = accounts as [AdAccountRecord, AdAccountRecord];
     const { filters, keeps } = FILTERS[0]!;
-    const expected = all.filter((s) => s.accountId === a.id && keeps(s)).sort(byId).map((s) => s.id);
+    const expected = all
+      .filter((s) => s.accountId === a.id && keeps(s))
+      .sort(byId)
+      .map((s) => s.id);
     expect(expected.length).toBeGreaterThan(40);
     for (const together of [[], [b.id]]) {
       const walk = async (direction: 'forward' | 'backward') => {

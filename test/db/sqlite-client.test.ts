@@ -21,7 +21,10 @@ describe('rows read through the SQLite client', () => {
     file = join(dir, 'rows.sqlite');
     db = createDatabase(`sqlite:${file}`);
     await db.raw('create table things (id integer primary key, name text not null, size integer, data text)');
-    await db('things').insert([{ id: 1, name: 'one', size: 10, data: '{"a":1}' }, { id: 2, name: 'two', size: null, data: null }]);
+    await db('things').insert([
+      { id: 1, name: 'one', size: 10, data: '{"a":1}' },
+      { id: 2, name: 'two', size: null, data: null },
+    ]);
     other = new Database(file);
   });
 
@@ -48,18 +51,30 @@ describe('rows read through the SQLite client', () => {
       const expected = direct(sql, ...bindings);
       const rows = await throughKnex(sql, ...bindings);
       expect(rows, sql).toEqual(expected);
-      expect(rows.map((row) => Object.keys(row)), sql).toEqual(expected.map((row) => Object.keys(row)));
-      expect(rows.every((row) => Object.getPrototypeOf(row) === Object.prototype), sql).toBe(true);
+      expect(
+        rows.map((row) => Object.keys(row)),
+        sql,
+      ).toEqual(expected.map((row) => Object.keys(row)));
+      expect(
+        rows.every((row) => Object.getPrototypeOf(row) === Object.prototype),
+        sql,
+      ).toBe(true);
     }
   });
 
   it('follow a schema changed by another connection, columns renamed or reordered', async () => {
     const all = () => db('things').select('*').orderBy('id');
-    expect(await all()).toEqual([{ id: 1, name: 'one', size: 10, data: '{"a":1}' }, { id: 2, name: 'two', size: null, data: null }]);
+    expect(await all()).toEqual([
+      { id: 1, name: 'one', size: 10, data: '{"a":1}' },
+      { id: 2, name: 'two', size: null, data: null },
+    ]);
 
     // As many columns as before, other names: only the names tell the shapes apart.
     other.exec('alter table things rename column name to title');
-    expect(await all()).toEqual([{ id: 1, title: 'one', size: 10, data: '{"a":1}' }, { id: 2, title: 'two', size: null, data: null }]);
+    expect(await all()).toEqual([
+      { id: 1, title: 'one', size: 10, data: '{"a":1}' },
+      { id: 2, title: 'two', size: null, data: null },
+    ]);
 
     other.exec(`
       create table things_new (data text, size integer, title text not null, id integer primary key);
@@ -68,14 +83,17 @@ describe('rows read through the SQLite client', () => {
       alter table things_new rename to things;
     `);
     const reordered = await all();
-    expect(reordered).toEqual([{ data: '{"a":1}', size: 10, title: 'one', id: 1 }, { data: null, size: null, title: 'two', id: 2 }]);
+    expect(reordered).toEqual([
+      { data: '{"a":1}', size: 10, title: 'one', id: 1 },
+      { data: null, size: null, title: 'two', id: 2 },
+    ]);
     expect(Object.keys(reordered[0]!)).toEqual(['data', 'size', 'title', 'id']);
   });
 
   it('follow a schema changed in a transaction of its own connection', async () => {
     await db.transaction(async (trx) => {
       expect(await trx('things').select('*').where({ id: 1 })).toEqual([{ data: '{"a":1}', size: 10, title: 'one', id: 1 }]);
-      await trx.raw('alter table things add column colour text default \'red\'');
+      await trx.raw("alter table things add column colour text default 'red'");
       expect(await trx('things').select('*').where({ id: 1 })).toEqual([{ data: '{"a":1}', size: 10, title: 'one', id: 1, colour: 'red' }]);
     });
     expect(await db('things').select('*').where({ id: 2 })).toEqual([{ data: null, size: null, title: 'two', id: 2, colour: 'red' }]);

@@ -19,7 +19,11 @@ describe('prepared statements kept by SQL text (better-sqlite3)', () => {
       t.integer('id').primary();
       t.string('name').notNullable();
     });
-    await db('things').insert([{ id: 1, name: 'one' }, { id: 2, name: 'two' }, { id: 3, name: 'three' }]);
+    await db('things').insert([
+      { id: 1, name: 'one' },
+      { id: 2, name: 'two' },
+      { id: 3, name: 'three' },
+    ]);
     // The pool holds one connection: every query below runs on it.
     const connection = (await db.client.acquireConnection()) as PreparingConnection;
     db.client.releaseConnection(connection);
@@ -45,12 +49,14 @@ describe('prepared statements kept by SQL text (better-sqlite3)', () => {
 
   it('stays right inside transactions, committed or rolled back', async () => {
     const count = async (q: Db = db) => Number(((await q('things').count({ n: '*' })) as [{ n: number }])[0].n);
-    await expect(db.transaction(async (trx) => {
-      await trx('things').insert({ id: 10, name: 'ten' });
-      expect(await count(trx)).toBe(4);
-      expect(await trx('things').select('name').where({ id: 10 })).toEqual([{ name: 'ten' }]);
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
+    await expect(
+      db.transaction(async (trx) => {
+        await trx('things').insert({ id: 10, name: 'ten' });
+        expect(await count(trx)).toBe(4);
+        expect(await trx('things').select('name').where({ id: 10 })).toEqual([{ name: 'ten' }]);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
     expect(await count()).toBe(3);
     expect(await byId(10)).toEqual([]);
     await db.transaction(async (trx) => {

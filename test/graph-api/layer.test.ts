@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
-import {
-  batchAnswers, expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse,
-} from '../helpers/graph.ts';
+import { batchAnswers, expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../../src/ads/store.ts';
 import type { PageRecord, PostRecord } from '../../src/comments/store.ts';
@@ -87,7 +85,11 @@ describe('the /v24.0 layer', () => {
       for (const version of ['v99.0', 'v25.0', 'v24', 'vfoo']) {
         const response = await graph.call('GET', `/${version}/${act(account)}`, { token });
         expectGraphError(response, {
-          status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: /^Unsupported get request\. Object with ID '[^']*' does not exist/,
+          status: 400,
+          code: 100,
+          subcode: 33,
+          type: 'GraphMethodException',
+          message: /^Unsupported get request\. Object with ID '[^']*' does not exist/,
         });
       }
     });
@@ -145,7 +147,9 @@ describe('the /v24.0 layer', () => {
       for (const bad of ['nonsense', forged, 'a.b.c', 'x'.repeat(9000)]) {
         expectGraphError(await graph.get(act(account), bad), { status: 400, code: 190, type: 'OAuthException' });
         expectGraphError(await graph.call('GET', `/v24.0/${act(account)}`, { headers: { authorization: `Bearer ${bad}` } }), {
-          status: 400, code: 190, type: 'OAuthException',
+          status: 400,
+          code: 190,
+          type: 'OAuthException',
         });
       }
     });
@@ -194,10 +198,12 @@ describe('the /v24.0 layer', () => {
 
     it('decodes JSON-encoded objects and lists in the form fields of batch items', async () => {
       // fields and limit inside a batch item body of a GET are read like query parameters.
-      const answers = batchAnswers(await graph.batch({
-        access_token: token,
-        batch: [{ method: 'GET', relative_url: `${act(pagingAccount)}/campaigns?fields=name&limit=2` }],
-      }));
+      const answers = batchAnswers(
+        await graph.batch({
+          access_token: token,
+          batch: [{ method: 'GET', relative_url: `${act(pagingAccount)}/campaigns?fields=name&limit=2` }],
+        }),
+      );
       expect(answers[0]!.code).toBe(200);
       expect(answers[0]!.parsed.data).toHaveLength(2);
     });
@@ -214,7 +220,8 @@ describe('the /v24.0 layer', () => {
       const response = await graph.get(adSet.id, token, { fields: 'name,campaign{name,status},account{account_id,currency}' });
       expect(response.status, response.text).toBe(200);
       expect(response.body).toEqual({
-        id: adSet.id, name: 'Ad set 1',
+        id: adSet.id,
+        name: 'Ad set 1',
         campaign: { id: campaign.id, name: 'Spring', status: 'PAUSED' },
         account: { id: act(account), account_id: account.id, currency: 'USD' },
       });
@@ -241,22 +248,33 @@ describe('the /v24.0 layer', () => {
 
     it('answers an unknown field with error 100 naming the field and the node type', async () => {
       expectGraphError(await graph.get(campaign.id, token, { fields: 'name,x' }), {
-        status: 400, code: 100, type: 'OAuthException', message: '(#100) Tried accessing nonexisting field (x) on node type (Campaign)',
+        status: 400,
+        code: 100,
+        type: 'OAuthException',
+        message: '(#100) Tried accessing nonexisting field (x) on node type (Campaign)',
       });
       expectGraphError(await graph.get(adSet.id, token, { fields: 'campaign{nope}' }), {
-        status: 400, code: 100, message: '(#100) Tried accessing nonexisting field (nope) on node type (Campaign)',
+        status: 400,
+        code: 100,
+        message: '(#100) Tried accessing nonexisting field (nope) on node type (Campaign)',
       });
       expectGraphError(await graph.get(act(account), token, { fields: 'organization_id' }), {
-        status: 400, code: 100, message: '(#100) Tried accessing nonexisting field (organization_id) on node type (AdAccount)',
+        status: 400,
+        code: 100,
+        message: '(#100) Tried accessing nonexisting field (organization_id) on node type (AdAccount)',
       });
       expectGraphError(await graph.get(`${act(pagingAccount)}/campaigns`, token, { fields: 'bogus' }), {
-        status: 400, code: 100, message: '(#100) Tried accessing nonexisting field (bogus) on node type (Campaign)',
+        status: 400,
+        code: 100,
+        message: '(#100) Tried accessing nonexisting field (bogus) on node type (Campaign)',
       });
     });
 
     it('answers an unknown field on an edge even when the edge is empty', async () => {
       expectGraphError(await graph.get(`${act(emptyAccount)}/campaigns`, token, { fields: 'bogus' }), {
-        status: 400, code: 100, message: '(#100) Tried accessing nonexisting field (bogus) on node type (Campaign)',
+        status: 400,
+        code: 100,
+        message: '(#100) Tried accessing nonexisting field (bogus) on node type (Campaign)',
       });
     });
 
@@ -382,7 +400,15 @@ describe('the /v24.0 layer', () => {
     });
 
     it('refuses a limit over 100, a limit that is not a number, and a cursor it did not write', async () => {
-      for (const query of [{ limit: 101 }, { limit: 1000 }, { limit: -1 }, { limit: 'ten' }, { after: 'nonsense!' }, { before: 'Zm9v' }, { after: 'x', before: 'y' }]) {
+      for (const query of [
+        { limit: 101 },
+        { limit: 1000 },
+        { limit: -1 },
+        { limit: 'ten' },
+        { after: 'nonsense!' },
+        { before: 'Zm9v' },
+        { after: 'x', before: 'y' },
+      ]) {
         const response = await graph.get(`${act(pagingAccount)}/campaigns`, token, query);
         expectGraphError(response, { status: 400, code: 100 });
       }
@@ -390,25 +416,31 @@ describe('the /v24.0 layer', () => {
 
     it('answers an unknown edge with the unsupported-request error naming the path', async () => {
       expectGraphError(await graph.get(`${act(account)}/nothing`, token), {
-        status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(`${act(account)}/nothing`),
+        status: 400,
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+        message: UNKNOWN_OBJECT(`${act(account)}/nothing`),
       });
     });
   });
 
   describe('batch', () => {
     it('answers mixed successes and errors, each as {code, headers, body} with body a JSON string', async () => {
-      const answers = batchAnswers(await graph.batch({
-        access_token: token,
-        batch: [
-          { method: 'GET', relative_url: `${campaign.id}?fields=name,status` },
-          { method: 'GET', relative_url: `v24.0/${act(pagingAccount)}/campaigns?limit=2` },
-          { method: 'GET', relative_url: `/v23.0/${campaign.id}?fields=name` },
-          { method: 'GET', relative_url: '999999999?fields=name' },
-          { method: 'GET', relative_url: `${campaign.id}?fields=nope` },
-          { method: 'GET', relative_url: `v22.0/${campaign.id}` },
-          { relative_url: other.campaign.id },
-        ],
-      }));
+      const answers = batchAnswers(
+        await graph.batch({
+          access_token: token,
+          batch: [
+            { method: 'GET', relative_url: `${campaign.id}?fields=name,status` },
+            { method: 'GET', relative_url: `v24.0/${act(pagingAccount)}/campaigns?limit=2` },
+            { method: 'GET', relative_url: `/v23.0/${campaign.id}?fields=name` },
+            { method: 'GET', relative_url: '999999999?fields=name' },
+            { method: 'GET', relative_url: `${campaign.id}?fields=nope` },
+            { method: 'GET', relative_url: `v22.0/${campaign.id}` },
+            { relative_url: other.campaign.id },
+          ],
+        }),
+      );
       expect(answers.map((a) => a.code)).toEqual([200, 200, 200, 400, 400, 400, 400]);
       expect(answers[0]!.parsed).toEqual({ id: campaign.id, name: 'Spring', status: 'PAUSED' });
       expect(answers[1]!.parsed.data).toHaveLength(2);
@@ -421,7 +453,10 @@ describe('the /v24.0 layer', () => {
       expectGraphError({ status: answers[3]!.code, body: answers[3]!.parsed }, { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT('999999999') });
       expectGraphError({ status: answers[4]!.code, body: answers[4]!.parsed }, { status: 400, code: 100, message: /nonexisting field \(nope\)/ });
       expectGraphError({ status: answers[5]!.code, body: answers[5]!.parsed }, { status: 400, code: 2635 });
-      expectGraphError({ status: answers[6]!.code, body: answers[6]!.parsed }, { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(other.campaign.id) });
+      expectGraphError(
+        { status: answers[6]!.code, body: answers[6]!.parsed },
+        { status: 400, code: 100, subcode: 33, message: UNKNOWN_OBJECT(other.campaign.id) },
+      );
     });
 
     it('answers the paging links of batch items against the server', async () => {
@@ -432,15 +467,17 @@ describe('the /v24.0 layer', () => {
     });
 
     it('lets an item carry its own access_token, and lets items inherit the batch token', async () => {
-      const answers = batchAnswers(await graph.batch({
-        access_token: token,
-        batch: [
-          { relative_url: act(account) },
-          { relative_url: `${act(account)}?access_token=nonsense` },
-          { relative_url: other.campaign.id },
-          { relative_url: `${other.campaign.id}?access_token=${outsider}` },
-        ],
-      }));
+      const answers = batchAnswers(
+        await graph.batch({
+          access_token: token,
+          batch: [
+            { relative_url: act(account) },
+            { relative_url: `${act(account)}?access_token=nonsense` },
+            { relative_url: other.campaign.id },
+            { relative_url: `${other.campaign.id}?access_token=${outsider}` },
+          ],
+        }),
+      );
       expect(answers.map((a) => a.code)).toEqual([200, 400, 400, 200]);
       expect(answers[1]!.parsed.error.code).toBe(190);
       expect(answers[3]!.parsed).toEqual({ id: other.campaign.id });
@@ -453,7 +490,8 @@ describe('the /v24.0 layer', () => {
 
     it('takes the batch token from the Authorization header too', async () => {
       const response = await graph.call('POST', '/v24.0/', {
-        form: { batch: [{ relative_url: act(account) }] }, headers: { authorization: `Bearer ${token}` },
+        form: { batch: [{ relative_url: act(account) }] },
+        headers: { authorization: `Bearer ${token}` },
       });
       expect(batchAnswers(response).map((a) => [a.code, a.parsed])).toEqual([[200, { id: act(account) }]]);
     });
@@ -559,7 +597,13 @@ describe('the /v24.0 layer', () => {
       for (const method of ['POST', 'DELETE']) {
         const hidden = await graph.call(method, `/v24.0/${other.campaign.id}`, { token });
         const missing = await graph.call(method, '/v24.0/999999999', { token });
-        expectGraphError(hidden, { status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(other.campaign.id, method.toLowerCase()) });
+        expectGraphError(hidden, {
+          status: 400,
+          code: 100,
+          subcode: 33,
+          type: 'GraphMethodException',
+          message: UNKNOWN_OBJECT(other.campaign.id, method.toLowerCase()),
+        });
         expect(normalize(hidden, other.campaign.id)).toEqual(normalize(missing, '999999999'));
       }
     });

@@ -17,7 +17,13 @@ function graphErrorOf(work: () => unknown): DomainError {
 
 describe('collectParams and decodeJsonText', () => {
   it('leaves every value as it came: JSON is decoded by the reader that expects it', () => {
-    const raw = { targeting: '{"geo_locations":{"countries":["US"]}}', special_ad_categories: '[]', is_dynamic: 'true', daily_budget: '2500', name: '[Q3] Spring sale' };
+    const raw = {
+      targeting: '{"geo_locations":{"countries":["US"]}}',
+      special_ad_categories: '[]',
+      is_dynamic: 'true',
+      daily_budget: '2500',
+      name: '[Q3] Spring sale',
+    };
     expect(collectParams(raw)).toEqual(raw);
   });
 
@@ -55,36 +61,63 @@ describe('collectParams and decodeJsonText', () => {
 describe('parseFields', () => {
   it('parses a comma list', () => {
     expect(parseFields('id,name,status')).toEqual([
-      { name: 'id', modifiers: {} }, { name: 'name', modifiers: {} }, { name: 'status', modifiers: {} },
+      { name: 'id', modifiers: {} },
+      { name: 'name', modifiers: {} },
+      { name: 'status', modifiers: {} },
     ]);
   });
 
   it('parses nested selections and modifiers', () => {
     expect(parseFields('name,campaign{name,status},ads.limit(3).after(abc){name,adset{id}}')).toEqual([
       { name: 'name', modifiers: {} },
-      { name: 'campaign', modifiers: {}, children: [{ name: 'name', modifiers: {} }, { name: 'status', modifiers: {} }] },
       {
-        name: 'ads', modifiers: { limit: '3', after: 'abc' },
-        children: [{ name: 'name', modifiers: {} }, { name: 'adset', modifiers: {}, children: [{ name: 'id', modifiers: {} }] }],
+        name: 'campaign',
+        modifiers: {},
+        children: [
+          { name: 'name', modifiers: {} },
+          { name: 'status', modifiers: {} },
+        ],
+      },
+      {
+        name: 'ads',
+        modifiers: { limit: '3', after: 'abc' },
+        children: [
+          { name: 'name', modifiers: {} },
+          { name: 'adset', modifiers: {}, children: [{ name: 'id', modifiers: {} }] },
+        ],
       },
     ]);
   });
 
   it('allows spaces around names and punctuation', () => {
     expect(parseFields(' name , campaign { name } ')).toEqual([
-      { name: 'name', modifiers: {} }, { name: 'campaign', modifiers: {}, children: [{ name: 'name', modifiers: {} }] },
+      { name: 'name', modifiers: {} },
+      { name: 'campaign', modifiers: {}, children: [{ name: 'name', modifiers: {} }] },
     ]);
   });
 
-  it.each(['', 'name,', ',name', 'name,,status', 'name{', 'name}', 'name{}', 'a.limit', 'a.limit(3', 'a.(3)', 'name status', '9name', 'na-me', 'a{b{c{d{e{f{g}}}}}}', 'x'.repeat(5000)])(
-    'answers %j with a Graph error, not an exception of another kind',
-    (input) => {
-      const error = graphErrorOf(() => parseFields(input));
-      expect(error.code).toBe('BAD_USER_INPUT');
-      expect(error.graph?.code).toEqual(expect.any(Number));
-      expect(error.message.length).toBeLessThan(400);
-    },
-  );
+  it.each([
+    '',
+    'name,',
+    ',name',
+    'name,,status',
+    'name{',
+    'name}',
+    'name{}',
+    'a.limit',
+    'a.limit(3',
+    'a.(3)',
+    'name status',
+    '9name',
+    'na-me',
+    'a{b{c{d{e{f{g}}}}}}',
+    'x'.repeat(5000),
+  ])('answers %j with a Graph error, not an exception of another kind', (input) => {
+    const error = graphErrorOf(() => parseFields(input));
+    expect(error.code).toBe('BAD_USER_INPUT');
+    expect(error.graph?.code).toEqual(expect.any(Number));
+    expect(error.message.length).toBeLessThan(400);
+  });
 });
 
 describe('graphTime', () => {

@@ -54,7 +54,10 @@ describe('the per-account rate limit', () => {
       expect(response.status, response.text).toBe(200);
       const usage = accountUsage(response.headers.get('x-business-use-case-usage'), accountA.id);
       expect(usage).toEqual({
-        type: 'ads_management', call_count: expect.any(Number), total_cputime: expect.any(Number), total_time: expect.any(Number),
+        type: 'ads_management',
+        call_count: expect.any(Number),
+        total_cputime: expect.any(Number),
+        total_time: expect.any(Number),
         estimated_time_to_regain_access: expect.any(Number),
       });
       counts.push(usage.call_count);
@@ -78,7 +81,8 @@ describe('the per-account rate limit', () => {
     const response = await graph.get(`act_${accountB.id}`, token);
     expect(response.status, response.text).toBe(200);
     expect(accountUsage(response.headers.get('x-business-use-case-usage'), accountB.id)).toMatchObject({
-      call_count: 33, estimated_time_to_regain_access: 0,
+      call_count: 33,
+      estimated_time_to_regain_access: 0,
     });
   });
 
@@ -102,10 +106,12 @@ describe('the per-account rate limit', () => {
   });
 
   it('counts batch items one by one, each answer with its own usage header', async () => {
-    const answers = batchAnswers(await graph.batch({
-      access_token: token,
-      batch: [{ relative_url: campaignC.id }, { relative_url: `act_${accountC.id}` }, { relative_url: `act_${accountC.id}/campaigns` }],
-    }));
+    const answers = batchAnswers(
+      await graph.batch({
+        access_token: token,
+        batch: [{ relative_url: campaignC.id }, { relative_url: `act_${accountC.id}` }, { relative_url: `act_${accountC.id}/campaigns` }],
+      }),
+    );
     expect(answers.map((a) => a.code)).toEqual([200, 200, 400]);
     expect(answers.map((a) => accountUsage(a.header('X-Business-Use-Case-Usage'), accountC.id).call_count)).toEqual([67, 100, 100]);
     expectGraphError({ status: answers[2]!.code, body: answers[2]!.parsed }, { status: 400, code: 80004, subcode: 2446079, isTransient: true });

@@ -93,15 +93,26 @@ const adSetRecord = async (id: string): Promise<AdSetRecord> => adSets.fromRow(a
 
 /** Runs an SDK call that must fail; returns its FacebookRequestError. */
 async function sdkFailure(call: () => Promise<unknown>): Promise<SdkRequestError> {
-  const error = await call().then(() => { throw new Error('expected the SDK call to fail'); }, (reason: unknown) => reason);
+  const error = await call().then(
+    () => {
+      throw new Error('expected the SDK call to fail');
+    },
+    (reason: unknown) => reason,
+  );
   expect((error as Error).name).toBe('FacebookRequestError');
   return error as SdkRequestError;
 }
 
 /** A valid create, as a caller of the SDK writes it: numbers, lists and objects as themselves. */
 const CREATE = () => ({
-  name: 'SDK ad set', campaign_id: campaign.id, billing_event: 'IMPRESSIONS', optimization_goal: 'LINK_CLICKS',
-  daily_budget: 1500, targeting: TARGETING, status: 'PAUSED', pacing_type: ['standard'],
+  name: 'SDK ad set',
+  campaign_id: campaign.id,
+  billing_event: 'IMPRESSIONS',
+  optimization_goal: 'LINK_CLICKS',
+  daily_budget: 1500,
+  targeting: TARGETING,
+  status: 'PAUSED',
+  pacing_type: ['standard'],
 });
 
 describe('facebook-nodejs-business-sdk 24.0.1: ad sets', () => {
@@ -113,17 +124,38 @@ describe('facebook-nodejs-business-sdk 24.0.1: ad sets', () => {
     expect(created._data).toEqual({ id: created.id, success: true });
     adSetId = created.id;
 
-    const read = await new AdSet(adSetId).get(['name', 'status', 'effective_status', 'daily_budget', 'billing_event', 'optimization_goal', 'targeting', 'pacing_type', 'campaign_id', 'account_id', 'campaign{id,objective}']);
+    const read = await new AdSet(adSetId).get([
+      'name',
+      'status',
+      'effective_status',
+      'daily_budget',
+      'billing_event',
+      'optimization_goal',
+      'targeting',
+      'pacing_type',
+      'campaign_id',
+      'account_id',
+      'campaign{id,objective}',
+    ]);
     expect(read._data).toEqual({
-      id: adSetId, name: 'SDK ad set', status: 'PAUSED', effective_status: 'PAUSED', daily_budget: '1500', billing_event: 'IMPRESSIONS',
-      optimization_goal: 'LINK_CLICKS', targeting: TARGETING, pacing_type: ['standard'], campaign_id: campaign.id, account_id: account.id,
+      id: adSetId,
+      name: 'SDK ad set',
+      status: 'PAUSED',
+      effective_status: 'PAUSED',
+      daily_budget: '1500',
+      billing_event: 'IMPRESSIONS',
+      optimization_goal: 'LINK_CLICKS',
+      targeting: TARGETING,
+      pacing_type: ['standard'],
+      campaign_id: campaign.id,
+      account_id: account.id,
       campaign: { id: campaign.id, objective: 'OUTCOME_TRAFFIC' },
     });
     const listed = await new AdAccount(`act_${account.id}`).getAdSets(['name']);
     expect(listed.map((a) => a.id)).toContain(adSetId);
   });
 
-  it('updates it through AdSet.update with params, and through the SDK\'s change tracking', async () => {
+  it("updates it through AdSet.update with params, and through the SDK's change tracking", async () => {
     expect(await new AdSet(adSetId).update([], { name: 'SDK ad set renamed', daily_budget: 2500 })).toEqual({ success: true });
     const tracked = new AdSet(adSetId);
     tracked.status = 'ACTIVE';
@@ -144,11 +176,17 @@ describe('facebook-nodejs-business-sdk 24.0.1: ad sets', () => {
       ad_object_ids: [{ ad_object_type: 'ad_set', source_id: adSetId, copied_id: shallow._data.copied_adset_id }],
     });
     const shallowRead = await new AdSet(shallow._data.copied_adset_id).get(['name', 'status', 'source_adset{id}']);
-    expect(shallowRead._data).toEqual({ id: shallow._data.copied_adset_id, name: 'SDK ad set renamed - Copy', status: 'PAUSED', source_adset: { id: adSetId } });
+    expect(shallowRead._data).toEqual({
+      id: shallow._data.copied_adset_id,
+      name: 'SDK ad set renamed - Copy',
+      status: 'PAUSED',
+      source_adset: { id: adSetId },
+    });
     expect(await new AdSet(shallow._data.copied_adset_id).getAds(['name'])).toHaveLength(0);
 
     const deep = await new AdSet(adSetId).createCopy([], {
-      deep_copy: true, status_option: 'INHERITED_FROM_SOURCE',
+      deep_copy: true,
+      status_option: 'INHERITED_FROM_SOURCE',
       rename_options: { rename_strategy: 'DEEP_RENAME', rename_prefix: 'Q3 ', rename_suffix: '' },
     });
     const deepId = deep._data.copied_adset_id as string;
@@ -165,7 +203,7 @@ describe('facebook-nodejs-business-sdk 24.0.1: ad sets', () => {
     expect(copies.map((c) => c.id).sort()).toEqual([shallow._data.copied_adset_id, deepId].sort());
   });
 
-  it('refuses a synchronous deep copy of 4 ads through the SDK\'s error object, writing nothing', async () => {
+  it("refuses a synchronous deep copy of 4 ads through the SDK's error object, writing nothing", async () => {
     await world.ads(await adSetRecord(adSetId), 1);
     const before = await rowCounts();
     const error = await sdkFailure(() => new AdSet(adSetId).createCopy([], { deep_copy: true }));
@@ -192,8 +230,16 @@ describe('facebook-nodejs-business-sdk 24.0.1: ad sets', () => {
       set = await new AdAsyncRequestSet(stored.id).get(fields);
     }
     expect(set._data).toEqual({
-      id: stored.id, name: 'SDK async copy', owner_id: expect.any(String), total_count: 1, initial_count: 0, in_progress_count: 0,
-      success_count: 1, error_count: 0, canceled_count: 0, is_completed: true,
+      id: stored.id,
+      name: 'SDK async copy',
+      owner_id: expect.any(String),
+      total_count: 1,
+      initial_count: 0,
+      in_progress_count: 0,
+      success_count: 1,
+      error_count: 0,
+      canceled_count: 0,
+      is_completed: true,
     });
 
     const requests = await new AdAsyncRequestSet(stored.id).getRequests(['name', 'status', 'result', 'error']);
@@ -228,8 +274,13 @@ describe('facebook-nodejs-business-sdk 24.0.1: ad sets', () => {
     const error = await sdkFailure(() => new AdAccount(`act_${account.id}`).createAdSet([], { ...CREATE(), daily_budget: 99 }));
     expect(error.status).toBe(400);
     expect(error.response).toMatchObject({
-      code: 100, error_subcode: 1885272, type: 'OAuthException', is_transient: false, fbtrace_id: expect.any(String),
-      error_user_title: expect.any(String), error_user_msg: expect.stringContaining('1.00'),
+      code: 100,
+      error_subcode: 1885272,
+      type: 'OAuthException',
+      is_transient: false,
+      fbtrace_id: expect.any(String),
+      error_user_title: expect.any(String),
+      error_user_msg: expect.stringContaining('1.00'),
     });
     expect(await rowCounts()).toEqual(before);
   });
@@ -248,9 +299,17 @@ describe('a form-encoded client shaped like the Python SDK', () => {
 
   it('creates an ad set, every non-string parameter a JSON-encoded string', async () => {
     const form = {
-      name: 'Python ad set', campaign_id: campaign.id, billing_event: 'IMPRESSIONS', optimization_goal: 'LINK_CLICKS',
-      daily_budget: 1200, targeting: TARGETING, status: 'PAUSED', pacing_type: ['standard'], is_dynamic_creative: false,
-      start_time: '2030-01-01T00:00:00+0000', end_time: '2030-02-01T00:00:00+0000',
+      name: 'Python ad set',
+      campaign_id: campaign.id,
+      billing_event: 'IMPRESSIONS',
+      optimization_goal: 'LINK_CLICKS',
+      daily_budget: 1200,
+      targeting: TARGETING,
+      status: 'PAUSED',
+      pacing_type: ['standard'],
+      is_dynamic_creative: false,
+      start_time: '2030-01-01T00:00:00+0000',
+      end_time: '2030-02-01T00:00:00+0000',
     };
     const response = await pythonPost(`act_${account.id}/adsets`, form);
     expect(response.status, response.text).toBe(200);
@@ -258,15 +317,26 @@ describe('a form-encoded client shaped like the Python SDK', () => {
 
     const read = await graph.get(response.body.id, token, { fields: 'name,daily_budget,targeting,pacing_type,is_dynamic_creative,start_time,end_time,status' });
     expect(read.body).toEqual({
-      id: response.body.id, name: 'Python ad set', daily_budget: '1200', targeting: TARGETING, pacing_type: ['standard'], is_dynamic_creative: false,
-      start_time: '2030-01-01T00:00:00+0000', end_time: '2030-02-01T00:00:00+0000', status: 'PAUSED',
+      id: response.body.id,
+      name: 'Python ad set',
+      daily_budget: '1200',
+      targeting: TARGETING,
+      pacing_type: ['standard'],
+      is_dynamic_creative: false,
+      start_time: '2030-01-01T00:00:00+0000',
+      end_time: '2030-02-01T00:00:00+0000',
+      status: 'PAUSED',
     });
   });
 
   it('validates only with execution_options as a JSON list, writing nothing', async () => {
     const before = await rowCounts();
     const response = await pythonPost(`act_${account.id}/adsets`, {
-      name: 'Validated', campaign_id: campaign.id, billing_event: 'IMPRESSIONS', daily_budget: 1200, targeting: TARGETING,
+      name: 'Validated',
+      campaign_id: campaign.id,
+      billing_event: 'IMPRESSIONS',
+      daily_budget: 1200,
+      targeting: TARGETING,
       execution_options: ['validate_only'],
     });
     expect(response.status, response.text).toBe(200);
@@ -275,7 +345,12 @@ describe('a form-encoded client shaped like the Python SDK', () => {
   });
 
   it('copies deep with rename_options as a JSON object and deep_copy as "true"', async () => {
-    const [source] = await world.adSets(campaign, 1, () => ({ billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '1000', name: 'Py source' }));
+    const [source] = await world.adSets(campaign, 1, () => ({
+      billingEvent: 'IMPRESSIONS',
+      optimizationGoal: 'LINK_CLICKS',
+      dailyBudget: '1000',
+      name: 'Py source',
+    }));
     await world.ads(source!, 2);
     const response = await pythonPost(`${source!.id}/copies`, { deep_copy: true, rename_options: { rename_strategy: 'NO_RENAME' } });
     expect(response.status, response.text).toBe(200);
@@ -287,7 +362,8 @@ describe('a form-encoded client shaped like the Python SDK', () => {
     const [source] = await world.adSets(campaign, 1, () => ({ billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '1000' }));
     await world.ads(source!, 5);
     const response = await pythonPost(`act_${account.id}/async_batch_requests`, {
-      name: 'Python batch', adbatch: [{ name: 'deep', relative_url: `${source!.id}/copies`, body: 'deep_copy=true' }],
+      name: 'Python batch',
+      adbatch: [{ name: 'deep', relative_url: `${source!.id}/copies`, body: 'deep_copy=true' }],
     });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toEqual({ id: expect.stringMatching(/^\d+$/) });
@@ -306,7 +382,13 @@ describe('a form-encoded client shaped like the Python SDK', () => {
     const before = await rowCounts();
     const response = await graph.call('POST', `/v24.0/act_${account.id}/adsets`, {
       token,
-      raw: new URLSearchParams({ name: 'Broken', campaign_id: campaign.id, billing_event: 'IMPRESSIONS', daily_budget: '1200', targeting: '{"geo_locations":' }).toString(),
+      raw: new URLSearchParams({
+        name: 'Broken',
+        campaign_id: campaign.id,
+        billing_event: 'IMPRESSIONS',
+        daily_budget: '1200',
+        targeting: '{"geo_locations":',
+      }).toString(),
       contentType: 'application/x-www-form-urlencoded',
     });
     expectGraphError(response, { status: 400, code: 100, type: 'OAuthException', message: /targeting/ });

@@ -67,8 +67,24 @@ const { FacebookAdsApi, Comment, PagePost, Post, Photo } = bizSdk as unknown as 
 
 /** Every field of the specification's comment table (issue 10). */
 const ALL_FIELDS = [
-  'attachment', 'can_comment', 'can_remove', 'can_hide', 'can_like', 'can_reply_privately', 'comment_count', 'created_time', 'from',
-  'id', 'like_count', 'message', 'message_tags', 'object', 'parent', 'user_likes', 'is_hidden', 'permalink_url',
+  'attachment',
+  'can_comment',
+  'can_remove',
+  'can_hide',
+  'can_like',
+  'can_reply_privately',
+  'comment_count',
+  'created_time',
+  'from',
+  'id',
+  'like_count',
+  'message',
+  'message_tags',
+  'object',
+  'parent',
+  'user_likes',
+  'is_hidden',
+  'permalink_url',
 ];
 const GRAPH_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/;
 
@@ -91,7 +107,9 @@ function actAs(who: Who): void {
 /** The FacebookRequestError a call fails with (the bundle does not export the class: it is known by its name). */
 async function failure(call: Promise<unknown>): Promise<SdkRequestError> {
   const error = await call.then(
-    () => { throw new Error('expected the call to fail'); },
+    () => {
+      throw new Error('expected the call to fail');
+    },
     (reason: unknown) => reason,
   );
   expect((error as Error).name).toBe('FacebookRequestError');
@@ -117,13 +135,36 @@ beforeAll(async () => {
   tokens = { page: await fetchAccessToken(server.url, client.clientId, clientSecret), fan: fan.token, other: other.token, moderator: moderator.token };
   page = await world.page(org.id);
   pagePost = await world.post(page);
-  [photoPost, reviewPost] = await server.deps.db.transaction((trx) => insertObjects<PostRecord>(trx, 'post', posts, [{
-    organizationId: org.id, pageId: page.id, kind: 'photo', authorUserId: null, authorPageId: page.id, message: 'A photo',
-    attachment: { type: 'photo', url: 'https://example.com/photo.jpg' }, title: null, rating: null, eventStartTime: null, targeting: null,
-  }, {
-    organizationId: org.id, pageId: page.id, kind: 'review', authorUserId: other.user.id, authorPageId: null, message: 'Great place',
-    attachment: null, title: null, rating: 5, eventStartTime: null, targeting: null,
-  }])) as [PostRecord, PostRecord];
+  [photoPost, reviewPost] = (await server.deps.db.transaction((trx) =>
+    insertObjects<PostRecord>(trx, 'post', posts, [
+      {
+        organizationId: org.id,
+        pageId: page.id,
+        kind: 'photo',
+        authorUserId: null,
+        authorPageId: page.id,
+        message: 'A photo',
+        attachment: { type: 'photo', url: 'https://example.com/photo.jpg' },
+        title: null,
+        rating: null,
+        eventStartTime: null,
+        targeting: null,
+      },
+      {
+        organizationId: org.id,
+        pageId: page.id,
+        kind: 'review',
+        authorUserId: other.user.id,
+        authorPageId: null,
+        message: 'Great place',
+        attachment: null,
+        title: null,
+        rating: 5,
+        eventStartTime: null,
+        targeting: null,
+      },
+    ]),
+  )) as [PostRecord, PostRecord];
   restoreSdk = pointSdkAt(server.url, tokens.page);
 });
 afterAll(async () => {
@@ -178,7 +219,13 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
 
     actAs('page');
     const asPage = await new Comment(created.id).get(['from', 'can_hide', 'can_reply_privately', 'can_remove']);
-    expect(asPage._data).toEqual({ id: created.id, from: { id: fanId, name: asFan._data.from.name }, can_hide: true, can_reply_privately: true, can_remove: true });
+    expect(asPage._data).toEqual({
+      id: created.id,
+      from: { id: fanId, name: asFan._data.from.name },
+      can_hide: true,
+      can_reply_privately: true,
+      can_remove: true,
+    });
 
     // Another person sees the comment, not who wrote it (user information on page comments needs a page token).
     actAs('other');
@@ -186,7 +233,7 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     expect(asOther._data).toEqual({ id: created.id, message: `👍🏽 Love it, ${page.name}!`, can_remove: false });
   });
 
-  it('Photo.createComment: the comment\'s object is the photo', async () => {
+  it("Photo.createComment: the comment's object is the photo", async () => {
     actAs('fan');
     const created = await new Photo(photoPost.id).createComment([], { attachment_url: 'https://example.com/reply.png' });
     const comment = await new Comment(created.id).get(['object', 'attachment', 'message']);
@@ -211,11 +258,13 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
 
     // attachment_share_url alone (rule 2): the message goes.
     expect(await new Comment(created.id).update([], { attachment_share_url: 'https://example.com/story' })).toEqual({ success: true });
-    expect((await new Comment(created.id).get(['message', 'attachment']))._data)
-      .toEqual({ id: created.id, attachment: { type: 'share', url: 'https://example.com/story' } });
+    expect((await new Comment(created.id).get(['message', 'attachment']))._data).toEqual({
+      id: created.id,
+      attachment: { type: 'share', url: 'https://example.com/story' },
+    });
   });
 
-  it('Comment.update with is_hidden: the page hides a person\'s comment; it stays for its author and leaves everyone else\'s lists and counts', async () => {
+  it("Comment.update with is_hidden: the page hides a person's comment; it stays for its author and leaves everyone else's lists and counts", async () => {
     actAs('fan');
     const created = await new PagePost(pagePost.id).createComment([], { message: 'Hide me' });
     actAs('other');
@@ -243,7 +292,7 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     expect((await new Comment(created.id).get(['is_hidden']))._data).toEqual({ id: created.id, is_hidden: false });
   });
 
-  it('Comment.update refusals reach the SDK as FacebookRequestError: the page rewriting a person\'s words (200), hiding its own comment (100), is_hidden not a boolean (100)', async () => {
+  it("Comment.update refusals reach the SDK as FacebookRequestError: the page rewriting a person's words (200), hiding its own comment (100), is_hidden not a boolean (100)", async () => {
     actAs('fan');
     const persons = await new PagePost(pagePost.id).createComment([], { message: 'My words' });
     actAs('page');
@@ -293,7 +342,8 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     const deeper = await failure(new Comment(reply.id).createComment([], { message: 'a reply to a reply' }));
     expect(deeper.status).toBe(400);
     expect(deeper.response).toMatchObject({
-      code: 100, message: `(#100) Comment ${reply.id} is a reply, and replies take no replies: reply to ${first.id}`,
+      code: 100,
+      message: `(#100) Comment ${reply.id} is a reply, and replies take no replies: reply to ${first.id}`,
     });
 
     const replies = await new Comment(first.id).getComments(['message', 'parent'], { summary: 'total_count' });
@@ -309,7 +359,9 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     expect(toplevel.summary).toEqual({ total_count: 2 });
 
     const stream = await new PagePost(post.id).getComments(['message'], {
-      filter: Comment.Filter.stream, order: Comment.Order.reverse_chronological, summary: 'total_count',
+      filter: Comment.Filter.stream,
+      order: Comment.Order.reverse_chronological,
+      summary: 'total_count',
     });
     expect(stream.map((c) => c._data.message)).toEqual(['a reply', 'two', 'one']);
     expect(stream.summary).toEqual({ total_count: 3 });
@@ -338,8 +390,12 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     await new Comment(created.id).createLike([]);
     expect((await new Comment(created.id).get(['like_count', 'user_likes']))._data).toEqual({ id: created.id, like_count: 2, user_likes: true });
     const likes = await new Comment(created.id).getLikes(['id', 'name'], { summary: 'total_count' });
-    expect(likes.map((like) => like._data).sort((a, b) => String(a.id).localeCompare(String(b.id))))
-      .toEqual([{ id: fanId, name: expect.any(String) }, { id: page.id, name: page.name }].sort((a, b) => a.id.localeCompare(b.id)));
+    expect(likes.map((like) => like._data).sort((a, b) => String(a.id).localeCompare(String(b.id)))).toEqual(
+      [
+        { id: fanId, name: expect.any(String) },
+        { id: page.id, name: page.name },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
+    );
     expect(likes.summary).toEqual({ total_count: 2 });
     const reactions = await new Comment(created.id).getReactions(['id', 'type']);
     expect(reactions.map((r) => r._data.type)).toEqual(['LIKE', 'LIKE']);
@@ -373,7 +429,9 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
 
     actAs('fan');
     expect(await new Comment(created.id).delete([])).toEqual({ success: true });
-    expect([await countIn('comments', 'id', ids), await countIn('comment_likes', 'comment_id', ids), await countIn('graph_objects', 'id', ids)]).toEqual([0, 0, 0]);
+    expect([await countIn('comments', 'id', ids), await countIn('comment_likes', 'comment_id', ids), await countIn('graph_objects', 'id', ids)]).toEqual([
+      0, 0, 0,
+    ]);
 
     for (const id of [created.id, reply.id]) {
       const gone = await failure(new Comment(id).get(['message']));
@@ -382,7 +440,7 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     }
   });
 
-  it('Comment.delete by the page: a person\'s comment (pages_read_user_content) and its own; never a comment on a review', async () => {
+  it("Comment.delete by the page: a person's comment (pages_read_user_content) and its own; never a comment on a review", async () => {
     actAs('fan');
     const persons = await new PagePost(pagePost.id).createComment([], { message: 'Spam' });
     const onReview = await new Post(reviewPost.id).createComment([], { message: 'Agreed, five stars' });
@@ -390,12 +448,13 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     const pages = await new PagePost(pagePost.id).createComment([], { message: 'Oops' });
     expect(await new Comment(persons.id).delete([])).toEqual({ success: true });
     expect(await new Comment(pages.id).delete([])).toEqual({ success: true });
-    expect(await count('comments', { id: internalId(persons.id) }) + await count('comments', { id: internalId(pages.id) })).toBe(0);
+    expect((await count('comments', { id: internalId(persons.id) })) + (await count('comments', { id: internalId(pages.id) }))).toBe(0);
 
     const review = await failure(new Comment(onReview.id).delete([]));
     expect(review.status).toBe(403);
     expect(review.response).toMatchObject({
-      code: 200, type: 'OAuthException',
+      code: 200,
+      type: 'OAuthException',
       message: "(#200) Permissions error: comments on a review cannot be removed by the page, as reviews are not the page's posts",
     });
     expect(await count('comments', { id: internalId(onReview.id) })).toBe(1);
@@ -414,7 +473,8 @@ describe('facebook-nodejs-business-sdk 24.0.1: comments', () => {
     expect(old.response).toMatchObject({ code: 100 });
     expect(old.response.error_subcode).toBeUndefined();
     expect(old.response.message).toBe(
-      `(#100) The comment id ${discontinued} uses the discontinued {page-id}_{post-id}_{comment-id} form: use {pagepost-id}_{comment-id}`);
+      `(#100) The comment id ${discontinued} uses the discontinued {page-id}_{post-id}_{comment-id} form: use {pagepost-id}_{comment-id}`,
+    );
 
     const missing = `${pagePost.id}_999999999999`;
     const unknown = await failure(new Comment(missing).get(['message']));

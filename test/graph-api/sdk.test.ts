@@ -49,7 +49,10 @@ describe('facebook-nodejs-business-sdk 24.0.1', () => {
 
   it('creates a campaign and reads it back with fields', async () => {
     const created = await new AdAccount(`act_${account.id}`).createCampaign([], {
-      name: 'SDK campaign', objective: 'OUTCOME_TRAFFIC', status: 'PAUSED', special_ad_categories: [],
+      name: 'SDK campaign',
+      objective: 'OUTCOME_TRAFFIC',
+      status: 'PAUSED',
+      special_ad_categories: [],
     });
     expect(created.id).toMatch(/^\d+$/);
 
@@ -60,7 +63,7 @@ describe('facebook-nodejs-business-sdk 24.0.1', () => {
     expect(cursor.map((c) => c.id)).toEqual([created.id]);
   });
 
-  it('pages an account\'s campaigns with Cursor hasNext()/next(), each campaign exactly once', async () => {
+  it("pages an account's campaigns with Cursor hasNext()/next(), each campaign exactly once", async () => {
     const cursor = await new AdAccount(`act_${pagingAccount.id}`).getCampaigns(['name'], { limit: 2 });
     const seen: string[] = [];
     const names: string[] = [];
@@ -102,7 +105,9 @@ describe('facebook-nodejs-business-sdk 24.0.1', () => {
 
   it('turns the Graph error envelope into a FacebookRequestError', async () => {
     const error = await new Campaign('999999999').get(['name']).then(
-      () => { throw new Error('expected the read to fail'); },
+      () => {
+        throw new Error('expected the read to fail');
+      },
       (reason: unknown) => reason,
     );
     // The bundle does not export FacebookRequestError; it is known by its name.

@@ -17,7 +17,9 @@ import type { PageRecord, PostRecord } from '../../src/comments/store.ts';
 
 const ENV = {
   ASYNC_RUNNER: 'false',
-  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300', RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300', RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CALLS: '1000000/300',
+  RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300',
+  RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
 };
 const US = { geo_locations: { countries: ['US'] } };
 /** A time long before any test ran, written into rows so that a write's own updated_time is told apart from it. */
@@ -41,7 +43,9 @@ beforeAll(async () => {
   const stranger = await world.user();
   const otherStranger = await world.user();
   Object.assign(tokens, {
-    advertiser: advertiser.token, stranger: stranger.token, otherStranger: otherStranger.token,
+    advertiser: advertiser.token,
+    stranger: stranger.token,
+    otherStranger: otherStranger.token,
     moderator: (await world.user({ organizationId, role: 'moderator' })).token,
   });
   Object.assign(userIds, { advertiser: advertiser.user.id, stranger: stranger.user.id, otherStranger: otherStranger.user.id });
@@ -65,8 +69,7 @@ async function ok(call: Promise<GraphHttpResponse>): Promise<any> {
   return response.body;
 }
 
-const read = (id: string, fields: string, who: Who = 'advertiser', query: Record<string, unknown> = {}) =>
-  ok(graph.get(id, tokens[who], { fields, ...query }));
+const read = (id: string, fields: string, who: Who = 'advertiser', query: Record<string, unknown> = {}) => ok(graph.get(id, tokens[who], { fields, ...query }));
 
 /** The ids on an edge (effective_status, when given, as the platform's filter). */
 async function edgeIds(path: string, who: Who = 'advertiser', query: Record<string, unknown> = {}): Promise<string[]> {
@@ -77,7 +80,9 @@ async function edgeIds(path: string, who: Who = 'advertiser', query: Record<stri
 async function scene(options: { adSets?: number; ads?: number } = {}) {
   const account = await world.adAccount(organizationId);
   const [campaign] = await world.campaigns(account, 1, { name: 'Traffic', dailyBudget: null });
-  const adSets = options.adSets ? await world.adSets(campaign!, options.adSets, () => ({ billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '5000' })) : [];
+  const adSets = options.adSets
+    ? await world.adSets(campaign!, options.adSets, () => ({ billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '5000' }))
+    : [];
   const ads = adSets[0] && options.ads ? await world.ads(adSets[0], options.ads) : [];
   return { account, act: `act_${account.id}`, campaign: campaign!, adSets, ads };
 }
@@ -103,35 +108,80 @@ function writeTest(key: string, title: string, body: () => Promise<void>): void 
 // --- Ad objects -----------------------------------------------------------------------------------------
 
 describe('campaigns', () => {
-  writeTest('POST /<AdAccount>/campaigns', 'answers {id}; the campaign reads back with every parameter and is on the account\'s edge', async () => {
+  writeTest('POST /<AdAccount>/campaigns', "answers {id}; the campaign reads back with every parameter and is on the account's edge", async () => {
     const { act, account, campaign: existing } = await scene();
-    const created = await ok(post(`${act}/campaigns`, {
-      name: 'Spring sale', objective: 'OUTCOME_SALES', status: 'PAUSED', special_ad_categories: ['HOUSING'], bid_strategy: 'COST_CAP',
-      daily_budget: 2500, start_time: '2026-03-01T00:00:00+0000', stop_time: '2026-03-31T00:00:00+0000',
-    }));
+    const created = await ok(
+      post(`${act}/campaigns`, {
+        name: 'Spring sale',
+        objective: 'OUTCOME_SALES',
+        status: 'PAUSED',
+        special_ad_categories: ['HOUSING'],
+        bid_strategy: 'COST_CAP',
+        daily_budget: 2500,
+        start_time: '2026-03-01T00:00:00+0000',
+        stop_time: '2026-03-31T00:00:00+0000',
+      }),
+    );
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
-    expect(await read(created.id, 'name,objective,status,configured_status,effective_status,special_ad_categories,bid_strategy,buying_type,daily_budget,lifetime_budget,start_time,stop_time,account_id')).toEqual({
-      id: created.id, name: 'Spring sale', objective: 'OUTCOME_SALES', status: 'PAUSED', configured_status: 'PAUSED', effective_status: 'PAUSED',
-      special_ad_categories: ['HOUSING'], bid_strategy: 'COST_CAP', buying_type: 'AUCTION', daily_budget: '2500',
-      start_time: '2026-03-01T00:00:00+0000', stop_time: '2026-03-31T00:00:00+0000', account_id: account.id,
+    expect(
+      await read(
+        created.id,
+        'name,objective,status,configured_status,effective_status,special_ad_categories,bid_strategy,buying_type,daily_budget,lifetime_budget,start_time,stop_time,account_id',
+      ),
+    ).toEqual({
+      id: created.id,
+      name: 'Spring sale',
+      objective: 'OUTCOME_SALES',
+      status: 'PAUSED',
+      configured_status: 'PAUSED',
+      effective_status: 'PAUSED',
+      special_ad_categories: ['HOUSING'],
+      bid_strategy: 'COST_CAP',
+      buying_type: 'AUCTION',
+      daily_budget: '2500',
+      start_time: '2026-03-01T00:00:00+0000',
+      stop_time: '2026-03-31T00:00:00+0000',
+      account_id: account.id,
     });
     expect(await edgeIds(`${act}/campaigns`)).toEqual([existing.id, created.id]);
   });
 
-  writeTest('POST /<Campaign>', 'answers {success: true}; what was sent reads back at once, the rest as it was, updated_time the write\'s', async () => {
+  writeTest('POST /<Campaign>', "answers {success: true}; what was sent reads back at once, the rest as it was, updated_time the write's", async () => {
     const { campaign } = await scene();
-    await server.deps.db('campaigns').where({ id: campaign.id }).update({ daily_budget: 1000, start_time: new Date('2026-04-01T00:00:00Z') });
+    await server.deps
+      .db('campaigns')
+      .where({ id: campaign.id })
+      .update({ daily_budget: 1000, start_time: new Date('2026-04-01T00:00:00Z') });
     await backdate('campaigns', campaign.id);
     const sentAt = Date.now();
-    expect(await ok(post(campaign.id, {
-      name: 'Renamed', status: 'PAUSED', bid_strategy: 'LOWEST_COST_WITH_BID_CAP', daily_budget: 1500, stop_time: '2026-05-01T00:00:00+0000',
-      special_ad_categories: ['EMPLOYMENT'],
-    }))).toEqual({ success: true });
-    const after = await read(campaign.id, 'name,objective,status,bid_strategy,daily_budget,start_time,stop_time,special_ad_categories,created_time,updated_time');
+    expect(
+      await ok(
+        post(campaign.id, {
+          name: 'Renamed',
+          status: 'PAUSED',
+          bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
+          daily_budget: 1500,
+          stop_time: '2026-05-01T00:00:00+0000',
+          special_ad_categories: ['EMPLOYMENT'],
+        }),
+      ),
+    ).toEqual({ success: true });
+    const after = await read(
+      campaign.id,
+      'name,objective,status,bid_strategy,daily_budget,start_time,stop_time,special_ad_categories,created_time,updated_time',
+    );
     expect(after).toEqual({
-      id: campaign.id, name: 'Renamed', objective: 'OUTCOME_TRAFFIC', status: 'PAUSED', bid_strategy: 'LOWEST_COST_WITH_BID_CAP', daily_budget: '1500',
-      start_time: '2026-04-01T00:00:00+0000', stop_time: '2026-05-01T00:00:00+0000', special_ad_categories: ['EMPLOYMENT'],
-      created_time: LONG_AGO_GRAPH, updated_time: expect.any(String),
+      id: campaign.id,
+      name: 'Renamed',
+      objective: 'OUTCOME_TRAFFIC',
+      status: 'PAUSED',
+      bid_strategy: 'LOWEST_COST_WITH_BID_CAP',
+      daily_budget: '1500',
+      start_time: '2026-04-01T00:00:00+0000',
+      stop_time: '2026-05-01T00:00:00+0000',
+      special_ad_categories: ['EMPLOYMENT'],
+      created_time: LONG_AGO_GRAPH,
+      updated_time: expect.any(String),
     });
     expectWrittenAt(after, sentAt);
   });
@@ -150,34 +200,61 @@ describe('campaigns', () => {
 });
 
 describe('ad sets', () => {
-  writeTest('POST /<AdAccount>/adsets', 'answers {id, success: true}; the ad set reads back with what was sent and is on its campaign\'s edge', async () => {
+  writeTest('POST /<AdAccount>/adsets', "answers {id, success: true}; the ad set reads back with what was sent and is on its campaign's edge", async () => {
     const { act, account, campaign } = await scene();
-    const created = await ok(post(`${act}/adsets`, {
-      name: 'Evening shoppers', campaign_id: campaign.id, status: 'PAUSED', billing_event: 'IMPRESSIONS', optimization_goal: 'LINK_CLICKS',
-      daily_budget: 20000, targeting: US,
-    }));
+    const created = await ok(
+      post(`${act}/adsets`, {
+        name: 'Evening shoppers',
+        campaign_id: campaign.id,
+        status: 'PAUSED',
+        billing_event: 'IMPRESSIONS',
+        optimization_goal: 'LINK_CLICKS',
+        daily_budget: 20000,
+        targeting: US,
+      }),
+    );
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/), success: true });
     expect(await read(created.id, 'name,campaign_id,account_id,status,effective_status,billing_event,optimization_goal,daily_budget,targeting')).toEqual({
-      id: created.id, name: 'Evening shoppers', campaign_id: campaign.id, account_id: account.id, status: 'PAUSED', effective_status: 'PAUSED',
-      billing_event: 'IMPRESSIONS', optimization_goal: 'LINK_CLICKS', daily_budget: '20000', targeting: US,
+      id: created.id,
+      name: 'Evening shoppers',
+      campaign_id: campaign.id,
+      account_id: account.id,
+      status: 'PAUSED',
+      effective_status: 'PAUSED',
+      billing_event: 'IMPRESSIONS',
+      optimization_goal: 'LINK_CLICKS',
+      daily_budget: '20000',
+      targeting: US,
     });
     expect(await edgeIds(`${campaign.id}/adsets`)).toEqual([created.id]);
   });
 
-  writeTest('POST /<AdSet>', 'answers {success: true}; what was sent reads back at once, updated_time the write\'s', async () => {
-    const { adSets: [adSet] } = await scene({ adSets: 1 });
+  writeTest('POST /<AdSet>', "answers {success: true}; what was sent reads back at once, updated_time the write's", async () => {
+    const {
+      adSets: [adSet],
+    } = await scene({ adSets: 1 });
     await backdate('ad_sets', adSet!.id);
     const sentAt = Date.now();
     expect(await ok(post(adSet!.id, { name: 'Renamed set', daily_budget: 30000, status: 'PAUSED' }))).toEqual({ success: true });
     const after = await read(adSet!.id, 'name,daily_budget,status,billing_event,created_time,updated_time');
     expect(after).toEqual({
-      id: adSet!.id, name: 'Renamed set', daily_budget: '30000', status: 'PAUSED', billing_event: 'IMPRESSIONS', created_time: LONG_AGO_GRAPH, updated_time: expect.any(String),
+      id: adSet!.id,
+      name: 'Renamed set',
+      daily_budget: '30000',
+      status: 'PAUSED',
+      billing_event: 'IMPRESSIONS',
+      created_time: LONG_AGO_GRAPH,
+      updated_time: expect.any(String),
     });
     expectWrittenAt(after, sentAt);
   });
 
   writeTest('DELETE /<AdSet>', 'answers {success: true}; the ad set and its ads read DELETED by id and leave the edges', async () => {
-    const { campaign, adSets: [adSet], ads } = await scene({ adSets: 1, ads: 2 });
+    const {
+      campaign,
+      adSets: [adSet],
+      ads,
+    } = await scene({ adSets: 1, ads: 2 });
     expect(await ok(remove(adSet!.id))).toEqual({ success: true });
     expect(await read(adSet!.id, 'status,effective_status')).toEqual({ id: adSet!.id, status: 'DELETED', effective_status: 'DELETED' });
     for (const ad of ads) expect(await read(ad.id, 'status')).toEqual({ id: ad.id, status: 'DELETED' });
@@ -187,7 +264,11 @@ describe('ad sets', () => {
   });
 
   writeTest('POST /<AdSet>/copies', 'a deep copy answers the copied ids; the copy is "<name> - Copy", PAUSED, with copies of the ads', async () => {
-    const { campaign, adSets: [source], ads } = await scene({ adSets: 1, ads: 2 });
+    const {
+      campaign,
+      adSets: [source],
+      ads,
+    } = await scene({ adSets: 1, ads: 2 });
     const answer = await ok(post(`${source!.id}/copies`, { deep_copy: true }));
     const copiedAds = await ok(graph.get(`${answer.copied_adset_id}/ads`, tokens.advertiser, { fields: 'name,status,creative' }));
     expect(copiedAds.data).toEqual(ads.map((ad, i) => ({ id: expect.stringMatching(/^\d+$/), name: `Ad ${i + 1}`, status: 'PAUSED', creative: ad.creative })));
@@ -199,23 +280,44 @@ describe('ad sets', () => {
       ],
     });
     expect(await read(answer.copied_adset_id, 'name,status,campaign_id,source_adset_id,daily_budget')).toEqual({
-      id: answer.copied_adset_id, name: `${source!.name} - Copy`, status: 'PAUSED', campaign_id: campaign.id, source_adset_id: source!.id, daily_budget: '5000',
+      id: answer.copied_adset_id,
+      name: `${source!.name} - Copy`,
+      status: 'PAUSED',
+      campaign_id: campaign.id,
+      source_adset_id: source!.id,
+      daily_budget: '5000',
     });
     expect(await edgeIds(`${source!.id}/copies`)).toEqual([answer.copied_adset_id]);
   });
 
   writeTest('POST /<AdAccount>/async_batch_requests', 'answers {id}; the request set and its one request read back, waiting for the runner', async () => {
-    const { act, adSets: [adSet] } = await scene({ adSets: 1 });
-    const created = await ok(post(`${act}/async_batch_requests`, {
-      name: 'Nightly copies', adbatch: [{ name: 'copy one', relative_url: `${adSet!.id}/copies`, body: 'deep_copy=true' }],
-    }));
+    const {
+      act,
+      adSets: [adSet],
+    } = await scene({ adSets: 1 });
+    const created = await ok(
+      post(`${act}/async_batch_requests`, {
+        name: 'Nightly copies',
+        adbatch: [{ name: 'copy one', relative_url: `${adSet!.id}/copies`, body: 'deep_copy=true' }],
+      }),
+    );
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
     expect(await read(created.id, 'name,owner_id,total_count,initial_count,in_progress_count,success_count,error_count,canceled_count,is_completed')).toEqual({
-      id: created.id, name: 'Nightly copies', owner_id: userIds.advertiser, total_count: 1, initial_count: 1, in_progress_count: 0, success_count: 0,
-      error_count: 0, canceled_count: 0, is_completed: false,
+      id: created.id,
+      name: 'Nightly copies',
+      owner_id: userIds.advertiser,
+      total_count: 1,
+      initial_count: 1,
+      in_progress_count: 0,
+      success_count: 0,
+      error_count: 0,
+      canceled_count: 0,
+      is_completed: false,
     });
     const requests = await ok(graph.get(`${created.id}/requests`, tokens.advertiser, { fields: 'name,status,scope_object_id,input' }));
-    expect(requests.data).toEqual([{ id: expect.stringMatching(/^\d+$/), name: 'copy one', status: 'INITIAL', scope_object_id: adSet!.id, input: { relative_url: `${adSet!.id}/copies` } }]);
+    expect(requests.data).toEqual([
+      { id: expect.stringMatching(/^\d+$/), name: 'copy one', status: 'INITIAL', scope_object_id: adSet!.id, input: { relative_url: `${adSet!.id}/copies` } },
+    ]);
     expect(await edgeIds(`${adSet!.id}/asyncadrequests`)).toEqual([requests.data[0].id]);
     expect(await edgeIds(`${act}/asyncadrequestsets`)).toEqual([created.id]);
   });
@@ -223,31 +325,52 @@ describe('ad sets', () => {
 
 describe('ads', () => {
   writeTest('POST /<AdAccount>/ads', 'answers {id}; the ad reads back in its ad set and campaign, with its creative', async () => {
-    const { act, account, campaign, adSets: [adSet] } = await scene({ adSets: 1 });
+    const {
+      act,
+      account,
+      campaign,
+      adSets: [adSet],
+    } = await scene({ adSets: 1 });
     const created = await ok(post(`${act}/ads`, { name: 'Hello', adset_id: adSet!.id, status: 'PAUSED', creative: { creative_id: '123', body: 'Hi' } }));
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
     expect(await read(created.id, 'name,status,effective_status,creative,adset_id,campaign_id,account_id')).toEqual({
-      id: created.id, name: 'Hello', status: 'PAUSED', effective_status: 'PAUSED', creative: { creative_id: '123', body: 'Hi' },
-      adset_id: adSet!.id, campaign_id: campaign.id, account_id: account.id,
+      id: created.id,
+      name: 'Hello',
+      status: 'PAUSED',
+      effective_status: 'PAUSED',
+      creative: { creative_id: '123', body: 'Hi' },
+      adset_id: adSet!.id,
+      campaign_id: campaign.id,
+      account_id: account.id,
     });
     expect(await edgeIds(`${adSet!.id}/ads`)).toEqual([created.id]);
     expect(await edgeIds(`${campaign.id}/ads`)).toEqual([created.id]);
   });
 
   writeTest('POST /<Ad>', 'answers {success: true}; name, status and the creative (replaced whole) read back at once', async () => {
-    const { ads: [ad] } = await scene({ adSets: 1, ads: 1 });
+    const {
+      ads: [ad],
+    } = await scene({ adSets: 1, ads: 1 });
     await backdate('ads', ad!.id);
     const sentAt = Date.now();
     expect(await ok(post(ad!.id, { name: 'Better', status: 'PAUSED', creative: { creative_id: '456' } }))).toEqual({ success: true });
     const after = await read(ad!.id, 'name,status,creative,created_time,updated_time');
     expect(after).toEqual({
-      id: ad!.id, name: 'Better', status: 'PAUSED', creative: { creative_id: '456' }, created_time: LONG_AGO_GRAPH, updated_time: expect.any(String),
+      id: ad!.id,
+      name: 'Better',
+      status: 'PAUSED',
+      creative: { creative_id: '456' },
+      created_time: LONG_AGO_GRAPH,
+      updated_time: expect.any(String),
     });
     expectWrittenAt(after, sentAt);
   });
 
-  writeTest('DELETE /<Ad>', 'answers {success: true}; the ad reads DELETED by id and leaves its ad set\'s edge', async () => {
-    const { adSets: [adSet], ads: [ad, kept] } = await scene({ adSets: 1, ads: 2 });
+  writeTest('DELETE /<Ad>', "answers {success: true}; the ad reads DELETED by id and leaves its ad set's edge", async () => {
+    const {
+      adSets: [adSet],
+      ads: [ad, kept],
+    } = await scene({ adSets: 1, ads: 2 });
     expect(await ok(remove(ad!.id))).toEqual({ success: true });
     expect(await read(ad!.id, 'status,effective_status')).toEqual({ id: ad!.id, status: 'DELETED', effective_status: 'DELETED' });
     expect(await edgeIds(`${adSet!.id}/ads`)).toEqual([kept!.id]);
@@ -260,27 +383,46 @@ describe('custom audiences and conversions', () => {
     const { act, account } = await scene();
     const audience = await ok(post(`${act}/customaudiences`, { name: 'Buyers', description: 'People who bought' }));
     expect(audience).toEqual({ id: expect.stringMatching(/^\d+$/) });
-    const lookalike = await ok(post(`${act}/customaudiences`, {
-      name: 'Like buyers', subtype: 'LOOKALIKE', lookalike_spec: { origin_audience_id: audience.id, ratio: 0.02, country: 'US' },
-    }));
+    const lookalike = await ok(
+      post(`${act}/customaudiences`, {
+        name: 'Like buyers',
+        subtype: 'LOOKALIKE',
+        lookalike_spec: { origin_audience_id: audience.id, ratio: 0.02, country: 'US' },
+      }),
+    );
     expect(lookalike).toEqual({ id: expect.stringMatching(/^\d+$/) });
     const fields = 'name,subtype,description,lookalike_spec,operation_status,account_id';
     expect(await read(audience.id, fields)).toEqual({
-      id: audience.id, name: 'Buyers', subtype: 'CUSTOM', description: 'People who bought', operation_status: { code: 200, description: 'Normal' }, account_id: account.id,
+      id: audience.id,
+      name: 'Buyers',
+      subtype: 'CUSTOM',
+      description: 'People who bought',
+      operation_status: { code: 200, description: 'Normal' },
+      account_id: account.id,
     });
     expect(await read(lookalike.id, fields)).toEqual({
-      id: lookalike.id, name: 'Like buyers', subtype: 'LOOKALIKE', lookalike_spec: { origin_audience_id: audience.id, ratio: 0.02, country: 'US' },
-      operation_status: { code: 200, description: 'Normal' }, account_id: account.id,
+      id: lookalike.id,
+      name: 'Like buyers',
+      subtype: 'LOOKALIKE',
+      lookalike_spec: { origin_audience_id: audience.id, ratio: 0.02, country: 'US' },
+      operation_status: { code: 200, description: 'Normal' },
+      account_id: account.id,
     });
     expect(await edgeIds(`${act}/customaudiences`)).toEqual([audience.id, lookalike.id]);
   });
 
   writeTest('POST /<AdAccount>/customconversions', 'answers {id}; the conversion reads back with its rule as JSON text', async () => {
     const { act, account } = await scene();
-    const created = await ok(post(`${act}/customconversions`, { name: 'Thanks page', rule: { url: { i_contains: 'thank-you' } }, custom_event_type: 'PURCHASE' }));
+    const created = await ok(
+      post(`${act}/customconversions`, { name: 'Thanks page', rule: { url: { i_contains: 'thank-you' } }, custom_event_type: 'PURCHASE' }),
+    );
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
     expect(await read(created.id, 'name,rule,custom_event_type,account_id')).toEqual({
-      id: created.id, name: 'Thanks page', rule: '{"url":{"i_contains":"thank-you"}}', custom_event_type: 'PURCHASE', account_id: account.id,
+      id: created.id,
+      name: 'Thanks page',
+      rule: '{"url":{"i_contains":"thank-you"}}',
+      custom_event_type: 'PURCHASE',
+      account_id: account.id,
     });
     expect(await edgeIds(`${act}/customconversions`)).toEqual([created.id]);
   });
@@ -291,17 +433,25 @@ describe('custom audiences and conversions', () => {
 describe('page feed', () => {
   const POST_FIELDS = 'kind,message,attachment,title,rating,event_start_time,from,page';
 
-  writeTest('POST /<Page>/feed', 'the page\'s token posts as the page; a person\'s post is a visitor post; each reads back and is on the feed', async () => {
+  writeTest('POST /<Page>/feed', "the page's token posts as the page; a person's post is a visitor post; each reads back and is on the feed", async () => {
     const ownPage = await world.page(organizationId);
     const byPage = await ok(post(`${ownPage.id}/feed`, { message: 'Open on Sunday' }, 'pageClient'));
     const byVisitor = await ok(post(`${ownPage.id}/feed`, { message: 'Were you open on Sunday?' }, 'stranger'));
     for (const created of [byPage, byVisitor]) expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
     expect(await read(byPage.id, POST_FIELDS)).toEqual({
-      id: byPage.id, kind: 'page_post', message: 'Open on Sunday', from: { id: ownPage.id, name: ownPage.name }, page: { id: ownPage.id },
+      id: byPage.id,
+      kind: 'page_post',
+      message: 'Open on Sunday',
+      from: { id: ownPage.id, name: ownPage.name },
+      page: { id: ownPage.id },
     });
     // A person as the author is user information: the page reads it, a reader who is not the page does not.
     expect(await read(byVisitor.id, POST_FIELDS, 'pageClient')).toEqual({
-      id: byVisitor.id, kind: 'visitor_post', message: 'Were you open on Sunday?', from: { id: userIds.stranger, name: expect.any(String) }, page: { id: ownPage.id },
+      id: byVisitor.id,
+      kind: 'visitor_post',
+      message: 'Were you open on Sunday?',
+      from: { id: userIds.stranger, name: expect.any(String) },
+      page: { id: ownPage.id },
     });
     expect(await read(byVisitor.id, 'from', 'advertiser')).toEqual({ id: byVisitor.id });
     expect((await edgeIds(`${ownPage.id}/feed`)).sort()).toEqual([byPage.id, byVisitor.id].sort());
@@ -314,16 +464,35 @@ describe('page feed', () => {
     const event = await ok(post(`${ownPage.id}/feed`, { kind: 'event', title: 'Tasting night', start_time: '2026-06-01T18:00:00+0000' }, 'pageClient'));
     const review = await ok(post(`${ownPage.id}/feed`, { kind: 'review', rating: 5, message: 'Lovely' }, 'stranger'));
     expect(await read(photo.id, POST_FIELDS)).toEqual({
-      id: photo.id, kind: 'photo', message: 'The terrace', attachment: { url: 'https://cdn.example/terrace.jpg' }, from: { id: ownPage.id, name: ownPage.name }, page: { id: ownPage.id },
+      id: photo.id,
+      kind: 'photo',
+      message: 'The terrace',
+      attachment: { url: 'https://cdn.example/terrace.jpg' },
+      from: { id: ownPage.id, name: ownPage.name },
+      page: { id: ownPage.id },
     });
     expect(await read(video.id, POST_FIELDS)).toEqual({
-      id: video.id, kind: 'video', attachment: { url: 'https://cdn.example/tour.mp4' }, from: { id: ownPage.id, name: ownPage.name }, page: { id: ownPage.id },
+      id: video.id,
+      kind: 'video',
+      attachment: { url: 'https://cdn.example/tour.mp4' },
+      from: { id: ownPage.id, name: ownPage.name },
+      page: { id: ownPage.id },
     });
     expect(await read(event.id, POST_FIELDS)).toEqual({
-      id: event.id, kind: 'event', title: 'Tasting night', event_start_time: '2026-06-01T18:00:00+0000', from: { id: ownPage.id, name: ownPage.name }, page: { id: ownPage.id },
+      id: event.id,
+      kind: 'event',
+      title: 'Tasting night',
+      event_start_time: '2026-06-01T18:00:00+0000',
+      from: { id: ownPage.id, name: ownPage.name },
+      page: { id: ownPage.id },
     });
     expect(await read(review.id, POST_FIELDS, 'pageClient')).toEqual({
-      id: review.id, kind: 'review', message: 'Lovely', rating: 5, from: { id: userIds.stranger, name: expect.any(String) }, page: { id: ownPage.id },
+      id: review.id,
+      kind: 'review',
+      message: 'Lovely',
+      rating: 5,
+      from: { id: userIds.stranger, name: expect.any(String) },
+      page: { id: ownPage.id },
     });
     expect((await edgeIds(`${ownPage.id}/feed`)).sort()).toEqual([photo.id, video.id, event.id, review.id].sort());
   });
@@ -340,23 +509,28 @@ describe('comments', () => {
     return (await ok(post(`${on}/comments`, { message }, who))).id as string;
   }
 
-  writeTest('POST /<Post>/comments', 'answers {id} as <post id>_<comment id>; the comment reads back and is on the post\'s edge', async () => {
+  writeTest('POST /<Post>/comments', "answers {id} as <post id>_<comment id>; the comment reads back and is on the post's edge", async () => {
     const target = await world.post(page);
     const created = await ok(post(`${target.id}/comments`, { message: `Hello @[${page.id}]` }, 'stranger'));
     expect(created).toEqual({ id: expect.stringMatching(new RegExp(`^${target.id}_\\d+$`)) });
     expect(await read(created.id, 'message,message_tags,from,parent,object', 'pageClient')).toEqual({
-      id: created.id, message: `Hello ${page.name}`, from: { id: userIds.stranger, name: expect.any(String) },
+      id: created.id,
+      message: `Hello ${page.name}`,
+      from: { id: userIds.stranger, name: expect.any(String) },
       message_tags: [{ id: page.id, name: page.name, type: 'page', offset: 6, length: [...page.name].length }],
     });
     expect(await edgeIds(`${target.id}/comments`, 'otherStranger')).toEqual([created.id]);
   });
 
-  writeTest('POST /<Comment>/comments', 'a reply answers {id}; it reads back with its parent and is on the comment\'s edge', async () => {
+  writeTest('POST /<Comment>/comments', "a reply answers {id}; it reads back with its parent and is on the comment's edge", async () => {
     const parent = await commentBy('stranger');
     const reply = await ok(post(`${parent}/comments`, { message: 'Thanks for coming' }, 'pageClient'));
     expect(reply).toEqual({ id: expect.stringMatching(new RegExp(`^${pagePost.id}_\\d+$`)) });
     expect(await read(reply.id, 'message,from,parent', 'pageClient')).toEqual({
-      id: reply.id, message: 'Thanks for coming', from: { id: page.id, name: page.name }, parent: { id: parent },
+      id: reply.id,
+      message: 'Thanks for coming',
+      from: { id: page.id, name: page.name },
+      parent: { id: parent },
     });
     expect(await edgeIds(`${parent}/comments`, 'otherStranger')).toEqual([reply.id]);
     expect(await read(parent, 'comment_count', 'otherStranger')).toEqual({ id: parent, comment_count: 1 });
@@ -369,7 +543,7 @@ describe('comments', () => {
     expect(await read(id, 'message,attachment', 'stranger')).toEqual({ id, message: 'First, corrected' });
   });
 
-  writeTest('POST /<Comment>', 'is_hidden answers {success: true}; the comment reads hidden to the page and leaves everyone else\'s edge', async () => {
+  writeTest('POST /<Comment>', "is_hidden answers {success: true}; the comment reads hidden to the page and leaves everyone else's edge", async () => {
     const id = await commentBy('stranger', 'Buy cheap watches');
     expect(await ok(post(id, { is_hidden: true }, 'moderator'))).toEqual({ success: true });
     expect(await read(id, 'is_hidden', 'moderator')).toEqual({ id, is_hidden: true });
@@ -385,11 +559,20 @@ describe('comments', () => {
     expect(await ok(remove(id, 'stranger'))).toEqual({ success: true });
     for (const gone of [id, reply]) {
       expectGraphError(await graph.get(gone, tokens.pageClient, { fields: 'message' }), {
-        status: 400, code: 100, subcode: 33, type: 'GraphMethodException', message: UNKNOWN_OBJECT(gone),
+        status: 400,
+        code: 100,
+        subcode: 33,
+        type: 'GraphMethodException',
+        message: UNKNOWN_OBJECT(gone),
       });
     }
     expect(await edgeIds(`${pagePost.id}/comments`, 'pageClient', { filter: 'stream' })).not.toContain(id);
-    expect(await server.deps.db('comments').whereIn('id', [id, reply].map((external) => external.split('_')[1]!))).toEqual([]);
+    expect(
+      await server.deps.db('comments').whereIn(
+        'id',
+        [id, reply].map((external) => external.split('_')[1]!),
+      ),
+    ).toEqual([]);
   });
 
   writeTest('POST /<Comment>/likes', 'answers {success: true}; like_count, user_likes and the likes edge follow', async () => {
@@ -417,15 +600,25 @@ describe('writes in a batch', () => {
   it('creates, updates and deletes in one batch, each item answered like its own call and read back', async () => {
     const { act, account, campaign } = await scene();
     const [doomed] = await world.campaigns(account, 1, { name: 'Doomed' });
-    const answers = batchAnswers(await graph.batch({
-      access_token: tokens.advertiser,
-      batch: [
-        { method: 'POST', relative_url: `${act}/campaigns`, body: 'name=From%20a%20batch&objective=OUTCOME_LEADS&special_ad_categories=%5B%5D&status=PAUSED' },
-        { method: 'POST', relative_url: campaign.id, body: 'name=Renamed%20in%20a%20batch' },
-        { method: 'DELETE', relative_url: doomed!.id },
-      ],
-    }));
-    expect(answers.map((answer) => [answer.code, answer.parsed])).toEqual([[200, { id: expect.stringMatching(/^\d+$/) }], [200, { success: true }], [200, { success: true }]]);
+    const answers = batchAnswers(
+      await graph.batch({
+        access_token: tokens.advertiser,
+        batch: [
+          {
+            method: 'POST',
+            relative_url: `${act}/campaigns`,
+            body: 'name=From%20a%20batch&objective=OUTCOME_LEADS&special_ad_categories=%5B%5D&status=PAUSED',
+          },
+          { method: 'POST', relative_url: campaign.id, body: 'name=Renamed%20in%20a%20batch' },
+          { method: 'DELETE', relative_url: doomed!.id },
+        ],
+      }),
+    );
+    expect(answers.map((answer) => [answer.code, answer.parsed])).toEqual([
+      [200, { id: expect.stringMatching(/^\d+$/) }],
+      [200, { success: true }],
+      [200, { success: true }],
+    ]);
     const createdId = answers[0]!.parsed.id as string;
     expect(await read(createdId, 'name,objective,status')).toEqual({ id: createdId, name: 'From a batch', objective: 'OUTCOME_LEADS', status: 'PAUSED' });
     expect(await read(campaign.id, 'name')).toEqual({ id: campaign.id, name: 'Renamed in a batch' });

@@ -70,7 +70,11 @@ describe('DataLoader batching', () => {
 
   it('pages the children of many parents in one statement', async () => {
     const { statements } = await countStatements(server.deps.db, () =>
-      server.graphql(`query ($account: ID!) { adSets(accountId: $account, first: 50) { nodes { ads(first: 1) { nodes { id } } } } }`, { account: accountId }, token),
+      server.graphql(
+        `query ($account: ID!) { adSets(accountId: $account, first: 50) { nodes { ads(first: 1) { nodes { id } } } } }`,
+        { account: accountId },
+        token,
+      ),
     );
     // One page per ad set, read from an index from the cursor (json_each on SQLite, LATERAL on PostgreSQL).
     expect(statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql) && /json_each|lateral/i.test(sql))).toHaveLength(1);

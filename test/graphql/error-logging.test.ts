@@ -32,12 +32,20 @@ describe('GraphQL error logging', () => {
     });
     const answer = (await response.json()) as { data?: unknown; errors?: Array<{ message: string; extensions?: { code?: string } }> };
     // The request's own line (pino-http) is written when the response finishes: wait for it.
-    await expect.poll(() => server.logs.slice(before).some((line) => line.msg === 'request completed' && (line.req as { id?: string })?.id === requestId)).toBe(true);
-    return { status: response.status, answer, requestId, lines: server.logs.slice(before).filter((line) => (line.req as { id?: string } | undefined)?.id === requestId) };
+    await expect
+      .poll(() => server.logs.slice(before).some((line) => line.msg === 'request completed' && (line.req as { id?: string })?.id === requestId))
+      .toBe(true);
+    return {
+      status: response.status,
+      answer,
+      requestId,
+      lines: server.logs.slice(before).filter((line) => (line.req as { id?: string } | undefined)?.id === requestId),
+    };
   }
   const query = (text: string, variables?: Record<string, unknown>) => JSON.stringify({ query: text, variables });
 
-  const deep = '{ me { memberships { organization { adAccounts { nodes { campaigns { nodes { adSets { nodes { ads { nodes { adSet { campaign { account { name } } } } } } } } } } } } } } }';
+  const deep =
+    '{ me { memberships { organization { adAccounts { nodes { campaigns { nodes { adSets { nodes { ads { nodes { adSet { campaign { account { name } } } } } } } } } } } } } } }';
   const manyIds = JSON.stringify(Array.from({ length: 100 }, (_, i) => String(100000000000001 + i)));
   it.each([
     ['a syntax error', query('{ me { '), 'GRAPHQL_PARSE_FAILED', 400],
@@ -50,7 +58,7 @@ describe('GraphQL error logging', () => {
     ['too many aliases', query(`{ ${Array.from({ length: 31 }, (_, i) => `m${i}: me { id }`).join(' ')} }`), 'TOO_MANY_ALIASES', 400],
     ['a query too complex', query(`{ ${Array.from({ length: 30 }, (_, i) => `a${i}: nodes(ids: ${manyIds}) { id }`).join(' ')} }`), 'QUERY_TOO_COMPLEX', 400],
     ['a malformed id (a service refuses it)', query('{ adSet(id: "abc") { id } }'), 'BAD_USER_INPUT', 200],
-  ])('%s is logged at debug, without a stack, and answered as the caller\'s mistake', async (_case, body, code, status) => {
+  ])("%s is logged at debug, without a stack, and answered as the caller's mistake", async (_case, body, code, status) => {
     const sent = await send(body, { token });
     expect(sent.status).toBe(status);
     expect(sent.answer.errors?.[0]?.extensions?.code).toBe(code);

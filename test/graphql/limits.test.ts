@@ -18,13 +18,25 @@ describe('the complexity estimate', () => {
     ['first', '{ adAccounts(first: 3) { nodes { id name } } }', {}, 1 + 3, 1 + 3 * (1 + 2)],
     ['first as a variable', 'query ($n: Int) { adAccounts(first: $n) { nodes { id } } }', { n: 7 }, 1 + 7, 1 + 7 * 2],
     ['last', '{ adAccounts(last: 4) { edges { cursor node { id } } } }', {}, 1 + 4 * 2, 1 + 4 * (1 + 1 + 1 + 1)],
-    ['nested pages multiply', '{ adAccounts(first: 2) { nodes { campaigns(first: 3) { nodes { id } } } } }', {}, 1 + 2 * (1 + (1 + 3)), 1 + 2 * (1 + (1 + 3 * 2))],
+    [
+      'nested pages multiply',
+      '{ adAccounts(first: 2) { nodes { campaigns(first: 3) { nodes { id } } } } }',
+      {},
+      1 + 2 * (1 + (1 + 3)),
+      1 + 2 * (1 + (1 + 3 * 2)),
+    ],
     ['a count alone', '{ adAccounts(first: 10) { totalCount } }', {}, 1, 1 + 10],
     ['a list bounded by the data counts once', '{ me { memberships { role organization { name } } } }', {}, 3, 5],
     ['a field left out by @include', '{ me { id memberships @include(if: false) { role } } }', {}, 1, 2],
     ['a field kept by @skip(if: $no)', 'query ($no: Boolean!) { me { id memberships @skip(if: $no) { role } } }', { no: false }, 2, 4],
     ['a named fragment', 'query { adAccounts(first: 2) { nodes { ...A } } } fragment A on AdAccount { id name }', {}, 1 + 2, 1 + 2 * 3],
-    ['the costlier of the types an interface may be', `{ nodes(ids: ${JSON.stringify(ids(2))}) { ... on Ad { adSet { campaign { id } } } ... on User { id } } }`, {}, 2 * 3, 2 * (1 + 1 + 1 + 1)],
+    [
+      'the costlier of the types an interface may be',
+      `{ nodes(ids: ${JSON.stringify(ids(2))}) { ... on Ad { adSet { campaign { id } } } ... on User { id } } }`,
+      {},
+      2 * 3,
+      2 * (1 + 1 + 1 + 1),
+    ],
   ])('%s', (_name, query, variables, objects, fields) => {
     expect(estimate(query, variables)).toEqual({ objects, fields });
   });
@@ -60,10 +72,19 @@ describe('the complexity limits', () => {
   const limits = { maxObjects: 100, maxFields: 500 };
   it.each([
     [{ objects: 100, fields: 500 }, null],
-    [{ objects: 101, fields: 500 }, { code: 'QUERY_TOO_COMPLEX', measure: 'objects', limit: 100, found: 101 }],
-    [{ objects: 100, fields: 501 }, { code: 'QUERY_TOO_COMPLEX', measure: 'fields', limit: 500, found: 501 }],
+    [
+      { objects: 101, fields: 500 },
+      { code: 'QUERY_TOO_COMPLEX', measure: 'objects', limit: 100, found: 101 },
+    ],
+    [
+      { objects: 100, fields: 501 },
+      { code: 'QUERY_TOO_COMPLEX', measure: 'fields', limit: 500, found: 501 },
+    ],
     // Objects are named first: the likelier cause, and the one the message's advice (fewer ids, smaller pages) fixes.
-    [{ objects: 101, fields: 501 }, { code: 'QUERY_TOO_COMPLEX', measure: 'objects', limit: 100, found: 101 }],
+    [
+      { objects: 101, fields: 501 },
+      { code: 'QUERY_TOO_COMPLEX', measure: 'objects', limit: 100, found: 101 },
+    ],
   ])('%j -> %j', (complexity, expected) => {
     expect(complexityRefusal(complexity, limits)?.details ?? null).toEqual(expected);
   });

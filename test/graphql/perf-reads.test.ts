@@ -84,7 +84,8 @@ describe('statements per request', () => {
   it('/v24.0: a page of 5 ad sets or of 40, with their campaigns and ads, send the same number', async () => {
     const statementsFor = async (limit: number) => {
       const { result, statements } = await countStatements(server.deps.db, () =>
-        graph.get(`act_${accounts[0]!.id}/adsets`, token, { limit, fields: 'name,campaign{name},ads.limit(5){name}' }));
+        graph.get(`act_${accounts[0]!.id}/adsets`, token, { limit, fields: 'name,campaign{name},ads.limit(5){name}' }),
+      );
       expect(result.status).toBe(200);
       expect(result.body.data.length).toBe(limit);
       expect(result.body.data.every((s: { ads?: { data: unknown[] } }) => s.ads?.data.length === 2)).toBe(true);
@@ -95,7 +96,11 @@ describe('statements per request', () => {
 });
 
 describe('pages from a cursor', () => {
-  const listed = (account: AdAccountRecord) => adSets.filter((s) => s.accountId === account.id && shown(s)).sort(byId).map((s) => s.id);
+  const listed = (account: AdAccountRecord) =>
+    adSets
+      .filter((s) => s.accountId === account.id && shown(s))
+      .sort(byId)
+      .map((s) => s.id);
 
   it('walks an account to its last page and back on both surfaces, and a deep page read alone is the same page', async () => {
     const expected = listed(accounts[0]!);
@@ -105,7 +110,10 @@ describe('pages from a cursor', () => {
     const gqlPage = async (variables: Record<string, unknown>) => {
       const { body } = await server.graphql(query, { a: accounts[0]!.id, ...variables }, token);
       expect(body.errors).toBeUndefined();
-      return body.data!.adSets as { nodes: Array<{ id: string }>; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string } };
+      return body.data!.adSets as {
+        nodes: Array<{ id: string }>;
+        pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+      };
     };
     const forward: string[] = [];
     let after: string | undefined;
@@ -139,9 +147,13 @@ describe('pages from a cursor', () => {
     const all = [...adSets].sort(byId);
     for (const cursorAt of [5, 30, 60, all.length - 2]) {
       const cursorId = all[cursorAt]!.id;
-      const { body } = await server.graphql(`query ($c: String) { adAccounts(first: 3) { nodes { id
+      const { body } = await server.graphql(
+        `query ($c: String) { adAccounts(first: 3) { nodes { id
         next: adSets(first: 4, after: $c) { nodes { id } pageInfo { hasNextPage hasPreviousPage } }
-        previous: adSets(last: 4, before: $c) { nodes { id } pageInfo { hasNextPage hasPreviousPage } } } } }`, { c: encodeCursor(cursorId) }, token);
+        previous: adSets(last: 4, before: $c) { nodes { id } pageInfo { hasNextPage hasPreviousPage } } } } }`,
+        { c: encodeCursor(cursorId) },
+        token,
+      );
       expect(body.errors).toBeUndefined();
       const read = body.data!.adAccounts.nodes as Array<{ id: string; next: any; previous: any }>;
       for (const account of accounts) {
@@ -149,15 +161,25 @@ describe('pages from a cursor', () => {
         const after = ids.filter((id) => BigInt(id) > BigInt(cursorId));
         const before = ids.filter((id) => BigInt(id) < BigInt(cursorId));
         const pages = read.find((a) => a.id === account.id)!;
-        expect(pages.next, `after ${cursorAt}`).toEqual({ nodes: after.slice(0, 4).map((id) => ({ id })), pageInfo: { hasNextPage: after.length > 4, hasPreviousPage: true } });
-        expect(pages.previous, `before ${cursorAt}`).toEqual({ nodes: before.slice(-4).map((id) => ({ id })), pageInfo: { hasNextPage: true, hasPreviousPage: before.length > 4 } });
+        expect(pages.next, `after ${cursorAt}`).toEqual({
+          nodes: after.slice(0, 4).map((id) => ({ id })),
+          pageInfo: { hasNextPage: after.length > 4, hasPreviousPage: true },
+        });
+        expect(pages.previous, `before ${cursorAt}`).toEqual({
+          nodes: before.slice(-4).map((id) => ({ id })),
+          pageInfo: { hasNextPage: true, hasPreviousPage: before.length > 4 },
+        });
       }
     }
   });
 
   it('pages newest-first comments of many posts from one cursor, both ways, keeping hidden ones out', async () => {
     // Top-level, visible comments of each post, newest first: what a signed-in person of no organization reads.
-    const listedOf = (post: PostRecord) => comments.filter((c) => c.postId === post.id && c.parentId === null && !c.isHidden).sort(byId).reverse();
+    const listedOf = (post: PostRecord) =>
+      comments
+        .filter((c) => c.postId === post.id && c.parentId === null && !c.isHidden)
+        .sort(byId)
+        .reverse();
     const all = comments.filter((c) => c.parentId === null).sort(byId);
     const query = `query ($p: ID!, $c: String) { page(id: $p) { posts(first: 3) { nodes { id
       older: comments(order: REVERSE_CHRONOLOGICAL, first: 2, after: $c) { nodes { id } pageInfo { hasNextPage hasPreviousPage } }
@@ -173,8 +195,14 @@ describe('pages from a cursor', () => {
         const older = list.filter((c) => c.raw < BigInt(cursor.id));
         const newer = list.filter((c) => c.raw > BigInt(cursor.id));
         const pages = read.find((p) => p.id === post.id)!;
-        expect(pages.older, `older than ${cursorAt}`).toEqual({ nodes: older.slice(0, 2).map(({ id }) => ({ id })), pageInfo: { hasNextPage: older.length > 2, hasPreviousPage: true } });
-        expect(pages.newer, `newer than ${cursorAt}`).toEqual({ nodes: newer.slice(-2).map(({ id }) => ({ id })), pageInfo: { hasNextPage: true, hasPreviousPage: newer.length > 2 } });
+        expect(pages.older, `older than ${cursorAt}`).toEqual({
+          nodes: older.slice(0, 2).map(({ id }) => ({ id })),
+          pageInfo: { hasNextPage: older.length > 2, hasPreviousPage: true },
+        });
+        expect(pages.newer, `newer than ${cursorAt}`).toEqual({
+          nodes: newer.slice(-2).map(({ id }) => ({ id })),
+          pageInfo: { hasNextPage: true, hasPreviousPage: newer.length > 2 },
+        });
       }
     }
   });
@@ -189,7 +217,11 @@ describe('complexity estimates kept per document', () => {
         expect(body.errors, `n = ${n}`).toBeUndefined();
       } else {
         expect(status).toBe(400);
-        expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'objects', found: 1 + 100 * (1 + (1 + 100 * (1 + (1 + 100 * 1)))) });
+        expect(body.errors?.[0]?.extensions).toMatchObject({
+          code: 'QUERY_TOO_COMPLEX',
+          measure: 'objects',
+          found: 1 + 100 * (1 + (1 + 100 * (1 + (1 + 100 * 1)))),
+        });
       }
     }
   });

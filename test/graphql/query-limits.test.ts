@@ -58,7 +58,11 @@ describe('GraphQL query limits', () => {
       expect(refusalOf(ids.body).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'objects', found: 2200 });
       const paged = 'query ($n: Int) { adAccounts(first: $n) { nodes { campaigns(first: $n) { nodes { adSets(first: $n) { nodes { id } } } } } } }';
       const big = await server.graphql(paged, { n: 100 }, token);
-      expect(refusalOf(big.body).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', measure: 'objects', found: 1 + 100 * (1 + (1 + 100 * (1 + (1 + 100 * 1)))) });
+      expect(refusalOf(big.body).extensions).toMatchObject({
+        code: 'QUERY_TOO_COMPLEX',
+        measure: 'objects',
+        found: 1 + 100 * (1 + (1 + 100 * (1 + (1 + 100 * 1)))),
+      });
       const small = await server.graphql(paged, { n: 5 }, token);
       expect(small.body.errors).toBeUndefined();
       expect(small.body.data!.adAccounts.nodes).toHaveLength(1);
@@ -68,7 +72,11 @@ describe('GraphQL query limits', () => {
       // A connection is one object holding a page of nodes, each with what is under it: 1 + 25 x (1 + (1 + 25 x (1 + (1 + 25 x 1)))).
       const unsized = await server.graphql('{ adAccounts { nodes { campaigns { nodes { adSets { nodes { id } } } } } } }', {}, token);
       expect(refusalOf(unsized.body).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', found: 16926 });
-      const backward = await server.graphql('{ adAccounts(last: 30) { nodes { campaigns(last: 30) { nodes { adSets(last: 30) { nodes { id } } } } } } }', {}, token);
+      const backward = await server.graphql(
+        '{ adAccounts(last: 30) { nodes { campaigns(last: 30) { nodes { adSets(last: 30) { nodes { id } } } } } } }',
+        {},
+        token,
+      );
       expect(refusalOf(backward.body).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', found: 1 + 30 * (1 + (1 + 30 * (1 + (1 + 30 * 1)))) });
     });
 
@@ -101,12 +109,24 @@ describe('GraphQL query limits', () => {
 
   describe('depth, aliases and directives are refused as limits, not syntax errors', () => {
     it.each([
-      ['QUERY_TOO_DEEP', '{ me { memberships { organization { adAccounts { nodes { campaigns { nodes { adSets { nodes { ads { nodes { adSet { campaign { account { name } } } } } } } } } } } } } } }',
-        { limit: 12, found: 15 }, 'Query is too deep: the limit is 12 levels, this one has 15.'],
-      ['TOO_MANY_ALIASES', `{ ${Array.from({ length: 31 }, (_, i) => `m${i}: me { id }`).join(' ')} }`,
-        { limit: 30, found: 31 }, 'Query has too many aliases: the limit is 30, this one has 31.'],
-      ['TOO_MANY_DIRECTIVES', `{ me { ${'... @include(if: true) { id } '.repeat(51)} } }`,
-        { limit: 50, found: 51 }, 'Query has too many directives: the limit is 50, this one has 51.'],
+      [
+        'QUERY_TOO_DEEP',
+        '{ me { memberships { organization { adAccounts { nodes { campaigns { nodes { adSets { nodes { ads { nodes { adSet { campaign { account { name } } } } } } } } } } } } } } }',
+        { limit: 12, found: 15 },
+        'Query is too deep: the limit is 12 levels, this one has 15.',
+      ],
+      [
+        'TOO_MANY_ALIASES',
+        `{ ${Array.from({ length: 31 }, (_, i) => `m${i}: me { id }`).join(' ')} }`,
+        { limit: 30, found: 31 },
+        'Query has too many aliases: the limit is 30, this one has 31.',
+      ],
+      [
+        'TOO_MANY_DIRECTIVES',
+        `{ me { ${'... @include(if: true) { id } '.repeat(51)} } }`,
+        { limit: 50, found: 51 },
+        'Query has too many directives: the limit is 50, this one has 51.',
+      ],
     ])('%s', async (code, query, numbers, message) => {
       const { status, body } = await server.graphql(query, {}, token);
       expect(status).toBe(400);

@@ -36,17 +36,39 @@ describe('GraphQL reads', () => {
     const membership = (await server.deps.db('organization_members').where({ user_id: admin.user.id }).first()) as { id: string };
     const { client } = await createClient(server.deps, { name: 'reporting', scope: 'ads_read', organization: org.id });
     ids = {
-      org: org.id, user: admin.user.id, membership: membership.id, account: account.id, campaign: campaigns[0]!.id,
-      lastCampaign: campaigns[6]!.id, adSet: adSet!.id, ad: ad!.id, audience: audience.id, conversion: conversion.id,
-      page: page.id, post: post.id, comment: commentExternalId(comment), reply: commentExternalId(reply), client: client.id,
+      org: org.id,
+      user: admin.user.id,
+      membership: membership.id,
+      account: account.id,
+      campaign: campaigns[0]!.id,
+      lastCampaign: campaigns[6]!.id,
+      adSet: adSet!.id,
+      ad: ad!.id,
+      audience: audience.id,
+      conversion: conversion.id,
+      page: page.id,
+      post: post.id,
+      comment: commentExternalId(comment),
+      reply: commentExternalId(reply),
+      client: client.id,
     };
   });
   afterAll(() => server?.close());
 
   it.each([
-    ['org', 'Organization'], ['user', 'User'], ['membership', 'OrganizationMember'], ['account', 'AdAccount'],
-    ['campaign', 'Campaign'], ['adSet', 'AdSet'], ['ad', 'Ad'], ['audience', 'CustomAudience'], ['conversion', 'CustomConversion'],
-    ['page', 'Page'], ['post', 'Post'], ['comment', 'Comment'], ['client', 'ApiClient'],
+    ['org', 'Organization'],
+    ['user', 'User'],
+    ['membership', 'OrganizationMember'],
+    ['account', 'AdAccount'],
+    ['campaign', 'Campaign'],
+    ['adSet', 'AdSet'],
+    ['ad', 'Ad'],
+    ['audience', 'CustomAudience'],
+    ['conversion', 'CustomConversion'],
+    ['page', 'Page'],
+    ['post', 'Post'],
+    ['comment', 'Comment'],
+    ['client', 'ApiClient'],
   ])('node(id) finds the %s as %s', async (key, typename) => {
     const { body } = await server.graphql('query ($id: ID!) { node(id: $id) { __typename id } }', { id: ids[key] }, tokens.admin);
     expect(body.errors).toBeUndefined();
@@ -109,7 +131,11 @@ describe('GraphQL reads', () => {
     );
     expect(body.errors).toBeUndefined();
     expect(body.data!.ad.adSet).toEqual({
-      name: 'Ad set 1', status: 'ACTIVE', configuredStatus: 'ACTIVE', effectiveStatus: 'ACTIVE', dailyBudget: 4000,
+      name: 'Ad set 1',
+      status: 'ACTIVE',
+      configuredStatus: 'ACTIVE',
+      effectiveStatus: 'ACTIVE',
+      dailyBudget: 4000,
       campaign: { name: 'Campaign 1', account: { actId: `act_${ids.account}`, currency: 'JPY' } },
     });
     expect(body.data!.comment).toEqual({
@@ -180,7 +206,9 @@ describe('GraphQL reads', () => {
     const get = await fetch(`${server.url}/graphql?query=${query}`, { headers: { 'service-session-token': tokens.admin } });
     expect(get.status).toBe(200);
     expect(((await get.json()) as { data: { me: { id: string } } }).data.me.id).toBe(ids.user);
-    const mutation = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { logout }')}`, { headers: { 'service-session-token': tokens.admin } });
+    const mutation = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { logout }')}`, {
+      headers: { 'service-session-token': tokens.admin },
+    });
     expect(mutation.status).toBe(405);
   });
 
@@ -196,8 +224,13 @@ describe('GraphQL reads', () => {
     });
 
     it.each([
-      ['adSet', 'abc'], ['adSet', '00000000-0000-4000-8000-000000000000'], ['user', '42'], ['organization', 'acme'], ['node', 'zz'],
-      ['comment', '1_2_3'], ['adAccount', 'act_x'],
+      ['adSet', 'abc'],
+      ['adSet', '00000000-0000-4000-8000-000000000000'],
+      ['user', '42'],
+      ['organization', 'acme'],
+      ['node', 'zz'],
+      ['comment', '1_2_3'],
+      ['adAccount', 'act_x'],
     ])('%s(id: %j) is BAD_USER_INPUT on id', async (field, id) => {
       const { body } = await server.graphql(`query ($id: ID!) { ${field}(id: $id) { id } }`, { id }, tokens.admin);
       expect(body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'id' });
@@ -221,10 +254,14 @@ describe('GraphQL reads', () => {
     });
 
     it('refuses queries deeper than the limit', async () => {
-      const deep = '{ me { memberships { organization { adAccounts { nodes { campaigns { nodes { adSets { nodes { ads { nodes { adSet { campaign { account { name } } } } } } } } } } } } } } }';
+      const deep =
+        '{ me { memberships { organization { adAccounts { nodes { campaigns { nodes { adSets { nodes { ads { nodes { adSet { campaign { account { name } } } } } } } } } } } } } } }';
       const { status, body } = await server.graphql(deep, {}, tokens.admin);
       expect(status).toBe(400);
-      expect(body.errors?.[0]).toEqual({ message: 'Query is too deep: the limit is 12 levels, this one has 15.', extensions: { code: 'QUERY_TOO_DEEP', limit: 12, found: 15 } });
+      expect(body.errors?.[0]).toEqual({
+        message: 'Query is too deep: the limit is 12 levels, this one has 15.',
+        extensions: { code: 'QUERY_TOO_DEEP', limit: 12, found: 15 },
+      });
       expect(body.data).toBeUndefined();
     });
   });

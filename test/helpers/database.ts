@@ -30,7 +30,9 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     await admin.destroy();
     const db = createDatabase(POSTGRES_URL, { schema });
     result = {
-      db, url: POSTGRES_URL, schema,
+      db,
+      url: POSTGRES_URL,
+      schema,
       async dispose() {
         await db.destroy();
         const cleanup = createDatabase(POSTGRES_URL);
@@ -43,7 +45,8 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     const url = `sqlite:${join(dir, 'adgraph.sqlite')}`;
     const db = createDatabase(url);
     result = {
-      db, url,
+      db,
+      url,
       async dispose() {
         await db.destroy();
         rmSync(dir, { recursive: true, force: true });

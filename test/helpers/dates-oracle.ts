@@ -23,7 +23,10 @@ export function oracleMissing(): string | undefined {
   return undefined;
 }
 
-export interface OracleRun { code: number; output: string }
+export interface OracleRun {
+  code: number;
+  output: string;
+}
 
 /**
  * Compiles the oracle's sources, and the Java sources of `extraSourceDirs` (a helper of the oracle's package), into
@@ -32,7 +35,10 @@ export interface OracleRun { code: number; output: string }
  * one or removes another's classes.
  */
 export function compileOracle(extraSourceDirs: string[] = []): string {
-  const javaFilesIn = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.java')).map((f) => path.join(dir, f));
+  const javaFilesIn = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.java'))
+      .map((f) => path.join(dir, f));
   const sources = [path.join(ORACLE_SRC, 'src', 'oracle'), ...extraSourceDirs].flatMap(javaFilesIn).sort();
   const hash = createHash('sha256');
   for (const file of sources) hash.update(file).update(readFileSync(file));
@@ -52,9 +58,10 @@ export function compileOracle(extraSourceDirs: string[] = []): string {
   return dir;
 }
 
-export function createOracle(
-  sample: { years: string; random: number } = { years: '1968-2032', random: 150 },
-): { build(): void; run(joda: string, java: string, extra?: string[]): Promise<OracleRun> } {
+export function createOracle(sample: { years: string; random: number } = { years: '1968-2032', random: 150 }): {
+  build(): void;
+  run(joda: string, java: string, extra?: string[]): Promise<OracleRun>;
+} {
   let dir: string | undefined;
   return {
     build() {
@@ -64,8 +71,21 @@ export function createOracle(
       if (!dir) throw new Error('build the oracle before running it');
       const args = [
         // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
-        '-Djava.locale.providers=SPI,COMPAT', '-cp', `${dir}${path.delimiter}${JODA_JAR}`, 'oracle.EsDateOracle',
-        '--joda', joda, '--java', java, '--years', sample.years, '--random', String(sample.random), '--max-report', '3', ...extra,
+        '-Djava.locale.providers=SPI,COMPAT',
+        '-cp',
+        `${dir}${path.delimiter}${JODA_JAR}`,
+        'oracle.EsDateOracle',
+        '--joda',
+        joda,
+        '--java',
+        java,
+        '--years',
+        sample.years,
+        '--random',
+        String(sample.random),
+        '--max-report',
+        '3',
+        ...extra,
       ];
       return new Promise((resolve, reject) => {
         execFile('java', args, { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {

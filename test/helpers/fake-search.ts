@@ -128,7 +128,10 @@ export interface UncheckedDate {
 const NODE = 'fAkEnOdE0000000000000w';
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly body: unknown) {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
     super(typeof body === 'string' ? body : JSON.stringify(body));
   }
 }
@@ -171,7 +174,16 @@ export class FakeSearch {
     return this.calls.filter((c) => c.method !== 'GET' && c.method !== 'HEAD');
   }
 
-  addIndex(name: string, init: { mappings?: Record<string, any>; settings?: Record<string, any>; aliases?: Record<string, Record<string, unknown>>; docs?: Array<Record<string, unknown>>; createdVersion?: string }): void {
+  addIndex(
+    name: string,
+    init: {
+      mappings?: Record<string, any>;
+      settings?: Record<string, any>;
+      aliases?: Record<string, Record<string, unknown>>;
+      docs?: Array<Record<string, unknown>>;
+      createdVersion?: string;
+    },
+  ): void {
     const docs = new Map<string, Record<string, unknown>>();
     (init.docs ?? []).forEach((doc, i) => docs.set(String(doc.id ?? i + 1), doc));
     this.indices.set(name, {
@@ -245,7 +257,12 @@ export class FakeSearch {
     if (ok) return;
     const reason = header ? `unable to authenticate user for REST request [${path}]` : `missing authentication credentials for REST request [${path}]`;
     throw new HttpError(401, {
-      error: { root_cause: [{ type: 'security_exception', reason, header: { 'WWW-Authenticate': ['Basic realm="security" charset="UTF-8"', 'ApiKey'] } }], type: 'security_exception', reason, header: { 'WWW-Authenticate': ['Basic realm="security" charset="UTF-8"', 'ApiKey'] } },
+      error: {
+        root_cause: [{ type: 'security_exception', reason, header: { 'WWW-Authenticate': ['Basic realm="security" charset="UTF-8"', 'ApiKey'] } }],
+        type: 'security_exception',
+        reason,
+        header: { 'WWW-Authenticate': ['Basic realm="security" charset="UTF-8"', 'ApiKey'] },
+      },
       status: 401,
     });
   }
@@ -253,12 +270,16 @@ export class FakeSearch {
   error(status: number, type: string, reason: string, extra: Record<string, unknown> = {}): HttpError {
     const cause = { type, reason, ...extra };
     const { caused_by: _nested, ...rootCause } = cause as Record<string, unknown>; // root causes are listed without their chain
-    return new HttpError(status, { error: this.flavour === '7' ? { root_cause: [rootCause], ...cause } : { root_cause: [{ type, reason }], ...cause }, status });
+    return new HttpError(status, {
+      error: this.flavour === '7' ? { root_cause: [rootCause], ...cause } : { root_cause: [{ type, reason }], ...cause },
+      status,
+    });
   }
 
   private index(name: string): FakeIndex {
     const index = this.indices.get(name);
-    if (!index) throw this.error(404, 'index_not_found_exception', `no such index [${name}]`, { 'resource.type': 'index_or_alias', 'resource.id': name, index: name });
+    if (!index)
+      throw this.error(404, 'index_not_found_exception', `no such index [${name}]`, { 'resource.type': 'index_or_alias', 'resource.id': name, index: name });
     return index;
   }
 
@@ -289,11 +310,14 @@ export class FakeSearch {
     if (a === '_aliases' && method === 'POST') return [200, this.aliasActions(body)];
     if (a === '_reindex' && method === 'POST') return this.reindex(body, query);
     if (a === '_tasks' && method === 'GET') return b ? this.getTask(b) : this.listTasks(query);
-    if (a === '_index_template' && method === 'GET' && !b) return [200, { index_templates: [...this.indexTemplates].map(([name, t]) => ({ name, index_template: t })) }];
-    if (a === '_component_template' && method === 'GET' && !b) return [200, { component_templates: [...this.componentTemplates].map(([name, t]) => ({ name, component_template: t })) }];
+    if (a === '_index_template' && method === 'GET' && !b)
+      return [200, { index_templates: [...this.indexTemplates].map(([name, t]) => ({ name, index_template: t })) }];
+    if (a === '_component_template' && method === 'GET' && !b)
+      return [200, { component_templates: [...this.componentTemplates].map(([name, t]) => ({ name, component_template: t })) }];
     if (a === '_template' && method === 'GET' && !b) return [200, Object.fromEntries(this.legacyTemplates)];
     if (a === '_ingest' && b === 'pipeline' && method === 'GET' && !c) return this.pipelines.size ? [200, Object.fromEntries(this.pipelines)] : [404, {}];
-    if (a === '_migration' && b === 'deprecations' && method === 'GET' && (this.options.deprecationApi ?? this.flavour === '7')) return [200, this.deprecations()];
+    if (a === '_migration' && b === 'deprecations' && method === 'GET' && (this.options.deprecationApi ?? this.flavour === '7'))
+      return [200, this.deprecations()];
     if (a && !a.startsWith('_')) {
       if (parts.length === 1 && method === 'PUT') return [200, await this.createIndex(a, body)];
       if (b === '_mapping' && method === 'GET') return [200, this.mappingsOf(this.resolveNames(a))];
@@ -322,10 +346,17 @@ export class FakeSearch {
   }
 
   private settingsOf(names: string[]): Record<string, unknown> {
-    return Object.fromEntries(names.map((n) => {
-      const i = this.indices.get(n)!;
-      return [n, { settings: { index: { ...i.settings, provided_name: n, creation_date: '1600000000000', uuid: `uuid-${n}`, version: { created: i.createdVersion } } } }];
-    }));
+    return Object.fromEntries(
+      names.map((n) => {
+        const i = this.indices.get(n)!;
+        return [
+          n,
+          {
+            settings: { index: { ...i.settings, provided_name: n, creation_date: '1600000000000', uuid: `uuid-${n}`, version: { created: i.createdVersion } } },
+          },
+        ];
+      }),
+    );
   }
 
   private async createIndex(name: string, body: any): Promise<unknown> {
@@ -349,7 +380,8 @@ export class FakeSearch {
 
   private refuseTakenName(name: string): void {
     if (this.indices.has(name)) throw this.error(400, 'resource_already_exists_exception', `index [${name}/uuid-${name}] already exists`, { index: name });
-    if ([...this.indices.values()].some((i) => name in i.aliases)) throw this.error(400, 'invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`, { index: name });
+    if ([...this.indices.values()].some((i) => name in i.aliases))
+      throw this.error(400, 'invalid_index_name_exception', `Invalid index name [${name}], already exists as alias`, { index: name });
   }
 
   private putMapping(name: string, body: any): unknown {
@@ -370,12 +402,22 @@ export class FakeSearch {
       if (kind !== 'add' && kind !== 'remove') throw this.error(400, 'x_content_parse_exception', `[aliases] unknown field [${kind}]`);
       const index = this.index(s.index);
       if (kind === 'add') {
-        if (this.indices.has(s.alias)) throw this.error(400, 'invalid_alias_name_exception', `Invalid alias name [${s.alias}]: an index or data stream exists with the same name as the alias`);
+        if (this.indices.has(s.alias))
+          throw this.error(
+            400,
+            'invalid_alias_name_exception',
+            `Invalid alias name [${s.alias}]: an index or data stream exists with the same name as the alias`,
+          );
         const { index: _i, alias: _a, ...properties } = s;
-        planned.push(() => { index.aliases[s.alias] = properties; });
+        planned.push(() => {
+          index.aliases[s.alias] = properties;
+        });
       } else {
-        if (!(s.alias in index.aliases)) throw this.error(404, 'aliases_not_found_exception', `aliases [${s.alias}] missing`, { 'resource.type': 'aliases', 'resource.id': s.alias });
-        planned.push(() => { delete index.aliases[s.alias]; });
+        if (!(s.alias in index.aliases))
+          throw this.error(404, 'aliases_not_found_exception', `aliases [${s.alias}] missing`, { 'resource.type': 'aliases', 'resource.id': s.alias });
+        planned.push(() => {
+          delete index.aliases[s.alias];
+        });
       }
     }
     for (const apply of planned) apply();
@@ -385,14 +427,28 @@ export class FakeSearch {
   private async reindex(body: any, query: Record<string, string>): Promise<[number, unknown]> {
     const sourceName = body?.source?.index;
     const destName = body?.dest?.index;
-    if (!sourceName || !destName) throw this.error(400, 'action_request_validation_exception', 'Validation Failed: 1: use _reindex with a source and a destination index;');
+    if (!sourceName || !destName)
+      throw this.error(400, 'action_request_validation_exception', 'Validation Failed: 1: use _reindex with a source and a destination index;');
     const [source] = this.resolveNames(sourceName);
-    if (source === destName) throw this.error(400, 'action_request_validation_exception', `Validation Failed: 1: reindex cannot write into an index its reading from [${destName}];`);
+    if (source === destName)
+      throw this.error(400, 'action_request_validation_exception', `Validation Failed: 1: reindex cannot write into an index its reading from [${destName}];`);
     if (!this.indices.has(destName)) await this.createIndex(destName, {}); // auto-create with a dynamic mapping, as the engine does
     const id = `${NODE}:${this.nextTask++}`;
     const task: FakeTask = {
-      id, source: source!, dest: destName, opType: body?.dest?.op_type === 'create' ? 'create' : 'index', proceed: body?.conflicts === 'proceed',
-      ids: [...this.indices.get(source!)!.docs.keys()], position: 0, created: 0, updated: 0, conflicts: 0, batches: 0, failures: [], completed: false, startedAt: Date.now(),
+      id,
+      source: source!,
+      dest: destName,
+      opType: body?.dest?.op_type === 'create' ? 'create' : 'index',
+      proceed: body?.conflicts === 'proceed',
+      ids: [...this.indices.get(source!)!.docs.keys()],
+      position: 0,
+      created: 0,
+      updated: 0,
+      conflicts: 0,
+      batches: 0,
+      failures: [],
+      completed: false,
+      startedAt: Date.now(),
     };
     this.tasks.set(id, task);
     if (query.wait_for_completion === 'false') return [200, { task: id }];
@@ -402,7 +458,9 @@ export class FakeSearch {
 
   /** Copies the next batch (one scroll page and its bulk request, in the engine). */
   private advance(task: FakeTask): Promise<void> {
-    task.copying ??= this.copyBatch(task).finally(() => { task.copying = undefined; });
+    task.copying ??= this.copyBatch(task).finally(() => {
+      task.copying = undefined;
+    });
     return task.copying;
   }
 
@@ -412,13 +470,20 @@ export class FakeSearch {
     const dest = this.indices.get(task.dest)!;
     const end = Math.min(task.ids.length, task.position + (this.options.batchSize ?? 2));
     const batch = task.ids.slice(task.position, end).filter((id) => source.docs.has(id));
-    const rejected = await this.rejectedByDates(task.dest, dest, batch.map((id) => [id, source.docs.get(id)!]));
+    const rejected = await this.rejectedByDates(
+      task.dest,
+      dest,
+      batch.map((id) => [id, source.docs.get(id)!]),
+    );
     for (; task.position < end; task.position++) {
       if (this.failReindexAt !== undefined && task.created + task.updated + task.conflicts >= this.failReindexAt) {
         const id = task.ids[task.position]!;
         task.failures.push({
-          index: task.dest, ...(this.flavour === '7' ? { type: '_doc' } : {}), id,
-          cause: { type: 'mapper_parsing_exception', reason: `failed to parse field [when] of type [date] in document with id '${id}'` }, status: 400,
+          index: task.dest,
+          ...(this.flavour === '7' ? { type: '_doc' } : {}),
+          id,
+          cause: { type: 'mapper_parsing_exception', reason: `failed to parse field [when] of type [date] in document with id '${id}'` },
+          status: 400,
         });
         task.completed = true;
         this.failReindexAt = undefined;
@@ -434,7 +499,12 @@ export class FakeSearch {
       if (exists && task.opType === 'create') {
         task.conflicts++;
         if (!task.proceed) {
-          task.failures.push({ index: task.dest, id, cause: { type: 'version_conflict_engine_exception', reason: `[${id}]: version conflict, document already exists` }, status: 409 });
+          task.failures.push({
+            index: task.dest,
+            id,
+            cause: { type: 'version_conflict_engine_exception', reason: `[${id}]: version conflict, document already exists` },
+            status: 409,
+          });
           task.completed = true;
           return;
         }
@@ -452,15 +522,22 @@ export class FakeSearch {
 
   /** Index creation: every explicit `date`/`date_nanos` format must be one java.time accepts (checked in mapping order). */
   private async checkDateFormats(mappings: Record<string, any>): Promise<void> {
-    const checks = dateFields(mappings).filter((f) => f.explicitFormat).map(async (field) => ({ field, check: await this.javaDates.validate(field.format) }));
+    const checks = dateFields(mappings)
+      .filter((f) => f.explicitFormat)
+      .map(async (field) => ({ field, check: await this.javaDates.validate(field.format) }));
     for (const { field, check } of await Promise.all(checks)) {
       if (check.valid) continue;
       // 7.10+ name the mapper and the parameter; 8.x dropped the type name from the outer message.
       const onField = `Error parsing [format] on field [${field.leafName}]: ${check.reason}`;
       throw this.error(400, 'mapper_parsing_exception', `Failed to parse mapping${this.flavour === '7' ? ' [_doc]' : ''}: ${onField}`, {
         caused_by: {
-          type: 'illegal_argument_exception', reason: onField,
-          caused_by: { type: 'illegal_argument_exception', reason: check.reason, ...(check.cause ? { caused_by: { type: 'illegal_argument_exception', reason: check.cause } } : {}) },
+          type: 'illegal_argument_exception',
+          reason: onField,
+          caused_by: {
+            type: 'illegal_argument_exception',
+            reason: check.reason,
+            ...(check.cause ? { caused_by: { type: 'illegal_argument_exception', reason: check.cause } } : {}),
+          },
         },
       });
     }
@@ -476,50 +553,91 @@ export class FakeSearch {
     const fields = dateFields(dest.mappings);
     if (!fields.length) return rejected;
     const indexIgnoresMalformed = String(dest.settings.mapping?.ignore_malformed ?? dest.settings['mapping.ignore_malformed']) === 'true';
-    await Promise.all(docs.map(async ([id, doc]) => {
-      const leaves = sourceLeaves(doc);
-      // Every value of every date field, in document order: the first refused one names the failure.
-      const values = leaves.flatMap((leaf, order) => fields.filter((f) => f.sourcePath === leaf.path && leaf.value !== null).map((field) => ({ field, leaf, order })));
-      const verdicts = await Promise.all(values.map(async ({ field, leaf, order }) => {
-        const text = String(leaf.value); // the engine parses a number or a boolean as the text of its JSON token
-        const parsed = await this.javaDates.parse(field.format, text);
-        if (parsed.outcome === 'unchecked') this.uncheckedDates.push({ index: indexName, id, field: field.name, value: text, format: field.format });
-        return { field, leaf, order, text, cause: dateValueCause(field, text, parsed) };
-      }));
-      const refused = verdicts
-        .filter((v) => v.cause && !(v.field.ignoreMalformed ?? indexIgnoresMalformed)) // ignore_malformed: the value is left out, the document kept
-        .sort((x, y) => x.order - y.order)[0];
-      if (!refused) return;
-      const where = this.flavour === '8' ? `[1:${refused.leaf.column}] ` : ''; // 8.8+ prefix the position in the source
-      rejected.set(id, {
-        // 8.8+ report document parse errors with their own type.
-        type: this.flavour === '8' ? 'document_parsing_exception' : 'mapper_parsing_exception',
-        reason: `${where}failed to parse field [${refused.field.name}] of type [${refused.field.type}] in document with id '${id}'. Preview of field's value: '${refused.text}'`,
-        caused_by: refused.cause,
-      });
-    }));
+    await Promise.all(
+      docs.map(async ([id, doc]) => {
+        const leaves = sourceLeaves(doc);
+        // Every value of every date field, in document order: the first refused one names the failure.
+        const values = leaves.flatMap((leaf, order) =>
+          fields.filter((f) => f.sourcePath === leaf.path && leaf.value !== null).map((field) => ({ field, leaf, order })),
+        );
+        const verdicts = await Promise.all(
+          values.map(async ({ field, leaf, order }) => {
+            const text = String(leaf.value); // the engine parses a number or a boolean as the text of its JSON token
+            const parsed = await this.javaDates.parse(field.format, text);
+            if (parsed.outcome === 'unchecked') this.uncheckedDates.push({ index: indexName, id, field: field.name, value: text, format: field.format });
+            return { field, leaf, order, text, cause: dateValueCause(field, text, parsed) };
+          }),
+        );
+        const refused = verdicts
+          .filter((v) => v.cause && !(v.field.ignoreMalformed ?? indexIgnoresMalformed)) // ignore_malformed: the value is left out, the document kept
+          .sort((x, y) => x.order - y.order)[0];
+        if (!refused) return;
+        const where = this.flavour === '8' ? `[1:${refused.leaf.column}] ` : ''; // 8.8+ prefix the position in the source
+        rejected.set(id, {
+          // 8.8+ report document parse errors with their own type.
+          type: this.flavour === '8' ? 'document_parsing_exception' : 'mapper_parsing_exception',
+          reason: `${where}failed to parse field [${refused.field.name}] of type [${refused.field.type}] in document with id '${id}'. Preview of field's value: '${refused.text}'`,
+          caused_by: refused.cause,
+        });
+      }),
+    );
     return rejected;
   }
 
   private taskStatus(task: FakeTask) {
     return {
-      total: task.ids.length, updated: task.updated, created: task.created, deleted: 0, batches: task.batches, version_conflicts: task.conflicts,
-      noops: 0, retries: { bulk: 0, search: 0 }, throttled_millis: 0, requests_per_second: -1, throttled_until_millis: 0,
+      total: task.ids.length,
+      updated: task.updated,
+      created: task.created,
+      deleted: 0,
+      batches: task.batches,
+      version_conflicts: task.conflicts,
+      noops: 0,
+      retries: { bulk: 0, search: 0 },
+      throttled_millis: 0,
+      requests_per_second: -1,
+      throttled_until_millis: 0,
     };
   }
 
   private taskInfo(task: FakeTask) {
     const [node, id] = task.id.split(':');
     return {
-      node, id: Number(id), type: 'transport', action: 'indices:data/write/reindex', status: this.taskStatus(task),
+      node,
+      id: Number(id),
+      type: 'transport',
+      action: 'indices:data/write/reindex',
+      status: this.taskStatus(task),
       description: `reindex from [${task.source}] to [${task.dest}]${this.flavour === '7' ? '[_doc]' : ''}`,
-      start_time_in_millis: task.startedAt, running_time_in_nanos: 1_000_000, cancellable: true, ...(this.flavour === '8' ? { cancelled: false } : {}), headers: {},
+      start_time_in_millis: task.startedAt,
+      running_time_in_nanos: 1_000_000,
+      cancellable: true,
+      ...(this.flavour === '8' ? { cancelled: false } : {}),
+      headers: {},
     };
   }
 
   private taskResponse(task: FakeTask) {
-    const { total, created, updated, deleted, batches, version_conflicts, noops, retries, throttled_millis, requests_per_second, throttled_until_millis } = this.taskStatus(task);
-    return { took: 12, timed_out: false, total, updated, created, deleted, batches, version_conflicts, noops, retries, throttled: '0s', throttled_millis, requests_per_second, throttled_until: '0s', throttled_until_millis, failures: task.failures };
+    const { total, created, updated, deleted, batches, version_conflicts, noops, retries, throttled_millis, requests_per_second, throttled_until_millis } =
+      this.taskStatus(task);
+    return {
+      took: 12,
+      timed_out: false,
+      total,
+      updated,
+      created,
+      deleted,
+      batches,
+      version_conflicts,
+      noops,
+      retries,
+      throttled: '0s',
+      throttled_millis,
+      requests_per_second,
+      throttled_until: '0s',
+      throttled_until_millis,
+      failures: task.failures,
+    };
   }
 
   private async getTask(id: string): Promise<[number, unknown]> {
@@ -531,8 +649,17 @@ export class FakeSearch {
 
   private listTasks(query: Record<string, string>): [number, unknown] {
     const running = [...this.tasks.values()].filter((t) => !t.completed && (!query.actions || /reindex/.test(query.actions)));
-    const tasks = Object.fromEntries(running.map((t) => [t.id, query.detailed === 'true' ? this.taskInfo(t) : { ...this.taskInfo(t), description: undefined }]));
-    return [200, { nodes: running.length ? { [NODE]: { name: 'fake-node', transport_address: '127.0.0.1:9300', host: '127.0.0.1', ip: '127.0.0.1:9300', roles: ['data', 'master'], tasks } } : {} }];
+    const tasks = Object.fromEntries(
+      running.map((t) => [t.id, query.detailed === 'true' ? this.taskInfo(t) : { ...this.taskInfo(t), description: undefined }]),
+    );
+    return [
+      200,
+      {
+        nodes: running.length
+          ? { [NODE]: { name: 'fake-node', transport_address: '127.0.0.1:9300', host: '127.0.0.1', ip: '127.0.0.1:9300', roles: ['data', 'master'], tasks } }
+          : {},
+      },
+    ];
   }
 
   /** What 7.x reports for indices created in 6.x with custom (Joda) date formats. */
@@ -544,7 +671,12 @@ export class FakeSearch {
       const walk = (properties: Record<string, any>, prefix: string) => {
         for (const [field, def] of Object.entries(properties ?? {})) {
           const full = prefix ? `${prefix}.${field}` : field;
-          if (def?.type === 'date' && typeof def.format === 'string' && /[A-Za-z]/.test(def.format) && !/^(epoch_millis|epoch_second|strict_date_optional_time|date_optional_time)$/.test(def.format)) {
+          if (
+            def?.type === 'date' &&
+            typeof def.format === 'string' &&
+            /[A-Za-z]/.test(def.format) &&
+            !/^(epoch_millis|epoch_second|strict_date_optional_time|date_optional_time)$/.test(def.format)
+          ) {
             fields.push(`[type: _doc, field: ${full}, format: ${def.format}, suggestion: 'y' year should be replaced with 'u'. Use 'y' for year-of-era.]`);
           }
           if (def?.properties) walk(def.properties, full);
@@ -552,14 +684,22 @@ export class FakeSearch {
       };
       walk(index.mappings.properties, '');
       if (fields.length) {
-        indexSettings[name] = [{
-          level: 'warning', message: 'Date field format uses patterns which has changed meaning in 7.0',
-          url: 'https://www.elastic.co/guide/en/elasticsearch/reference/7.0/breaking-changes-7.0.html#breaking_70_java_time_changes',
-          details: `This index has date fields with deprecated formats: [${fields.join(', ')}]. Use new java.time date format specifiers.`,
-          resolve_during_rolling_upgrade: false,
-        }];
+        indexSettings[name] = [
+          {
+            level: 'warning',
+            message: 'Date field format uses patterns which has changed meaning in 7.0',
+            url: 'https://www.elastic.co/guide/en/elasticsearch/reference/7.0/breaking-changes-7.0.html#breaking_70_java_time_changes',
+            details: `This index has date fields with deprecated formats: [${fields.join(', ')}]. Use new java.time date format specifiers.`,
+            resolve_during_rolling_upgrade: false,
+          },
+        ];
       }
-      (indexSettings[name] ??= []).push({ level: 'warning', message: 'translog retention settings are ignored', url: 'https://example.invalid/translog', details: 'unrelated to dates' });
+      (indexSettings[name] ??= []).push({
+        level: 'warning',
+        message: 'translog retention settings are ignored',
+        url: 'https://example.invalid/translog',
+        details: 'unrelated to dates',
+      });
     }
     return { cluster_settings: this.extraClusterDeprecations, node_settings: [], index_settings: indexSettings, ml_settings: [] };
   }
@@ -589,7 +729,15 @@ function dateFields(mappings: Record<string, any>): DateField[] {
     if (def?.type !== 'date' && def?.type !== 'date_nanos') return;
     const type = def.type as DateField['type'];
     const ignoreMalformed = def.ignore_malformed === undefined ? undefined : String(def.ignore_malformed) === 'true';
-    fields.push({ name, leafName, sourcePath, type, format: def.format ?? DEFAULT_DATE_FORMAT[type], explicitFormat: def.format !== undefined, ignoreMalformed });
+    fields.push({
+      name,
+      leafName,
+      sourcePath,
+      type,
+      format: def.format ?? DEFAULT_DATE_FORMAT[type],
+      explicitFormat: def.format !== undefined,
+      ignoreMalformed,
+    });
   };
   const walk = (properties: Record<string, any> | undefined, prefix: string) => {
     for (const [field, def] of Object.entries(properties ?? {})) {
@@ -613,11 +761,17 @@ function sourceLeaves(doc: Record<string, unknown>): Array<{ path: string; value
   const write = (value: unknown, path: string) => {
     if (Array.isArray(value)) {
       json += '[';
-      value.forEach((item, i) => { if (i) json += ','; write(item, path); });
+      value.forEach((item, i) => {
+        if (i) json += ',';
+        write(item, path);
+      });
       json += ']';
     } else if (value !== null && typeof value === 'object') {
       json += '{';
-      Object.entries(value).forEach(([key, item], i) => { json += `${i ? ',' : ''}${JSON.stringify(key)}:`; write(item, path ? `${path}.${key}` : key); });
+      Object.entries(value).forEach(([key, item], i) => {
+        json += `${i ? ',' : ''}${JSON.stringify(key)}:`;
+        write(item, path ? `${path}.${key}` : key);
+      });
       json += '}';
     } else {
       leaves.push({ path, value: value ?? null, column: json.length + 1 });
@@ -641,13 +795,22 @@ function dateValueCause(field: DateField, text: string, parsed: DateParse): Reco
       return { type: 'illegal_argument_exception', reason: parsed.reason };
     case 'failed':
       return {
-        type: 'illegal_argument_exception', reason: `failed to parse date field [${text}] with format [${field.format}]`,
+        type: 'illegal_argument_exception',
+        reason: `failed to parse date field [${text}] with format [${field.format}]`,
         caused_by: { type: snakeCase(parsed.exception), reason: parsed.reason },
       };
     case 'parsed':
       if (field.type !== 'date_nanos') return undefined;
-      if (parsed.millis < 0) return { type: 'illegal_argument_exception', reason: `date[${javaInstant(parsed.millis)}] is before the epoch in 1970 and cannot be stored in nanosecond resolution` };
-      if (parsed.millis > NANOS_MAX_MILLIS) return { type: 'illegal_argument_exception', reason: `date[${javaInstant(parsed.millis)}] is after 2262-04-11T23:47:16.854775807 and cannot be stored in nanosecond resolution` };
+      if (parsed.millis < 0)
+        return {
+          type: 'illegal_argument_exception',
+          reason: `date[${javaInstant(parsed.millis)}] is before the epoch in 1970 and cannot be stored in nanosecond resolution`,
+        };
+      if (parsed.millis > NANOS_MAX_MILLIS)
+        return {
+          type: 'illegal_argument_exception',
+          reason: `date[${javaInstant(parsed.millis)}] is after 2262-04-11T23:47:16.854775807 and cannot be stored in nanosecond resolution`,
+        };
       return undefined;
   }
 }

@@ -98,7 +98,9 @@ export function expectGraphError(response: { status: number; body: any; headers?
   const error = response.body?.error;
   expect(error, detail).toBeTypeOf('object');
   expect({ status: response.status, code: error.code, subcode: error.error_subcode }, detail).toEqual({
-    status: expected.status, code: expected.code, subcode: expected.subcode,
+    status: expected.status,
+    code: expected.code,
+    subcode: expected.subcode,
   });
   if (expected.type !== undefined) expect(error.type, detail).toBe(expected.type);
   expect(error.type, detail).toEqual(expect.any(String));
@@ -107,7 +109,10 @@ export function expectGraphError(response: { status: number; body: any; headers?
   expect(error.message, detail).toEqual(expect.any(String));
   expect(error.is_transient, detail).toBe(expected.isTransient ?? false);
   const allowed = ['message', 'type', 'code', 'error_subcode', 'is_transient', 'error_user_title', 'error_user_msg', 'error_data', 'fbtrace_id'];
-  expect(Object.keys(error).filter((key) => !allowed.includes(key)), detail).toEqual([]);
+  expect(
+    Object.keys(error).filter((key) => !allowed.includes(key)),
+    detail,
+  ).toEqual([]);
   expect(Object.keys(response.body).sort(), detail).toEqual(['__fb_trace_id__', '__www_request_id__', 'error']);
   expect(error.fbtrace_id, detail).toMatch(/^\S+$/);
   expect(response.body.__fb_trace_id__).toBe(error.fbtrace_id);

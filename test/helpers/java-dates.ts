@@ -20,9 +20,7 @@ export function javaDatesMissing(): string | undefined {
 }
 
 /** What java.time makes of a format: usable (with the built-in names the oracle cannot check), or refused. */
-export type FormatCheck =
-  | { valid: true; uncheckedBuiltIns: string[] }
-  | { valid: false; reason: string; cause: string };
+export type FormatCheck = { valid: true; uncheckedBuiltIns: string[] } | { valid: false; reason: string; cause: string };
 
 export type DateParse =
   | { outcome: 'parsed'; millis: number }
@@ -55,7 +53,10 @@ export class JavaDates {
     let check = this.checks.get(format);
     if (!check) {
       check = this.request(['validate', encode(format)]).then(([status, a, b]) =>
-        status === 'valid' ? { valid: true as const, uncheckedBuiltIns: a ? decode(a).split('||') : [] } : { valid: false as const, reason: decode(a), cause: decode(b) });
+        status === 'valid'
+          ? { valid: true as const, uncheckedBuiltIns: a ? decode(a).split('||') : [] }
+          : { valid: false as const, reason: decode(a), cause: decode(b) },
+      );
       this.checks.set(format, check);
       check.catch(() => this.checks.delete(format)); // a lost helper is no answer to keep
     }
@@ -111,15 +112,23 @@ export class JavaDates {
     const missing = javaDatesMissing();
     if (missing) throw new Error(`the fake cluster checks dates with java.time and needs ${missing}`);
     const classes = compileOracle([HELPER_SOURCES]);
-    const child = spawn('java', [
-      // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
-      '-Djava.locale.providers=SPI,COMPAT',
-      '-XX:TieredStopAtLevel=1', // starts faster; the requests are cheap
-      '-cp', `${classes}${path.delimiter}${JODA_JAR}`, 'oracle.EsJavaDates',
-    ], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      'java',
+      [
+        // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
+        '-Djava.locale.providers=SPI,COMPAT',
+        '-XX:TieredStopAtLevel=1', // starts faster; the requests are cheap
+        '-cp',
+        `${classes}${path.delimiter}${JODA_JAR}`,
+        'oracle.EsJavaDates',
+      ],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     this.child = child;
     this.stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000);
+    });
     createInterface({ input: child.stdout }).on('line', (line) => {
       const fields = line.split('\t');
       const head = this.queue.shift();

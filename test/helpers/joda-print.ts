@@ -44,10 +44,18 @@ function tokenize(pattern: string): Token[] {
     } else if (c === "'") {
       let j = i + 1;
       let text = '';
-      if (pattern[j] === "'") { tokens.push({ literal: "'" }); i += 2; continue; }
+      if (pattern[j] === "'") {
+        tokens.push({ literal: "'" });
+        i += 2;
+        continue;
+      }
       for (; j < pattern.length; j++) {
         if (pattern[j] === "'") {
-          if (pattern[j + 1] === "'") { text += "'"; j++; continue; }
+          if (pattern[j + 1] === "'") {
+            text += "'";
+            j++;
+            continue;
+          }
           break;
         }
         text += pattern[j];
@@ -69,7 +77,10 @@ export function jodaPrint(pattern: string, f: JodaFields, options: JodaPrintOpti
   const fewer = options.fewerDigits ?? new Set<string>();
   let out = '';
   for (const t of tokenize(pattern)) {
-    if ('literal' in t) { out += t.literal; continue; }
+    if ('literal' in t) {
+      out += t.literal;
+      continue;
+    }
     const { letter, count } = t;
     const width = fewer.has(letter) ? 1 : count;
     switch (letter) {
@@ -81,10 +92,18 @@ export function jodaPrint(pattern: string, f: JodaFields, options: JodaPrintOpti
         if (count > 2) return undefined; // text month
         out += pad(f.month, width);
         break;
-      case 'd': out += pad(f.day, width); break;
-      case 'H': out += pad(f.hour, width); break;
-      case 'm': out += pad(f.minute, width); break;
-      case 's': out += pad(f.second, width); break;
+      case 'd':
+        out += pad(f.day, width);
+        break;
+      case 'H':
+        out += pad(f.hour, width);
+        break;
+      case 'm':
+        out += pad(f.minute, width);
+        break;
+      case 's':
+        out += pad(f.second, width);
+        break;
       case 'S': {
         const digits = (pad(f.millis, 3) + '0'.repeat(Math.max(0, count - 3))).slice(0, count);
         out += fewer.has('S') ? digits.replace(/(?<=\d)0+$/, '') : digits;

@@ -19,14 +19,16 @@ for (let i = 0; i < idleProbes; i++) idle.push(await probe());
 
 const statuses = [];
 let running = true;
-const load = Promise.all(Array.from({ length: burst.clients }, async () => {
-  for (let i = 0; i < burst.requestsPerClient; i++) {
-    const { path, ...init } = burst.request;
-    const response = await fetch(`${url}${path}`, init);
-    await response.arrayBuffer();
-    statuses.push(response.status);
-  }
-})).finally(() => {
+const load = Promise.all(
+  Array.from({ length: burst.clients }, async () => {
+    for (let i = 0; i < burst.requestsPerClient; i++) {
+      const { path, ...init } = burst.request;
+      const response = await fetch(`${url}${path}`, init);
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+  }),
+).finally(() => {
   running = false;
 });
 const busy = [];

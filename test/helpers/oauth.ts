@@ -97,7 +97,13 @@ export async function signWithServerKey(
   const key = await activeSigningKey(db);
   const now = nowSeconds();
   const payload: JWTPayload = {
-    sub: options.clientId, aud: options.clientId, iss: options.issuer, iat: now, nbf: now, exp: now + 300, jti: randomUUID(),
+    sub: options.clientId,
+    aud: options.clientId,
+    iss: options.issuer,
+    iat: now,
+    nbf: now,
+    exp: now + 300,
+    jti: randomUUID(),
     ...options.claims,
   };
   for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];

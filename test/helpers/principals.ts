@@ -19,9 +19,16 @@ export async function principalTokens(server: TestServer, organizationId: string
     return fetchAccessToken(server.url, client.clientId, clientSecret);
   };
   return {
-    admin: await user('admin'), advertiser: await user('advertiser'), auditor: await user('auditor'), moderator: await user('moderator'),
-    member: await user('member'), outsider: await user('admin', otherOrganizationId), siteAdmin: (await world.user({ siteAdmin: true })).token,
-    adsClient: await clientToken('ads_management'), adsReadClient: await clientToken('ads_read'), pagesClient: await clientToken('pages_manage_engagement'),
+    admin: await user('admin'),
+    advertiser: await user('advertiser'),
+    auditor: await user('auditor'),
+    moderator: await user('moderator'),
+    member: await user('member'),
+    outsider: await user('admin', otherOrganizationId),
+    siteAdmin: (await world.user({ siteAdmin: true })).token,
+    adsClient: await clientToken('ads_management'),
+    adsReadClient: await clientToken('ads_read'),
+    pagesClient: await clientToken('pages_manage_engagement'),
   };
 }
 
@@ -44,13 +51,22 @@ export type PageClient = keyof typeof PAGE_CLIENT_SCOPES;
 const PAGE_ROLES = ['owner', 'admin', 'moderator', 'advertiser', 'auditor'] as const;
 export type PageRole = (typeof PAGE_ROLES)[number];
 
-export interface Signed { id: string; name: string; token: string }
+export interface Signed {
+  id: string;
+  name: string;
+  token: string;
+}
 
 /**
  * The cast of the comment tests around one organization's page: a user in each role of it, the given people
  * with no organization, a site admin, and tokens of the given page clients.
  */
-export async function pageCast<P extends string, C extends PageClient>(server: TestServer, organizationId: string, others: readonly P[], clients: readonly C[]) {
+export async function pageCast<P extends string, C extends PageClient>(
+  server: TestServer,
+  organizationId: string,
+  others: readonly P[],
+  clients: readonly C[],
+) {
   const world = worldBuilder(server.deps);
   const people = {} as Record<PageRole | P | 'siteAdmin', Signed>;
   const sign = async (options: Parameters<typeof world.user>[0]): Promise<Signed> => {

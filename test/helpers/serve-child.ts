@@ -34,7 +34,12 @@ export interface ServeChild {
 }
 
 /** `cli`: node's arguments that start the command line; the TypeScript sources unless a test says (the compiled bin). */
-export function spawnServe(database: Pick<TestDatabase, 'url' | 'schema'>, env: Record<string, string> = {}, args: string[] = [], cli: string[] = CLI_ARGS): ServeChild {
+export function spawnServe(
+  database: Pick<TestDatabase, 'url' | 'schema'>,
+  env: Record<string, string> = {},
+  args: string[] = [],
+  cli: string[] = CLI_ARGS,
+): ServeChild {
   const childEnv = cliEnv(database, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
   delete childEnv.NODE_ENV; // vitest sets it to "test", which hides production behaviour (Apollo's signal handling)
   const child = spawn(process.execPath, [...cli, 'serve', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -42,16 +47,29 @@ export function spawnServe(database: Pick<TestDatabase, 'url' | 'schema'>, env: 
   let stderr = '';
   const watchers = new Set<() => void>();
   const notify = () => watchers.forEach((watcher) => watcher());
-  child.stdout.on('data', (chunk) => { stdout += String(chunk); notify(); });
-  child.stderr.on('data', (chunk) => { stderr += String(chunk); notify(); });
+  child.stdout.on('data', (chunk) => {
+    stdout += String(chunk);
+    notify();
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
+    notify();
+  });
   const exited = new Promise<Exit & { at: number }>((resolve) => {
     // 'close' comes after the pipes are drained, so the output is complete; `at` is when the process ended.
     let at = 0;
-    child.once('exit', () => { at = Date.now(); });
-    child.once('close', (code, signal) => { resolve({ code, signal, at }); notify(); });
+    child.once('exit', () => {
+      at = Date.now();
+    });
+    child.once('close', (code, signal) => {
+      resolve({ code, signal, at });
+      notify();
+    });
   });
   let running = true;
-  void exited.then(() => { running = false; });
+  void exited.then(() => {
+    running = false;
+  });
   const output = () => `stdout:\n${stdout}\nstderr:\n${stderr}`;
 
   const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
@@ -76,7 +94,11 @@ export function spawnServe(database: Pick<TestDatabase, 'url' | 'schema'>, env: 
     pid: child.pid!,
     stdout: () => stdout,
     stderr: () => stderr,
-    logs: () => stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>),
+    logs: () =>
+      stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
     waitFor,
     async url() {
       const [, port] = await waitFor(/serving GraphQL at http:\/\/localhost:(\d+)\/graphql/);
@@ -155,7 +177,7 @@ export async function holdRequest(url: string, path: string, json: unknown): Pro
 
   socket.write(
     `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
+      `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
   );
   const interim = await until(() => (received.includes('\r\n\r\n') || closed ? received.toString('latin1') : undefined));
   if (!/^HTTP\/1\.1 100 /.test(interim)) throw new Error(`expected 100 Continue, got: ${interim}`);

@@ -36,7 +36,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     },
   });
   // Rate-limit keys get a per-server prefix, so servers sharing a Redis do not share counters by accident.
-  const deps: AppDeps = createAppDeps(config, { db: database.db, log: createLogger(config.logLevel, sink), rateLimitPrefix: options.rateLimitPrefix ?? `test-${randomUUID()}` });
+  const deps: AppDeps = createAppDeps(config, {
+    db: database.db,
+    log: createLogger(config.logLevel, sink),
+    rateLimitPrefix: options.rateLimitPrefix ?? `test-${randomUUID()}`,
+  });
   const running = await startServer(deps, { port: 0, host: '127.0.0.1' });
   return {
     url: running.url,

@@ -25,7 +25,9 @@ export async function tableNames(db: Db): Promise<string[]> {
     const rows: Array<{ name: string }> = await db.raw("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name");
     return rows.map((row) => row.name);
   }
-  const result = await db.raw("select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name");
+  const result = await db.raw(
+    "select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name",
+  );
   return (result.rows as Array<{ table_name: string }>).map((row) => row.table_name);
 }
 
@@ -35,7 +37,11 @@ function canonical(value: unknown): unknown {
   if (typeof value === 'bigint') return `bigint:${value}`;
   if (Array.isArray(value)) return value.map(canonical);
   if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+    );
   }
   return value;
 }
@@ -49,16 +55,20 @@ export async function databaseDigest(db: Db): Promise<DatabaseDigest> {
   if (dialect(db) === 'postgres') return postgresDigest(db, names);
   const tables: Record<string, string> = {};
   const rowCounts: Record<string, number> = {};
-  await Promise.all(names.map(async (name) => {
-    const rows: Array<Record<string, unknown>> = await db(name).select('*');
-    const skipped = BOOKKEEPING_COLUMNS[name] ?? [];
-    const lines = rows.map((row) => {
-      const kept = Object.fromEntries(Object.entries(row).filter(([column]) => !skipped.includes(column)));
-      return JSON.stringify(canonical(kept));
-    }).sort();
-    tables[name] = createHash('sha256').update(lines.join('\n')).digest('hex');
-    rowCounts[name] = rows.length;
-  }));
+  await Promise.all(
+    names.map(async (name) => {
+      const rows: Array<Record<string, unknown>> = await db(name).select('*');
+      const skipped = BOOKKEEPING_COLUMNS[name] ?? [];
+      const lines = rows
+        .map((row) => {
+          const kept = Object.fromEntries(Object.entries(row).filter(([column]) => !skipped.includes(column)));
+          return JSON.stringify(canonical(kept));
+        })
+        .sort();
+      tables[name] = createHash('sha256').update(lines.join('\n')).digest('hex');
+      rowCounts[name] = rows.length;
+    }),
+  );
   return { tables, rowCounts };
 }
 
@@ -72,7 +82,10 @@ async function postgresDigest(db: Db, names: string[]): Promise<DatabaseDigest> 
       bindings: [name, ...skipped, ...skipped, name],
     };
   });
-  const result = await db.raw(parts.map((part) => part.sql).join(' union all '), parts.flatMap((part) => part.bindings));
+  const result = await db.raw(
+    parts.map((part) => part.sql).join(' union all '),
+    parts.flatMap((part) => part.bindings),
+  );
   const tables: Record<string, string> = {};
   const rowCounts: Record<string, number> = {};
   for (const row of result.rows as Array<{ name: string; n: number; digest: string }>) {

@@ -3,8 +3,18 @@ import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser, issueSession } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
-  adAccounts, ads, campaigns, customAudiences, customConversions, insertAdSets,
-  newAdSet, type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord, type ObjectStatus,
+  adAccounts,
+  ads,
+  campaigns,
+  customAudiences,
+  customConversions,
+  insertAdSets,
+  newAdSet,
+  type AdAccountRecord,
+  type AdRecord,
+  type AdSetRecord,
+  type CampaignRecord,
+  type ObjectStatus,
 } from '../../src/ads/store.ts';
 import { insertComments, pages, posts, type CommentRecord, type PageRecord, type PostKind, type PostRecord } from '../../src/comments/store.ts';
 
@@ -22,87 +32,197 @@ export function worldBuilder(deps: AppDeps) {
     async user(options: { organizationId?: string; role?: Role; siteAdmin?: boolean } = {}) {
       const local = unique('u');
       const { user } = await createUser(deps, {
-        email: `${local}@example.com`, password: PASSWORD, siteAdmin: options.siteAdmin,
-        organization: options.organizationId, role: options.role,
+        email: `${local}@example.com`,
+        password: PASSWORD,
+        siteAdmin: options.siteAdmin,
+        organization: options.organizationId,
+        role: options.role,
       });
       const { sessionToken } = await issueSession(deps, user);
       return { user, token: sessionToken };
     },
     async adAccount(organizationId: string, fields: Partial<AdAccountRecord> = {}) {
       const [account] = await deps.db.transaction((trx) =>
-        insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, [{
-          organizationId, name: unique('Account '), accountStatus: 1, currency: 'USD', country: 'US', timezoneName: 'Etc/UTC', isBulk: false,
-          defaultDsaPayor: null, defaultDsaBeneficiary: null, spendCap: null, amountSpent: '0', ...fields,
-        }]));
+        insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, [
+          {
+            organizationId,
+            name: unique('Account '),
+            accountStatus: 1,
+            currency: 'USD',
+            country: 'US',
+            timezoneName: 'Etc/UTC',
+            isBulk: false,
+            defaultDsaPayor: null,
+            defaultDsaBeneficiary: null,
+            spendCap: null,
+            amountSpent: '0',
+            ...fields,
+          },
+        ]),
+      );
       return account!;
     },
     async campaigns(account: AdAccountRecord, count: number, fields: Partial<CampaignRecord> = {}) {
       return deps.db.transaction((trx) =>
-        insertObjects<CampaignRecord>(trx, 'campaign', campaigns, Array.from({ length: count }, (_, i) => ({
-          organizationId: account.organizationId, accountId: account.id, name: `Campaign ${i + 1}`, objective: 'OUTCOME_TRAFFIC',
-          status: 'ACTIVE' as ObjectStatus, specialAdCategories: [], specialAdCategoryCountry: null, bidStrategy: null, buyingType: 'AUCTION',
-          dailyBudget: null, lifetimeBudget: null, spendCap: null, startTime: null, stopTime: null, ...fields,
-        }))));
+        insertObjects<CampaignRecord>(
+          trx,
+          'campaign',
+          campaigns,
+          Array.from({ length: count }, (_, i) => ({
+            organizationId: account.organizationId,
+            accountId: account.id,
+            name: `Campaign ${i + 1}`,
+            objective: 'OUTCOME_TRAFFIC',
+            status: 'ACTIVE' as ObjectStatus,
+            specialAdCategories: [],
+            specialAdCategoryCountry: null,
+            bidStrategy: null,
+            buyingType: 'AUCTION',
+            dailyBudget: null,
+            lifetimeBudget: null,
+            spendCap: null,
+            startTime: null,
+            stopTime: null,
+            ...fields,
+          })),
+        ),
+      );
     },
     async adSets(campaign: CampaignRecord, count: number, fields: (i: number) => Partial<AdSetRecord> = () => ({})) {
       return deps.db.transaction((trx) =>
-        insertAdSets(trx, Array.from({ length: count }, (_, i) => newAdSet({
-          organizationId: campaign.organizationId, accountId: campaign.accountId, campaignId: campaign.id,
-          name: `Ad set ${i + 1}`, status: 'ACTIVE', targeting: { geo_locations: { countries: ['US'] } }, ...fields(i),
-        }))));
+        insertAdSets(
+          trx,
+          Array.from({ length: count }, (_, i) =>
+            newAdSet({
+              organizationId: campaign.organizationId,
+              accountId: campaign.accountId,
+              campaignId: campaign.id,
+              name: `Ad set ${i + 1}`,
+              status: 'ACTIVE',
+              targeting: { geo_locations: { countries: ['US'] } },
+              ...fields(i),
+            }),
+          ),
+        ),
+      );
     },
     async ads(adSet: AdSetRecord, count: number) {
       return deps.db.transaction((trx) =>
-        insertObjects<AdRecord>(trx, 'ad', ads, Array.from({ length: count }, (_, i) => ({
-          organizationId: adSet.organizationId, accountId: adSet.accountId, campaignId: adSet.campaignId, adsetId: adSet.id,
-          name: `Ad ${i + 1}`, status: 'ACTIVE' as ObjectStatus, creative: { title: `Creative ${i + 1}` }, sourceAdId: null,
-        }))));
+        insertObjects<AdRecord>(
+          trx,
+          'ad',
+          ads,
+          Array.from({ length: count }, (_, i) => ({
+            organizationId: adSet.organizationId,
+            accountId: adSet.accountId,
+            campaignId: adSet.campaignId,
+            adsetId: adSet.id,
+            name: `Ad ${i + 1}`,
+            status: 'ACTIVE' as ObjectStatus,
+            creative: { title: `Creative ${i + 1}` },
+            sourceAdId: null,
+          })),
+        ),
+      );
     },
     async audience(account: AdAccountRecord) {
       const [audience] = await deps.db.transaction((trx) =>
-        insertObjects(trx, 'custom_audience', customAudiences, [{
-          organizationId: account.organizationId, accountId: account.id, name: 'Audience', subtype: 'CUSTOM', description: null,
-          lookalikeSpec: null, flaggedReason: 'health' as const, operationStatusCode: 200, operationStatusDescription: null,
-        }]));
+        insertObjects(trx, 'custom_audience', customAudiences, [
+          {
+            organizationId: account.organizationId,
+            accountId: account.id,
+            name: 'Audience',
+            subtype: 'CUSTOM',
+            description: null,
+            lookalikeSpec: null,
+            flaggedReason: 'health' as const,
+            operationStatusCode: 200,
+            operationStatusDescription: null,
+          },
+        ]),
+      );
       return audience!;
     },
     async conversion(account: AdAccountRecord) {
       const [conversion] = await deps.db.transaction((trx) =>
-        insertObjects(trx, 'custom_conversion', customConversions, [{
-          organizationId: account.organizationId, accountId: account.id, name: 'Conversion', rule: null, customEventType: 'PURCHASE', flaggedReason: null,
-        }]));
+        insertObjects(trx, 'custom_conversion', customConversions, [
+          {
+            organizationId: account.organizationId,
+            accountId: account.id,
+            name: 'Conversion',
+            rule: null,
+            customEventType: 'PURCHASE',
+            flaggedReason: null,
+          },
+        ]),
+      );
       return conversion!;
     },
     async page(organizationId: string) {
-      const [page] = await deps.db.transaction((trx) => insertObjects<PageRecord>(trx, 'page', pages, [{ organizationId, name: unique('Page '), category: null }]));
+      const [page] = await deps.db.transaction((trx) =>
+        insertObjects<PageRecord>(trx, 'page', pages, [{ organizationId, name: unique('Page '), category: null }]),
+      );
       return page!;
     },
     async post(page: PageRecord, authorUserId: string | null = null) {
       const [post] = await deps.db.transaction((trx) =>
-        insertObjects<PostRecord>(trx, 'post', posts, [{
-          organizationId: page.organizationId, pageId: page.id, kind: authorUserId ? 'visitor_post' : 'page_post',
-          authorUserId, authorPageId: authorUserId ? null : page.id, message: 'Hello', attachment: null, title: null, rating: null, eventStartTime: null, targeting: null,
-        }]));
+        insertObjects<PostRecord>(trx, 'post', posts, [
+          {
+            organizationId: page.organizationId,
+            pageId: page.id,
+            kind: authorUserId ? 'visitor_post' : 'page_post',
+            authorUserId,
+            authorPageId: authorUserId ? null : page.id,
+            message: 'Hello',
+            attachment: null,
+            title: null,
+            rating: null,
+            eventStartTime: null,
+            targeting: null,
+          },
+        ]),
+      );
       return post!;
     },
     /** A post of any kind on the page, by the page or a person, with what that kind carries (media, title, rating). */
     async postOfKind(kind: PostKind, page: PageRecord, author: { userId: string } | { pageId: string }) {
       const [post] = await deps.db.transaction((trx) =>
-        insertObjects<PostRecord>(trx, 'post', posts, [{
-          organizationId: page.organizationId, pageId: page.id, kind,
-          authorUserId: 'userId' in author ? author.userId : null, authorPageId: 'pageId' in author ? author.pageId : null,
-          message: unique(`A ${kind} `), attachment: kind === 'photo' || kind === 'video' ? { url: `https://cdn.example/${kind}.bin` } : null,
-          title: kind === 'event' || kind === 'review' ? 'Title' : null, rating: kind === 'review' ? 4 : null,
-          eventStartTime: kind === 'event' ? new Date('2026-06-01T09:00:00Z') : null, targeting: null,
-        }]));
+        insertObjects<PostRecord>(trx, 'post', posts, [
+          {
+            organizationId: page.organizationId,
+            pageId: page.id,
+            kind,
+            authorUserId: 'userId' in author ? author.userId : null,
+            authorPageId: 'pageId' in author ? author.pageId : null,
+            message: unique(`A ${kind} `),
+            attachment: kind === 'photo' || kind === 'video' ? { url: `https://cdn.example/${kind}.bin` } : null,
+            title: kind === 'event' || kind === 'review' ? 'Title' : null,
+            rating: kind === 'review' ? 4 : null,
+            eventStartTime: kind === 'event' ? new Date('2026-06-01T09:00:00Z') : null,
+            targeting: null,
+          },
+        ]),
+      );
       return post!;
     },
     async comment(post: PostRecord, fields: Partial<CommentRecord> = {}) {
       const [comment] = await deps.db.transaction((trx) =>
-        insertComments(trx, [{
-          organizationId: post.organizationId, postId: post.id, parentId: null, authorUserId: null, authorPageId: post.pageId,
-          message: 'Nice', attachment: null, messageTags: [], isHidden: false, likeCount: 0, ...fields,
-        }]));
+        insertComments(trx, [
+          {
+            organizationId: post.organizationId,
+            postId: post.id,
+            parentId: null,
+            authorUserId: null,
+            authorPageId: post.pageId,
+            message: 'Nice',
+            attachment: null,
+            messageTags: [],
+            isHidden: false,
+            likeCount: 0,
+            ...fields,
+          },
+        ]),
+      );
       return comment!;
     },
   };

@@ -8,7 +8,11 @@ import { oauthError } from '../../src/http/errors/oauth.ts';
 // One domain error, three REST shapes (DECISIONS sections 1, 3 and 4).
 describe('identity API error shape', () => {
   it.each([
-    [badInput('email', 'Must be a valid e-mail address.'), 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'Must be a valid e-mail address.' }] }],
+    [
+      badInput('email', 'Must be a valid e-mail address.'),
+      400,
+      { message: 'Validation failed.', validations: [{ field: 'email', detail: 'Must be a valid e-mail address.' }] },
+    ],
     [new DomainError('BAD_USER_INPUT', 'Cannot convert to login type "password".'), 400, { message: 'Cannot convert to login type "password".' }],
     [unauthenticated(), 401, { message: 'You are signed out or your session has expired. Please sign in again to continue.' }],
     [invalidAccessToken('Invalid access token: it has expired.'), 401, { message: 'Invalid access token: it has expired.' }],
@@ -27,8 +31,13 @@ describe('Graph API error envelope', () => {
     expect(status).toBe(400);
     expect(body).toEqual({
       error: {
-        message: "Unsupported get request. Object with ID '123' does not exist, cannot be loaded due to missing permissions, or does not support this operation",
-        type: 'GraphMethodException', code: 100, error_subcode: 33, is_transient: false, fbtrace_id: 'trace-1',
+        message:
+          "Unsupported get request. Object with ID '123' does not exist, cannot be loaded due to missing permissions, or does not support this operation",
+        type: 'GraphMethodException',
+        code: 100,
+        error_subcode: 33,
+        is_transient: false,
+        fbtrace_id: 'trace-1',
       },
       __fb_trace_id__: 'trace-1',
       __www_request_id__: 'trace-1',
@@ -52,8 +61,15 @@ describe('Graph API error envelope', () => {
       graph: { code: 100, subcode: 3858079, userTitle: 'Payor missing', userMessage: 'Add dsa_payor.', data: { blame_field_specs: [['dsa_payor']] } },
     });
     expect(graphError(error, 't').body.error).toEqual({
-      message: '(#100) Invalid parameter', type: 'OAuthException', code: 100, error_subcode: 3858079, is_transient: false,
-      error_user_title: 'Payor missing', error_user_msg: 'Add dsa_payor.', error_data: { blame_field_specs: [['dsa_payor']] }, fbtrace_id: 't',
+      message: '(#100) Invalid parameter',
+      type: 'OAuthException',
+      code: 100,
+      error_subcode: 3858079,
+      is_transient: false,
+      error_user_title: 'Payor missing',
+      error_user_msg: 'Add dsa_payor.',
+      error_data: { blame_field_specs: [['dsa_payor']] },
+      fbtrace_id: 't',
     });
   });
 });
@@ -77,7 +93,12 @@ describe('bearer challenge', () => {
   });
 
   it('is absent for a missing or lapsed session and for other refusals', () => {
-    for (const error of [unauthenticated(), forbidden(), badInput('email', 'x'), new DomainError('UNAUTHENTICATED', 'Client authentication failed.', { oauthError: 'invalid_client' })]) {
+    for (const error of [
+      unauthenticated(),
+      forbidden(),
+      badInput('email', 'x'),
+      new DomainError('UNAUTHENTICATED', 'Client authentication failed.', { oauthError: 'invalid_client' }),
+    ]) {
       expect(bearerChallenge(error)).toBeUndefined();
     }
   });

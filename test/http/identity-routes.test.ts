@@ -29,7 +29,9 @@ describe('/api/v2 sessions', () => {
     const bearer = await server.graphql('{ me { email } }', {}, undefined);
     expect(bearer.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const viaBearer = await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ me { email } }' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ me { email } }' }),
     });
     expect(await viaBearer.json()).toEqual({ data: { me: { email } } });
 
@@ -42,11 +44,42 @@ describe('/api/v2 sessions', () => {
   it.each([
     ['a wrong password', JSON.stringify({ email: 'x@example.com', password: 'nope' }), 401, { message: 'Incorrect email or password.' }],
     ['bad JSON', '{"email":', 400, { message: 'Request body must be valid JSON.' }],
-    ['no body', undefined, 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'An e-mail address is required.' }, { field: 'password', detail: 'A password is required.' }] }],
-    ['an unknown field', JSON.stringify({ email: 'x@example.com', password: 'p', admin: true }), 400, { message: 'Validation failed.', validations: [{ field: 'admin', detail: 'Unknown field "admin".' }] }],
-    ['a bad e-mail', JSON.stringify({ email: 'nope', password: 'p' }), 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'Must be a valid e-mail address.' }] }],
-    ['an over-long e-mail', JSON.stringify({ email: `${'a'.repeat(250)}@example.com`, password: 'p' }), 400, { message: 'Validation failed.', validations: [{ field: 'email', detail: 'E-mail address must be at most 256 characters.' }] }],
-    ['a password of the wrong type', JSON.stringify({ email: 'x@example.com', password: 42 }), 400, { message: 'Validation failed.', validations: [{ field: 'password', detail: 'A password is required.' }] }],
+    [
+      'no body',
+      undefined,
+      400,
+      {
+        message: 'Validation failed.',
+        validations: [
+          { field: 'email', detail: 'An e-mail address is required.' },
+          { field: 'password', detail: 'A password is required.' },
+        ],
+      },
+    ],
+    [
+      'an unknown field',
+      JSON.stringify({ email: 'x@example.com', password: 'p', admin: true }),
+      400,
+      { message: 'Validation failed.', validations: [{ field: 'admin', detail: 'Unknown field "admin".' }] },
+    ],
+    [
+      'a bad e-mail',
+      JSON.stringify({ email: 'nope', password: 'p' }),
+      400,
+      { message: 'Validation failed.', validations: [{ field: 'email', detail: 'Must be a valid e-mail address.' }] },
+    ],
+    [
+      'an over-long e-mail',
+      JSON.stringify({ email: `${'a'.repeat(250)}@example.com`, password: 'p' }),
+      400,
+      { message: 'Validation failed.', validations: [{ field: 'email', detail: 'E-mail address must be at most 256 characters.' }] },
+    ],
+    [
+      'a password of the wrong type',
+      JSON.stringify({ email: 'x@example.com', password: 42 }),
+      400,
+      { message: 'Validation failed.', validations: [{ field: 'password', detail: 'A password is required.' }] },
+    ],
   ])('answers %s in the identity error shape', async (_case, body, status, expected) => {
     const response = await post('/users/login', body);
     expect(response.status).toBe(status);

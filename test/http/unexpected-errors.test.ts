@@ -29,7 +29,7 @@ beforeAll(async () => {
   const org = await world.organization();
   token = (await world.user({ organizationId: org.id, role: 'advertiser' })).token;
   account = await world.adAccount(org.id);
-  [campaign] = await world.campaigns(account, 1, { name: 'Intact' }) as [CampaignRecord];
+  [campaign] = (await world.campaigns(account, 1, { name: 'Intact' })) as [CampaignRecord];
   const created = await createClient(server.deps, { name: 'reporting', scope: 'ads_read', organization: org.id });
   client = { clientId: created.client.clientId, secret: created.clientSecret };
 });
@@ -46,7 +46,12 @@ async function withTableMissing<T>(table: string, work: () => Promise<T>): Promi
   }
 }
 
-interface RawResponse { status: number; headers: Headers; text: string; body: any }
+interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: any;
+}
 
 async function raw(response: Response): Promise<RawResponse> {
   const text = await response.text();
@@ -59,8 +64,11 @@ function expectNoInternals(response: RawResponse, table: string): void {
   response.headers.forEach((value, name) => headers.push(`${name}: ${value}`));
   const everything = `${headers.join('\n')}\n${response.text}`;
   for (const leak of [
-    /\bat \S+ \(|\n\s+at |:\d+:\d+\)/, /node_modules|\/work\/|\/src\/|\.[cm]?[jt]s\b/, /\b(select|insert|update|delete)\b[^"]*\b(from|into|set)\b/i,
-    /sqlite|knex|postgres|\bpg\b|relation|no such table|syntax error/i, new RegExp(`\\b${table}\\b`, 'i'),
+    /\bat \S+ \(|\n\s+at |:\d+:\d+\)/,
+    /node_modules|\/work\/|\/src\/|\.[cm]?[jt]s\b/,
+    /\b(select|insert|update|delete)\b[^"]*\b(from|into|set)\b/i,
+    /sqlite|knex|postgres|\bpg\b|relation|no such table|syntax error/i,
+    new RegExp(`\\b${table}\\b`, 'i'),
   ]) {
     expect(everything, `${leak}`).not.toMatch(leak);
   }
@@ -69,7 +77,10 @@ function expectNoInternals(response: RawResponse, table: string): void {
 /** The log holds the cause for the operator: an error-level line of that request naming what failed. */
 function expectLoggedWithCause(requestId: string, table: string): void {
   const lines = server.logs.filter((line) => (line.level as number) >= 50 && JSON.stringify(line).includes(requestId));
-  expect(lines.some((line) => JSON.stringify(line).includes(table)), JSON.stringify(server.logs.slice(-5))).toBe(true);
+  expect(
+    lines.some((line) => JSON.stringify(line).includes(table)),
+    JSON.stringify(server.logs.slice(-5)),
+  ).toBe(true);
   // Only causes carry a stack: the request's own line says that it failed, without an invented error and stack.
   const stacks = lines.filter((line) => JSON.stringify(line).includes('"stack"'));
   expect(stacks.length).toBeGreaterThan(0);
@@ -101,10 +112,15 @@ describe('/v24.0', () => {
     const objects = async () => Number(((await server.deps.db('graph_objects').count({ n: '*' })) as Array<{ n: number | string }>)[0]!.n);
     const before = await objects();
     const [adSet] = await worldBuilder(server.deps).adSets(campaign, 1);
-    const response = await withTableMissing('ads', async () => raw(await fetch(`${server.url}/v24.0/act_${account.id}/ads?access_token=${token}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ name: 'Never stored', adset_id: adSet!.id, creative: '{"title":"x"}' }),
-    })));
+    const response = await withTableMissing('ads', async () =>
+      raw(
+        await fetch(`${server.url}/v24.0/act_${account.id}/ads?access_token=${token}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ name: 'Never stored', adset_id: adSet!.id, creative: '{"title":"x"}' }),
+        }),
+      ),
+    );
     const traceId = response.headers.get('x-fb-trace-id')!;
     expect({ status: response.status, body: response.body }).toEqual({ status: 500, body: unexpectedGraphError(traceId) });
     expectNoInternals(response, 'ads');
@@ -115,21 +131,29 @@ describe('/v24.0', () => {
   });
 
   it('in a batch, each failing item answers 500 with the envelope; the batch and the healthy items answer as usual', async () => {
-    const response = await withTableMissing('campaigns', async () => raw(await fetch(`${server.url}/v24.0/`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        access_token: token,
-        batch: JSON.stringify([
-          { method: 'GET', relative_url: `${campaign.id}?fields=name` },
-          { method: 'GET', relative_url: `act_${account.id}?fields=name` },
-          { method: 'POST', relative_url: campaign.id, body: 'name=Never%20renamed' },
-        ]),
-      }),
-    })));
+    const response = await withTableMissing('campaigns', async () =>
+      raw(
+        await fetch(`${server.url}/v24.0/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            access_token: token,
+            batch: JSON.stringify([
+              { method: 'GET', relative_url: `${campaign.id}?fields=name` },
+              { method: 'GET', relative_url: `act_${account.id}?fields=name` },
+              { method: 'POST', relative_url: campaign.id, body: 'name=Never%20renamed' },
+            ]),
+          }),
+        }),
+      ),
+    );
     const batchTrace = response.headers.get('x-fb-trace-id')!;
     const answers = batchAnswers({ ...response, body: response.body });
     expect(answers.map((answer) => answer.code)).toEqual([500, 200, 500]);
-    for (const [index, answer] of [[0, answers[0]!], [2, answers[2]!]] as const) {
+    for (const [index, answer] of [
+      [0, answers[0]!],
+      [2, answers[2]!],
+    ] as const) {
       expect(answer.header('x-fb-trace-id')).toBe(`${batchTrace}.${index}`);
       expect(answer.parsed).toEqual(unexpectedGraphError(`${batchTrace}.${index}`));
     }
@@ -142,9 +166,13 @@ describe('/v24.0', () => {
 
 describe('GraphQL', () => {
   async function graphql(query: string): Promise<RawResponse> {
-    return raw(await fetch(`${server.url}/graphql`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'service-session-token': token }, body: JSON.stringify({ query }),
-    }));
+    return raw(
+      await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'service-session-token': token },
+        body: JSON.stringify({ query }),
+      }),
+    );
   }
 
   it('a query answers the masked INTERNAL_SERVER_ERROR on the field that failed, the rest of the data intact', async () => {
@@ -164,7 +192,12 @@ describe('GraphQL', () => {
     const response = await withTableMissing('ad_sets', () => graphql(`mutation { deleteCampaign(id: "${campaign.id}") }`));
     expect({ status: response.status, body: response.body }).toEqual({
       status: 200,
-      body: { errors: [{ message: 'Internal server error', locations: [{ line: 1, column: 12 }], path: ['deleteCampaign'], extensions: { code: 'INTERNAL_SERVER_ERROR' } }], data: null },
+      body: {
+        errors: [
+          { message: 'Internal server error', locations: [{ line: 1, column: 12 }], path: ['deleteCampaign'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+        ],
+        data: null,
+      },
     });
     expectNoInternals(response, 'ad_sets');
     expectLoggedWithCause(response.headers.get('x-request-id')!, 'ad_sets');
@@ -175,10 +208,15 @@ describe('GraphQL', () => {
 
 describe('/api/v2', () => {
   it('answers HTTP 500 with {message} alone', async () => {
-    const response = await withTableMissing('campaigns', async () => raw(await fetch(`${server.url}/api/v2/authcheck`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'service-session-token': token },
-      body: JSON.stringify({ checks: { read: { action: 'read', object: { resource_type: 'campaign', resource_id: campaign.id } } } }),
-    })));
+    const response = await withTableMissing('campaigns', async () =>
+      raw(
+        await fetch(`${server.url}/api/v2/authcheck`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'service-session-token': token },
+          body: JSON.stringify({ checks: { read: { action: 'read', object: { resource_type: 'campaign', resource_id: campaign.id } } } }),
+        }),
+      ),
+    );
     expect({ status: response.status, body: response.body }).toEqual({ status: 500, body: { message: 'An internal error occurred.' } });
     expectNoInternals(response, 'campaigns');
     expectLoggedWithCause(response.headers.get('x-request-id')!, 'campaigns');
@@ -187,10 +225,15 @@ describe('/api/v2', () => {
 
 describe('/oauth2/token', () => {
   it('answers HTTP 500 server_error, never cached', async () => {
-    const response = await withTableMissing('api_clients', () => tokenRequest(server.url, {
-      body: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret },
-    }));
-    expect({ status: response.status, body: response.body }).toEqual({ status: 500, body: { error: 'server_error', error_description: 'An internal error occurred.' } });
+    const response = await withTableMissing('api_clients', () =>
+      tokenRequest(server.url, {
+        body: { grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret },
+      }),
+    );
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 500,
+      body: { error: 'server_error', error_description: 'An internal error occurred.' },
+    });
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.headers.get('pragma')).toBe('no-cache');
     expectNoInternals(response, 'api_clients');

@@ -90,8 +90,14 @@ function succeeded(body: GraphQLBody, field: string, accept: (value: any) => boo
 // -- The world ----------------------------------------------------------------------------------------
 
 const PRINCIPALS = [
-  'ownerA', 'adminA', 'advertiserA', 'moderatorA', 'auditorA', 'memberA',
-  'ownerB', 'memberB',
+  'ownerA',
+  'adminA',
+  'advertiserA',
+  'moderatorA',
+  'auditorA',
+  'memberA',
+  'ownerB',
+  'memberB',
   /** member in A, moderator in B */
   'bridge',
   /** no organization */
@@ -128,23 +134,47 @@ interface CommentMeta {
 }
 
 const TYPENAMES: Record<ResourceType, string[]> = {
-  user: ['User'], organization: ['Organization'], organization_member: ['OrganizationMember'], api_client: ['ApiClient'],
-  ad_account: ['AdAccount'], campaign: ['Campaign'], ad_set: ['AdSet'], ad: ['Ad'],
+  user: ['User'],
+  organization: ['Organization'],
+  organization_member: ['OrganizationMember'],
+  api_client: ['ApiClient'],
+  ad_account: ['AdAccount'],
+  campaign: ['Campaign'],
+  ad_set: ['AdSet'],
+  ad: ['Ad'],
   // Custom conversions are authorized as custom audiences: one resource type for both.
-  custom_audience: ['CustomAudience', 'CustomConversion'], page: ['Page'], post: ['Post'], comment: ['Comment'],
+  custom_audience: ['CustomAudience', 'CustomConversion'],
+  page: ['Page'],
+  post: ['Post'],
+  comment: ['Comment'],
 };
 
 /** The typed query for each type, and the id shape it takes; the others are read through node(id:). */
 const TYPED_QUERY: Partial<Record<ResourceType, { field: string; shapes: Shape[] }>> = {
-  user: { field: 'user', shapes: ['uuid'] }, organization: { field: 'organization', shapes: ['uuid'] },
-  ad_account: { field: 'adAccount', shapes: ['numeric', 'act'] }, campaign: { field: 'campaign', shapes: ['numeric'] },
-  ad_set: { field: 'adSet', shapes: ['numeric'] }, ad: { field: 'ad', shapes: ['numeric'] },
-  page: { field: 'page', shapes: ['numeric'] }, post: { field: 'post', shapes: ['numeric'] }, comment: { field: 'comment', shapes: ['comment'] },
+  user: { field: 'user', shapes: ['uuid'] },
+  organization: { field: 'organization', shapes: ['uuid'] },
+  ad_account: { field: 'adAccount', shapes: ['numeric', 'act'] },
+  campaign: { field: 'campaign', shapes: ['numeric'] },
+  ad_set: { field: 'adSet', shapes: ['numeric'] },
+  ad: { field: 'ad', shapes: ['numeric'] },
+  page: { field: 'page', shapes: ['numeric'] },
+  post: { field: 'post', shapes: ['numeric'] },
+  comment: { field: 'comment', shapes: ['comment'] },
 };
 
 const ALL_TYPES: ResourceType[] = [
-  'user', 'organization', 'organization_member', 'api_client', 'ad_account', 'campaign', 'ad_set', 'ad',
-  'custom_audience', 'page', 'post', 'comment',
+  'user',
+  'organization',
+  'organization_member',
+  'api_client',
+  'ad_account',
+  'campaign',
+  'ad_set',
+  'ad',
+  'custom_audience',
+  'page',
+  'post',
+  'comment',
 ];
 
 interface World {
@@ -202,7 +232,10 @@ async function buildWorld(): Promise<World> {
   }
   await add('ownerB', [[b.id, 'owner']]);
   await add('memberB', [[b.id, 'member']]);
-  await add('bridge', [[a.id, 'member'], [b.id, 'moderator']]);
+  await add('bridge', [
+    [a.id, 'member'],
+    [b.id, 'moderator'],
+  ]);
   await add('loner', []);
   await add('siteAdmin', [], true);
 
@@ -212,7 +245,10 @@ async function buildWorld(): Promise<World> {
   const comments: Record<string, string> = {};
   const adWorld = {} as World['ads'];
   const pages = {} as Record<'A' | 'B', PageRecord>;
-  for (const [org, name] of [[a, 'A'], [b, 'B']] as const) {
+  for (const [org, name] of [
+    [a, 'A'],
+    [b, 'B'],
+  ] as const) {
     put(`organization ${name}`, org.id, 'organization', 'organization', 'uuid');
     const account = await build.adAccount(org.id);
     const [campaign] = await build.campaigns(account, 1);
@@ -246,36 +282,64 @@ async function buildWorld(): Promise<World> {
   const ownComments = { A: {}, B: {} } as World['ownComments'];
   const hideableComments: WorldObject[] = [];
   const pageComments: WorldObject[] = [];
-  const commentObject = (label: string, id: string, comment: CommentMeta): WorldObject =>
-    ({ label, id, kind: 'comment', type: 'comment', shape: 'comment', comment });
+  const commentObject = (label: string, id: string, comment: CommentMeta): WorldObject => ({
+    label,
+    id,
+    kind: 'comment',
+    type: 'comment',
+    shape: 'comment',
+    comment,
+  });
   for (const name of ['A', 'B'] as const) {
     const page = pages[name];
     const post = await build.post(page);
-    const [review] = await server.deps.db.transaction((trx) => insertObjects<PostRecord>(trx, 'post', postsTable, [{
-      organizationId: page.organizationId, pageId: page.id, kind: 'review', authorUserId: principals.loner.id, authorPageId: null,
-      message: 'Five stars', attachment: null, title: null, rating: 5, eventStartTime: null, targeting: null,
-    }]));
+    const [review] = await server.deps.db.transaction((trx) =>
+      insertObjects<PostRecord>(trx, 'post', postsTable, [
+        {
+          organizationId: page.organizationId,
+          pageId: page.id,
+          kind: 'review',
+          authorUserId: principals.loner.id,
+          authorPageId: null,
+          message: 'Five stars',
+          attachment: null,
+          title: null,
+          rating: 5,
+          eventStartTime: null,
+          targeting: null,
+        },
+      ]),
+    );
     commentPosts[name] = { post, review: review! };
     for (const author of PRINCIPALS) {
       const message = `Said by ${author}`;
       const comment = await build.comment(post, { authorUserId: principals[author].id, authorPageId: null, message });
       const role = rolesIn[name][author];
       const object = commentObject(`comment by ${author} on post ${name}`, commentExternalId(comment), {
-        author, hidden: false, hideable: role !== 'owner' && role !== 'admin', message,
+        author,
+        hidden: false,
+        hideable: role !== 'owner' && role !== 'admin',
+        message,
       });
       ownComments[name][author] = object;
       if (object.comment!.hideable) hideableComments.push(object);
     }
     const byPage = await build.comment(post, { message: 'Said by the page' });
     const pageComment = commentObject(`the page's comment on post ${name}`, commentExternalId(byPage), {
-      author: 'page', hidden: false, hideable: false, message: 'Said by the page',
+      author: 'page',
+      hidden: false,
+      hideable: false,
+      message: 'Said by the page',
     });
     pageComments.push(pageComment);
     objects.push(pageComment);
   }
   // Hidden in A, by an advertiser, tagging the loner: seen by A's moderators and above, its author and the loner.
   const hiddenA = await build.comment(commentPosts.A.post, {
-    authorUserId: principals.advertiserA.id, authorPageId: null, isHidden: true, message: 'Hidden, for loner',
+    authorUserId: principals.advertiserA.id,
+    authorPageId: null,
+    isHidden: true,
+    message: 'Hidden, for loner',
     messageTags: [{ id: principals.loner.id, name: 'loner', type: 'user', offset: 12, length: 5 }],
   });
   // Hidden in B, by a member: seen by B's owner, the bridge (a moderator in B) and its author.
@@ -283,7 +347,12 @@ async function buildWorld(): Promise<World> {
   // A visible reply under the hidden comment of A: read only by who reads its parent (not even by its author).
   const reply = await build.comment(commentPosts.A.post, { authorUserId: principals.memberB.id, authorPageId: null, parentId: hiddenA.id, message: 'A reply' });
   for (const object of [
-    commentObject('a hidden comment in A', commentExternalId(hiddenA), { author: 'advertiserA', hidden: true, hideable: true, message: `Hidden, for @[${principals.loner.id}]` }),
+    commentObject('a hidden comment in A', commentExternalId(hiddenA), {
+      author: 'advertiserA',
+      hidden: true,
+      hideable: true,
+      message: `Hidden, for @[${principals.loner.id}]`,
+    }),
     commentObject('a hidden comment in B', commentExternalId(hiddenB), { author: 'memberB', hidden: true, hideable: true, message: 'Hidden in B' }),
     commentObject('a reply under the hidden comment in A', commentExternalId(reply), { author: 'memberB', hidden: false, hideable: true, message: 'A reply' }),
   ]) {
@@ -306,8 +375,18 @@ async function buildWorld(): Promise<World> {
     ...objects.filter((o) => o.kind === 'ad_account').map((o) => ({ ...o, label: `${o.label} as act_<id>`, id: `act_${o.id}`, shape: 'act' as Shape })),
   ];
   return {
-    orgA: a.id, orgB: b.id, ads: adWorld, principals, objects, uuidObjects, spellings, byLabel,
-    commentPosts, ownComments, hideableComments, pageComments,
+    orgA: a.id,
+    orgB: b.id,
+    ads: adWorld,
+    principals,
+    objects,
+    uuidObjects,
+    spellings,
+    byLabel,
+    commentPosts,
+    ownComments,
+    hideableComments,
+    pageComments,
   };
 }
 
@@ -359,17 +438,19 @@ const roleArb = fc.constantFrom<Role>('owner', 'admin', 'advertiser', 'moderator
 /** Comment writes over the world's comments (reads of comments are among the objects). */
 function commentCaseArb(w: World): fc.Arbitrary<Case> {
   const org = fc.constantFrom('A' as const, 'B' as const);
-  const del = fc.record({
-    org,
-    on: fc.constantFrom('post' as const, 'review' as const),
-    author: fc.oneof(
-      { arbitrary: fc.constant<'self'>('self'), weight: 2 },
-      { arbitrary: fc.constant<'page'>('page'), weight: 1 },
-      { arbitrary: fc.constantFrom(...PRINCIPALS), weight: 2 },
-    ),
-    hidden: fc.boolean(),
-    via: fc.constantFrom<Surface>('graphql', 'rest'),
-  }).map((d): Case => ({ op: 'deleteComment', ...d }));
+  const del = fc
+    .record({
+      org,
+      on: fc.constantFrom('post' as const, 'review' as const),
+      author: fc.oneof(
+        { arbitrary: fc.constant<'self'>('self'), weight: 2 },
+        { arbitrary: fc.constant<'page'>('page'), weight: 1 },
+        { arbitrary: fc.constantFrom(...PRINCIPALS), weight: 2 },
+      ),
+      hidden: fc.boolean(),
+      via: fc.constantFrom<Surface>('graphql', 'rest'),
+    })
+    .map((d): Case => ({ op: 'deleteComment', ...d }));
   return fc.oneof(
     { arbitrary: fc.constantFrom(...w.hideableComments, ...w.pageComments).map((target): Case => ({ op: 'updateComment', target })), weight: 3 },
     { arbitrary: org.map((o): Case => ({ op: 'updateOwnComment', org: o })), weight: 1 },
@@ -393,18 +474,27 @@ function caseArb(objects: WorldObject[], uuidObjects: WorldObject[], commentWrit
     .record({ target: fc.constantFrom(...uuidObjects), type: fc.constantFrom('user' as const, 'organization_member' as const, '*' as const) })
     // `*` only where an update exists for the object's own type (users, memberships); elsewhere ask about users.
     .map(({ target, type }): Case => ({
-      op: 'update', type: type === '*' && target.kind !== 'user' && target.kind !== 'organization_member' ? 'user' : type, target,
+      op: 'update',
+      type: type === '*' && target.kind !== 'user' && target.kind !== 'organization_member' ? 'user' : type,
+      target,
     }));
   const del = fc.oneof(
-    { arbitrary: fc.record({ fresh: fc.constantFrom('A' as const, 'B' as const), role: roleArb, star: fc.boolean() })
-        .map(({ fresh, role, star }): Case => ({ op: 'delete', type: star ? '*' : 'organization_member', target: { fresh, role } })), weight: 4 },
+    {
+      arbitrary: fc
+        .record({ fresh: fc.constantFrom('A' as const, 'B' as const), role: roleArb, star: fc.boolean() })
+        .map(({ fresh, role, star }): Case => ({ op: 'delete', type: star ? '*' : 'organization_member', target: { fresh, role } })),
+      weight: 4,
+    },
     // Not memberships: nothing to delete, both must say no.
-    { arbitrary: fc.constantFrom(...uuidObjects.filter((o) => o.kind !== 'organization_member'))
-        .map((target): Case => ({ op: 'delete', type: 'organization_member', target })), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom(...uuidObjects.filter((o) => o.kind !== 'organization_member'))
+        .map((target): Case => ({ op: 'delete', type: 'organization_member', target })),
+      weight: 1,
+    },
   );
   // (An organization that does not exist has its own test below.)
-  const create = fc.record({ org: fc.constantFrom('A' as const, 'B' as const), role: roleArb })
-    .map(({ org, role }): Case => ({ op: 'create', org, role }));
+  const create = fc.record({ org: fc.constantFrom('A' as const, 'B' as const), role: roleArb }).map(({ org, role }): Case => ({ op: 'create', org, role }));
   const org = fc.constantFrom('A' as const, 'B' as const);
   const adObjects = objects.filter((o) => ['ad_set', 'campaign', 'ad'].includes(o.kind) || o.label === 'a missing numeric id');
   const adWrites = fc.oneof(
@@ -413,7 +503,10 @@ function caseArb(objects: WorldObject[], uuidObjects: WorldObject[], commentWrit
     org.map((o): Case => ({ op: 'deleteAdSet', org: o })),
   );
   return fc.oneof(
-    { arbitrary: read, weight: 6 }, { arbitrary: update, weight: 2 }, { arbitrary: del, weight: 1 }, { arbitrary: create, weight: 1 },
+    { arbitrary: read, weight: 6 },
+    { arbitrary: update, weight: 2 },
+    { arbitrary: del, weight: 1 },
+    { arbitrary: create, weight: 1 },
     { arbitrary: adWrites, weight: 2 },
     ...(commentWrites ? [{ arbitrary: commentWrites, weight: 2 }] : []),
   );
@@ -436,7 +529,11 @@ async function readAs(type: ResourceType | '*', target: WorldObject, token: stri
     // Comments are read on /v24.0 too: GET /<post id>_<comment id>.
     if (type !== 'comment') return outcome;
     const response = await graph().get(encodeURIComponent(target.id), token, { fields: 'id' });
-    return agreed(`read ${target.label}`, outcome, restSucceeded(response, `GET /${target.id}`, (body) => body.id === target.id));
+    return agreed(
+      `read ${target.label}`,
+      outcome,
+      restSucceeded(response, `GET /${target.id}`, (body) => body.id === target.id),
+    );
   }
   const { body } = await server.graphql('query ($id: ID!) { node(id: $id) { __typename id } }', { id: target.id }, token);
   return succeeded(body, 'node', (node) => node != null && (type === '*' || TYPENAMES[type].includes(node.__typename)));
@@ -445,7 +542,9 @@ async function readAs(type: ResourceType | '*', target: WorldObject, token: stri
 async function updateUser(id: string, token: string): Promise<boolean> {
   const { body } = await server.graphql(
     'mutation ($input: UpdateUserInput!) { updateUser(input: $input) { id } }',
-    { input: { id, name: `Renamed ${++freshCounter}` } }, token);
+    { input: { id, name: `Renamed ${++freshCounter}` } },
+    token,
+  );
   return succeeded(body, 'updateUser');
 }
 
@@ -453,7 +552,9 @@ async function changeRole(target: WorldObject, token: string): Promise<boolean> 
   const { body } = await server.graphql(
     'mutation ($id: ID!, $role: OrganizationRole!) { changeOrganizationMemberRole(id: $id, role: $role) { id role } }',
     // The same role again: the world stays as it is for the other runs.
-    { id: target.id, role: (target.role ?? 'member').toUpperCase() }, token);
+    { id: target.id, role: (target.role ?? 'member').toUpperCase() },
+    token,
+  );
   return succeeded(body, 'changeOrganizationMemberRole');
 }
 
@@ -489,8 +590,11 @@ const SUCCESS = (body: any) => body?.success === true;
 /** editComment and POST /<comment id> {message}: the same message again (mentions included). */
 async function editCommentBoth(target: WorldObject, token: string): Promise<boolean> {
   const message = target.comment!.message;
-  const { body } = await server.graphql('mutation ($id: ID!, $input: CommentContentInput!) { editComment(id: $id, input: $input) { id message } }',
-    { id: target.id, input: { message } }, token);
+  const { body } = await server.graphql(
+    'mutation ($id: ID!, $input: CommentContentInput!) { editComment(id: $id, input: $input) { id message } }',
+    { id: target.id, input: { message } },
+    token,
+  );
   const viaGraphQL = succeeded(body, 'editComment');
   const response = await graph().call('POST', `/v24.0/${target.id}`, { token, form: { message } });
   return agreed(`edit ${target.label}`, viaGraphQL, restSucceeded(response, `POST /${target.id} message`, SUCCESS));
@@ -499,8 +603,11 @@ async function editCommentBoth(target: WorldObject, token: string): Promise<bool
 /** setCommentHidden and POST /<comment id> {is_hidden}: to the state the comment is in. */
 async function hideCommentBoth(target: WorldObject, token: string): Promise<boolean> {
   const hidden = target.comment!.hidden;
-  const { body } = await server.graphql('mutation ($id: ID!, $hidden: Boolean!) { setCommentHidden(id: $id, hidden: $hidden) { id isHidden } }',
-    { id: target.id, hidden }, token);
+  const { body } = await server.graphql(
+    'mutation ($id: ID!, $hidden: Boolean!) { setCommentHidden(id: $id, hidden: $hidden) { id isHidden } }',
+    { id: target.id, hidden },
+    token,
+  );
   const viaGraphQL = succeeded(body, 'setCommentHidden', (comment) => comment?.isHidden === hidden);
   const response = await graph().call('POST', `/v24.0/${target.id}`, { token, form: { is_hidden: hidden } });
   return agreed(`set is_hidden of ${target.label}`, viaGraphQL, restSucceeded(response, `POST /${target.id} is_hidden`, SUCCESS));
@@ -508,7 +615,10 @@ async function hideCommentBoth(target: WorldObject, token: string): Promise<bool
 
 /** A valid ad set for the organization's campaign: only permission can make it fail. */
 const adSetInput = (org: 'A' | 'B') => ({
-  name: `Ad set ${++freshCounter}`, campaignId: world.ads[org].campaign.id, billingEvent: 'IMPRESSIONS', dailyBudget: '100000',
+  name: `Ad set ${++freshCounter}`,
+  campaignId: world.ads[org].campaign.id,
+  billingEvent: 'IMPRESSIONS',
+  dailyBudget: '100000',
   targeting: { geo_locations: { countries: ['US'] } },
 });
 
@@ -546,7 +656,8 @@ async function prepare(c: Case, principal: PrincipalName): Promise<Prepared> {
       const { post, review } = world.commentPosts[c.org];
       const fresh = await worldBuilder(server.deps).comment(c.on === 'review' ? review : post, {
         ...(author === 'page' ? {} : { authorUserId: world.principals[author].id, authorPageId: null }),
-        isHidden: c.hidden, message: `To delete ${++freshCounter}`,
+        isHidden: c.hidden,
+        message: `To delete ${++freshCounter}`,
       });
       const id = commentExternalId(fresh);
       return {
@@ -570,11 +681,18 @@ async function prepare(c: Case, principal: PrincipalName): Promise<Prepared> {
         check: { action: 'create', object: { resource_type: 'comment', organization_id: orgId } },
         perform: async (token) => {
           const message = `Hello ${++freshCounter}`;
-          const { body } = await server.graphql('mutation ($o: ID!, $input: CommentContentInput!) { publishComment(objectId: $o, input: $input) { id } }',
-            { o: post.id, input: { message } }, token);
+          const { body } = await server.graphql(
+            'mutation ($o: ID!, $input: CommentContentInput!) { publishComment(objectId: $o, input: $input) { id } }',
+            { o: post.id, input: { message } },
+            token,
+          );
           const viaGraphQL = succeeded(body, 'publishComment');
           const response = await graph().call('POST', `/v24.0/${post.id}/comments`, { token, form: { message } });
-          return agreed(`comment on post ${post.id}`, viaGraphQL, restSucceeded(response, `POST /${post.id}/comments`, (b) => typeof b?.id === 'string'));
+          return agreed(
+            `comment on post ${post.id}`,
+            viaGraphQL,
+            restSucceeded(response, `POST /${post.id}/comments`, (b) => typeof b?.id === 'string'),
+          );
         },
       };
     }
@@ -584,8 +702,11 @@ async function prepare(c: Case, principal: PrincipalName): Promise<Prepared> {
         description: `create ad_set in ${c.org}`,
         check: { action: 'create', object: { resource_type: 'ad_set', organization_id: orgId } },
         perform: async (token) => {
-          const { body } = await server.graphql('mutation ($a: ID!, $input: CreateAdSetInput!) { createAdSet(accountId: $a, input: $input) { id } }',
-            { a: world.ads[c.org].account.id, input: adSetInput(c.org) }, token);
+          const { body } = await server.graphql(
+            'mutation ($a: ID!, $input: CreateAdSetInput!) { createAdSet(accountId: $a, input: $input) { id } }',
+            { a: world.ads[c.org].account.id, input: adSetInput(c.org) },
+            token,
+          );
           return succeeded(body, 'createAdSet');
         },
       };
@@ -597,8 +718,11 @@ async function prepare(c: Case, principal: PrincipalName): Promise<Prepared> {
         description: `update ${target.type} ${target.label} (${target.id})`,
         check: { action: 'update', object: { resource_type: target.type, resource_id: target.id } },
         perform: async (token) => {
-          const { body } = await server.graphql(`mutation ($id: ID!, $input: ${mutation.input}!) { ${mutation.field}(id: $id, input: $input) { id } }`,
-            { id: target.id, input: { name: `Renamed ${++freshCounter}` } }, token);
+          const { body } = await server.graphql(
+            `mutation ($id: ID!, $input: ${mutation.input}!) { ${mutation.field}(id: $id, input: $input) { id } }`,
+            { id: target.id, input: { name: `Renamed ${++freshCounter}` } },
+            token,
+          );
           return succeeded(body, mutation.field);
         },
       };
@@ -636,7 +760,14 @@ async function prepare(c: Case, principal: PrincipalName): Promise<Prepared> {
       if ('fresh' in c.target) {
         const orgId = c.target.fresh === 'A' ? world.orgA : world.orgB;
         const { membership } = await freshUser(orgId, c.target.role);
-        target = { label: `a fresh ${c.target.role} membership in ${c.target.fresh}`, id: membership!.id, kind: 'organization_member', type: 'organization_member', shape: 'uuid', role: c.target.role };
+        target = {
+          label: `a fresh ${c.target.role} membership in ${c.target.fresh}`,
+          id: membership!.id,
+          kind: 'organization_member',
+          type: 'organization_member',
+          shape: 'uuid',
+          role: c.target.role,
+        };
       } else {
         target = c.target;
       }
@@ -656,7 +787,9 @@ async function prepare(c: Case, principal: PrincipalName): Promise<Prepared> {
         perform: async (token) => {
           const { body } = await server.graphql(
             'mutation ($input: AddOrganizationMemberInput!) { addOrganizationMember(input: $input) { id role } }',
-            { input: { organizationId, email: user.email, role: c.role.toUpperCase() } }, token);
+            { input: { organizationId, email: user.email, role: c.role.toUpperCase() } },
+            token,
+          );
           return succeeded(body, 'addOrganizationMember');
         },
       };
@@ -756,38 +889,53 @@ describe('authcheck', () => {
     it.each([
       ['upper-case UUIDs', (o: WorldObject) => o.shape === 'uuid'],
       ['act_<id> for ad accounts', (o: WorldObject) => o.id.startsWith('act_')],
-    ])('holds for other spellings of the same ids: %s', async (_spelling, which) => {
-      // The operations take these spellings as ids (isUuid is case-insensitive; adAccount takes act_<id>, as /v24.0 does).
-      const spellings = world.spellings.filter(which);
-      const reads = fc.constantFrom(...spellings).map((target): Case => ({ op: 'read', type: target.type, target }));
-      const writable = spellings.filter((o) => o.kind === 'user' || o.kind === 'organization_member');
-      const updates = writable.length > 0
-        ? fc.constantFrom(...writable).map((target): Case => ({ op: 'update', type: target.kind as 'user' | 'organization_member', target }))
-        : reads;
-      // Upper case: organization_id too (addOrganizationMember takes the organization's id in upper case as well).
-      const creates = writable.length > 0
-        ? fc.record({ org: fc.constantFrom('A' as const, 'B' as const), role: roleArb }).map(({ org, role }): Case => ({ op: 'create', org, role, upperCase: true }))
-        : reads;
-      await fc.assert(
-        fc.asyncProperty(
-          fc.constantFrom(...PRINCIPALS),
-          fc.array(fc.oneof(reads, updates, creates), { minLength: 1, maxLength: 4 }),
-          (principal, cases) => runCases(principal, cases, newTally()),
-        ),
-        { numRuns: 40, seed: SEED },
-      );
-    }, 120_000);
+    ])(
+      'holds for other spellings of the same ids: %s',
+      async (_spelling, which) => {
+        // The operations take these spellings as ids (isUuid is case-insensitive; adAccount takes act_<id>, as /v24.0 does).
+        const spellings = world.spellings.filter(which);
+        const reads = fc.constantFrom(...spellings).map((target): Case => ({ op: 'read', type: target.type, target }));
+        const writable = spellings.filter((o) => o.kind === 'user' || o.kind === 'organization_member');
+        const updates =
+          writable.length > 0
+            ? fc.constantFrom(...writable).map((target): Case => ({ op: 'update', type: target.kind as 'user' | 'organization_member', target }))
+            : reads;
+        // Upper case: organization_id too (addOrganizationMember takes the organization's id in upper case as well).
+        const creates =
+          writable.length > 0
+            ? fc
+                .record({ org: fc.constantFrom('A' as const, 'B' as const), role: roleArb })
+                .map(({ org, role }): Case => ({ op: 'create', org, role, upperCase: true }))
+            : reads;
+        await fc.assert(
+          fc.asyncProperty(fc.constantFrom(...PRINCIPALS), fc.array(fc.oneof(reads, updates, creates), { minLength: 1, maxLength: 4 }), (principal, cases) =>
+            runCases(principal, cases, newTally()),
+          ),
+          { numRuns: 40, seed: SEED },
+        );
+      },
+      120_000,
+    );
 
     it('holds for every principal on every kind of comment action, exhaustively', async () => {
       // Not sampled: each principal reads the hidden comments and the reply under one, updates (edits) its own comments,
       // updates every comment the page may hide and the page's own, and deletes fresh comments of each kind.
-      const deletes: Case[] = (['A', 'B'] as const).flatMap((org) => (['post', 'review'] as const).flatMap((on) =>
-        (['self', 'page', org === 'A' ? 'memberA' : 'memberB'] as const).map((author, i): Case => ({
-          op: 'deleteComment', org, on, author, hidden: i === 2 && on === 'post', via: i % 2 === 0 ? 'graphql' : 'rest',
-        }))));
+      const deletes: Case[] = (['A', 'B'] as const).flatMap((org) =>
+        (['post', 'review'] as const).flatMap((on) =>
+          (['self', 'page', org === 'A' ? 'memberA' : 'memberB'] as const).map((author, i): Case => ({
+            op: 'deleteComment',
+            org,
+            on,
+            author,
+            hidden: i === 2 && on === 'post',
+            via: i % 2 === 0 ? 'graphql' : 'rest',
+          })),
+        ),
+      );
       const cases: Case[] = [
         ...world.objects.filter((o) => o.kind === 'comment').map((target): Case => ({ op: 'read', type: 'comment', target })),
-        { op: 'updateOwnComment', org: 'A' }, { op: 'updateOwnComment', org: 'B' },
+        { op: 'updateOwnComment', org: 'A' },
+        { op: 'updateOwnComment', org: 'B' },
         ...[...world.hideableComments, ...world.pageComments].map((target): Case => ({ op: 'updateComment', target })),
         ...deletes,
       ];
@@ -796,8 +944,15 @@ describe('authcheck', () => {
         for (let i = 0; i < cases.length; i += 10) await runCases(principal, cases.slice(i, i + 10), tally);
       }
       const both = [
-        'read comment', 'update comment', 'delete comment', 'hide comment', "edit the page's comment",
-        "delete another's comment on a post", "delete another's comment on a review", "delete the page's comment on a post", "delete the page's comment on a review",
+        'read comment',
+        'update comment',
+        'delete comment',
+        'hide comment',
+        "edit the page's comment",
+        "delete another's comment on a post",
+        "delete another's comment on a review",
+        "delete the page's comment on a post",
+        "delete the page's comment on a review",
       ];
       for (const kind of both) {
         for (const outcome of ['allowed', 'denied']) expect([...tally.outcomes], `${kind} ${outcome}`).toContain(`${kind} ${outcome}`);
@@ -814,7 +969,14 @@ describe('authcheck', () => {
     it.each(PRINCIPALS)('holds for %s creating comments in each organization (organization_id): pages are public', async (principal) => {
       // Every signed-in person comments on any page's posts (DECISIONS section 6), members of the page's organization or not.
       const tally = newTally();
-      await runCases(principal, [{ op: 'createComment', org: 'A' }, { op: 'createComment', org: 'B' }], tally);
+      await runCases(
+        principal,
+        [
+          { op: 'createComment', org: 'A' },
+          { op: 'createComment', org: 'B' },
+        ],
+        tally,
+      );
       expect(tally.allowed).toBe(2);
     });
   });
@@ -860,11 +1022,29 @@ describe('authcheck', () => {
       ['a member may not moderate comments', 'memberA', 'update', (w) => ({ resource_type: 'comment', organization_id: A(w) }), false],
       ['member may not add members', 'memberA', 'create', (w) => ({ resource_type: 'organization_member', organization_id: A(w) }), false],
       ['member may not update the organization', 'memberA', 'update', (w) => ({ resource_type: 'organization', organization_id: A(w) }), false],
-      ['a user of two organizations has each role in its own organization (A)', 'bridge', 'update', (w) => ({ resource_type: 'comment', organization_id: A(w) }), false],
-      ['a user of two organizations has each role in its own organization (B)', 'bridge', 'update', (w) => ({ resource_type: 'comment', organization_id: B(w) }), true],
+      [
+        'a user of two organizations has each role in its own organization (A)',
+        'bridge',
+        'update',
+        (w) => ({ resource_type: 'comment', organization_id: A(w) }),
+        false,
+      ],
+      [
+        'a user of two organizations has each role in its own organization (B)',
+        'bridge',
+        'update',
+        (w) => ({ resource_type: 'comment', organization_id: B(w) }),
+        true,
+      ],
       ['a user without organizations reads no organization', 'loner', 'read', (w) => ({ resource_type: 'organization', organization_id: A(w) }), false],
       ['an organization that does not exist allows nothing', 'ownerA', 'read', () => ({ resource_type: 'organization', organization_id: randomUUID() }), false],
-      ['without narrowing, a check is about every object of the type: an organization role is not enough', 'adminA', 'read', () => ({ resource_type: 'campaign' }), false],
+      [
+        'without narrowing, a check is about every object of the type: an organization role is not enough',
+        'adminA',
+        'read',
+        () => ({ resource_type: 'campaign' }),
+        false,
+      ],
 
       // any_org: allowed in at least one of the caller's organizations.
       ['any_org: advertiser creates campaigns somewhere', 'advertiserA', 'create', () => ({ resource_type: 'campaign', any_org: true }), true],
@@ -883,12 +1063,36 @@ describe('authcheck', () => {
       ['me: a user without organizations reads itself', 'loner', 'read', () => ({ resource_type: 'user', owner_id: 'me' }), true],
       ['me: a user without organizations updates itself', 'loner', 'update', () => ({ resource_type: 'user', owner_id: 'me' }), true],
       ['owner_id: a fellow member is readable', 'memberA', 'read', (w) => ({ resource_type: 'user', owner_id: w.principals.adminA.id }), true],
-      ['owner_id: a fellow member is not writable by a member', 'memberA', 'update', (w) => ({ resource_type: 'user', owner_id: w.principals.adminA.id }), false],
-      ['owner_id: an admin updates a member of its organization', 'adminA', 'update', (w) => ({ resource_type: 'user', owner_id: w.principals.memberA.id }), true],
-      ['owner_id: a user of another organization is not readable', 'adminA', 'read', (w) => ({ resource_type: 'user', owner_id: w.principals.ownerB.id }), false],
+      [
+        'owner_id: a fellow member is not writable by a member',
+        'memberA',
+        'update',
+        (w) => ({ resource_type: 'user', owner_id: w.principals.adminA.id }),
+        false,
+      ],
+      [
+        'owner_id: an admin updates a member of its organization',
+        'adminA',
+        'update',
+        (w) => ({ resource_type: 'user', owner_id: w.principals.memberA.id }),
+        true,
+      ],
+      [
+        'owner_id: a user of another organization is not readable',
+        'adminA',
+        'read',
+        (w) => ({ resource_type: 'user', owner_id: w.principals.ownerB.id }),
+        false,
+      ],
       ['owner_id: a shared organization is enough', 'ownerB', 'update', (w) => ({ resource_type: 'user', owner_id: w.principals.bridge.id }), true],
       ['owner_id: a user that does not exist', 'memberA', 'read', () => ({ resource_type: 'user', owner_id: randomUUID() }), false],
-      ['owner_id: me does not take away a role\'s rights', 'adminA', 'read', (w) => ({ resource_type: 'campaign', organization_id: A(w), owner_id: 'me' }), true],
+      [
+        "owner_id: me does not take away a role's rights",
+        'adminA',
+        'read',
+        (w) => ({ resource_type: 'campaign', organization_id: A(w), owner_id: 'me' }),
+        true,
+      ],
 
       // `*`: every resource type.
       ['*: site admin deletes everything', 'siteAdmin', 'delete', () => ({ resource_type: '*' }), true],
@@ -964,19 +1168,64 @@ describe('authcheck', () => {
 
   describe('checks naming a resource_id', () => {
     const rows: Array<[string, PrincipalName, (w: World) => Check, boolean]> = [
-      ['an invisible object is false, not 404', 'memberB', (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['campaign A']!.id } }), false],
+      [
+        'an invisible object is false, not 404',
+        'memberB',
+        (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['campaign A']!.id } }),
+        false,
+      ],
       ['a missing numeric id', 'ownerA', () => ({ action: 'read', object: { resource_type: 'campaign', resource_id: '999999999999' } }), false],
       ['a missing UUID', 'siteAdmin', () => ({ action: 'read', object: { resource_type: 'user', resource_id: randomUUID() } }), false],
-      ['a missing comment', 'siteAdmin', (w) => ({ action: 'read', object: { resource_type: 'comment', resource_id: w.byLabel['a missing comment']!.id } }), false],
+      [
+        'a missing comment',
+        'siteAdmin',
+        (w) => ({ action: 'read', object: { resource_type: 'comment', resource_id: w.byLabel['a missing comment']!.id } }),
+        false,
+      ],
       ['something that is no id at all', 'siteAdmin', () => ({ action: 'read', object: { resource_type: '*', resource_id: 'not-an-id' } }), false],
-      ['an object of another type', 'siteAdmin', (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['ad account A']!.id } }), false],
+      [
+        'an object of another type',
+        'siteAdmin',
+        (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['ad account A']!.id } }),
+        false,
+      ],
       ['`*` names any type', 'auditorA', (w) => ({ action: 'read', object: { resource_type: '*', resource_id: w.byLabel['api client A']!.id } }), true],
-      ['custom conversions are custom_audience objects', 'advertiserA', (w) => ({ action: 'update', object: { resource_type: 'custom_audience', resource_id: w.byLabel['custom conversion A']!.id } }), true],
-      ['organization_id matching the object', 'ownerA', (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['campaign A']!.id, organization_id: w.orgA } }), true],
-      ['organization_id of another organization', 'siteAdmin', (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['campaign A']!.id, organization_id: w.orgB } }), false],
-      ['owner_id me on itself', 'memberA', (w) => ({ action: 'update', object: { resource_type: 'user', resource_id: w.principals.memberA.id, owner_id: 'me' } }), true],
-      ['owner_id me on someone else', 'adminA', (w) => ({ action: 'read', object: { resource_type: 'user', resource_id: w.principals.memberA.id, owner_id: 'me' } }), false],
-      ['owner_id naming the user', 'adminA', (w) => ({ action: 'update', object: { resource_type: 'user', resource_id: w.principals.memberA.id, owner_id: w.principals.memberA.id } }), true],
+      [
+        'custom conversions are custom_audience objects',
+        'advertiserA',
+        (w) => ({ action: 'update', object: { resource_type: 'custom_audience', resource_id: w.byLabel['custom conversion A']!.id } }),
+        true,
+      ],
+      [
+        'organization_id matching the object',
+        'ownerA',
+        (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['campaign A']!.id, organization_id: w.orgA } }),
+        true,
+      ],
+      [
+        'organization_id of another organization',
+        'siteAdmin',
+        (w) => ({ action: 'read', object: { resource_type: 'campaign', resource_id: w.byLabel['campaign A']!.id, organization_id: w.orgB } }),
+        false,
+      ],
+      [
+        'owner_id me on itself',
+        'memberA',
+        (w) => ({ action: 'update', object: { resource_type: 'user', resource_id: w.principals.memberA.id, owner_id: 'me' } }),
+        true,
+      ],
+      [
+        'owner_id me on someone else',
+        'adminA',
+        (w) => ({ action: 'read', object: { resource_type: 'user', resource_id: w.principals.memberA.id, owner_id: 'me' } }),
+        false,
+      ],
+      [
+        'owner_id naming the user',
+        'adminA',
+        (w) => ({ action: 'update', object: { resource_type: 'user', resource_id: w.principals.memberA.id, owner_id: w.principals.memberA.id } }),
+        true,
+      ],
     ];
     it.each(rows)('%s', async (_rule, principal, check, expected) => {
       expect(await askOne(token(principal), check(world))).toBe(expected);
@@ -994,9 +1243,15 @@ describe('authcheck', () => {
       if (field !== undefined) expect(body.errors?.[0]?.extensions?.field).toBe(field);
     };
     const many = (count: number, withResourceId: number): Record<string, Check> =>
-      Object.fromEntries(Array.from({ length: count }, (_, i) => [`check${i}`, {
-        action: 'read', object: { resource_type: 'campaign', ...(i < withResourceId ? { resource_id: world.byLabel['campaign A']!.id } : { organization_id: world.orgA }) },
-      }]));
+      Object.fromEntries(
+        Array.from({ length: count }, (_, i) => [
+          `check${i}`,
+          {
+            action: 'read',
+            object: { resource_type: 'campaign', ...(i < withResourceId ? { resource_id: world.byLabel['campaign A']!.id } : { organization_id: world.orgA }) },
+          },
+        ]),
+      );
 
     it('refuses any_org with organization_id', async () => {
       const check = { action: 'read', object: { resource_type: 'campaign', any_org: true, organization_id: world.orgA } };
@@ -1035,8 +1290,16 @@ describe('authcheck', () => {
       ['a missing object', { x: { action: 'read' } }, 'checks.x.object'],
       ['an unknown field of a check', { x: { action: 'read', object: { resource_type: 'campaign' }, subject: 'me' } }, 'checks.x.subject'],
       ['an unknown field of an object', { x: { action: 'read', object: { resource_type: 'campaign', color: 'red' } } }, 'checks.x.object.color'],
-      ['an organization_id that is no UUID', { x: { action: 'read', object: { resource_type: 'campaign', organization_id: '42' } } }, 'checks.x.object.organization_id'],
-      ['an owner_id that is neither me nor a UUID', { x: { action: 'read', object: { resource_type: 'user', owner_id: 'alice' } } }, 'checks.x.object.owner_id'],
+      [
+        'an organization_id that is no UUID',
+        { x: { action: 'read', object: { resource_type: 'campaign', organization_id: '42' } } },
+        'checks.x.object.organization_id',
+      ],
+      [
+        'an owner_id that is neither me nor a UUID',
+        { x: { action: 'read', object: { resource_type: 'user', owner_id: 'alice' } } },
+        'checks.x.object.owner_id',
+      ],
       ['an any_org that is no boolean', { x: { action: 'read', object: { resource_type: 'campaign', any_org: 'yes' } } }, 'checks.x.object.any_org'],
       ['a resource_id that is no string', { x: { action: 'read', object: { resource_type: 'campaign', resource_id: 42 } } }, 'checks.x.object.resource_id'],
       ['a check that is no object', { x: 'read' }, 'checks.x'],
@@ -1063,8 +1326,16 @@ describe('authcheck', () => {
 
     it.each([
       // Errors name the GraphQL path of the value at fault (checks[<position>]...).
-      ['an organizationId that is no UUID', { label: 'x', action: 'READ', object: { resourceType: 'CAMPAIGN', organizationId: '42' } }, 'checks[0].object.organizationId'],
-      ['an ownerId that is neither me nor a UUID', { label: 'x', action: 'READ', object: { resourceType: 'USER', ownerId: 'alice' } }, 'checks[0].object.ownerId'],
+      [
+        'an organizationId that is no UUID',
+        { label: 'x', action: 'READ', object: { resourceType: 'CAMPAIGN', organizationId: '42' } },
+        'checks[0].object.organizationId',
+      ],
+      [
+        'an ownerId that is neither me nor a UUID',
+        { label: 'x', action: 'READ', object: { resourceType: 'USER', ownerId: 'alice' } },
+        'checks[0].object.ownerId',
+      ],
       // GraphQL's own validation: the enums and the input type.
       ['an unknown resource type', { label: 'x', action: 'READ', object: { resourceType: 'WORKSPACE' } }, undefined],
       ['a lower-case resource type', { label: 'x', action: 'READ', object: { resourceType: 'campaign' } }, undefined],

@@ -6,9 +6,7 @@ import { firstError, INCORRECT_LOGIN, restClient, sessionRow, SIGNED_OUT, toDate
 // Scopes, login, sessions and logout on both surfaces (issue 3; DECISIONS sections 1 and 2).
 // test/http/identity-routes.test.ts already covers the basic login/logout round trip and some bad input.
 
-const EXPECTED_SCOPES = [
-  'all', 'ads_read', 'ads_management', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content', 'read', 'write',
-];
+const EXPECTED_SCOPES = ['all', 'ads_read', 'ads_management', 'pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content', 'read', 'write'];
 
 const LOGIN = 'mutation Login($input: LoginInput!) { login(input: $input) { sessionToken expiresAt } }';
 const ME = '{ me { id email } }';
@@ -174,7 +172,8 @@ describe('sessions', () => {
     const other = await restLogin(user.email);
     expect((await rest.get('/users/me', token)).status).toBe(200);
 
-    const updated = await server.deps.db('sessions')
+    const updated = await server.deps
+      .db('sessions')
       .where('id', (await sessionRow(server.deps.db, token))!.id)
       .update({ expires_at: new Date(Date.now() - 60_000) });
     expect(updated).toBe(1);

@@ -46,8 +46,7 @@ async function requestPasscode(email: string): Promise<string> {
   return code;
 }
 
-const change = (email: string, code: string, password: string) =>
-  rest.post('/users/otp/change-password', { email, one_time_passcode: code, password });
+const change = (email: string, code: string, password: string) => rest.post('/users/otp/change-password', { email, one_time_passcode: code, password });
 
 async function passwordUser() {
   const made = await world.user();
@@ -155,7 +154,10 @@ describe('REST one-time passcodes', () => {
   it('refuses an expired passcode', async () => {
     const { user } = await passwordUser();
     const code = await requestPasscode(user.email);
-    const updated = await server.deps.db('one_time_passcodes').where('user_id', user.id).update({ expires_at: new Date(Date.now() - 60_000) });
+    const updated = await server.deps
+      .db('one_time_passcodes')
+      .where('user_id', user.id)
+      .update({ expires_at: new Date(Date.now() - 60_000) });
     expect(updated).toBe(1);
     const response = await change(user.email, code, NEW_PASSWORD);
     expect(response.status).toBe(400);
@@ -298,7 +300,10 @@ describe('GraphQL one-time passcodes', () => {
     await server.graphql(REQUEST, { email: user.email });
     const code = passcodeFrom((await smtp.waitForMailTo(user.email)).text);
     secrets.push(code);
-    await server.deps.db('one_time_passcodes').where('user_id', user.id).update({ expires_at: new Date(Date.now() - 1_000) });
+    await server.deps
+      .db('one_time_passcodes')
+      .where('user_id', user.id)
+      .update({ expires_at: new Date(Date.now() - 1_000) });
     const expired = await server.graphql(CHANGE, { input: { email: user.email, oneTimePasscode: code, password: NEW_PASSWORD } });
     expect(firstError(expired.body)).toMatchObject({ message: INCORRECT_PASSCODE, extensions: { code: 'BAD_USER_INPUT' } });
   });

@@ -77,7 +77,7 @@ describe('POST /api/v2/users/validate-password', () => {
   // characters of a common sequence (digits, the alphabet, a keyboard row, either direction) as 2 characters,
   // so these score 20 to 28 bits there; counted character by character they would pass.
   it.each(['abcdefghijklmnopqrstuvwxyz', '12345678901234567890', 'qwertyuiopasdfghjklzxcvbnm', 'zyxwvutsrqponmlkjihgfedcba'])(
-    'rejects the common sequence %s, as Coder\'s entropy estimate does',
+    "rejects the common sequence %s, as Coder's entropy estimate does",
     async (password) => {
       const { token } = await member();
       const response = await rest.post('/users/validate-password', { password }, token);
@@ -217,7 +217,7 @@ describe('POST /api/v2/users/{user}/convert-login', () => {
     expect(await conversionsOf(target.id)).toHaveLength(0);
   });
 
-  it('lets an organization admin convert a member of the organization (with that member\'s password)', async () => {
+  it("lets an organization admin convert a member of the organization (with that member's password)", async () => {
     const { user: target } = await member();
     const before = Date.now();
     const response = await convert(target.username, { to_type: 'github', password: PASSWORD }, admin.token);
@@ -317,7 +317,10 @@ describe('convertLogin (GraphQL)', () => {
     ['NONE', 'Cannot convert to login type "none".'],
     // Not a LoginType at all: GraphQL's own validation, naming where in the variables.
     ['FOO', 'Variable "$input" got invalid value "FOO" at "input.toType"; Value "FOO" does not exist in "LoginType" enum.'],
-    ['github', 'Variable "$input" got invalid value "github" at "input.toType"; Value "github" does not exist in "LoginType" enum. Did you mean the enum value "GITHUB"?'],
+    [
+      'github',
+      'Variable "$input" got invalid value "github" at "input.toType"; Value "github" does not exist in "LoginType" enum. Did you mean the enum value "GITHUB"?',
+    ],
   ])('refuses toType %s with BAD_USER_INPUT', async (toType, message) => {
     const { token } = await member();
     const { body } = await convert('me', { toType, password: PASSWORD }, token);

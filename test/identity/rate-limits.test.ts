@@ -194,11 +194,15 @@ describe('limits shared through Redis', () => {
     // by failing a throwaway address until its counter shows up in Redis.
     for (const server of [first, second]) {
       let n = 0;
-      await eventually(async () => {
-        const probe = `warmup-${n++}-${randomUUID()}@example.com`;
-        await restClient(server).post('/users/login', { email: probe, password: WRONG });
-        return (await redis!.exists(`${prefix}:rl:loginFailuresByEmail:${probe}`)) === 1;
-      }, 10_000, 'the server counting in Redis');
+      await eventually(
+        async () => {
+          const probe = `warmup-${n++}-${randomUUID()}@example.com`;
+          await restClient(server).post('/users/login', { email: probe, password: WRONG });
+          return (await redis!.exists(`${prefix}:rl:loginFailuresByEmail:${probe}`)) === 1;
+        },
+        10_000,
+        'the server counting in Redis',
+      );
     }
 
     // The same account on both instances (each test server has its own database).

@@ -33,17 +33,27 @@ describe('memory under sustained, varied traffic', () => {
   afterAll(() => server?.close());
 
   const graphql = (query: string) =>
-    fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', 'service-session-token': token }, body: JSON.stringify({ query }) });
+    fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'service-session-token': token },
+      body: JSON.stringify({ query }),
+    });
 
   /** One request of the mix; every other one is a query text the server has never seen. */
   function request(n: number): Promise<Response> {
     switch (n % 6) {
-      case 0: return graphql(`query Soak${n} { me { id } }`);
-      case 1: return graphql(`{ me { id unknownField${n} } }`);
-      case 2: return graphql(`query Soak${n} { me { id email } }`);
-      case 3: return fetch(`${server.url}/v24.0/me?fields=id,name&n=${n}`, { headers: { authorization: `Bearer ${token}` } });
-      case 4: return graphql(`query Soak${n} { me { id } ${'{'.repeat(n % 5)}`);
-      default: return fetch(`${server.url}/api/v2/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":${n}` });
+      case 0:
+        return graphql(`query Soak${n} { me { id } }`);
+      case 1:
+        return graphql(`{ me { id unknownField${n} } }`);
+      case 2:
+        return graphql(`query Soak${n} { me { id email } }`);
+      case 3:
+        return fetch(`${server.url}/v24.0/me?fields=id,name&n=${n}`, { headers: { authorization: `Bearer ${token}` } });
+      case 4:
+        return graphql(`query Soak${n} { me { id } ${'{'.repeat(n % 5)}`);
+      default:
+        return fetch(`${server.url}/api/v2/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"email":${n}` });
     }
   }
 
@@ -56,7 +66,10 @@ describe('memory under sustained, varied traffic', () => {
         await response.arrayBuffer();
       }
     }
-    expect([...statuses].every((status) => status < 500), [...statuses].join(',')).toBe(true);
+    expect(
+      [...statuses].every((status) => status < 500),
+      [...statuses].join(','),
+    ).toBe(true);
     gc();
     gc();
     return process.memoryUsage().heapUsed;

@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportSPKI, generateKeyPair, importJWK, SignJWT } from 'jose';
 import { startTestServer, type TestServer, type GraphQLBody } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import {
-  activeSigningKey, assembleJwt, decodeJwt, expectOAuthError, fetchAccessToken, nowSeconds, signWithServerKey, tokenRequest,
-} from '../helpers/oauth.ts';
+import { activeSigningKey, assembleJwt, decodeJwt, expectOAuthError, fetchAccessToken, nowSeconds, signWithServerKey, tokenRequest } from '../helpers/oauth.ts';
 import { cliEnv, cliJson } from '../helpers/cli.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import { TOKEN_FAILURE_MESSAGES, type TokenFailure } from '../../src/oauth/tokens.ts';
@@ -120,7 +118,9 @@ describe('bearer access tokens', () => {
         expect(rest.headers.get('www-authenticate')).toBeNull();
         expect(await rest.json()).toEqual({ message: SIGNED_OUT });
         const response = await fetch(`${server.url}/graphql`, {
-          method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ query: PROBE }),
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify({ query: PROBE }),
         });
         expect(response.headers.get('www-authenticate')).toBeNull();
         const body = (await response.json()) as GraphQLBody;
@@ -224,7 +224,9 @@ describe('bearer access tokens', () => {
       expect(value).toMatchObject({ client_id: created.client.clientId, deleted: true });
       await expectRefused(token, 'client_deleted');
       // Nor does it get a new one, though the server had just verified (and remembered) its secret.
-      const again = await tokenRequest(server.url, { body: { grant_type: 'client_credentials', client_id: created.client.clientId, client_secret: created.clientSecret } });
+      const again = await tokenRequest(server.url, {
+        body: { grant_type: 'client_credentials', client_id: created.client.clientId, client_secret: created.clientSecret },
+      });
       expectOAuthError(again, 401, 'invalid_client');
     });
   });
@@ -244,7 +246,12 @@ describe('bearer access tokens', () => {
       const result = await authcheck(token, checks());
       expect(result.status).toBe(200);
       expect(result.body).toEqual({
-        readAccounts: true, readAccount: true, readOtherOrgAccounts: false, createCampaign: false, readPage: true, readOrganization: true,
+        readAccounts: true,
+        readAccount: true,
+        readOtherOrgAccounts: false,
+        createCampaign: false,
+        readPage: true,
+        readOrganization: true,
       });
     });
 
@@ -252,7 +259,12 @@ describe('bearer access tokens', () => {
       const wide = await fetchAccessToken(server.url, clientA.clientId, clientA.secret);
       const narrow = await fetchAccessToken(server.url, clientA.clientId, clientA.secret, 'ads_read');
       expect((await authcheck(narrow, checks())).body).toEqual({
-        readAccounts: true, readAccount: true, readOtherOrgAccounts: false, createCampaign: false, readPage: false, readOrganization: true,
+        readAccounts: true,
+        readAccount: true,
+        readOtherOrgAccounts: false,
+        createCampaign: false,
+        readPage: false,
+        readOrganization: true,
       });
 
       const query = 'query ($page: ID!, $account: ID!) { page(id: $page) { id } adAccount(id: $account) { id } }';

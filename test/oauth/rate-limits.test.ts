@@ -43,7 +43,10 @@ describe('token endpoint rate limits per client_id', () => {
     for (let i = 0; i < 3; i++) expectOAuthError(await attempt(server, victim.clientId, `wrong-${i}`), 401, 'invalid_client');
     expectRateLimited(await attempt(server, victim.clientId, 'wrong-3'), 900);
     // Basic counts against the same client_id.
-    expectRateLimited(await tokenRequest(server.url, { body: { grant_type: 'client_credentials' }, headers: { authorization: basicAuth(victim.clientId, 'wrong-4') } }), 900);
+    expectRateLimited(
+      await tokenRequest(server.url, { body: { grant_type: 'client_credentials' }, headers: { authorization: basicAuth(victim.clientId, 'wrong-4') } }),
+      900,
+    );
     // The limit is per client_id: another client from the same address still gets its token.
     await fetchAccessToken(server.url, bystander.clientId, bystander.secret);
   });
@@ -68,7 +71,14 @@ describe('token endpoint rate limits per IP', () => {
     for (let i = 0; i < 5; i++) await fetchAccessToken(server.url, real.clientId, real.secret);
     expectOAuthError(await attempt(server, real.clientId, 'wrong'), 401, 'invalid_client');
     expectOAuthError(await attempt(server, 'b0b0b0b0-0000-4000-8000-000000000001', 'x'), 401, 'invalid_client');
-    expectOAuthError(await tokenRequest(server.url, { body: { grant_type: 'client_credentials' }, headers: { authorization: basicAuth('b0b0b0b0-0000-4000-8000-000000000002', 'x') } }), 401, 'invalid_client');
+    expectOAuthError(
+      await tokenRequest(server.url, {
+        body: { grant_type: 'client_credentials' },
+        headers: { authorization: basicAuth('b0b0b0b0-0000-4000-8000-000000000002', 'x') },
+      }),
+      401,
+      'invalid_client',
+    );
     expectRateLimited(await attempt(server, 'b0b0b0b0-0000-4000-8000-000000000003', 'x'), 900);
   });
 });

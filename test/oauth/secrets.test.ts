@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import {
-  basicAuth, expectOAuthError, fetchAccessToken, stableHeaders, tokenRequest,
-} from '../helpers/oauth.ts';
+import { basicAuth, expectOAuthError, fetchAccessToken, stableHeaders, tokenRequest } from '../helpers/oauth.ts';
 import { cliEnv, cliJson } from '../helpers/cli.ts';
 import { createClient } from '../../src/oauth/service.ts';
 
@@ -72,7 +70,12 @@ describe('client secrets and signing keys', () => {
   it('clients list --json never shows a secret or a hash', async () => {
     const client = await newClient();
     const { value, run } = await cliJson<Array<Record<string, unknown>>>(['clients', 'list'], env);
-    expect(value.find((c) => c.client_id === client.clientId)).toMatchObject({ id: client.id, client_name: 'exporter', scope: 'ads_read', organization_id: client.orgId });
+    expect(value.find((c) => c.client_id === client.clientId)).toMatchObject({
+      id: client.id,
+      client_name: 'exporter',
+      scope: 'ads_read',
+      organization_id: client.orgId,
+    });
     for (const listed of value) for (const key of Object.keys(listed)) expect(key).not.toMatch(/secret|hash|password/i);
     expect(run.stdout).not.toContain(client.secret);
     expect(run.stdout).not.toContain('$2');
@@ -113,7 +116,7 @@ describe('client secrets and signing keys', () => {
     expect(listed.run.stdout).not.toContain('$2');
   });
 
-  it('GraphQL: admins list the organization\'s clients, with no secret or hash anywhere; others see none', async () => {
+  it("GraphQL: admins list the organization's clients, with no secret or hash anywhere; others see none", async () => {
     const { orgId, id, clientId } = await newClient();
     const world = worldBuilder(server.deps);
     const admin = await world.user({ organizationId: orgId, role: 'admin' });
@@ -124,7 +127,10 @@ describe('client secrets and signing keys', () => {
     }`;
     const seen = await server.graphql(query, { org: orgId, id: id }, admin.token);
     expect(seen.body.errors).toBeUndefined();
-    expect(seen.body.data!.organization.apiClients).toMatchObject({ totalCount: 1, nodes: [{ id: id, clientId: clientId, name: 'exporter', scopes: ['ads_read'], organization: { id: orgId } }] });
+    expect(seen.body.data!.organization.apiClients).toMatchObject({
+      totalCount: 1,
+      nodes: [{ id: id, clientId: clientId, name: 'exporter', scopes: ['ads_read'], organization: { id: orgId } }],
+    });
     expect(seen.body.data!.node).toEqual({ clientId: clientId });
     const text = JSON.stringify(seen.body);
     for (const secret of secrets) expect(text).not.toContain(secret);
@@ -165,7 +171,8 @@ describe('client secrets and signing keys', () => {
     for (const token of [before, after]) {
       await expect(jwtVerify(token, jwks, { issuer: ISSUER, audience: clientId, algorithms: ['RS256'] })).resolves.toBeDefined();
       const response = await fetch(`${server.url}/graphql`, {
-        method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ query: '{ adAccounts { totalCount } }' }),
       });
       expect(await response.json()).toEqual({ data: { adAccounts: { totalCount: 0 } } });
@@ -187,7 +194,10 @@ describe('client secrets and signing keys', () => {
     await post('no-such-client', newSecret);
     await tokenRequest(server.url, { body: { grant_type: 'client_credentials' }, headers: { authorization: basicAuth(clientId, wrong) } });
     await tokenRequest(server.url, { body: { grant_type: 'password', client_id: clientId, client_secret: newSecret } });
-    await tokenRequest(server.url, { body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: newSecret }), contentType: 'application/json' });
+    await tokenRequest(server.url, {
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: clientId, client_secret: newSecret }),
+      contentType: 'application/json',
+    });
     await tokenRequest(server.url, { body: `grant_type=client_credentials&client_id=${clientId}&client_secret=${newSecret}&client_secret=${wrong}` });
     // Credentials in the query string, where a careless client puts them.
     await fetch(`${server.url}/oauth2/token?grant_type=client_credentials&client_id=${clientId}&client_secret=${newSecret}`, { method: 'POST' });

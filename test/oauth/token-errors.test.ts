@@ -36,7 +36,9 @@ describe('POST /oauth2/token errors', () => {
       await send({ body: { grant_type: 'client_credentials', client_id: 'warm-up', client_secret: 'x' } });
 
       bcryptChecks = 0;
-      const unknown = await send({ body: { grant_type: 'client_credentials', client_id: '3f0e6a9c-1d2b-4c5e-8f7a-0b1c2d3e4f50', client_secret: client.secret } });
+      const unknown = await send({
+        body: { grant_type: 'client_credentials', client_id: '3f0e6a9c-1d2b-4c5e-8f7a-0b1c2d3e4f50', client_secret: client.secret },
+      });
       const unknownChecks = bcryptChecks;
       bcryptChecks = 0;
       const wrong = await send({ body: { ...good(), client_secret: client.secret.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) } });
@@ -97,8 +99,16 @@ describe('POST /oauth2/token errors', () => {
     it('Basic and form credentials at once', async () => {
       const authorization = basicAuth(client.clientId, client.secret);
       expectOAuthError(await send({ body: good(), headers: { authorization } }), 400, 'invalid_request');
-      expectOAuthError(await send({ body: { grant_type: 'client_credentials', client_id: client.clientId }, headers: { authorization } }), 400, 'invalid_request');
-      expectOAuthError(await send({ body: { grant_type: 'client_credentials', client_secret: client.secret }, headers: { authorization } }), 400, 'invalid_request');
+      expectOAuthError(
+        await send({ body: { grant_type: 'client_credentials', client_id: client.clientId }, headers: { authorization } }),
+        400,
+        'invalid_request',
+      );
+      expectOAuthError(
+        await send({ body: { grant_type: 'client_credentials', client_secret: client.secret }, headers: { authorization } }),
+        400,
+        'invalid_request',
+      );
     });
 
     it('client_id in the form without client_secret, and the other way round', async () => {

@@ -33,13 +33,20 @@ describe('client-credentials flow', () => {
     const body = (await post.json()) as { access_token: string; token_type: string; expires_in: number };
     expect(body).toEqual({ access_token: expect.any(String), token_type: 'Bearer', expires_in: 300 });
 
-    const basic = await token({ grant_type: 'client_credentials' }, {
-      authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.secret)}`).toString('base64')}`,
-    });
+    const basic = await token(
+      { grant_type: 'client_credentials' },
+      {
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.secret)}`).toString('base64')}`,
+      },
+    );
     expect(basic.status).toBe(200);
 
     const jwks = createRemoteJWKSet(new URL(`${server.url}/oauth2/jwks`));
-    const { payload, protectedHeader } = await jwtVerify(body.access_token, jwks, { issuer: 'https://adgraph.test', audience: client.clientId, algorithms: ['RS256'] });
+    const { payload, protectedHeader } = await jwtVerify(body.access_token, jwks, {
+      issuer: 'https://adgraph.test',
+      audience: client.clientId,
+      algorithms: ['RS256'],
+    });
     expect(protectedHeader.kid).toEqual(expect.any(String));
     expect(payload.sub).toBe(client.clientId);
     expect(payload.exp! - payload.iat!).toBe(300);
@@ -49,7 +56,9 @@ describe('client-credentials flow', () => {
   });
 
   it('accepts the token as a bearer on GraphQL, acting for the client organization', async () => {
-    const { access_token: accessToken } = (await (await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret })).json()) as { access_token: string };
+    const { access_token: accessToken } = (await (
+      await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret })
+    ).json()) as { access_token: string };
     const response = await fetch(`${server.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${accessToken}` },
@@ -70,7 +79,9 @@ describe('client-credentials flow', () => {
   });
 
   it('keeps verifying tokens of the old key after a rotation, and signs with the new one', async () => {
-    const before = (await (await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret })).json()) as { access_token: string };
+    const before = (await (await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret })).json()) as {
+      access_token: string;
+    };
     const oldKid = decodeProtectedHeader(before.access_token).kid;
     const { kid: newKid } = await rotateKeys(server.deps.db, server.deps.config);
     // Another process (the CLI) rotated; this server would reread within seconds, and waiting has no place in a test.
@@ -80,7 +91,9 @@ describe('client-credentials flow', () => {
     await expect(jwtVerify(before.access_token, jwks)).resolves.toBeDefined();
     const published = ((await (await fetch(`${server.url}/oauth2/jwks`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
     expect(published).toEqual(expect.arrayContaining([oldKid, newKid]));
-    const after = (await (await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret })).json()) as { access_token: string };
+    const after = (await (await token({ grant_type: 'client_credentials', client_id: client.clientId, client_secret: client.secret })).json()) as {
+      access_token: string;
+    };
     expect(decodeProtectedHeader(after.access_token).kid).toBe(newKid);
     await expect(jwtVerify(after.access_token, jwks)).resolves.toBeDefined();
   });

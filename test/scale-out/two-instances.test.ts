@@ -96,10 +96,12 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
   });
 
   afterAll(async () => {
-    await Promise.all(instances.map(async (instance) => {
-      const exited = instance.kill('SIGTERM');
-      if ((await Promise.race([exited, sleep(15_000, 'stuck', { ref: false })])) === 'stuck') await instance.kill('SIGKILL');
-    }));
+    await Promise.all(
+      instances.map(async (instance) => {
+        const exited = instance.kill('SIGTERM');
+        if ((await Promise.race([exited, sleep(15_000, 'stuck', { ref: false })])) === 'stuck') await instance.kill('SIGKILL');
+      }),
+    );
     if (deps) {
       deps.mailer.close();
       await deps.rateLimits.close();
@@ -124,8 +126,9 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
     const seeded = [a, b].filter((instance) => instance.output().includes('Demo data loaded'));
     expect(seeded, [a, b].map((instance) => instance.output()).join('\n')).toHaveLength(1);
     // The demo organizations once each (and this test's own): a second seed would repeat their names.
-    const [{ n: organizations, names }] = (await database.db('organizations').select(
-      database.db.raw('count(*) as n'), database.db.raw('count(distinct name) as names'))) as [{ n: number | string; names: number | string }];
+    const [{ n: organizations, names }] = (await database
+      .db('organizations')
+      .select(database.db.raw('count(*) as n'), database.db.raw('count(distinct name) as names'))) as [{ n: number | string; names: number | string }];
     expect(Number(organizations)).toBeGreaterThan(2);
     expect(Number(organizations)).toBe(Number(names));
     const [{ n: activeKeys }] = (await database.db('signing_keys').where('active', true).count({ n: '*' })) as [{ n: number | string }];
@@ -167,7 +170,7 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
     await readAccount(a, token, account);
   });
 
-  it('a key rotation by the CLI reaches both: each signs with the new key, each verifies the other\'s tokens and the old ones', async () => {
+  it("a key rotation by the CLI reaches both: each signs with the new key, each verifies the other's tokens and the old ones", async () => {
     const client = await reportingClient();
     const account = await world.adAccount(organizationId);
     const oldToken = await fetchAccessToken(a.url, client.client_id, client.client_secret);
@@ -179,12 +182,16 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
 
     // Each instance rereads the keys within seconds: it then issues tokens signed with the new key.
     const signedWithNewKey = async (instance: ServeProcess) =>
-      eventually(async () => {
-        const token = await fetchAccessToken(instance.url, client.client_id, client.client_secret);
-        if (decodeJwt(token).header.kid === rotation.kid) return token;
-        await sleep(250);
-        return undefined;
-      }, 30_000, `${instance.url} to sign with the rotated key`);
+      eventually(
+        async () => {
+          const token = await fetchAccessToken(instance.url, client.client_id, client.client_secret);
+          if (decodeJwt(token).header.kid === rotation.kid) return token;
+          await sleep(250);
+          return undefined;
+        },
+        30_000,
+        `${instance.url} to sign with the rotated key`,
+      );
     const [fromA, fromB] = await Promise.all([signedWithNewKey(a), signedWithNewKey(b)]);
 
     await readAccount(b, fromA, account);
@@ -221,7 +228,7 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
     }
   });
 
-  it('counts an ad account\'s calls across both: alternating, the call over the allowance fails on either instance', async () => {
+  it("counts an ad account's calls across both: alternating, the call over the allowance fails on either instance", async () => {
     const token = (await world.user({ organizationId, role: 'advertiser' })).token;
     const account = await world.adAccount(organizationId);
     const usage: number[] = [];
@@ -247,20 +254,31 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
     // Half the copies stored through each instance at once, so both runners are woken and compete for them.
     const store = (instance: ServeProcess, items: typeof sources) =>
       graphClient(instance).call('POST', `/v24.0/act_${account.id}/async_batch_requests`, {
-        token, json: { name: `copies via ${instance.url}`, adbatch: items.map((item) => ({ name: `copy ${item.id}`, relative_url: `${item.id}/copies`, body: 'deep_copy=true' })) },
+        token,
+        json: {
+          name: `copies via ${instance.url}`,
+          adbatch: items.map((item) => ({ name: `copy ${item.id}`, relative_url: `${item.id}/copies`, body: 'deep_copy=true' })),
+        },
       });
     const stored = await Promise.all([store(a, sources.slice(0, 4)), store(b, sources.slice(4))]);
     for (const answer of stored) expect(answer.status, answer.text).toBe(200);
     const setIds = stored.map((answer) => answer.body.id as string);
 
-    await eventually(async () => {
-      const [{ n }] = (await database.db('async_requests').whereIn('set_id', setIds).whereIn('status', ['INITIAL', 'IN_PROGRESS']).count({ n: '*' })) as [{ n: number | string }];
-      return Number(n) === 0;
-    }, 30_000, 'every copy to finish');
+    await eventually(
+      async () => {
+        const [{ n }] = (await database.db('async_requests').whereIn('set_id', setIds).whereIn('status', ['INITIAL', 'IN_PROGRESS']).count({ n: '*' })) as [
+          { n: number | string },
+        ];
+        return Number(n) === 0;
+      },
+      30_000,
+      'every copy to finish',
+    );
 
     const requests = await database.db('async_requests').whereIn('set_id', setIds).select('adset_id', 'status', 'result', 'error');
-    expect(requests.map((request) => ({ status: request.status, error: request.error ?? null })))
-      .toEqual(sources.map(() => ({ status: 'SUCCESS', error: null })));
+    expect(requests.map((request) => ({ status: request.status, error: request.error ?? null }))).toEqual(
+      sources.map(() => ({ status: 'SUCCESS', error: null })),
+    );
     for (const source of sources) {
       const copies = await database.db('ad_sets').where({ source_adset_id: source.id }).select('id');
       expect(copies, `copies of ${source.id}`).toHaveLength(1);
@@ -271,7 +289,10 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
       expect(String(result.copied_adset_id)).toBe(String(copies[0]!.id));
     }
     // Each instance reports the set the other stored as complete.
-    for (const [instance, setId] of [[b, setIds[0]!], [a, setIds[1]!]] as const) {
+    for (const [instance, setId] of [
+      [b, setIds[0]!],
+      [a, setIds[1]!],
+    ] as const) {
       const read = await graphClient(instance).get(setId, token, { fields: 'success_count,error_count,is_completed' });
       expect(read.status, read.text).toBe(200);
       expect(read.body).toEqual({ id: setId, success_count: 4, error_count: 0, is_completed: true });

@@ -102,7 +102,10 @@ describe.concurrent('adgraph serve starts', { timeout: CHILD_TEST_TIMEOUT_MS }, 
     expect(exit, `still running 10 s after its error line\n${child.stderr()}`).toBeDefined();
     // The issue's own bound; the process needs well under 100 ms once its pools and workers are closed.
     expect(exit!.at - printedAt).toBeLessThan(1_000);
-    expectOneLineFailure({ code: exit!.code ?? -1, stdout: child.stdout(), stderr: child.stderr() }, new RegExp(`^adgraph: port ${port} is already in use on 127\\.0\\.0\\.1`));
+    expectOneLineFailure(
+      { code: exit!.code ?? -1, stdout: child.stdout(), stderr: child.stderr() },
+      new RegExp(`^adgraph: port ${port} is already in use on 127\\.0\\.0\\.1`),
+    );
   });
 });
 

@@ -25,27 +25,30 @@ async function serveOnFreshDatabase(cleanup: Cleanup): Promise<ServeChild> {
 const logged = (serve: ServeChild, message: RegExp) => serve.logs().filter((line) => message.test(String(line.msg)));
 
 describe.concurrent('adgraph serve stops cleanly', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
-  it.for(['SIGTERM', 'SIGINT'] as const)('on %s: finishes the request in flight, refuses new connections, exits 0', async (signal, { expect, onTestFinished }) => {
-    const serve = await serveOnFreshDatabase(onTestFinished);
-    const url = await serve.url();
-    // A login reads the database and uses the bcrypt workers: both must outlive the request.
-    const held = await holdRequest(url, '/api/v2/users/login', { email: 'nobody@example.com', password: 'Not-The-Password-1' });
-    onTestFinished(() => held.destroy());
+  it.for(['SIGTERM', 'SIGINT'] as const)(
+    'on %s: finishes the request in flight, refuses new connections, exits 0',
+    async (signal, { expect, onTestFinished }) => {
+      const serve = await serveOnFreshDatabase(onTestFinished);
+      const url = await serve.url();
+      // A login reads the database and uses the bcrypt workers: both must outlive the request.
+      const held = await holdRequest(url, '/api/v2/users/login', { email: 'nobody@example.com', password: 'Not-The-Password-1' });
+      onTestFinished(() => held.destroy());
 
-    serve.signal(signal);
-    await serve.waitFor(/shutting down/);
-    expect(await eventually(() => connectionRefused(url), 10_000, 'new connections to be refused')).toBe(true);
+      serve.signal(signal);
+      await serve.waitFor(/shutting down/);
+      expect(await eventually(() => connectionRefused(url), 10_000, 'new connections to be refused')).toBe(true);
 
-    const answer = await held.finish();
-    expect(answer.status).toBe(401);
-    expect(JSON.parse(answer.body)).toEqual({ message: INCORRECT_LOGIN });
+      const answer = await held.finish();
+      expect(answer.status).toBe(401);
+      expect(JSON.parse(answer.body)).toEqual({ message: INCORRECT_LOGIN });
 
-    const exit = await serve.exited;
-    expect(exit, serve.stdout() + serve.stderr()).toMatchObject({ code: 0, signal: null });
-    expect(logged(serve, /^shutting down/)).toEqual([expect.objectContaining({ level: 30, signal })]);
-    expect(logged(serve, /^shut down cleanly$/)).toHaveLength(1);
-    expect(serve.stderr()).toBe('');
-  });
+      const exit = await serve.exited;
+      expect(exit, serve.stdout() + serve.stderr()).toMatchObject({ code: 0, signal: null });
+      expect(logged(serve, /^shutting down/)).toEqual([expect.objectContaining({ level: 30, signal })]);
+      expect(logged(serve, /^shut down cleanly$/)).toHaveLength(1);
+      expect(serve.stderr()).toBe('');
+    },
+  );
 
   it('exits at once, non-zero and saying why, on a second signal while draining', async ({ expect, onTestFinished }) => {
     const serve = await serveOnFreshDatabase(onTestFinished);

@@ -20,7 +20,8 @@ export const copyResultResolvers: AdSetCopyResultResolvers = {
   copiedAdSet: (result, _, ctx) => (result.copiedAdsetId ? ads.findAdSet(ctx, result.copiedAdsetId) : null),
 };
 
-const progress = <K extends keyof Awaited<ReturnType<typeof ads.asyncRequestSetProgress>>>(key: K) =>
+const progress =
+  <K extends keyof Awaited<ReturnType<typeof ads.asyncRequestSetProgress>>>(key: K) =>
   async (set: Parameters<typeof ads.asyncRequestSetProgress>[1], _: unknown, ctx: Parameters<typeof ads.asyncRequestSetProgress>[0]) =>
     (await ads.asyncRequestSetProgress(ctx, set))[key];
 

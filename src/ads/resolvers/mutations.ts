@@ -20,7 +20,10 @@ const numeric = (id: string) => {
 /** Every violation at once, each naming the input's path as the write's error would (graphql/errors.ts argumentPath). */
 function validation(violations: Violation[], info: GraphQLResolveInfo) {
   const mutation = info.parentType.getFields()[info.fieldName]!;
-  return { valid: violations.length === 0, violations: violations.map((v) => ({ ...v, field: argumentPath(info.parentType.name, mutation, v.field) ?? v.field })) };
+  return {
+    valid: violations.length === 0,
+    violations: violations.map((v) => ({ ...v, field: argumentPath(info.parentType.name, mutation, v.field) ?? v.field })),
+  };
 }
 
 /** GraphQL's copy input as the Graph API's copy parameters (rename_options nested too). */
@@ -48,7 +51,8 @@ export const adsMutations: MutationResolvers = {
   createCustomConversion: (_, { accountId, input }, ctx) => audiences.createCustomConversion(ctx, accountOf(accountId), graphParams(input)),
 
   createAdSet: async (_, { accountId, input }, ctx) => (await adSets.createAdSet(ctx, accountOf(accountId), graphParams(input))).adSet!,
-  validateAdSet: async (_, { accountId, input }, ctx, info) => validation(await adSets.validateAdSetCreate(ctx, accountOf(accountId), graphParams(input)), info),
+  validateAdSet: async (_, { accountId, input }, ctx, info) =>
+    validation(await adSets.validateAdSetCreate(ctx, accountOf(accountId), graphParams(input)), info),
   updateAdSet: async (_, { id, input }, ctx) => (await adSets.updateAdSet(ctx, numeric(id), graphParams(input))).adSet!,
   validateAdSetUpdate: async (_, { id, input }, ctx, info) => validation(await adSets.validateAdSetUpdate(ctx, numeric(id), graphParams(input)), info),
   deleteAdSet: async (_, { id }, ctx) => {
@@ -62,7 +66,9 @@ export const adsMutations: MutationResolvers = {
       return { copiedAdsetId: result.copiedAdsetId, adObjectIds: result.adObjectIds, request: null };
     }
     const source = await checkCopyRequest(ctx, numeric(id), params);
-    const set = await enqueue(ctx, source.accountId, source.organizationId, `copy of ad set ${source.id}`, [{ name: `copy of ad set ${source.id}`, adSetId: source.id, params }]);
+    const set = await enqueue(ctx, source.accountId, source.organizationId, `copy of ad set ${source.id}`, [
+      { name: `copy of ad set ${source.id}`, adSetId: source.id, params },
+    ]);
     const [request] = (await ctx.loaders.ads.requestsOfSet.page(set.id, { direction: 'forward', limit: 1 })).items;
     return { copiedAdsetId: null, adObjectIds: [], request: request! };
   },

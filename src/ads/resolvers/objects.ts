@@ -1,6 +1,4 @@
-import type {
-  AdResolvers, CampaignResolvers, CustomAudienceResolvers, CustomConversionResolvers,
-} from '../../graphql/__generated__/resolvers-types.ts';
+import type { AdResolvers, CampaignResolvers, CustomAudienceResolvers, CustomConversionResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
 import { must } from '../../graphql/helpers.ts';
 import { campaignEdges } from '../edges.ts';

@@ -8,7 +8,8 @@ import { notFound } from '../../errors/index.ts';
 import { accountEdges } from '../edges.ts';
 import * as ads from '../service.ts';
 
-const byNumericId = <T>(find: (ctx: Parameters<typeof ads.findAdSet>[0], id: string) => Promise<T>) =>
+const byNumericId =
+  <T>(find: (ctx: Parameters<typeof ads.findAdSet>[0], id: string) => Promise<T>) =>
   (_: unknown, { id }: { id: string }, ctx: Parameters<typeof ads.findAdSet>[0]) => {
     assertNumericId(id);
     return find(ctx, id);
@@ -17,11 +18,15 @@ const byNumericId = <T>(find: (ctx: Parameters<typeof ads.findAdSet>[0], id: str
 export const adsQueries: QueryResolvers = {
   adAccount: (_, { id }, ctx) => ads.findAdAccount(ctx, ads.parseAdAccountId(id)),
   adAccounts: (_, args, ctx) =>
-    connection(args, (page) => ads.listAdAccounts(ctx, page), async () => {
-      const organizations = organizationsAllowing(ctx.viewer, 'read', 'ad_account');
-      if (organizations === 'all') return countRows(ctx.db, 'ad_accounts', {});
-      return organizations.length === 0 ? 0 : countRows(ctx.db, 'ad_accounts', { organization_id: organizations });
-    }),
+    connection(
+      args,
+      (page) => ads.listAdAccounts(ctx, page),
+      async () => {
+        const organizations = organizationsAllowing(ctx.viewer, 'read', 'ad_account');
+        if (organizations === 'all') return countRows(ctx.db, 'ad_accounts', {});
+        return organizations.length === 0 ? 0 : countRows(ctx.db, 'ad_accounts', { organization_id: organizations });
+      },
+    ),
   campaign: byNumericId(ads.findCampaign),
   adSet: byNumericId(ads.findAdSet),
   ad: byNumericId(ads.findAd),

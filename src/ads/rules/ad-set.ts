@@ -2,9 +2,7 @@ import type { AdSetRecord } from '../store.ts';
 import { bidViolations, budgetShapeViolations, minimumBudgetViolations, type BudgetSettings } from './budgets.ts';
 import { dsaViolations, withDsaDefaults } from './dsa.ts';
 import type { Objective } from './enums.ts';
-import {
-  appViolations, DEFAULT_GOAL, goalViolations, lookalikeExpansionViolations, promotedObjectViolations, withLookalikeExpansion,
-} from './objectives.ts';
+import { appViolations, DEFAULT_GOAL, goalViolations, lookalikeExpansionViolations, promotedObjectViolations, withLookalikeExpansion } from './objectives.ts';
 import { referenceViolations, restrictionViolations, type AudienceFacts, type ConversionFacts } from './restrictions.ts';
 import { rotationViolations } from './rotation.ts';
 import { geoViolations, promotedPostLocaleViolations, specialCategoryViolations, targetingShapeViolations } from './targeting.ts';
@@ -74,7 +72,12 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
       }
       if (!context.campaign) return [violation('campaign_id', `Param campaign_id must be the id of a campaign of ad account act_${context.account.id}`)];
       if (context.mode !== 'update' && (context.campaign.status === 'DELETED' || context.campaign.status === 'ARCHIVED')) {
-        return [violation('campaign_id', `Param campaign_id names campaign ${context.campaign.id}, which is ${context.campaign.status}: ad sets cannot be added to it`)];
+        return [
+          violation(
+            'campaign_id',
+            `Param campaign_id names campaign ${context.campaign.id}, which is ${context.campaign.status}: ad sets cannot be added to it`,
+          ),
+        ];
       }
       return [];
     },
@@ -82,9 +85,10 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
   {
     name: 'source ad set',
     inputs: ['source_adset_id'],
-    check: (adSet, context) => (adSet.sourceAdsetId !== null && context.sourceAdSet === 'missing'
-      ? [violation('source_adset_id', `Param source_adset_id must be the id of an ad set of ad account act_${context.account.id}`)]
-      : []),
+    check: (adSet, context) =>
+      adSet.sourceAdsetId !== null && context.sourceAdSet === 'missing'
+        ? [violation('source_adset_id', `Param source_adset_id must be the id of an ad set of ad account act_${context.account.id}`)]
+        : [],
   },
   {
     name: 'schedule',
@@ -92,10 +96,20 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
     check(adSet, context) {
       if (adSet.endTime === null) return [];
       if (adSet.startTime !== null && adSet.endTime.getTime() <= adSet.startTime.getTime()) {
-        return [violation('end_time', 'Param end_time must be after start_time', { userTitle: 'End before start', userMessage: 'The end date must come after the start date.' })];
+        return [
+          violation('end_time', 'Param end_time must be after start_time', {
+            userTitle: 'End before start',
+            userMessage: 'The end date must come after the start date.',
+          }),
+        ];
       }
       if ((context.mode !== 'update' || context.sent.has('end_time')) && adSet.endTime.getTime() <= context.now.getTime()) {
-        return [violation('end_time', 'Param end_time must be in the future', { userTitle: 'End date in the past', userMessage: 'Choose an end date in the future.' })];
+        return [
+          violation('end_time', 'Param end_time must be in the future', {
+            userTitle: 'End date in the past',
+            userMessage: 'Choose an end date in the future.',
+          }),
+        ];
       }
       return [];
     },
@@ -103,25 +117,30 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
   { name: 'targeting shape', inputs: ['targeting'], check: (adSet) => targetingShapeViolations(adSet.targeting) },
   { name: 'locations', inputs: ['targeting'], check: (adSet) => geoViolations(adSet.targeting) },
   {
-    name: 'references', inputs: ['targeting', 'promoted_object'],
+    name: 'references',
+    inputs: ['targeting', 'promoted_object'],
     check: (adSet, context) => referenceViolations(adSet, context.account.id, context.audiences, context.conversions),
   },
   {
-    name: 'special ad categories', inputs: ['targeting', 'campaign_id'],
+    name: 'special ad categories',
+    inputs: ['targeting', 'campaign_id'],
     check: (adSet, context) => specialCategoryViolations(adSet.targeting, context.campaign?.specialAdCategories ?? [], context.audiences),
   },
   {
-    name: 'objective', inputs: ['optimization_goal', 'destination_type', 'billing_event', 'campaign_id'],
+    name: 'objective',
+    inputs: ['optimization_goal', 'destination_type', 'billing_event', 'campaign_id'],
     check: (adSet, context) => (objectiveOf(context) ? goalViolations(adSet, objectiveOf(context)!) : []),
   },
   { name: 'promoted object', inputs: ['optimization_goal', 'promoted_object'], check: (adSet) => promotedObjectViolations(adSet) },
   {
-    name: 'app', inputs: ['promoted_object', 'targeting', 'campaign_id'],
+    name: 'app',
+    inputs: ['promoted_object', 'targeting', 'campaign_id'],
     check: (adSet, context) => (objectiveOf(context) ? appViolations(adSet, objectiveOf(context)!) : []),
   },
   { name: 'lookalike expansion', inputs: ['optimization_goal', 'targeting'], check: (adSet) => lookalikeExpansionViolations(adSet) },
   {
-    name: 'promoted post', inputs: ['promoted_object', 'targeting'],
+    name: 'promoted post',
+    inputs: ['promoted_object', 'targeting'],
     check(adSet, context) {
       if (context.promotedPost === undefined) return [];
       if (context.promotedPost === 'missing') {
@@ -131,19 +150,23 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
     },
   },
   {
-    name: 'bid', inputs: ['bid_strategy', 'bid_amount', 'bid_constraints', 'campaign_id'],
+    name: 'bid',
+    inputs: ['bid_strategy', 'bid_amount', 'bid_constraints', 'campaign_id'],
     check: (adSet, context) => bidViolations(adSet, budgetContext(context)),
   },
   {
-    name: 'budget', inputs: [...BUDGETS, ...SCHEDULE, 'campaign_id'],
+    name: 'budget',
+    inputs: [...BUDGETS, ...SCHEDULE, 'campaign_id'],
     check: (adSet, context) => budgetShapeViolations(adSet, budgetContext(context)),
   },
   {
-    name: 'minimum budget', inputs: [...BUDGETS, ...SCHEDULE, 'bid_amount', 'bid_strategy', 'billing_event', 'campaign_id'],
+    name: 'minimum budget',
+    inputs: [...BUDGETS, ...SCHEDULE, 'bid_amount', 'bid_strategy', 'billing_event', 'campaign_id'],
     check: (adSet, context) => minimumBudgetViolations(adSet, budgetContext(context)),
   },
   {
-    name: 'budget spend percentages', inputs: ['min_budget_spend_percentage', 'max_budget_spend_percentage'],
+    name: 'budget spend percentages',
+    inputs: ['min_budget_spend_percentage', 'max_budget_spend_percentage'],
     check(adSet) {
       const min = adSet.minBudgetSpendPercentage;
       const max = adSet.maxBudgetSpendPercentage;
@@ -153,12 +176,15 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
     },
   },
   {
-    name: 'time-based ad rotation', inputs: ['time_based_ad_rotation_intervals', 'time_based_ad_rotation_id_blocks', ...SCHEDULE],
+    name: 'time-based ad rotation',
+    inputs: ['time_based_ad_rotation_intervals', 'time_based_ad_rotation_id_blocks', ...SCHEDULE],
     check: (adSet, context) => rotationViolations(adSet, context.now),
   },
   { name: 'payor and beneficiary', inputs: ['targeting', 'dsa_payor', 'dsa_beneficiary'], check: (adSet) => dsaViolations(adSet) },
   {
-    name: 'restricted audiences and conversions', inputs: ['targeting', 'promoted_object'], always: true,
+    name: 'restricted audiences and conversions',
+    inputs: ['targeting', 'promoted_object'],
+    always: true,
     check: (adSet, context) => restrictionViolations(adSet, context.audiences, context.conversions),
   },
 ];

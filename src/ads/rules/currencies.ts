@@ -4,20 +4,45 @@
  * fixed default table, replaceable with BUDGET_CURRENCY_RATES (config), since the platform converts at its
  * own current rates, which this gateway cannot know.
  */
-export const CURRENCY_CODES = [
-  'USD', 'EUR', 'GBP', 'JPY', 'KRW', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'BRL', 'INR', 'MXN',
-] as const;
+export const CURRENCY_CODES = ['USD', 'EUR', 'GBP', 'JPY', 'KRW', 'CAD', 'AUD', 'CHF', 'SEK', 'NOK', 'DKK', 'PLN', 'BRL', 'INR', 'MXN'] as const;
 export type CurrencyCode = (typeof CURRENCY_CODES)[number];
 
 /** Digits after the decimal point: amounts are stored in units of 10^-digits of the currency. */
 export const MINOR_UNIT_DIGITS: Record<CurrencyCode, number> = {
-  USD: 2, EUR: 2, GBP: 2, JPY: 0, KRW: 0, CAD: 2, AUD: 2, CHF: 2, SEK: 2, NOK: 2, DKK: 2, PLN: 2, BRL: 2, INR: 2, MXN: 2,
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  JPY: 0,
+  KRW: 0,
+  CAD: 2,
+  AUD: 2,
+  CHF: 2,
+  SEK: 2,
+  NOK: 2,
+  DKK: 2,
+  PLN: 2,
+  BRL: 2,
+  INR: 2,
+  MXN: 2,
 };
 
 /** Major units of each currency per US dollar (the default table; mid-2026 magnitudes, rounded). */
 export const DEFAULT_RATES_PER_USD: Record<CurrencyCode, number> = {
-  USD: 1, EUR: 0.92, GBP: 0.79, JPY: 155, KRW: 1380, CAD: 1.37, AUD: 1.52, CHF: 0.88, SEK: 10.6, NOK: 10.8, DKK: 6.9,
-  PLN: 3.95, BRL: 5.4, INR: 84, MXN: 18.5,
+  USD: 1,
+  EUR: 0.92,
+  GBP: 0.79,
+  JPY: 155,
+  KRW: 1380,
+  CAD: 1.37,
+  AUD: 1.52,
+  CHF: 0.88,
+  SEK: 10.6,
+  NOK: 10.8,
+  DKK: 6.9,
+  PLN: 3.95,
+  BRL: 5.4,
+  INR: 84,
+  MXN: 18.5,
 };
 
 export type RateTable = Record<string, number>;
@@ -30,7 +55,10 @@ export const isCurrencyCode = (value: string): value is CurrencyCode => (CURRENC
  */
 export function parseRateTable(raw: string): RateTable | string {
   const rates: RateTable = { ...DEFAULT_RATES_PER_USD };
-  for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const match = /^([A-Z]{3})=([0-9]+(?:\.[0-9]+)?)$/.exec(entry);
     if (!match) return `each entry must look like EUR=0.92, got "${entry}"`;
     const [, code, rate] = match as unknown as [string, string, string];

@@ -5,8 +5,33 @@ import { violation, type Violation } from './violations.ts';
  * target the European Union or its outermost regions declare who pays and who benefits.
  */
 export const EU_MEMBER_STATES = [
-  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT',
-  'RO', 'SK', 'SI', 'ES', 'SE',
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
 ] as const;
 /** Outermost regions that carry country codes of their own (Guadeloupe, Martinique, French Guiana, Réunion, Mayotte, Saint-Martin). */
 export const OUTERMOST_REGIONS = ['GP', 'MQ', 'GF', 'RE', 'YT', 'MF'] as const;
@@ -34,7 +59,8 @@ export interface DsaFields {
  * a beneficiary never comes from the payor. Outside such regions the fields stay as given (rule 4).
  */
 export function withDsaDefaults<T extends DsaFields>(
-  adSet: T & { targeting: unknown }, account: { defaultDsaPayor: string | null; defaultDsaBeneficiary: string | null },
+  adSet: T & { targeting: unknown },
+  account: { defaultDsaPayor: string | null; defaultDsaBeneficiary: string | null },
 ): T {
   if (!targetsRegulatedRegion(adSet.targeting)) return adSet;
   return {
@@ -55,7 +81,9 @@ const missing = (field: 'dsa_payor' | 'dsa_beneficiary', subcode: number, region
 /** Rule 1, after the defaults: 3858079 for the payor, then 3858081 for the beneficiary, each blaming its field. */
 export function dsaViolations(adSet: DsaFields & { targeting: unknown }): Violation[] {
   if (!targetsRegulatedRegion(adSet.targeting)) return [];
-  const regions = targetedCountries(adSet.targeting).filter((c) => REGULATED_COUNTRIES.has(c)).join(', ');
+  const regions = targetedCountries(adSet.targeting)
+    .filter((c) => REGULATED_COUNTRIES.has(c))
+    .join(', ');
   return [
     ...(adSet.dsaPayor ? [] : [missing('dsa_payor', MISSING_PAYOR_SUBCODE, regions, 'Payor', 'pays for')]),
     ...(adSet.dsaBeneficiary ? [] : [missing('dsa_beneficiary', MISSING_BENEFICIARY_SUBCODE, regions, 'Beneficiary', 'benefits from')]),

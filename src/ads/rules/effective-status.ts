@@ -15,15 +15,26 @@ import { OBJECT_STATUSES, type ObjectStatus } from './enums.ts';
  * 6. ACTIVE.
  * IN_PROCESS (the platform's review) never arises here: nothing is reviewed.
  */
-export const EFFECTIVE_STATUSES = [
-  'ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED', 'CAMPAIGN_PAUSED', 'ADSET_PAUSED', 'IN_PROCESS', 'WITH_ISSUES',
-] as const;
+export const EFFECTIVE_STATUSES = ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED', 'CAMPAIGN_PAUSED', 'ADSET_PAUSED', 'IN_PROCESS', 'WITH_ISSUES'] as const;
 export type EffectiveStatus = (typeof EFFECTIVE_STATUSES)[number];
 
 /** The values each object type can report (and its edges filter on), as the Graph API lists them. */
-export const CAMPAIGN_EFFECTIVE_STATUSES = ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED', 'IN_PROCESS', 'WITH_ISSUES'] as const satisfies readonly EffectiveStatus[];
+export const CAMPAIGN_EFFECTIVE_STATUSES = [
+  'ACTIVE',
+  'PAUSED',
+  'DELETED',
+  'ARCHIVED',
+  'IN_PROCESS',
+  'WITH_ISSUES',
+] as const satisfies readonly EffectiveStatus[];
 export const AD_SET_EFFECTIVE_STATUSES = [
-  'ACTIVE', 'PAUSED', 'DELETED', 'CAMPAIGN_PAUSED', 'ARCHIVED', 'IN_PROCESS', 'WITH_ISSUES',
+  'ACTIVE',
+  'PAUSED',
+  'DELETED',
+  'CAMPAIGN_PAUSED',
+  'ARCHIVED',
+  'IN_PROCESS',
+  'WITH_ISSUES',
 ] as const satisfies readonly EffectiveStatus[];
 export const AD_EFFECTIVE_STATUSES = EFFECTIVE_STATUSES;
 

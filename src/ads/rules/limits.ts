@@ -23,15 +23,25 @@ export const DEFAULT_AD_SET_LIMITS: AdSetLimits = { perAccount: AD_SET_LIMIT, pe
 export const adSetLimitOf = (account: { isBulk: boolean }, limits: AdSetLimits) => (account.isBulk ? limits.perBulkAccount : limits.perAccount);
 
 /** Error 2695 when `adding` more ad sets would take the account past its limit of non-deleted ad sets. */
-export function adSetLimitViolation(account: { id: string; isBulk: boolean }, nonDeleted: number, adding: number, limits: AdSetLimits, field = 'campaign_id'): Violation | null {
+export function adSetLimitViolation(
+  account: { id: string; isBulk: boolean },
+  nonDeleted: number,
+  adding: number,
+  limits: AdSetLimits,
+  field = 'campaign_id',
+): Violation | null {
   const limit = adSetLimitOf(account, limits);
   if (nonDeleted + adding <= limit) return null;
-  return violation(field, `Ad set creation reached the campaign group limit: ad account act_${account.id} already has ${nonDeleted} ad sets that are not deleted, and ${account.isBulk ? 'a bulk' : 'an'} account may have at most ${limit}`, {
-    code: 2695,
-    kind: 'LIMIT_EXCEEDED',
-    userTitle: 'Too many ad sets',
-    userMessage: `This ad account has reached its limit of ${limit} ad sets. Delete ad sets you no longer need before creating new ones.`,
-  });
+  return violation(
+    field,
+    `Ad set creation reached the campaign group limit: ad account act_${account.id} already has ${nonDeleted} ad sets that are not deleted, and ${account.isBulk ? 'a bulk' : 'an'} account may have at most ${limit}`,
+    {
+      code: 2695,
+      kind: 'LIMIT_EXCEEDED',
+      userTitle: 'Too many ad sets',
+      userMessage: `This ad account has reached its limit of ${limit} ad sets. Delete ad sets you no longer need before creating new ones.`,
+    },
+  );
 }
 
 /** An ad set's ads that count against its limit: those neither ARCHIVED nor DELETED. */

@@ -8,8 +8,13 @@ import { violation, type Violation } from './violations.ts';
  * v13.0 lookalike expansion.
  */
 const MESSAGING: DestinationType[] = [
-  'MESSENGER', 'WHATSAPP', 'INSTAGRAM_DIRECT', 'MESSAGING_MESSENGER_WHATSAPP', 'MESSAGING_INSTAGRAM_DIRECT_MESSENGER',
-  'MESSAGING_INSTAGRAM_DIRECT_MESSENGER_WHATSAPP', 'MESSAGING_INSTAGRAM_DIRECT_WHATSAPP',
+  'MESSENGER',
+  'WHATSAPP',
+  'INSTAGRAM_DIRECT',
+  'MESSAGING_MESSENGER_WHATSAPP',
+  'MESSAGING_INSTAGRAM_DIRECT_MESSENGER',
+  'MESSAGING_INSTAGRAM_DIRECT_MESSENGER_WHATSAPP',
+  'MESSAGING_INSTAGRAM_DIRECT_WHATSAPP',
 ];
 const APP_EVENTS: OptimizationGoal[] = ['APP_INSTALLS', 'APP_INSTALLS_AND_OFFSITE_CONVERSIONS', 'OFFSITE_CONVERSIONS', 'IN_APP_VALUE', 'VALUE'];
 
@@ -20,12 +25,21 @@ export interface Pairing {
 }
 
 export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
-  OUTCOME_AWARENESS: [
-    { destinations: [null, 'ON_AD', 'FACEBOOK', 'INSTAGRAM_PROFILE'], goals: ['REACH', 'AD_RECALL_LIFT', 'IMPRESSIONS', 'THRUPLAY'] },
-  ],
+  OUTCOME_AWARENESS: [{ destinations: [null, 'ON_AD', 'FACEBOOK', 'INSTAGRAM_PROFILE'], goals: ['REACH', 'AD_RECALL_LIFT', 'IMPRESSIONS', 'THRUPLAY'] }],
   OUTCOME_TRAFFIC: [
-    { destinations: [null, 'WEBSITE', 'APP', 'APPLINKS_AUTOMATIC', 'SHOP_AUTOMATIC', 'FACEBOOK_PAGE', 'INSTAGRAM_PROFILE', 'INSTAGRAM_PROFILE_AND_FACEBOOK_PAGE'],
-      goals: ['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'VISIT_INSTAGRAM_PROFILE', 'PROFILE_VISIT'] },
+    {
+      destinations: [
+        null,
+        'WEBSITE',
+        'APP',
+        'APPLINKS_AUTOMATIC',
+        'SHOP_AUTOMATIC',
+        'FACEBOOK_PAGE',
+        'INSTAGRAM_PROFILE',
+        'INSTAGRAM_PROFILE_AND_FACEBOOK_PAGE',
+      ],
+      goals: ['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'VISIT_INSTAGRAM_PROFILE', 'PROFILE_VISIT'],
+    },
     { destinations: MESSAGING, goals: ['LINK_CLICKS', 'CONVERSATIONS', 'IMPRESSIONS', 'REACH'] },
   ],
   OUTCOME_ENGAGEMENT: [
@@ -34,9 +48,15 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
     { destinations: ['ON_EVENT'], goals: ['EVENT_RESPONSES', 'POST_ENGAGEMENT', 'REACH'] },
     { destinations: ['ON_PAGE', 'FACEBOOK_PAGE'], goals: ['PAGE_LIKES', 'PROFILE_AND_PAGE_ENGAGEMENT'] },
     { destinations: MESSAGING, goals: ['CONVERSATIONS', 'LINK_CLICKS'] },
-    { destinations: ['WEBSITE', null], goals: ['OFFSITE_CONVERSIONS', 'LANDING_PAGE_VIEWS', 'LINK_CLICKS', 'POST_ENGAGEMENT', 'IMPRESSIONS', 'REACH', 'THRUPLAY'] },
+    {
+      destinations: ['WEBSITE', null],
+      goals: ['OFFSITE_CONVERSIONS', 'LANDING_PAGE_VIEWS', 'LINK_CLICKS', 'POST_ENGAGEMENT', 'IMPRESSIONS', 'REACH', 'THRUPLAY'],
+    },
     { destinations: ['APP'], goals: ['APP_INSTALLS', 'OFFSITE_CONVERSIONS', 'LINK_CLICKS'] },
-    { destinations: ['INSTAGRAM_PROFILE', 'INSTAGRAM_LIVE', 'FACEBOOK_LIVE'], goals: ['VISIT_INSTAGRAM_PROFILE', 'PROFILE_VISIT', 'THRUPLAY', 'POST_ENGAGEMENT'] },
+    {
+      destinations: ['INSTAGRAM_PROFILE', 'INSTAGRAM_LIVE', 'FACEBOOK_LIVE'],
+      goals: ['VISIT_INSTAGRAM_PROFILE', 'PROFILE_VISIT', 'THRUPLAY', 'POST_ENGAGEMENT'],
+    },
   ],
   OUTCOME_LEADS: [
     { destinations: ['WEBSITE', null], goals: ['OFFSITE_CONVERSIONS', 'LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'LEAD_GENERATION', 'QUALITY_LEAD'] },
@@ -45,20 +65,33 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
     { destinations: ['FACEBOOK'], goals: ['QUALITY_CALL', 'MEANINGFUL_CALL_ATTEMPT'] },
     { destinations: ['APP'], goals: APP_EVENTS },
   ],
-  OUTCOME_APP_PROMOTION: [
-    { destinations: [null, 'APP', 'APPLINKS_AUTOMATIC'], goals: [...APP_EVENTS, 'LINK_CLICKS'] },
-  ],
+  OUTCOME_APP_PROMOTION: [{ destinations: [null, 'APP', 'APPLINKS_AUTOMATIC'], goals: [...APP_EVENTS, 'LINK_CLICKS'] }],
   OUTCOME_SALES: [
-    { destinations: [null, 'WEBSITE', 'APP', 'APPLINKS_AUTOMATIC', 'SHOP_AUTOMATIC'],
-      goals: ['OFFSITE_CONVERSIONS', 'VALUE', 'LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'APP_INSTALLS_AND_OFFSITE_CONVERSIONS', 'IN_APP_VALUE'] },
+    {
+      destinations: [null, 'WEBSITE', 'APP', 'APPLINKS_AUTOMATIC', 'SHOP_AUTOMATIC'],
+      goals: [
+        'OFFSITE_CONVERSIONS',
+        'VALUE',
+        'LINK_CLICKS',
+        'LANDING_PAGE_VIEWS',
+        'IMPRESSIONS',
+        'REACH',
+        'APP_INSTALLS_AND_OFFSITE_CONVERSIONS',
+        'IN_APP_VALUE',
+      ],
+    },
     { destinations: MESSAGING, goals: ['CONVERSATIONS', 'MESSAGING_PURCHASE_CONVERSION', 'LINK_CLICKS', 'OFFSITE_CONVERSIONS'] },
   ],
 };
 
 /** Without an optimization_goal, an ad set optimizes for its objective's first goal. */
 export const DEFAULT_GOAL: Record<Objective, OptimizationGoal> = {
-  OUTCOME_AWARENESS: 'REACH', OUTCOME_TRAFFIC: 'LINK_CLICKS', OUTCOME_ENGAGEMENT: 'POST_ENGAGEMENT', OUTCOME_LEADS: 'LEAD_GENERATION',
-  OUTCOME_APP_PROMOTION: 'APP_INSTALLS', OUTCOME_SALES: 'OFFSITE_CONVERSIONS',
+  OUTCOME_AWARENESS: 'REACH',
+  OUTCOME_TRAFFIC: 'LINK_CLICKS',
+  OUTCOME_ENGAGEMENT: 'POST_ENGAGEMENT',
+  OUTCOME_LEADS: 'LEAD_GENERATION',
+  OUTCOME_APP_PROMOTION: 'APP_INSTALLS',
+  OUTCOME_SALES: 'OFFSITE_CONVERSIONS',
 };
 
 /** Billing events each goal may be billed by, beyond IMPRESSIONS (which every goal may be billed by). */
@@ -81,8 +114,14 @@ export function billableBy(goal: OptimizationGoal): readonly BillingEvent[] {
 
 /** Goals that optimize for value, conversions or app events: lookalike expansion is always on for them (v13.0). */
 export const LOOKALIKE_EXPANSION_GOALS: readonly OptimizationGoal[] = [
-  'VALUE', 'OFFSITE_CONVERSIONS', 'APP_INSTALLS', 'APP_INSTALLS_AND_OFFSITE_CONVERSIONS', 'IN_APP_VALUE', 'DERIVED_EVENTS',
-  'ADVERTISER_SILOED_VALUE', 'MESSAGING_PURCHASE_CONVERSION',
+  'VALUE',
+  'OFFSITE_CONVERSIONS',
+  'APP_INSTALLS',
+  'APP_INSTALLS_AND_OFFSITE_CONVERSIONS',
+  'IN_APP_VALUE',
+  'DERIVED_EVENTS',
+  'ADVERTISER_SILOED_VALUE',
+  'MESSAGING_PURCHASE_CONVERSION',
 ];
 
 export interface GoalFields {
@@ -113,27 +152,54 @@ export function goalViolations(adSet: GoalFields, objective: Objective): Violati
   const rows = PAIRINGS[objective];
   if (destination !== null && !rows.some((row) => row.destinations.includes(destination))) {
     const allowed = [...new Set(rows.flatMap((row) => row.destinations).filter((d): d is DestinationType => d !== null))];
-    out.push(violation('destination_type', `Param destination_type ${destination} is not available for campaigns with objective ${objective}; use one of {${allowed.join(', ')}}`, {
-      userTitle: 'Destination not available', userMessage: `Ads of ${aCampaignOf(objective)} cannot send people to ${destination}.`,
-    }));
+    out.push(
+      violation(
+        'destination_type',
+        `Param destination_type ${destination} is not available for campaigns with objective ${objective}; use one of {${allowed.join(', ')}}`,
+        {
+          userTitle: 'Destination not available',
+          userMessage: `Ads of ${aCampaignOf(objective)} cannot send people to ${destination}.`,
+        },
+      ),
+    );
     return out;
   }
   if (goal === 'IMPRESSIONS' && destination === 'ON_POST') {
-    return [violation('optimization_goal', 'The IMPRESSIONS optimization goal is deprecated since v20.0 for post engagement and for destination type ON_POST; use POST_ENGAGEMENT or REACH', {
-      userTitle: 'Optimization goal deprecated', userMessage: 'Ads that promote post engagement can no longer optimize for impressions. Choose post engagement or reach.',
-    })];
+    return [
+      violation(
+        'optimization_goal',
+        'The IMPRESSIONS optimization goal is deprecated since v20.0 for post engagement and for destination type ON_POST; use POST_ENGAGEMENT or REACH',
+        {
+          userTitle: 'Optimization goal deprecated',
+          userMessage: 'Ads that promote post engagement can no longer optimize for impressions. Choose post engagement or reach.',
+        },
+      ),
+    ];
   }
   if (goal !== null && !rows.some((row) => row.destinations.includes(destination) && row.goals.includes(goal))) {
-    out.push(violation('optimization_goal', `Param optimization_goal ${goal} is not available for objective ${objective}${destination ? ` with destination ${destination}` : ''}; use one of ${allowedSentence(objective, destination)}`, {
-      userTitle: 'Optimization goal not available',
-      userMessage: `${aCampaignOf(objective).replace(/^a/, 'A')}${destination ? ` sending people to ${destination}` : ''} cannot optimize for ${goal}.`,
-    }));
+    out.push(
+      violation(
+        'optimization_goal',
+        `Param optimization_goal ${goal} is not available for objective ${objective}${destination ? ` with destination ${destination}` : ''}; use one of ${allowedSentence(objective, destination)}`,
+        {
+          userTitle: 'Optimization goal not available',
+          userMessage: `${aCampaignOf(objective).replace(/^a/, 'A')}${destination ? ` sending people to ${destination}` : ''} cannot optimize for ${goal}.`,
+        },
+      ),
+    );
     return out;
   }
   if (goal !== null && adSet.billingEvent !== null && !billableBy(goal).includes(adSet.billingEvent as BillingEvent)) {
-    out.push(violation('billing_event', `Param billing_event ${adSet.billingEvent} cannot be used with optimization goal ${goal}; use one of {${billableBy(goal).join(', ')}}`, {
-      userTitle: 'Billing event not available', userMessage: `An ad set optimizing for ${goal} cannot be billed by ${adSet.billingEvent}.`,
-    }));
+    out.push(
+      violation(
+        'billing_event',
+        `Param billing_event ${adSet.billingEvent} cannot be used with optimization goal ${goal}; use one of {${billableBy(goal).join(', ')}}`,
+        {
+          userTitle: 'Billing event not available',
+          userMessage: `An ad set optimizing for ${goal} cannot be billed by ${adSet.billingEvent}.`,
+        },
+      ),
+    );
   }
   return out;
 }
@@ -146,16 +212,22 @@ export function promotedObjectViolations(adSet: GoalFields): Violation[] {
   const goal = adSet.optimizationGoal as OptimizationGoal | null;
   const promoted = (adSet.promotedObject ?? {}) as Record<string, unknown>;
   if (goal !== null && LEAD_GOALS.includes(goal) && !present(promoted.page_id)) {
-    return [violation('promoted_object.page_id', `The parameter promoted_object.page_id is required with optimization goal ${goal}`, {
-      userTitle: 'Page required', userMessage: 'Lead ads collect leads for a Page: choose the Page in promoted_object.page_id.',
-    })];
+    return [
+      violation('promoted_object.page_id', `The parameter promoted_object.page_id is required with optimization goal ${goal}`, {
+        userTitle: 'Page required',
+        userMessage: 'Lead ads collect leads for a Page: choose the Page in promoted_object.page_id.',
+      }),
+    ];
   }
   if (goal !== null && INSTALL_GOALS.includes(goal)) {
     for (const key of ['application_id', 'object_store_url'] as const) {
       if (!present(promoted[key])) {
-        return [violation(`promoted_object.${key}`, `The parameter promoted_object.${key} is required with optimization goal ${goal}`, {
-          userTitle: 'App required', userMessage: 'App install ads need the application id and its store URL in promoted_object.',
-        })];
+        return [
+          violation(`promoted_object.${key}`, `The parameter promoted_object.${key} is required with optimization goal ${goal}`, {
+            userTitle: 'App required',
+            userMessage: 'App install ads need the application id and its store URL in promoted_object.',
+          }),
+        ];
       }
     }
   }
@@ -194,22 +266,35 @@ export function appViolations(adSet: GoalFields, objective: Objective): Violatio
   const devices = Array.isArray(targeting.device_platforms) ? targeting.device_platforms.map(String) : [];
   if (kind === 'desktop') {
     if (!pageTypes.some((t) => (DESKTOP_PAGE_TYPES as readonly string[]).includes(t))) {
-      return [violation('targeting.page_types', `Desktop app ad sets must include one of the page types {${DESKTOP_PAGE_TYPES.join(', ')}} in targeting.page_types`, {
-        userTitle: 'Desktop placement required', userMessage: 'Ads for a Facebook canvas app run on desktop: add desktopfeed, rightcolumn or desktop to the page types.',
-      })];
+      return [
+        violation('targeting.page_types', `Desktop app ad sets must include one of the page types {${DESKTOP_PAGE_TYPES.join(', ')}} in targeting.page_types`, {
+          userTitle: 'Desktop placement required',
+          userMessage: 'Ads for a Facebook canvas app run on desktop: add desktopfeed, rightcolumn or desktop to the page types.',
+        }),
+      ];
     }
     if (objective !== 'OUTCOME_APP_PROMOTION') {
-      return [violation('campaign_id', `Desktop (canvas) app ad sets need a campaign with the app promotion objective, not ${objective}`, {
-        userTitle: 'App promotion objective required', userMessage: 'Promote a canvas app from an app promotion campaign.',
-      })];
+      return [
+        violation('campaign_id', `Desktop (canvas) app ad sets need a campaign with the app promotion objective, not ${objective}`, {
+          userTitle: 'App promotion objective required',
+          userMessage: 'Promote a canvas app from an app promotion campaign.',
+        }),
+      ];
     }
     return [];
   }
   const desktop = pageTypes.filter((t) => (DESKTOP_PAGE_TYPES as readonly string[]).includes(t));
   if (desktop.length > 0 || (devices.length > 0 && devices.includes('desktop') && !devices.includes('mobile'))) {
-    return [violation(desktop.length > 0 ? 'targeting.page_types' : 'targeting.device_platforms', `Mobile app ad sets cannot target desktop placements (${desktop.join(', ') || 'device_platforms desktop'})`, {
-      userTitle: 'Mobile placement required', userMessage: 'Ads for a mobile app run on mobile devices: remove the desktop placements.',
-    })];
+    return [
+      violation(
+        desktop.length > 0 ? 'targeting.page_types' : 'targeting.device_platforms',
+        `Mobile app ad sets cannot target desktop placements (${desktop.join(', ') || 'device_platforms desktop'})`,
+        {
+          userTitle: 'Mobile placement required',
+          userMessage: 'Ads for a mobile app run on mobile devices: remove the desktop placements.',
+        },
+      ),
+    ];
   }
   if (!MOBILE_APP_OBJECTIVES.includes(objective)) {
     return [violation('campaign_id', `Mobile app ad sets need a campaign with a mobile app objective, not ${objective}`)];
@@ -229,9 +314,16 @@ export function lookalikeExpansionViolations(adSet: GoalFields): Violation[] {
   const types = adSet.targetingOptimizationTypes as { lookalike?: unknown } | null;
   const offToo = types?.lookalike === 0 || types?.lookalike === false;
   if (!off && !offToo) return [];
-  return [violation(off ? 'targeting.targeting_relaxation_types' : 'targeting_optimization_types', `Lookalike expansion is always on for ad sets optimizing for ${goal} (since v13.0) and cannot be turned off`, {
-    userTitle: 'Lookalike expansion is on', userMessage: 'Ad sets that optimize for conversions, value or app events always expand to similar people. Remove the lookalike setting of 0.',
-  })];
+  return [
+    violation(
+      off ? 'targeting.targeting_relaxation_types' : 'targeting_optimization_types',
+      `Lookalike expansion is always on for ad sets optimizing for ${goal} (since v13.0) and cannot be turned off`,
+      {
+        userTitle: 'Lookalike expansion is on',
+        userMessage: 'Ad sets that optimize for conversions, value or app events always expand to similar people. Remove the lookalike setting of 0.',
+      },
+    ),
+  ];
 }
 
 /** The targeting_optimization_types an ad set reads with: lookalike on for the goals above. */

@@ -83,8 +83,10 @@ export const conversionIdsOf = (promotedObject: unknown) => unique(conversionRef
  * something of another account) are error 100 naming where they were written.
  */
 export function referenceViolations(
-  adSet: { targeting: unknown; promotedObject: unknown }, accountId: string,
-  audiences: ReadonlyMap<string, AudienceFacts>, conversions: ReadonlyMap<string, ConversionFacts>,
+  adSet: { targeting: unknown; promotedObject: unknown },
+  accountId: string,
+  audiences: ReadonlyMap<string, AudienceFacts>,
+  conversions: ReadonlyMap<string, ConversionFacts>,
 ): Violation[] {
   const out: Violation[] = [];
   for (const ref of audienceReferences(adSet.targeting)) {
@@ -105,7 +107,8 @@ export function referenceViolations(
 /** 246003 listing every restricted audience used, then 246004 for a restricted conversion. */
 export function restrictionViolations(
   adSet: { targeting: unknown; promotedObject: unknown },
-  audiences: ReadonlyMap<string, AudienceFacts>, conversions: ReadonlyMap<string, ConversionFacts>,
+  audiences: ReadonlyMap<string, AudienceFacts>,
+  conversions: ReadonlyMap<string, ConversionFacts>,
 ): Violation[] {
   const out: Violation[] = [];
   const restricted = audienceIdsOf(adSet.targeting).filter((id) => {
@@ -113,22 +116,30 @@ export function restrictionViolations(
     return audience !== undefined && isRestrictedAudience(audience);
   });
   if (restricted.length > 0) {
-    out.push(violation('targeting', `Ad sets cannot use custom audiences that may suggest health conditions or financial status, nor lookalikes of them: ${restricted.join(', ')}`, {
-      subcode: RESTRICTED_AUDIENCE_SUBCODE,
-      userTitle: 'Restricted audience',
-      userMessage: `Remove the restricted audience${restricted.length > 1 ? 's' : ''} ${restricted.join(', ')} from the targeting. Audiences that may suggest health conditions or financial status cannot be used to run ads; you may ask for a review.`,
-      data: { restricted_custom_audience_ids: restricted },
-    }));
+    out.push(
+      violation(
+        'targeting',
+        `Ad sets cannot use custom audiences that may suggest health conditions or financial status, nor lookalikes of them: ${restricted.join(', ')}`,
+        {
+          subcode: RESTRICTED_AUDIENCE_SUBCODE,
+          userTitle: 'Restricted audience',
+          userMessage: `Remove the restricted audience${restricted.length > 1 ? 's' : ''} ${restricted.join(', ')} from the targeting. Audiences that may suggest health conditions or financial status cannot be used to run ads; you may ask for a review.`,
+          data: { restricted_custom_audience_ids: restricted },
+        },
+      ),
+    );
   }
   for (const id of conversionIdsOf(adSet.promotedObject)) {
     const conversion = conversions.get(id);
     if (!conversion || !isFlagged(conversion)) continue;
-    out.push(violation('promoted_object', `Ad sets cannot optimize for custom conversion ${id}: it may suggest health conditions or financial status`, {
-      subcode: RESTRICTED_CONVERSION_SUBCODE,
-      userTitle: 'Restricted custom conversion',
-      userMessage: `Choose another custom conversion than ${id}. Conversions that may suggest health conditions or financial status cannot be used to run ads; you may ask for a review.`,
-      data: { restricted_custom_conversion_id: id },
-    }));
+    out.push(
+      violation('promoted_object', `Ad sets cannot optimize for custom conversion ${id}: it may suggest health conditions or financial status`, {
+        subcode: RESTRICTED_CONVERSION_SUBCODE,
+        userTitle: 'Restricted custom conversion',
+        userMessage: `Choose another custom conversion than ${id}. Conversions that may suggest health conditions or financial status cannot be used to run ads; you may ask for a review.`,
+        data: { restricted_custom_conversion_id: id },
+      }),
+    );
   }
   return out;
 }
@@ -149,7 +160,8 @@ export interface AdSetIssue {
  */
 export function issuesOf(
   adSet: { targeting: unknown; promotedObject: unknown },
-  audiences: ReadonlyMap<string, AudienceFacts>, conversions: ReadonlyMap<string, ConversionFacts>,
+  audiences: ReadonlyMap<string, AudienceFacts>,
+  conversions: ReadonlyMap<string, ConversionFacts>,
 ): AdSetIssue[] {
   const issues: AdSetIssue[] = [];
   for (const id of audienceIdsOf(adSet.targeting)) {
@@ -157,13 +169,19 @@ export function issuesOf(
     if (!audience) continue;
     if (isFlagged(audience)) {
       issues.push({
-        level: 'AD_SET', errorCode: AUDIENCE_ISSUE_CODE, errorType: 'SOFT_ERROR', additionalInfo: `custom_audience_id: ${id}`,
+        level: 'AD_SET',
+        errorCode: AUDIENCE_ISSUE_CODE,
+        errorType: 'SOFT_ERROR',
+        additionalInfo: `custom_audience_id: ${id}`,
         errorSummary: 'Custom audience blocked',
         errorMessage: `Custom audience ${id} may suggest ${audience.flaggedReason === 'health' ? 'health conditions' : 'financial status'} and cannot be used to run ads. Remove it from this ad set or ask for a review.`,
       });
     } else if (isRestrictedLookalike(audience)) {
       issues.push({
-        level: 'AD_SET', errorCode: AUDIENCE_ISSUE_CODE, errorType: 'SOFT_ERROR', additionalInfo: `custom_audience_id: ${id}`,
+        level: 'AD_SET',
+        errorCode: AUDIENCE_ISSUE_CODE,
+        errorType: 'SOFT_ERROR',
+        additionalInfo: `custom_audience_id: ${id}`,
         errorSummary: 'Lookalike audience restricted (warning)',
         errorMessage: `Lookalike audience ${id} has operation status ${RESTRICTED_LOOKALIKE_CODE}: its source audience may suggest health conditions or financial status. Replace it to keep this ad set delivering.`,
       });
@@ -173,7 +191,10 @@ export function issuesOf(
     const conversion = conversions.get(id);
     if (!conversion || !isFlagged(conversion)) continue;
     issues.push({
-      level: 'AD_SET', errorCode: CONVERSION_ISSUE_CODE, errorType: 'SOFT_ERROR', additionalInfo: `custom_conversion_id: ${id}`,
+      level: 'AD_SET',
+      errorCode: CONVERSION_ISSUE_CODE,
+      errorType: 'SOFT_ERROR',
+      additionalInfo: `custom_conversion_id: ${id}`,
       errorSummary: 'Custom conversion blocked',
       errorMessage: `Custom conversion ${id} may suggest ${conversion.flaggedReason === 'health' ? 'health conditions' : 'financial status'} and cannot be used to run ads. Optimize for another conversion or ask for a review.`,
     });

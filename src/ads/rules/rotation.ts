@@ -28,17 +28,27 @@ export function rotationViolations(adSet: RotationFields, now: Date): Violation[
   const user = { userTitle: 'Rotation schedule incomplete' };
   if (intervals.length < 2) out.push(violation(FIELD, `Param ${FIELD} must have at least two date ranges`, user));
   if (blocks.length !== intervals.length) {
-    out.push(violation('time_based_ad_rotation_id_blocks', `Param time_based_ad_rotation_id_blocks must have one block of ad ids per interval (${intervals.length}), got ${blocks.length}`, user));
+    out.push(
+      violation(
+        'time_based_ad_rotation_id_blocks',
+        `Param time_based_ad_rotation_id_blocks must have one block of ad ids per interval (${intervals.length}), got ${blocks.length}`,
+        user,
+      ),
+    );
   }
   const seconds = intervals.map(Number);
   for (let i = 1; i < seconds.length; i++) {
-    if (!(seconds[i]! > seconds[i - 1]!)) out.push(violation(FIELD, `Param ${FIELD} must be in increasing order: ${FIELD}[${i}] is not after ${FIELD}[${i - 1}]`, user));
+    if (!(seconds[i]! > seconds[i - 1]!))
+      out.push(violation(FIELD, `Param ${FIELD} must be in increasing order: ${FIELD}[${i}] is not after ${FIELD}[${i - 1}]`, user));
   }
   const start = Math.floor((adSet.startTime ?? now).getTime() / 1000);
   if (seconds.length > 0 && seconds[0] !== start) {
-    out.push(violation(FIELD, `Param ${FIELD}[0] must equal the ad set's start time (${start}), so the ranges cover the whole schedule`, {
-      ...user, userMessage: 'The first rotation range must start when the ad set starts.',
-    }));
+    out.push(
+      violation(FIELD, `Param ${FIELD}[0] must equal the ad set's start time (${start}), so the ranges cover the whole schedule`, {
+        ...user,
+        userMessage: 'The first rotation range must start when the ad set starts.',
+      }),
+    );
   }
   if (adSet.endTime === null) {
     out.push(violation('end_time', 'The parameter end_time is required with time-based ad rotation, so the ranges can cover the whole schedule', user));
@@ -46,9 +56,12 @@ export function rotationViolations(adSet: RotationFields, now: Date): Violation[
     const end = Math.floor(adSet.endTime.getTime() / 1000);
     const last = seconds.at(-1)!;
     if (last > end - 3600) {
-      out.push(violation(FIELD, `Param ${FIELD}: the last range must start at least one hour before the ad set ends (${end - 3600} at the latest)`, {
-        ...user, userMessage: 'The last rotation range must start at least an hour before the ad set ends.',
-      }));
+      out.push(
+        violation(FIELD, `Param ${FIELD}: the last range must start at least one hour before the ad set ends (${end - 3600} at the latest)`, {
+          ...user,
+          userMessage: 'The last rotation range must start at least an hour before the ad set ends.',
+        }),
+      );
     }
   }
   return out;

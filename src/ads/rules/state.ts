@@ -14,7 +14,11 @@ import { violation, type Violation } from './violations.ts';
  * `sent` names the parameters the caller sent; `statusParams` those that set the status, with the value asked.
  */
 export function stateViolations(
-  kind: string, id: string, current: ObjectStatus, sent: readonly string[], statuses: Readonly<Record<string, ObjectStatus | undefined>>,
+  kind: string,
+  id: string,
+  current: ObjectStatus,
+  sent: readonly string[],
+  statuses: Readonly<Record<string, ObjectStatus | undefined>>,
 ): Violation[] {
   if (current !== 'DELETED' && current !== 'ARCHIVED') return [];
   const allowedStatuses: ObjectStatus[] = current === 'DELETED' ? ['DELETED'] : ['ARCHIVED', 'DELETED'];
@@ -24,12 +28,15 @@ export function stateViolations(
     if (name === 'name') continue;
     const status = statuses[name];
     if (name in statuses && status !== undefined && allowedStatuses.includes(status)) continue;
-    out.push(violation(name, `Param ${name} cannot be changed: ${kind} ${id} is ${current}, and ${rule}`, {
-      userTitle: `${capitalize(kind)} is ${current.toLowerCase()}`,
-      userMessage: current === 'DELETED'
-        ? `This ${kind} is deleted. You can only change its name.`
-        : `This ${kind} is archived. You can only change its name or delete it.`,
-    }));
+    out.push(
+      violation(name, `Param ${name} cannot be changed: ${kind} ${id} is ${current}, and ${rule}`, {
+        userTitle: `${capitalize(kind)} is ${current.toLowerCase()}`,
+        userMessage:
+          current === 'DELETED'
+            ? `This ${kind} is deleted. You can only change its name.`
+            : `This ${kind} is archived. You can only change its name or delete it.`,
+      }),
+    );
   }
   return out;
 }

@@ -23,29 +23,46 @@ const asObject = (value: unknown): Record<string, unknown> | null =>
 export function geoViolations(targeting: unknown): Violation[] {
   const geo = asObject(asObject(targeting)?.geo_locations);
   if (!geo) {
-    return [violation('targeting.geo_locations', 'The parameter targeting.geo_locations is required: name the countries to reach in targeting.geo_locations.countries', {
-      userTitle: 'Location required', userMessage: 'Choose at least one country to show your ads in.',
-    })];
+    return [
+      violation(
+        'targeting.geo_locations',
+        'The parameter targeting.geo_locations is required: name the countries to reach in targeting.geo_locations.countries',
+        {
+          userTitle: 'Location required',
+          userMessage: 'Choose at least one country to show your ads in.',
+        },
+      ),
+    ];
   }
   const countries = geo.countries;
   if (!Array.isArray(countries) || countries.length === 0) {
-    return [violation('targeting.geo_locations.countries', 'The parameter targeting.geo_locations.countries is required (a list of ISO 3166-1 alpha-2 codes)', {
-      userTitle: 'Location required', userMessage: 'Choose at least one country to show your ads in.',
-    })];
+    return [
+      violation('targeting.geo_locations.countries', 'The parameter targeting.geo_locations.countries is required (a list of ISO 3166-1 alpha-2 codes)', {
+        userTitle: 'Location required',
+        userMessage: 'Choose at least one country to show your ads in.',
+      }),
+    ];
   }
   const bad = countries.findIndex((c) => typeof c !== 'string' || !COUNTRY_CODES.has(c));
   if (bad >= 0) {
-    return [violation('targeting.geo_locations.countries', `Param targeting.geo_locations.countries[${bad}] must be an ISO 3166-1 alpha-2 country code in upper case, got ${JSON.stringify(countries[bad])}`)];
+    return [
+      violation(
+        'targeting.geo_locations.countries',
+        `Param targeting.geo_locations.countries[${bad}] must be an ISO 3166-1 alpha-2 country code in upper case, got ${JSON.stringify(countries[bad])}`,
+      ),
+    ];
   }
   const excluded = asObject(asObject(targeting)?.excluded_geo_locations)?.countries;
   const named = [...countries, ...(Array.isArray(excluded) ? excluded : [])].filter((c): c is string => typeof c === 'string');
   const restricted = [...new Set(named.filter((c) => (RESTRICTED_LOCATIONS as readonly string[]).includes(c)))];
   if (restricted.length > 0) {
-    return [violation('targeting.geo_locations.countries', `Your ad includes or excludes locations that are restricted: ${restricted.join(', ')}`, {
-      code: RESTRICTED_LOCATIONS_CODE,
-      userTitle: 'Restricted locations',
-      userMessage: `Ads cannot include or exclude ${restricted.join(', ')}. Remove ${restricted.length > 1 ? 'these locations' : 'this location'} from the targeting.`,
-    })];
+    return [
+      violation('targeting.geo_locations.countries', `Your ad includes or excludes locations that are restricted: ${restricted.join(', ')}`, {
+        code: RESTRICTED_LOCATIONS_CODE,
+        userTitle: 'Restricted locations',
+        userMessage: `Ads cannot include or exclude ${restricted.join(', ')}. Remove ${restricted.length > 1 ? 'these locations' : 'this location'} from the targeting.`,
+      }),
+    ];
   }
   return [];
 }
@@ -62,10 +79,13 @@ export function specialCategoryViolations(targeting: unknown, categories: readon
   const out: Violation[] = [];
   const because = `the campaign's special ad category ${restricting.join(', ')}`;
   /** `what` completes "Ads about housing cannot …". */
-  const refuse = (field: string, what: string) => out.push(violation(field, `Param ${field} cannot be used under ${because}: ads in it cannot ${what}`, {
-    userTitle: 'Targeting not available for this category',
-    userMessage: `Ads about ${restricting.map((c) => c.toLowerCase().replace(/_/g, ' ')).join(', ')} cannot ${what}. Remove this targeting option.`,
-  }));
+  const refuse = (field: string, what: string) =>
+    out.push(
+      violation(field, `Param ${field} cannot be used under ${because}: ads in it cannot ${what}`, {
+        userTitle: 'Targeting not available for this category',
+        userMessage: `Ads about ${restricting.map((c) => c.toLowerCase().replace(/_/g, ' ')).join(', ')} cannot ${what}. Remove this targeting option.`,
+      }),
+    );
   if (t.age_min !== undefined && Number(t.age_min) !== 18) refuse('targeting.age_min', 'raise the minimum age above 18');
   if (t.age_max !== undefined && Number(t.age_max) !== 65) refuse('targeting.age_max', 'lower the maximum age below 65');
   if (Array.isArray(t.genders) && t.genders.length > 0 && !(t.genders.length === 2)) refuse('targeting.genders', 'target by gender');
@@ -98,18 +118,36 @@ export function promotedPostLocaleViolations(targeting: unknown, postLocales: re
   const outside = locales === null || locales.length === 0 ? null : locales.filter((l) => !postLocales.includes(l));
   if (outside !== null && outside.length === 0) return [];
   const allowed = `{${postLocales.join(', ')}}`;
-  return [violation('targeting.locales', outside === null
-    ? `The promoted post is targeted to locales ${allowed}: targeting.locales must name the same locales or a subset`
-    : `The promoted post is targeted to locales ${allowed}: targeting.locales may not add ${outside.join(', ')}`, {
-    userTitle: 'Locales must match the post', userMessage: `The post you promote is shown only in some languages. Target the same locales (${postLocales.join(', ')}) or fewer.`,
-  })];
+  return [
+    violation(
+      'targeting.locales',
+      outside === null
+        ? `The promoted post is targeted to locales ${allowed}: targeting.locales must name the same locales or a subset`
+        : `The promoted post is targeted to locales ${allowed}: targeting.locales may not add ${outside.join(', ')}`,
+      {
+        userTitle: 'Locales must match the post',
+        userMessage: `The post you promote is shown only in some languages. Target the same locales (${postLocales.join(', ')}) or fewer.`,
+      },
+    ),
+  ];
 }
 
 /** Shape checks of the keys the specification names (lists where lists are expected). */
 export function targetingShapeViolations(targeting: unknown): Violation[] {
   const t: Targeting = asObject(targeting) ?? {};
   const out: Violation[] = [];
-  for (const key of ['facebook_positions', 'publisher_platforms', 'device_platforms', 'user_os', 'page_types', 'locales', 'genders', 'custom_audiences', 'excluded_custom_audiences', 'flexible_spec'] as const) {
+  for (const key of [
+    'facebook_positions',
+    'publisher_platforms',
+    'device_platforms',
+    'user_os',
+    'page_types',
+    'locales',
+    'genders',
+    'custom_audiences',
+    'excluded_custom_audiences',
+    'flexible_spec',
+  ] as const) {
     if (t[key] !== undefined && !Array.isArray(t[key])) out.push(violation(`targeting.${key}`, `Param targeting.${key} must be an array`));
   }
   for (const key of ['age_min', 'age_max'] as const) {

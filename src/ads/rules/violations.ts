@@ -18,8 +18,12 @@ export interface Violation {
   kind?: ErrorCode;
 }
 
-export const violation = (field: string, message: string, extra: Partial<Omit<Violation, 'field' | 'message'>> = {}): Violation =>
-  ({ field, message, code: 100, ...extra });
+export const violation = (field: string, message: string, extra: Partial<Omit<Violation, 'field' | 'message'>> = {}): Violation => ({
+  field,
+  message,
+  code: 100,
+  ...extra,
+});
 
 export function violationError(v: Violation): DomainError {
   return new DomainError(v.kind ?? 'BAD_USER_INPUT', v.message, {
@@ -31,8 +35,14 @@ export function violationError(v: Violation): DomainError {
 /** A parameter error raised by a reader, as a violation (so validation can collect it with the rest). */
 export function violationOf(error: DomainError): Violation {
   return {
-    field: error.field ?? '', message: error.message, code: error.graph?.code ?? 100, subcode: error.graph?.subcode,
-    userTitle: error.graph?.userTitle, userMessage: error.graph?.userMessage, data: error.graph?.data, kind: error.code,
+    field: error.field ?? '',
+    message: error.message,
+    code: error.graph?.code ?? 100,
+    subcode: error.graph?.subcode,
+    userTitle: error.graph?.userTitle,
+    userMessage: error.graph?.userMessage,
+    data: error.graph?.data,
+    kind: error.code,
   };
 }
 

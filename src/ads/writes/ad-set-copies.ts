@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
-import {
-  boolean, dateTime, graphId, jsonObject, nested, oneOf, optionalParam, paramError, text, type Params,
-} from '../../graph-api/params.ts';
+import { boolean, dateTime, graphId, jsonObject, nested, oneOf, optionalParam, paramError, text, type Params } from '../../graph-api/params.ts';
 import { adSetViolations, withAdSetDefaults, type AdSetDraft } from '../rules/ad-set.ts';
 import { RENAME_STRATEGIES, STATUS_OPTIONS, type ObjectStatus, type RenameStrategy, type StatusOption } from '../rules/enums.ts';
 import { AD_SET_NAME_MAX, adSetLimitViolation, DEEP_COPY_ASYNC_MAX, DEEP_COPY_SYNC_MAX } from '../rules/limits.ts';
@@ -66,19 +64,19 @@ export function readCopyParams(params: Params): CopyInput {
 
 /** A copy's name: "<name> - Copy" by default; rename_options decide which levels are renamed and how. */
 export function copyName(name: string, level: 'ad_set' | 'ad', rename: CopyInput['rename']): string {
-  const renamedHere = rename
-    ? rename.strategy === 'DEEP_RENAME' || (rename.strategy === 'ONLY_TOP_LEVEL_RENAME' && level === 'ad_set')
-    : level === 'ad_set';
+  const renamedHere = rename ? rename.strategy === 'DEEP_RENAME' || (rename.strategy === 'ONLY_TOP_LEVEL_RENAME' && level === 'ad_set') : level === 'ad_set';
   if (!renamedHere) return name;
   const result = rename ? `${rename.prefix}${name}${rename.suffix}` : `${name} - Copy`;
   if (codePoints(result) > AD_SET_NAME_MAX) {
-    throw paramError('rename_options', `The copy's name would be longer than ${AD_SET_NAME_MAX} characters: shorten rename_prefix or rename_suffix, or use NO_RENAME`);
+    throw paramError(
+      'rename_options',
+      `The copy's name would be longer than ${AD_SET_NAME_MAX} characters: shorten rename_prefix or rename_suffix, or use NO_RENAME`,
+    );
   }
   return result;
 }
 
-const statusFor = (option: StatusOption, source: ObjectStatus): ObjectStatus =>
-  option === 'INHERITED_FROM_SOURCE' ? source : option;
+const statusFor = (option: StatusOption, source: ObjectStatus): ObjectStatus => (option === 'INHERITED_FROM_SOURCE' ? source : option);
 
 /**
  * The copy itself, inside the caller's transaction (a synchronous call's own, or an async request's, which
@@ -89,18 +87,21 @@ export async function copyAdSetIn(ctx: RequestContext, trx: Knex.Transaction, so
   const account = await accountRow(trx, source.accountId);
   const current = adSets.fromRow(await trx(adSets.table).where({ id: source.id }).first());
   if (current.status === 'DELETED') throw paramError('id', `Ad set ${current.id} is DELETED and cannot be copied`);
-  const sourceAds = input.deepCopy
-    ? (await liveAdsOf(trx, current.id).orderBy('id')).map((row: Record<string, unknown>) => ads.fromRow(row))
-    : [];
+  const sourceAds = input.deepCopy ? (await liveAdsOf(trx, current.id).orderBy('id')).map((row: Record<string, unknown>) => ads.fromRow(row)) : [];
   if (sourceAds.length > maxAds) {
-    throw paramError('deep_copy', maxAds === DEEP_COPY_SYNC_MAX
-      ? `A deep copy of more than ${DEEP_COPY_SYNC_MAX} ads must be asynchronous: ad set ${current.id} has ${sourceAds.length}. POST /act_${account.id}/async_batch_requests with adbatch=[{"name":"copy","relative_url":"${current.id}/copies","body":"deep_copy=true"}] (up to ${DEEP_COPY_ASYNC_MAX} ads)`
-      : `A deep copy may carry at most ${DEEP_COPY_ASYNC_MAX} ads: ad set ${current.id} has ${sourceAds.length}`, {
-      userTitle: 'Too many ads to copy',
-      userMessage: maxAds === DEEP_COPY_SYNC_MAX
-        ? `This ad set has ${sourceAds.length} ads. Copies with more than ${DEEP_COPY_SYNC_MAX} ads run as an asynchronous request.`
-        : `An ad set with more than ${DEEP_COPY_ASYNC_MAX} ads cannot be deep-copied.`,
-    });
+    throw paramError(
+      'deep_copy',
+      maxAds === DEEP_COPY_SYNC_MAX
+        ? `A deep copy of more than ${DEEP_COPY_SYNC_MAX} ads must be asynchronous: ad set ${current.id} has ${sourceAds.length}. POST /act_${account.id}/async_batch_requests with adbatch=[{"name":"copy","relative_url":"${current.id}/copies","body":"deep_copy=true"}] (up to ${DEEP_COPY_ASYNC_MAX} ads)`
+        : `A deep copy may carry at most ${DEEP_COPY_ASYNC_MAX} ads: ad set ${current.id} has ${sourceAds.length}`,
+      {
+        userTitle: 'Too many ads to copy',
+        userMessage:
+          maxAds === DEEP_COPY_SYNC_MAX
+            ? `This ad set has ${sourceAds.length} ads. Copies with more than ${DEEP_COPY_SYNC_MAX} ads run as an asynchronous request.`
+            : `An ad set with more than ${DEEP_COPY_ASYNC_MAX} ads cannot be deep-copied.`,
+      },
+    );
   }
   const targetCampaignId = input.campaignId ?? current.campaignId;
   const target = await trx('campaigns').where({ id: targetCampaignId }).first();
@@ -121,17 +122,29 @@ export async function copyAdSetIn(ctx: RequestContext, trx: Knex.Transaction, so
     // The copy inherits its campaign's budget: under a campaign budget it has none of its own.
     ...(campaignBudget ? { dailyBudget: null, lifetimeBudget: null } : {}),
     // The rotation belongs to the source's ads and schedule.
-    timeBasedAdRotationIdBlocks: null, timeBasedAdRotationIntervals: null,
+    timeBasedAdRotationIdBlocks: null,
+    timeBasedAdRotationIntervals: null,
   };
   const context = await loadRuleFacts(trx, ctx.config, account, draft, { mode: 'copy', sent: new Set(), lockCampaign: true });
   draft = withAdSetDefaults(draft, context);
   const limit = adSetLimitViolation(account, await countLiveAdSets(trx, account.id), 1, limitsOf(ctx), 'campaign_id');
   refuseFirst([...adSetViolations(draft, context), ...(limit ? [limit] : [])]);
   const [copy] = await insertAdSets(trx, [draft]);
-  const copiedAds = await insertObjects<AdRecord>(trx, 'ad', ads, sourceAds.map((ad) => ({
-    organizationId: ad.organizationId, accountId: ad.accountId, campaignId: copy!.campaignId, adsetId: copy!.id,
-    name: copyName(ad.name, 'ad', input.rename), status: statusFor(input.statusOption, ad.status), creative: ad.creative, sourceAdId: ad.id,
-  })));
+  const copiedAds = await insertObjects<AdRecord>(
+    trx,
+    'ad',
+    ads,
+    sourceAds.map((ad) => ({
+      organizationId: ad.organizationId,
+      accountId: ad.accountId,
+      campaignId: copy!.campaignId,
+      adsetId: copy!.id,
+      name: copyName(ad.name, 'ad', input.rename),
+      status: statusFor(input.statusOption, ad.status),
+      creative: ad.creative,
+      sourceAdId: ad.id,
+    })),
+  );
   return {
     copiedAdsetId: copy!.id,
     adObjectIds: [

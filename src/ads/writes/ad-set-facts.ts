@@ -13,7 +13,10 @@ import { adAccounts, campaigns, customAudiences, customConversions, type AdAccou
  * write reads them inside its transaction (SQLite has one connection: a loader outside it would wait forever).
  */
 export async function loadRuleFacts(
-  q: Knex, config: Config, account: AdAccountRecord, draft: AdSetDraft,
+  q: Knex,
+  config: Config,
+  account: AdAccountRecord,
+  draft: AdSetDraft,
   options: { mode: AdSetRuleContext['mode']; sent: ReadonlySet<string>; currentCampaignId?: string; lockCampaign?: boolean },
 ): Promise<AdSetRuleContext> {
   const campaignQuery = q(campaigns.table).where({ id: draft.campaignId }).first();
@@ -27,14 +30,18 @@ export async function loadRuleFacts(
     conversionIds.length > 0 ? q(customConversions.table).whereIn('id', conversionIds) : Promise.resolve([]),
   ]);
   const campaign = campaignRow ? campaigns.fromRow(campaignRow) : null;
-  const audiences = new Map<string, AudienceFacts>((audienceRows as Array<Record<string, unknown>>).map((row) => {
-    const audience = customAudiences.fromRow(row);
-    return [audience.id, audience];
-  }));
-  const conversions = new Map<string, ConversionFacts>((conversionRows as Array<Record<string, unknown>>).map((row) => {
-    const conversion = customConversions.fromRow(row);
-    return [conversion.id, conversion];
-  }));
+  const audiences = new Map<string, AudienceFacts>(
+    (audienceRows as Array<Record<string, unknown>>).map((row) => {
+      const audience = customAudiences.fromRow(row);
+      return [audience.id, audience];
+    }),
+  );
+  const conversions = new Map<string, ConversionFacts>(
+    (conversionRows as Array<Record<string, unknown>>).map((row) => {
+      const conversion = customConversions.fromRow(row);
+      return [conversion.id, conversion];
+    }),
+  );
   return {
     mode: options.mode,
     sent: options.sent,
@@ -44,8 +51,8 @@ export async function loadRuleFacts(
     audiences,
     conversions,
     promotedPost: await promotedPost(q, account, draft.promotedObject),
-    sourceAdSet: draft.sourceAdsetId === null ? undefined
-      : (await q('ad_sets').where({ id: draft.sourceAdsetId, account_id: account.id }).first()) ? 'found' : 'missing',
+    sourceAdSet:
+      draft.sourceAdsetId === null ? undefined : (await q('ad_sets').where({ id: draft.sourceAdsetId, account_id: account.id }).first()) ? 'found' : 'missing',
     budgets: config.adSets.budgets,
     now: new Date(),
   };

@@ -1,15 +1,40 @@
 import { camel } from '../../db/rows.ts';
 import { DomainError } from '../../errors/index.ts';
 import {
-  boolean, dateTime, given, graphId, integer, jsonObject, list, MAX_EXACT_INTEGER, missingParam, oneOf, positiveInteger, text, wholeNumber,
-  type Params, type Reader,
+  boolean,
+  dateTime,
+  given,
+  graphId,
+  integer,
+  jsonObject,
+  list,
+  MAX_EXACT_INTEGER,
+  missingParam,
+  oneOf,
+  positiveInteger,
+  text,
+  wholeNumber,
+  type Params,
+  type Reader,
 } from '../../graph-api/params.ts';
 import type { AdSetDraft } from '../rules/ad-set.ts';
 import { NO_SPEND_CAP } from '../rules/budgets.ts';
 import {
-  AUTOMATIC_MANUAL_STATES, BID_STRATEGIES, BILLING_EVENTS, BUDGET_SOURCES, CREATE_STATUSES, DESTINATION_TYPES, EXECUTION_OPTIONS,
-  MULTI_OPTIMIZATION_GOAL_WEIGHTS, OBJECT_STATUSES, OPTIMIZATION_GOALS, OPTIMIZATION_SUB_EVENTS, PACING_TYPES, TUNE_FOR_CATEGORIES,
-  type ExecutionOption, type ObjectStatus,
+  AUTOMATIC_MANUAL_STATES,
+  BID_STRATEGIES,
+  BILLING_EVENTS,
+  BUDGET_SOURCES,
+  CREATE_STATUSES,
+  DESTINATION_TYPES,
+  EXECUTION_OPTIONS,
+  MULTI_OPTIMIZATION_GOAL_WEIGHTS,
+  OBJECT_STATUSES,
+  OPTIMIZATION_GOALS,
+  OPTIMIZATION_SUB_EVENTS,
+  PACING_TYPES,
+  TUNE_FOR_CATEGORIES,
+  type ExecutionOption,
+  type ObjectStatus,
 } from '../rules/enums.ts';
 import { AD_SET_NAME_MAX, DSA_NAME_MAX } from '../rules/limits.ts';
 import { violation, violationOf, type Violation } from '../rules/violations.ts';

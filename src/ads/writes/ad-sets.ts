@@ -27,7 +27,11 @@ export interface AdSetWriteResult {
 }
 
 const AD_SET: WriteTarget<AdSetRecord> = {
-  type: 'ad_set', label: 'Ad set', mapping: adSets, find: findAdSet, loader: (ctx) => ctx.loaders.ads.adSetById,
+  type: 'ad_set',
+  label: 'Ad set',
+  mapping: adSets,
+  find: findAdSet,
+  loader: (ctx) => ctx.loaders.ads.adSetById,
 };
 
 export const limitsOf = (ctx: RequestContext): AdSetLimits => ctx.config.adSets.limits;
@@ -42,8 +46,11 @@ function besides(reported: readonly Violation[], found: Violation[]): Violation[
 function createDraft(account: AdAccountRecord, input: AdSetInput): AdSetDraft {
   return newAdSet({
     ...input.changes,
-    organizationId: account.organizationId, accountId: account.id,
-    campaignId: input.changes.campaignId ?? '', name: input.changes.name ?? '', status: statusOf(input) ?? 'ACTIVE',
+    organizationId: account.organizationId,
+    accountId: account.id,
+    campaignId: input.changes.campaignId ?? '',
+    name: input.changes.name ?? '',
+    status: statusOf(input) ?? 'ACTIVE',
   });
 }
 
@@ -59,7 +66,7 @@ async function createViolations(ctx: RequestContext, q: Knex, account: AdAccount
 }
 
 const wantsRecommendations = (input: AdSetInput, draft: AdSetDraft, context: AdSetRuleContext) =>
-  (input.executionOptions.has('include_recommendations') ? recommendationsOf(draft, context) : undefined);
+  input.executionOptions.has('include_recommendations') ? recommendationsOf(draft, context) : undefined;
 
 /**
  * POST /act_<ID>/adsets. The account's row is held while its ad sets are counted and the new one inserted, so
@@ -97,20 +104,26 @@ async function updateViolations(ctx: RequestContext, q: Knex, current: AdSetReco
   const state = stateViolations('ad set', current.id, current.status, sentNames, { status: input.changes.status, campaign_status: input.changes.status });
   const account = await accountRow(q, current.accountId);
   const merged: AdSetDraft = { ...current, ...input.changes };
-  const context = await loadRuleFacts(q, ctx.config, account, merged, { mode: 'update', sent: input.sent, currentCampaignId: current.campaignId, lockCampaign: lock });
+  const context = await loadRuleFacts(q, ctx.config, account, merged, {
+    mode: 'update',
+    sent: input.sent,
+    currentCampaignId: current.campaignId,
+    lockCampaign: lock,
+  });
   const draft = withAdSetDefaults(merged, context);
   const violations = state.length > 0 ? [...state, ...input.violations] : [...input.violations, ...besides(input.violations, adSetViolations(draft, context))];
   return { draft, context, violations };
 }
 
-const sentNamesOf = (params: Params) => Object.keys(params).filter((name) => params[name] !== undefined && params[name] !== null && name !== 'access_token' && name !== 'execution_options');
+const sentNamesOf = (params: Params) =>
+  Object.keys(params).filter((name) => params[name] !== undefined && params[name] !== null && name !== 'access_token' && name !== 'execution_options');
 
 /** The columns an update writes: what changed, and what the defaults filled in. */
 function patchOf(current: AdSetRecord, draft: AdSetDraft): Partial<AdSetRecord> {
   const patch: Record<string, unknown> = {};
   for (const column of Object.keys(adSets.columns)) {
     const key = camel(column) as keyof AdSetDraft;
-    if (key === ('id' as never) || key === 'createdTime' as never || key === 'updatedTime' as never) continue;
+    if (key === ('id' as never) || key === ('createdTime' as never) || key === ('updatedTime' as never)) continue;
     if (JSON.stringify(draft[key]) !== JSON.stringify(current[key as keyof AdSetRecord])) patch[key] = draft[key];
   }
   return patch as Partial<AdSetRecord>;
@@ -139,7 +152,9 @@ export async function updateAdSet(ctx: RequestContext, adSetId: string, params: 
     const now = new Date();
     const patch = patchOf(current, draft);
     if (Object.keys(patch).length === 0) return;
-    await trx(adSets.table).where({ id: current.id }).update(adSets.toRow({ ...patch, updatedTime: now }));
+    await trx(adSets.table)
+      .where({ id: current.id })
+      .update(adSets.toRow({ ...patch, updatedTime: now }));
     if ('targeting' in patch || 'promotedObject' in patch) await replaceAdSetReferences(trx, { ...draft, id: current.id });
     if (patch.status === 'DELETED' || patch.status === 'ARCHIVED') await cascadeToAds(trx, current.id, patch.status, now);
   });
@@ -151,7 +166,16 @@ export async function validateAdSetUpdate(ctx: RequestContext, adSetId: string, 
   params ??= {};
   const found = await visibleForWrite(ctx, 'ad_set', 'Ad set', adSetId, 'update', findAdSet);
   const input = readAdSetParams(params, 'update');
-  return (await updateViolations(ctx, ctx.db, found, input, sentNamesOf(params).filter((name) => name in AD_SET_PARAMS), false)).violations;
+  return (
+    await updateViolations(
+      ctx,
+      ctx.db,
+      found,
+      input,
+      sentNamesOf(params).filter((name) => name in AD_SET_PARAMS),
+      false,
+    )
+  ).violations;
 }
 
 /** An ad set's ads follow it to DELETED (and to ARCHIVED, leaving deleted ones deleted). */
@@ -170,4 +194,3 @@ export async function deleteAdSet(ctx: RequestContext, adSetId: string): Promise
     await cascadeToAds(trx, current.id, 'DELETED', now);
   });
 }
-

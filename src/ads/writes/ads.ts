@@ -44,12 +44,23 @@ export function createAd(ctx: RequestContext, accountId: string, params: Params)
         throw paramError('adset_id', `Param adset_id names ad set ${adsetId}, which is ${String(adSet.status)}: ads cannot be added to it`);
       }
       if ((await countLiveAds(trx, adsetId)) >= MAX_ADS_PER_AD_SET) {
-        throw paramError('adset_id', `Ad set ${adsetId} already has ${MAX_ADS_PER_AD_SET} ads that are not archived or deleted, the most an ad set may have. Archive or delete some before adding more`);
+        throw paramError(
+          'adset_id',
+          `Ad set ${adsetId} already has ${MAX_ADS_PER_AD_SET} ads that are not archived or deleted, the most an ad set may have. Archive or delete some before adding more`,
+        );
       }
-      const [created] = await insertObjects<AdRecord>(trx, 'ad', ads, [{
-        organizationId: account.organizationId, accountId: account.id, campaignId: String(adSet.campaign_id), adsetId,
-        name: input.name!, status: input.status ?? 'ACTIVE', creative: input.creative!, sourceAdId: null,
-      }]);
+      const [created] = await insertObjects<AdRecord>(trx, 'ad', ads, [
+        {
+          organizationId: account.organizationId,
+          accountId: account.id,
+          campaignId: String(adSet.campaign_id),
+          adsetId,
+          name: input.name!,
+          status: input.status ?? 'ACTIVE',
+          creative: input.creative!,
+          sourceAdId: null,
+        },
+      ]);
       return created!;
     },
     loader: AD.loader,

@@ -3,7 +3,15 @@ import { insertObjects } from '../../db/objects.ts';
 import { DomainError } from '../../errors/index.ts';
 import { collectParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { ASYNC_BATCH_MAX, DEEP_COPY_ASYNC_MAX } from '../rules/limits.ts';
-import { asyncRequests, asyncRequestSets, countLiveAds, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord, type StoredPrincipal } from '../store.ts';
+import {
+  asyncRequests,
+  asyncRequestSets,
+  countLiveAds,
+  type AdSetRecord,
+  type AsyncRequestRecord,
+  type AsyncRequestSetRecord,
+  type StoredPrincipal,
+} from '../store.ts';
 import { accountForCreate } from './common.ts';
 import { readCopyParams, sourceForCopy } from './ad-set-copies.ts';
 
@@ -39,7 +47,8 @@ export async function checkCopyRequest(ctx: RequestContext, adSetId: string, par
   const source = await sourceForCopy(ctx, adSetId);
   if (copy.deepCopy && (await countLiveAds(ctx.db, adSetId)) > DEEP_COPY_ASYNC_MAX) {
     throw paramError('deep_copy', `A deep copy may carry at most ${DEEP_COPY_ASYNC_MAX} ads: ad set ${adSetId} has more`, {
-      userTitle: 'Too many ads to copy', userMessage: `An ad set with more than ${DEEP_COPY_ASYNC_MAX} ads cannot be deep-copied.`,
+      userTitle: 'Too many ads to copy',
+      userMessage: `An ad set with more than ${DEEP_COPY_ASYNC_MAX} ads cannot be deep-copied.`,
     });
   }
   return source;
@@ -53,8 +62,12 @@ async function readItem(ctx: RequestContext, accountId: string, raw: Record<stri
     if (!match) throw paramError('relative_url', `Param relative_url must be "<AD_SET_ID>/copies": asynchronous requests here copy ad sets`);
     const [, adSetId, query = ''] = match as unknown as [string, string, string | undefined];
     const body = raw.body;
-    const bodyParams = typeof body === 'string' ? Object.fromEntries(new URLSearchParams(body))
-      : typeof body === 'object' && body !== null && !Array.isArray(body) ? body as Record<string, unknown> : {};
+    const bodyParams =
+      typeof body === 'string'
+        ? Object.fromEntries(new URLSearchParams(body))
+        : typeof body === 'object' && body !== null && !Array.isArray(body)
+          ? (body as Record<string, unknown>)
+          : {};
     const params = collectParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
     const source = await checkCopyRequest(ctx, adSetId, params);
     if (source.accountId !== accountId) throw paramError('relative_url', `Ad set ${adSetId} is not in ad account act_${accountId}`);
@@ -81,16 +94,44 @@ export async function createAsyncBatch(ctx: RequestContext, accountId: string, p
 }
 
 /** Stores a request set and its requests in one transaction, then wakes the runner. */
-export async function enqueue(ctx: RequestContext, accountId: string, organizationId: string, name: string, items: BatchItem[]): Promise<AsyncRequestSetRecord> {
+export async function enqueue(
+  ctx: RequestContext,
+  accountId: string,
+  organizationId: string,
+  name: string,
+  items: BatchItem[],
+): Promise<AsyncRequestSetRecord> {
   const principal = storedPrincipal(ctx);
   const set = await ctx.db.transaction(async (trx) => {
-    const [created] = await insertObjects<AsyncRequestSetRecord>(trx, 'async_request_set', asyncRequestSets, [{
-      organizationId, accountId, name, ownerId: ownerOf(principal), principal,
-    }]);
-    await insertObjects<AsyncRequestRecord>(trx, 'async_request', asyncRequests, items.map((item) => ({
-      organizationId, accountId, setId: created!.id, adsetId: item.adSetId, name: item.name, type: 'ADSET_COPY', status: 'INITIAL' as const,
-      input: { relative_url: `${item.adSetId}/copies`, params: item.params }, result: null, error: null, attempts: 0, claimedBy: null, leaseExpiresAt: null,
-    })));
+    const [created] = await insertObjects<AsyncRequestSetRecord>(trx, 'async_request_set', asyncRequestSets, [
+      {
+        organizationId,
+        accountId,
+        name,
+        ownerId: ownerOf(principal),
+        principal,
+      },
+    ]);
+    await insertObjects<AsyncRequestRecord>(
+      trx,
+      'async_request',
+      asyncRequests,
+      items.map((item) => ({
+        organizationId,
+        accountId,
+        setId: created!.id,
+        adsetId: item.adSetId,
+        name: item.name,
+        type: 'ADSET_COPY',
+        status: 'INITIAL' as const,
+        input: { relative_url: `${item.adSetId}/copies`, params: item.params },
+        result: null,
+        error: null,
+        attempts: 0,
+        claimedBy: null,
+        leaseExpiresAt: null,
+      })),
+    );
     return created!;
   });
   ctx.jobs?.wake();

@@ -2,8 +2,21 @@ import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { DomainError } from '../../errors/index.ts';
 import {
-  decimal, decodeJsonText, given, graphId, isPlainObject, jsonObject, jsonText, missingParam, oneOf, optionalParam, paramError,
-  requiredParam, text, type Params, type Reader,
+  decimal,
+  decodeJsonText,
+  given,
+  graphId,
+  isPlainObject,
+  jsonObject,
+  jsonText,
+  missingParam,
+  oneOf,
+  optionalParam,
+  paramError,
+  requiredParam,
+  text,
+  type Params,
+  type Reader,
 } from '../../graph-api/params.ts';
 import { AUDIENCE_SUBTYPES, CUSTOM_EVENT_TYPES, LOOKALIKE_TYPES } from '../rules/enums.ts';
 import { customAudiences, customConversions, RESTRICTED_LOOKALIKE, type CustomAudienceRecord, type CustomConversionRecord } from '../store.ts';
@@ -49,7 +62,9 @@ export function createCustomAudience(ctx: RequestContext, accountId: string, par
       let operationStatus: { code: number; description: string } = { code: 200, description: 'Normal' };
       if (subtype === 'LOOKALIKE') {
         lookalikeSpec = requiredParam(params, 'lookalike_spec', readLookalikeSpec);
-        const originId = optionalParam(params, 'origin_audience_id', graphId) ?? (lookalikeSpec.origin_audience_id === undefined ? undefined : String(lookalikeSpec.origin_audience_id));
+        const originId =
+          optionalParam(params, 'origin_audience_id', graphId) ??
+          (lookalikeSpec.origin_audience_id === undefined ? undefined : String(lookalikeSpec.origin_audience_id));
         if (originId === undefined) throw missingParam('origin_audience_id');
         const origin = await ctx.loaders.ads.customAudienceById.load(originId);
         if (!origin || origin.accountId !== account.id) {
@@ -63,11 +78,19 @@ export function createCustomAudience(ctx: RequestContext, accountId: string, par
       return { name, subtype, description, lookalikeSpec, operationStatus };
     },
     async insert(trx, account, input) {
-      const [audience] = await insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [{
-        organizationId: account.organizationId, accountId: account.id, name: input.name, subtype: input.subtype, description: input.description,
-        lookalikeSpec: input.lookalikeSpec, flaggedReason: null,
-        operationStatusCode: input.operationStatus.code, operationStatusDescription: input.operationStatus.description,
-      }]);
+      const [audience] = await insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [
+        {
+          organizationId: account.organizationId,
+          accountId: account.id,
+          name: input.name,
+          subtype: input.subtype,
+          description: input.description,
+          lookalikeSpec: input.lookalikeSpec,
+          flaggedReason: null,
+          operationStatusCode: input.operationStatus.code,
+          operationStatusDescription: input.operationStatus.description,
+        },
+      ]);
       return audience!;
     },
     loader: (c) => c.loaders.ads.customAudienceById,
@@ -97,9 +120,14 @@ export function createCustomConversion(ctx: RequestContext, accountId: string, p
       customEventType: optionalParam(params, 'custom_event_type', oneOf(CUSTOM_EVENT_TYPES)) ?? null,
     }),
     async insert(trx, account, input) {
-      const [conversion] = await insertObjects<CustomConversionRecord>(trx, 'custom_conversion', customConversions, [{
-        organizationId: account.organizationId, accountId: account.id, ...input, flaggedReason: null,
-      }]);
+      const [conversion] = await insertObjects<CustomConversionRecord>(trx, 'custom_conversion', customConversions, [
+        {
+          organizationId: account.organizationId,
+          accountId: account.id,
+          ...input,
+          flaggedReason: null,
+        },
+      ]);
       return conversion!;
     },
     loader: (c) => c.loaders.ads.customConversionById,

@@ -1,9 +1,7 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
-import {
-  dateTime, list, oneOf, optionalParam, paramError, positiveInteger, requiredParam, text, type Params,
-} from '../../graph-api/params.ts';
+import { dateTime, list, oneOf, optionalParam, paramError, positiveInteger, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { BID_STRATEGIES, CREATE_STATUSES, OBJECT_STATUSES, OBJECTIVES, SPECIAL_AD_CATEGORIES, type ObjectStatus } from '../rules/enums.ts';
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
@@ -14,7 +12,15 @@ import { createInAccount, definedOnly, sentOf, writeLocked, type WriteTarget } f
 /** Campaign writes (DECISIONS section 8): POST /act_<ID>/campaigns, POST /<CAMPAIGN_ID>, DELETE /<CAMPAIGN_ID>. */
 
 const CAMPAIGN_PARAMS = [
-  'name', 'objective', 'status', 'special_ad_categories', 'bid_strategy', 'daily_budget', 'lifetime_budget', 'start_time', 'stop_time',
+  'name',
+  'objective',
+  'status',
+  'special_ad_categories',
+  'bid_strategy',
+  'daily_budget',
+  'lifetime_budget',
+  'start_time',
+  'stop_time',
 ] as const;
 
 interface CampaignChanges {
@@ -65,7 +71,11 @@ function assertCampaignCoherent(changes: CampaignChanges, after: Pick<CampaignRe
 }
 
 const CAMPAIGN: WriteTarget<CampaignRecord> = {
-  type: 'campaign', label: 'Campaign', mapping: campaigns, find: findCampaign, loader: (ctx) => ctx.loaders.ads.campaignById,
+  type: 'campaign',
+  label: 'Campaign',
+  mapping: campaigns,
+  find: findCampaign,
+  loader: (ctx) => ctx.loaders.ads.campaignById,
 };
 
 /** POST /act_<ID>/campaigns: a campaign under the account. */
@@ -74,18 +84,30 @@ export function createCampaign(ctx: RequestContext, accountId: string, params: P
     read() {
       const changes = readCampaignParams(params ?? {}, 'create');
       const fields = {
-        dailyBudget: changes.dailyBudget ?? null, lifetimeBudget: changes.lifetimeBudget ?? null,
-        startTime: changes.startTime ?? null, stopTime: changes.stopTime ?? null,
+        dailyBudget: changes.dailyBudget ?? null,
+        lifetimeBudget: changes.lifetimeBudget ?? null,
+        startTime: changes.startTime ?? null,
+        stopTime: changes.stopTime ?? null,
       };
       assertCampaignCoherent(changes, fields);
       return { changes, fields };
     },
     async insert(trx, account, { changes, fields }) {
-      const [campaign] = await insertObjects<CampaignRecord>(trx, 'campaign', campaigns, [{
-        organizationId: account.organizationId, accountId: account.id, name: changes.name!, objective: changes.objective!,
-        status: changes.status ?? 'ACTIVE', specialAdCategories: changes.specialAdCategories!, specialAdCategoryCountry: null,
-        bidStrategy: changes.bidStrategy ?? null, buyingType: 'AUCTION', spendCap: null, ...fields,
-      }]);
+      const [campaign] = await insertObjects<CampaignRecord>(trx, 'campaign', campaigns, [
+        {
+          organizationId: account.organizationId,
+          accountId: account.id,
+          name: changes.name!,
+          objective: changes.objective!,
+          status: changes.status ?? 'ACTIVE',
+          specialAdCategories: changes.specialAdCategories!,
+          specialAdCategoryCountry: null,
+          bidStrategy: changes.bidStrategy ?? null,
+          buyingType: 'AUCTION',
+          spendCap: null,
+          ...fields,
+        },
+      ]);
       return campaign!;
     },
     loader: CAMPAIGN.loader,
@@ -110,8 +132,10 @@ export async function updateCampaign(ctx: RequestContext, campaignId: string, pa
       throw paramError('objective', 'Param objective cannot be changed once the campaign is created');
     }
     const after = {
-      dailyBudget: changes.dailyBudget ?? current.dailyBudget, lifetimeBudget: changes.lifetimeBudget ?? current.lifetimeBudget,
-      startTime: changes.startTime ?? current.startTime, stopTime: changes.stopTime ?? current.stopTime,
+      dailyBudget: changes.dailyBudget ?? current.dailyBudget,
+      lifetimeBudget: changes.lifetimeBudget ?? current.lifetimeBudget,
+      startTime: changes.startTime ?? current.startTime,
+      stopTime: changes.stopTime ?? current.stopTime,
     };
     assertCampaignCoherent(changes, after);
     const now = new Date();

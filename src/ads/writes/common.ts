@@ -38,8 +38,13 @@ export type WriteAction = 'update' | 'delete';
  * organization is FORBIDDEN (`verb` words the refusal: a copy needs `create`, and says "copy").
  */
 export async function visibleForWrite<T extends { organizationId: string; id: string }>(
-  ctx: RequestContext, type: ResourceType, label: string, id: string, action: WriteAction | 'create',
-  find: (ctx: RequestContext, id: string) => Promise<T | null>, verb: string = action,
+  ctx: RequestContext,
+  type: ResourceType,
+  label: string,
+  id: string,
+  action: WriteAction | 'create',
+  find: (ctx: RequestContext, id: string) => Promise<T | null>,
+  verb: string = action,
 ): Promise<T> {
   requireSignedIn(ctx);
   const record = await find(ctx, String(id));
@@ -77,7 +82,10 @@ export interface WriteTarget<T extends { id: string; organizationId: string }> {
  * change it (it sees the row as it is under the lock), and read it back; the request's loader is refreshed.
  */
 export async function writeLocked<T extends { id: string; organizationId: string }>(
-  ctx: RequestContext, target: WriteTarget<T>, id: string, action: WriteAction,
+  ctx: RequestContext,
+  target: WriteTarget<T>,
+  id: string,
+  action: WriteAction,
   write: (trx: Knex.Transaction, current: T) => Promise<void>,
 ): Promise<T> {
   const found = await visibleForWrite(ctx, target.type, target.label, id, action, target.find);
@@ -95,7 +103,10 @@ export async function writeLocked<T extends { id: string; organizationId: string
  * permission, as the platform does), `insert` writes in one transaction, and the request's loader is primed.
  */
 export async function createInAccount<T extends { id: string }, I>(
-  ctx: RequestContext, accountId: string, type: ResourceType, what: string,
+  ctx: RequestContext,
+  accountId: string,
+  type: ResourceType,
+  what: string,
   steps: {
     read: (account: AdAccountRecord) => I | Promise<I>;
     insert: (trx: Knex.Transaction, account: AdAccountRecord, input: I) => Promise<T>;

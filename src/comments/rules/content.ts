@@ -19,19 +19,25 @@ export interface Attachment {
   source?: string;
 }
 
-export type ContentResult =
-  | { ok: true; message: string | null; attachment: Attachment | null }
-  | { ok: false; field: string; reason: string };
+export type ContentResult = { ok: true; message: string | null; attachment: Attachment | null } | { ok: false; field: string; reason: string };
 
 /** Rules 1 and 2, then the content as stored (rule 3: the result replaces whatever was there). */
 export function commentContent(input: ContentInput): ContentResult {
   const message = input.message !== undefined && input.message.trim() !== '' ? input.message : null;
   const attachments = (['attachmentUrl', 'attachmentId', 'attachmentShareUrl', 'source'] as const).filter((key) => input[key] !== undefined);
   if (message === null && attachments.length === 0) {
-    return { ok: false, field: 'message', reason: 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)' };
+    return {
+      ok: false,
+      field: 'message',
+      reason: 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)',
+    };
   }
   if (input.attachmentShareUrl !== undefined && attachments.length > 1) {
-    return { ok: false, field: 'attachment_share_url', reason: 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source' };
+    return {
+      ok: false,
+      field: 'attachment_share_url',
+      reason: 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source',
+    };
   }
   if (input.source !== undefined && attachments.length > 1) {
     return { ok: false, field: 'source', reason: 'Param source cannot be combined with another attachment' };

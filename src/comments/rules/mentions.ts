@@ -11,9 +11,7 @@ const MENTION = /@\[([^\]]*)\]/g;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const NUMERIC = /^[1-9][0-9]{0,18}$/;
 
-export type MentionParse =
-  | { ok: true; ids: string[] }
-  | { ok: false; reason: string };
+export type MentionParse = { ok: true; ids: string[] } | { ok: false; reason: string };
 
 /** The ids a message mentions, in order (each once), or why a mention is malformed. */
 export function mentionedIds(message: string): MentionParse {
@@ -21,7 +19,10 @@ export function mentionedIds(message: string): MentionParse {
   for (const match of message.matchAll(MENTION)) {
     const id = match[1]!.trim();
     if (!UUID.test(id) && !NUMERIC.test(id)) {
-      return { ok: false, reason: `the mention "${match[0]}" at character ${codePoints(message.slice(0, match.index))} does not name a user, page or group id` };
+      return {
+        ok: false,
+        reason: `the mention "${match[0]}" at character ${codePoints(message.slice(0, match.index))} does not name a user, page or group id`,
+      };
     }
     const normalized = UUID.test(id) ? id.toLowerCase() : id;
     if (!ids.includes(normalized)) ids.push(normalized);

@@ -10,12 +10,19 @@ import { commentContent, MAX_COMMENT_MESSAGE, type ContentInput } from '../rules
 import { codePoints } from '../../text/code-points.ts';
 import { mentionedIds, renderMentions, type MentionTarget } from '../rules/mentions.ts';
 import { editRefusal, hideRefusal } from '../rules/moderation.ts';
+import { actorOn, findCommentObject, findPost, isAuthor, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject } from '../service.ts';
 import {
-  actorOn, findCommentObject, findPost, isAuthor, moderationFacts, refuseDiscontinuedId, viewsAsPage, type CommentObject,
-} from '../service.ts';
-import {
-  commentExternalId, commentLikes, comments, insertComments, groups, insertLikes, pages, replaceMentions,
-  type CommentRecord, type MessageTag, type PostRecord,
+  commentExternalId,
+  commentLikes,
+  comments,
+  insertComments,
+  groups,
+  insertLikes,
+  pages,
+  replaceMentions,
+  type CommentRecord,
+  type MessageTag,
+  type PostRecord,
 } from '../store.ts';
 import { displayName, users } from '../../identity/store.ts';
 
@@ -51,10 +58,8 @@ async function mentionTargets(ctx: RequestContext, ids: string[]): Promise<Map<s
   const userIds = ids.filter(isUuid);
   const numericIds = ids.filter(isNumericId);
   const rowsOf = async (table: string, wanted: string[]): Promise<Array<Record<string, unknown>>> =>
-    (wanted.length > 0 ? ctx.db(table).whereIn('id', wanted) : []);
-  const [userRows, pageRows, groupRows] = await Promise.all([
-    rowsOf(users.table, userIds), rowsOf(pages.table, numericIds), rowsOf(groups.table, numericIds),
-  ]);
+    wanted.length > 0 ? ctx.db(table).whereIn('id', wanted) : [];
+  const [userRows, pageRows, groupRows] = await Promise.all([rowsOf(users.table, userIds), rowsOf(pages.table, numericIds), rowsOf(groups.table, numericIds)]);
   const targets = new Map<string, MentionTarget>();
   for (const user of userRows.map(users.fromRow)) targets.set(user.id, { id: user.id, name: displayName(user), type: 'user' });
   for (const page of pageRows.map(pages.fromRow)) targets.set(page.id, { id: page.id, name: page.name, type: 'page' });
@@ -94,7 +99,10 @@ export async function publishComment(ctx: RequestContext, objectId: string, para
   if (String(objectId).includes('_')) {
     const parent = await commentNamed(ctx, objectId);
     if (parent.comment.parentId !== null) {
-      throw paramError('id', `Comment ${objectId} is a reply, and replies take no replies: reply to ${commentExternalId({ postId: parent.comment.postId, id: parent.comment.parentId })}`);
+      throw paramError(
+        'id',
+        `Comment ${objectId} is a reply, and replies take no replies: reply to ${commentExternalId({ postId: parent.comment.postId, id: parent.comment.parentId })}`,
+      );
     }
     ({ post } = parent);
     parentId = parent.comment.id;
@@ -109,11 +117,22 @@ export async function publishComment(ctx: RequestContext, objectId: string, para
     throw forbidden(`Permissions error: commenting as the page needs the pages_manage_engagement permission`);
   }
   const content = await storedContent(ctx, readContent(params));
-  const [comment] = await ctx.db.transaction((trx) => insertComments(trx, [{
-    organizationId: post.organizationId, postId: post.id, parentId,
-    authorUserId: 'userId' in author ? author.userId : null, authorPageId: 'pageId' in author ? author.pageId : null,
-    message: content.message, attachment: content.attachment, messageTags: content.messageTags, isHidden: false, likeCount: 0,
-  }]));
+  const [comment] = await ctx.db.transaction((trx) =>
+    insertComments(trx, [
+      {
+        organizationId: post.organizationId,
+        postId: post.id,
+        parentId,
+        authorUserId: 'userId' in author ? author.userId : null,
+        authorPageId: 'pageId' in author ? author.pageId : null,
+        message: content.message,
+        attachment: content.attachment,
+        messageTags: content.messageTags,
+        isHidden: false,
+        likeCount: 0,
+      },
+    ]),
+  );
   return primed(ctx, comment!);
 }
 
@@ -137,7 +156,10 @@ export async function editComment(ctx: RequestContext, commentId: string, params
   if (!can(ctx.viewer, 'update', found.subject)) throw forbidden(`Permissions error: you may not change comment ${commentId}`);
   let content: Awaited<ReturnType<typeof storedContent>> | undefined;
   if (contentSent || hidden === undefined) {
-    const refusal = editRefusal({ ownComment: isAuthor(ctx, comment), byPage: comment.authorPageId === post.pageId && viewsAsPage(ctx, comment.organizationId) });
+    const refusal = editRefusal({
+      ownComment: isAuthor(ctx, comment),
+      byPage: comment.authorPageId === post.pageId && viewsAsPage(ctx, comment.organizationId),
+    });
     if (refusal) throw forbidden(`Permissions error: ${refusal}`);
     content = await storedContent(ctx, readContent(params));
   }
@@ -165,15 +187,19 @@ export async function deleteComment(ctx: RequestContext, commentId: string): Pro
   const found = await commentNamed(ctx, commentId);
   if (!can(ctx.viewer, 'delete', found.subject)) {
     const review = found.post.kind === 'review' && viewsAsPage(ctx, found.comment.organizationId);
-    throw forbidden(review
-      ? "Permissions error: comments on a review cannot be removed by the page, as reviews are not the page's posts"
-      : `Permissions error: you may not delete comment ${commentId}`);
+    throw forbidden(
+      review
+        ? "Permissions error: comments on a review cannot be removed by the page, as reviews are not the page's posts"
+        : `Permissions error: you may not delete comment ${commentId}`,
+    );
   }
   await ctx.db.transaction(async (trx) => {
     const current = await locked(ctx, trx, found.comment);
     const replies = (await trx(comments.table).where({ parent_id: current.id }).select('id')).map((row: { id: unknown }) => String(row.id));
     // Removing the ids removes the rows that hang on them (comments, likes, mentions: ON DELETE CASCADE).
-    await trx('graph_objects').whereIn('id', [current.id, ...replies]).delete();
+    await trx('graph_objects')
+      .whereIn('id', [current.id, ...replies])
+      .delete();
   });
   ctx.loaders.comments.commentById.clear(found.comment.id);
 }
@@ -197,4 +223,3 @@ export async function setCommentLiked(ctx: RequestContext, commentId: string, li
   ctx.loaders.comments.likedBy(liker).clear(updated.id).prime(updated.id, liked);
   return primed(ctx, updated);
 }
-

@@ -4,7 +4,19 @@ import { requireSignedIn } from '../../authz/guards.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { forbidden, notFound } from '../../errors/index.ts';
 import {
-  dateTime, httpUrl, integer, jsonObject, list, missingParam, nested, oneOf, optionalParam, paramError, requiredParam, smallInteger, text,
+  dateTime,
+  httpUrl,
+  integer,
+  jsonObject,
+  list,
+  missingParam,
+  nested,
+  oneOf,
+  optionalParam,
+  paramError,
+  requiredParam,
+  smallInteger,
+  text,
   type Params,
 } from '../../graph-api/params.ts';
 import { findPage } from '../service.ts';
@@ -75,12 +87,22 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
   const byPage = asPage && kind !== 'review';
   const postKind: PostKind = kind ?? (byPage ? 'page_post' : 'visitor_post');
   const [post] = await ctx.db.transaction((trx) =>
-    insertObjects<PostRecord>(trx, 'post', posts, [{
-      organizationId: page.organizationId, pageId: page.id, kind: postKind,
-      authorUserId: byPage ? null : user, authorPageId: byPage ? page.id : null,
-      message: message ?? null, attachment: url === undefined ? null : { url }, title: title ?? null, rating: rating ?? null,
-      eventStartTime: startTime ?? null, targeting: targeting ?? null,
-    }]));
+    insertObjects<PostRecord>(trx, 'post', posts, [
+      {
+        organizationId: page.organizationId,
+        pageId: page.id,
+        kind: postKind,
+        authorUserId: byPage ? null : user,
+        authorPageId: byPage ? page.id : null,
+        message: message ?? null,
+        attachment: url === undefined ? null : { url },
+        title: title ?? null,
+        rating: rating ?? null,
+        eventStartTime: startTime ?? null,
+        targeting: targeting ?? null,
+      },
+    ]),
+  );
   ctx.loaders.comments.postById.clear(post!.id).prime(post!.id, post!);
   return post!;
 }

@@ -38,9 +38,12 @@ export function graphError(error: DomainError, traceId: string): { status: numbe
   const graph = error.graph ?? { code: 100 };
   const type = graph.type ?? 'OAuthException';
   const message =
-    error.code === 'NOT_FOUND' ? unknownObjectMessage(error.detail ?? '')
-      // 190 and the unsupported-request error (subcode 33) carry no (#code) prefix, as the platform writes them.
-      : graph.code === 190 || graph.subcode === 33 ? error.message : `(#${graph.code}) ${error.message}`;
+    error.code === 'NOT_FOUND'
+      ? unknownObjectMessage(error.detail ?? '')
+      : // 190 and the unsupported-request error (subcode 33) carry no (#code) prefix, as the platform writes them.
+        graph.code === 190 || graph.subcode === 33
+        ? error.message
+        : `(#${graph.code}) ${error.message}`;
   const body: GraphErrorEnvelope = {
     error: {
       message,
@@ -61,7 +64,6 @@ export function graphError(error: DomainError, traceId: string): { status: numbe
 
 export const UNEXPECTED_GRAPH_ERROR = { code: 1, message: 'An unknown error occurred' };
 
-
 /** Express error handler for the `/v24.0` router. */
 export const graphErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const traceId = String(req.id);
@@ -75,12 +77,19 @@ export const graphErrorHandler: ErrorRequestHandler = (error, req, res, _next) =
  * Any error as a Graph response: domain errors by their codes, anything else as the opaque code 1 (logged).
  * A refused access token stays error 190 (HTTP 400, DECISIONS section 4) and carries RFC 6750's challenge too.
  */
-export function graphErrorResponse(error: unknown, traceId: string, log: { error(obj: object, msg: string): void }): {
-  status: number; body: GraphErrorEnvelope; headers: Record<string, string>;
+export function graphErrorResponse(
+  error: unknown,
+  traceId: string,
+  log: { error(obj: object, msg: string): void },
+): {
+  status: number;
+  body: GraphErrorEnvelope;
+  headers: Record<string, string>;
 } {
-  const known = isBodyParseError(error) || isBodyReadError(error)
-    ? new DomainError('BAD_USER_INPUT', 'Request body could not be read.', { graph: { code: 100 } })
-    : classify(error);
+  const known =
+    isBodyParseError(error) || isBodyReadError(error)
+      ? new DomainError('BAD_USER_INPUT', 'Request body could not be read.', { graph: { code: 100 } })
+      : classify(error);
   if (known) {
     const challenge = bearerChallenge(known);
     return { ...graphError(known, traceId), headers: challenge ? { 'WWW-Authenticate': challenge } : {} };

@@ -11,7 +11,14 @@ export interface OAuthErrorBody {
 export function oauthError(error: DomainError): { status: number; body: OAuthErrorBody } {
   const code =
     error.oauthError ??
-    ({ UNAUTHENTICATED: 'invalid_client', FORBIDDEN: 'unauthorized_client', RATE_LIMITED: 'slow_down', SERVICE_UNAVAILABLE: 'temporarily_unavailable' } as Record<string, string>)[error.code] ??
+    (
+      {
+        UNAUTHENTICATED: 'invalid_client',
+        FORBIDDEN: 'unauthorized_client',
+        RATE_LIMITED: 'slow_down',
+        SERVICE_UNAVAILABLE: 'temporarily_unavailable',
+      } as Record<string, string>
+    )[error.code] ??
     'invalid_request';
   const status = code === 'invalid_client' ? 401 : error.code === 'RATE_LIMITED' ? 429 : error.code === 'SERVICE_UNAVAILABLE' ? 503 : 400;
   return { status, body: { error: code, error_description: error.message } };

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BUDGET_TOO_LOW_SUBCODE, bidViolations, budgetShapeViolations, DEFAULT_HIGH_INCOME_COUNTRIES, effectiveBidStrategy, minimumBudgetViolations,
-  minimumDailyBudget, scheduledDays, type BudgetContext, type BudgetFields, type BudgetSettings,
+  BUDGET_TOO_LOW_SUBCODE,
+  bidViolations,
+  budgetShapeViolations,
+  DEFAULT_HIGH_INCOME_COUNTRIES,
+  effectiveBidStrategy,
+  minimumBudgetViolations,
+  minimumDailyBudget,
+  scheduledDays,
+  type BudgetContext,
+  type BudgetFields,
+  type BudgetSettings,
 } from '../../../src/ads/rules/budgets.ts';
 import { convertUsdCents, DEFAULT_RATES_PER_USD, formatMoney, parseRateTable, type RateTable } from '../../../src/ads/rules/currencies.ts';
 import { BILLING_EVENTS, type BidStrategy, type BillingEvent } from '../../../src/ads/rules/enums.ts';
@@ -13,24 +22,49 @@ const DAY = 24 * HOUR;
 const settings = (rates: RateTable = DEFAULT_RATES_PER_USD): BudgetSettings => ({ rates, highIncomeCountries: DEFAULT_HIGH_INCOME_COUNTRIES });
 
 const fields = (overrides: Partial<BudgetFields> = {}): BudgetFields => ({
-  bidStrategy: null, bidAmount: null, bidConstraints: null, billingEvent: null, dailyBudget: null, lifetimeBudget: null,
-  dailyMinSpendTarget: null, dailySpendCap: null, lifetimeMinSpendTarget: null, lifetimeSpendCap: null, startTime: null, endTime: null,
+  bidStrategy: null,
+  bidAmount: null,
+  bidConstraints: null,
+  billingEvent: null,
+  dailyBudget: null,
+  lifetimeBudget: null,
+  dailyMinSpendTarget: null,
+  dailySpendCap: null,
+  lifetimeMinSpendTarget: null,
+  lifetimeSpendCap: null,
+  startTime: null,
+  endTime: null,
   ...overrides,
 });
 const context = (overrides: Partial<BudgetContext> = {}): BudgetContext => ({
-  account: { currency: 'USD', country: 'BR' }, campaign: null, settings: settings(), now: NOW, ...overrides,
+  account: { currency: 'USD', country: 'BR' },
+  campaign: null,
+  settings: settings(),
+  now: NOW,
+  ...overrides,
 });
 const campaign = (overrides: Partial<NonNullable<BudgetContext['campaign']>> = {}): NonNullable<BudgetContext['campaign']> => ({
-  bidStrategy: null, dailyBudget: null, lifetimeBudget: null, ...overrides,
+  bidStrategy: null,
+  dailyBudget: null,
+  lifetimeBudget: null,
+  ...overrides,
 });
 
 type Column = 'impressions' | 'clicks' | 'low_frequency';
 // Which column of the specification's table each billing event is priced by ("clicks, likes or video views";
 // the other paid actions are the low-frequency ones; NONE is billed as impressions).
 const COLUMN_OF: Array<[BillingEvent, Column]> = [
-  ['IMPRESSIONS', 'impressions'], ['NONE', 'impressions'],
-  ['CLICKS', 'clicks'], ['LINK_CLICKS', 'clicks'], ['PAGE_LIKES', 'clicks'], ['POST_ENGAGEMENT', 'clicks'], ['THRUPLAY', 'clicks'],
-  ['APP_INSTALLS', 'low_frequency'], ['OFFER_CLAIMS', 'low_frequency'], ['PURCHASE', 'low_frequency'], ['LISTING_INTERACTION', 'low_frequency'],
+  ['IMPRESSIONS', 'impressions'],
+  ['NONE', 'impressions'],
+  ['CLICKS', 'clicks'],
+  ['LINK_CLICKS', 'clicks'],
+  ['PAGE_LIKES', 'clicks'],
+  ['POST_ENGAGEMENT', 'clicks'],
+  ['THRUPLAY', 'clicks'],
+  ['APP_INSTALLS', 'low_frequency'],
+  ['OFFER_CLAIMS', 'low_frequency'],
+  ['PURCHASE', 'low_frequency'],
+  ['LISTING_INTERACTION', 'low_frequency'],
 ];
 
 const BID = 300n;
@@ -50,7 +84,8 @@ const MINIMUMS: Array<[BidStrategy, Column, bigint, bigint]> = [
 ];
 
 const TABLE = MINIMUMS.flatMap(([strategy, column, regular, highIncome]) =>
-  COLUMN_OF.filter(([, c]) => c === column).map(([event]) => [strategy, event, regular, highIncome] as const));
+  COLUMN_OF.filter(([, c]) => c === column).map(([event]) => [strategy, event, regular, highIncome] as const),
+);
 
 describe('minimum daily budget (USD)', () => {
   it('prices every billing event', () => {
@@ -64,11 +99,15 @@ describe('minimum daily budget (USD)', () => {
   });
 
   it.each(DEFAULT_HIGH_INCOME_COUNTRIES.map((c) => [c]))('%s is a higher-income country', (country) => {
-    expect(minimumDailyBudget({ bidStrategy: 'LOWEST_COST_WITHOUT_CAP', billingEvent: 'IMPRESSIONS', bidAmount: null, currency: 'USD', country }, settings())).toBe(100n);
+    expect(
+      minimumDailyBudget({ bidStrategy: 'LOWEST_COST_WITHOUT_CAP', billingEvent: 'IMPRESSIONS', bidAmount: null, currency: 'USD', country }, settings()),
+    ).toBe(100n);
   });
 
   it.each(['BR', 'IN', 'MX', 'PL', 'PT'])('%s is not a higher-income country', (country) => {
-    expect(minimumDailyBudget({ bidStrategy: 'LOWEST_COST_WITHOUT_CAP', billingEvent: 'IMPRESSIONS', bidAmount: null, currency: 'USD', country }, settings())).toBe(50n);
+    expect(
+      minimumDailyBudget({ bidStrategy: 'LOWEST_COST_WITHOUT_CAP', billingEvent: 'IMPRESSIONS', bidAmount: null, currency: 'USD', country }, settings()),
+    ).toBe(50n);
   });
 
   it('takes the higher-income list from the settings', () => {
@@ -115,7 +154,13 @@ describe('minimum daily budget in other currencies', () => {
   });
 
   it.each([
-    [50n, 'USD', 50n], [50n, 'EUR', 46n], [1n, 'EUR', 1n], [1n, 'JPY', 2n], [100n, 'JPY', 155n], [100n, 'KRW', 1380n], [0n, 'EUR', 0n],
+    [50n, 'USD', 50n],
+    [50n, 'EUR', 46n],
+    [1n, 'EUR', 1n],
+    [1n, 'JPY', 2n],
+    [100n, 'JPY', 155n],
+    [100n, 'KRW', 1380n],
+    [0n, 'EUR', 0n],
     [50n, 'GBP', 40n], // 39.5 rounds up
   ])('converts %i US cents to %s minor units: %i', (cents, currency, expected) => {
     expect(convertUsdCents(cents, currency, DEFAULT_RATES_PER_USD)).toBe(expected);
@@ -133,22 +178,30 @@ describe('lifetime budget minimum: daily minimum x scheduled days', () => {
     expect(scheduledDays(start, new Date(start.getTime() + length))).toBe(days);
   });
 
-  const lifetime = (budget: bigint, length: number, startTime: Date | null = start) => fields({
-    billingEvent: 'IMPRESSIONS', lifetimeBudget: String(budget), startTime, endTime: new Date((startTime ?? NOW).getTime() + length),
-  });
+  const lifetime = (budget: bigint, length: number, startTime: Date | null = start) =>
+    fields({
+      billingEvent: 'IMPRESSIONS',
+      lifetimeBudget: String(budget),
+      startTime,
+      endTime: new Date((startTime ?? NOW).getTime() + length),
+    });
 
   it('accepts a lifetime budget of exactly the daily minimum x days', () => {
     expect(minimumBudgetViolations(lifetime(150n, 3 * DAY), context())).toEqual([]);
   });
 
   it('refuses one minor unit less, with the minimum in error_user_msg and error_data', () => {
-    expect(minimumBudgetViolations(lifetime(149n, 3 * DAY), context())).toEqual([{
-      field: 'lifetime_budget', code: 100, subcode: BUDGET_TOO_LOW_SUBCODE,
-      message: expect.stringContaining('1.50 USD'),
-      userTitle: 'Your Budget Is Too Low',
-      userMessage: expect.stringContaining('The minimum lifetime budget for this ad set is 1.50 USD (0.50 USD a day for 3 days)'),
-      data: { minimum_lifetime_budget: '150', minimum_daily_budget: '50', days: 3, currency: 'USD' },
-    }]);
+    expect(minimumBudgetViolations(lifetime(149n, 3 * DAY), context())).toEqual([
+      {
+        field: 'lifetime_budget',
+        code: 100,
+        subcode: BUDGET_TOO_LOW_SUBCODE,
+        message: expect.stringContaining('1.50 USD'),
+        userTitle: 'Your Budget Is Too Low',
+        userMessage: expect.stringContaining('The minimum lifetime budget for this ad set is 1.50 USD (0.50 USD a day for 3 days)'),
+        data: { minimum_lifetime_budget: '150', minimum_daily_budget: '50', days: 3, currency: 'USD' },
+      },
+    ]);
   });
 
   it('counts the days from now when the ad set has no start time', () => {
@@ -160,7 +213,8 @@ describe('lifetime budget minimum: daily minimum x scheduled days', () => {
     const jpy = context({ account: { currency: 'JPY', country: 'BR' } });
     expect(minimumBudgetViolations(lifetime(234n, 3 * DAY), jpy)).toEqual([]); // 78 x 3
     expect(minimumBudgetViolations(lifetime(233n, 3 * DAY), jpy)[0]).toMatchObject({
-      subcode: BUDGET_TOO_LOW_SUBCODE, userMessage: expect.stringContaining('234 JPY (78 JPY a day for 3 days)'),
+      subcode: BUDGET_TOO_LOW_SUBCODE,
+      userMessage: expect.stringContaining('234 JPY (78 JPY a day for 3 days)'),
     });
   });
 });
@@ -176,13 +230,17 @@ describe('1885272: daily budget below the minimum', () => {
   ] as const)('%s in %s billed by %s: %i refused, %i accepted, minimum %s', (currency, country, billingEvent, below, minimum, written) => {
     const ctx = context({ account: { currency, country } });
     expect(minimumBudgetViolations(fields({ billingEvent, dailyBudget: String(minimum) }), ctx)).toEqual([]);
-    expect(minimumBudgetViolations(fields({ billingEvent, dailyBudget: String(below) }), ctx)).toEqual([{
-      field: 'daily_budget', code: 100, subcode: 1885272,
-      message: `Your budget is too low. The minimum daily budget for this ad set is ${written} (${minimum} in the currency's smallest unit)`,
-      userTitle: 'Your Budget Is Too Low',
-      userMessage: `The minimum daily budget for this ad set is ${written}. Please enter a budget of at least that amount.`,
-      data: { minimum_daily_budget: String(minimum), currency },
-    }]);
+    expect(minimumBudgetViolations(fields({ billingEvent, dailyBudget: String(below) }), ctx)).toEqual([
+      {
+        field: 'daily_budget',
+        code: 100,
+        subcode: 1885272,
+        message: `Your budget is too low. The minimum daily budget for this ad set is ${written} (${minimum} in the currency's smallest unit)`,
+        userTitle: 'Your Budget Is Too Low',
+        userMessage: `The minimum daily budget for this ad set is ${written}. Please enter a budget of at least that amount.`,
+        data: { minimum_daily_budget: String(minimum), currency },
+      },
+    ]);
   });
 
   it('uses the bid cap of the ad set under LOWEST_COST_WITH_BID_CAP', () => {
@@ -193,8 +251,10 @@ describe('1885272: daily budget below the minimum', () => {
 
   it("uses the campaign's bid strategy when the ad set has none", () => {
     const adSet = fields({ bidAmount: '200', billingEvent: 'IMPRESSIONS', dailyBudget: '199' });
-    expect(minimumBudgetViolations(adSet, context({ campaign: campaign({ bidStrategy: 'LOWEST_COST_WITH_BID_CAP' }) }))[0]?.data)
-      .toEqual({ minimum_daily_budget: '200', currency: 'USD' });
+    expect(minimumBudgetViolations(adSet, context({ campaign: campaign({ bidStrategy: 'LOWEST_COST_WITH_BID_CAP' }) }))[0]?.data).toEqual({
+      minimum_daily_budget: '200',
+      currency: 'USD',
+    });
   });
 
   it('checks nothing without an own budget', () => {
@@ -215,7 +275,12 @@ describe('bid rules', () => {
     ["the ad set's strategy wins over the campaign's", { bidStrategy: 'LOWEST_COST_WITHOUT_CAP' }, 'COST_CAP', null],
     ['MIN_ROAS needs bid_constraints.roas_average_floor', { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS' }, null, 'bid_constraints'],
     ['MIN_ROAS floor of 0 is refused', { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS', bidConstraints: { roas_average_floor: 0 } }, null, 'bid_constraints'],
-    ['MIN_ROAS floor above 10000000 is refused', { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS', bidConstraints: { roas_average_floor: 10_000_001 } }, null, 'bid_constraints'],
+    [
+      'MIN_ROAS floor above 10000000 is refused',
+      { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS', bidConstraints: { roas_average_floor: 10_000_001 } },
+      null,
+      'bid_constraints',
+    ],
     ['MIN_ROAS floor must be an integer', { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS', bidConstraints: { roas_average_floor: 1.5 } }, null, 'bid_constraints'],
     ['MIN_ROAS floor must be a number', { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS', bidConstraints: { roas_average_floor: '100' } }, null, 'bid_constraints'],
     ['MIN_ROAS floor of 1', { bidStrategy: 'LOWEST_COST_WITH_MIN_ROAS', bidConstraints: { roas_average_floor: 1 } }, null, null],
@@ -236,7 +301,8 @@ describe('bid rules', () => {
     [null, null, null, 'LOWEST_COST_WITHOUT_CAP'],
     // A bid amount without a strategy anywhere means a bid cap, as the platform reads it.
     [null, '300', null, 'LOWEST_COST_WITH_BID_CAP'],
-    [null, null, 'COST_CAP', 'COST_CAP'], [null, '300', 'COST_CAP', 'COST_CAP'],
+    [null, null, 'COST_CAP', 'COST_CAP'],
+    [null, '300', 'COST_CAP', 'COST_CAP'],
     ['LOWEST_COST_WITH_BID_CAP', null, 'COST_CAP', 'LOWEST_COST_WITH_BID_CAP'],
   ] as const)('effective bid strategy of ad set %s (bid %s) under campaign %s is %s', (own, bidAmount, ofCampaign, expected) => {
     expect(effectiveBidStrategy({ bidStrategy: own, bidAmount }, campaign({ bidStrategy: ofCampaign }))).toBe(expected);
@@ -288,7 +354,8 @@ describe('budget shape', () => {
 
   it('explains the campaign budget to a person', () => {
     expect(budgetShapeViolations(fields({ dailyBudget: '1000' }), context({ campaign: DAILY_CAMPAIGN }))[0]).toMatchObject({
-      userTitle: 'Campaign budget in use', message: expect.stringContaining('the campaign has a daily budget'),
+      userTitle: 'Campaign budget in use',
+      message: expect.stringContaining('the campaign has a daily budget'),
     });
   });
 });
@@ -325,8 +392,14 @@ describe('rate table (BUDGET_CURRENCY_RATES)', () => {
 
 describe('formatMoney', () => {
   it.each([
-    [50n, 'USD', '0.50 USD'], [5n, 'USD', '0.05 USD'], [0n, 'USD', '0.00 USD'], [4000n, 'USD', '40.00 USD'],
-    [12345n, 'EUR', '123.45 EUR'], [750n, 'JPY', '750 JPY'], [55200n, 'KRW', '55200 KRW'], [199n, 'XXX', '1.99 XXX'],
+    [50n, 'USD', '0.50 USD'],
+    [5n, 'USD', '0.05 USD'],
+    [0n, 'USD', '0.00 USD'],
+    [4000n, 'USD', '40.00 USD'],
+    [12345n, 'EUR', '123.45 EUR'],
+    [750n, 'JPY', '750 JPY'],
+    [55200n, 'KRW', '55200 KRW'],
+    [199n, 'XXX', '1.99 XXX'],
   ])('%i %s reads %s', (minor, currency, written) => {
     expect(formatMoney(minor, currency)).toBe(written);
   });

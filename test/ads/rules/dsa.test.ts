@@ -1,10 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import {
-  dsaViolations, MISSING_BENEFICIARY_SUBCODE, MISSING_PAYOR_SUBCODE, REGULATED_COUNTRIES, targetsRegulatedRegion, withDsaDefaults,
+  dsaViolations,
+  MISSING_BENEFICIARY_SUBCODE,
+  MISSING_PAYOR_SUBCODE,
+  REGULATED_COUNTRIES,
+  targetsRegulatedRegion,
+  withDsaDefaults,
 } from '../../../src/ads/rules/dsa.ts';
 
 // DECISIONS section 5: the 27 EU member states and their outermost regions with country codes of their own.
-const EU = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'];
+const EU = [
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+];
 const OUTERMOST = ['GP', 'MQ', 'GF', 'RE', 'YT', 'MF'];
 const NOT_REGULATED = ['NO', 'CH', 'IS', 'LI', 'GB', 'US', 'TR', 'AD', 'MC', 'SM', 'VA', 'NC', 'PF', 'PM', 'BL', 'GL', 'FO'];
 
@@ -59,15 +92,21 @@ describe('rules 2 and 3: defaults from the account', () => {
 
 describe('rule 1: 3858079 then 3858081', () => {
   const payorMissing = (regions: string) => ({
-    field: 'dsa_payor', code: 100, subcode: MISSING_PAYOR_SUBCODE,
+    field: 'dsa_payor',
+    code: 100,
+    subcode: MISSING_PAYOR_SUBCODE,
     message: `The parameter dsa_payor is required for ad sets targeting the European Union (${regions})`,
-    userTitle: 'Payor required', userMessage: expect.stringContaining('set a default payor on the ad account'),
+    userTitle: 'Payor required',
+    userMessage: expect.stringContaining('set a default payor on the ad account'),
     data: { blame_field_specs: [['dsa_payor']] },
   });
   const beneficiaryMissing = (regions: string) => ({
-    field: 'dsa_beneficiary', code: 100, subcode: MISSING_BENEFICIARY_SUBCODE,
+    field: 'dsa_beneficiary',
+    code: 100,
+    subcode: MISSING_BENEFICIARY_SUBCODE,
     message: `The parameter dsa_beneficiary is required for ad sets targeting the European Union (${regions})`,
-    userTitle: 'Beneficiary required', userMessage: expect.stringContaining('set a default beneficiary on the ad account'),
+    userTitle: 'Beneficiary required',
+    userMessage: expect.stringContaining('set a default beneficiary on the ad account'),
     data: { blame_field_specs: [['dsa_beneficiary']] },
   });
 
@@ -92,7 +131,10 @@ describe('rule 1: 3858079 then 3858081', () => {
   });
 
   it('blames the beneficiary when only the payor was sent and the account has no default beneficiary (never the payor)', () => {
-    const filled = withDsaDefaults({ targeting: geo('ES'), dsaPayor: 'P', dsaBeneficiary: null }, { defaultDsaPayor: 'Default P', defaultDsaBeneficiary: null });
+    const filled = withDsaDefaults(
+      { targeting: geo('ES'), dsaPayor: 'P', dsaBeneficiary: null },
+      { defaultDsaPayor: 'Default P', defaultDsaBeneficiary: null },
+    );
     expect(dsaViolations(filled).map((v) => v.subcode)).toEqual([MISSING_BENEFICIARY_SUBCODE]);
   });
 });

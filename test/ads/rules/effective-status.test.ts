@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import {
-  AD_EFFECTIVE_STATUSES, AD_SET_EFFECTIVE_STATUSES, adEffectiveStatus, adSetEffectiveStatus, BOOLEAN_DOMAIN, CAMPAIGN_EFFECTIVE_STATUSES,
-  campaignEffectiveStatus, HIDDEN_BY_DEFAULT, STATUS_DOMAIN, type EffectiveStatus,
+  AD_EFFECTIVE_STATUSES,
+  AD_SET_EFFECTIVE_STATUSES,
+  adEffectiveStatus,
+  adSetEffectiveStatus,
+  BOOLEAN_DOMAIN,
+  CAMPAIGN_EFFECTIVE_STATUSES,
+  campaignEffectiveStatus,
+  HIDDEN_BY_DEFAULT,
+  STATUS_DOMAIN,
+  type EffectiveStatus,
 } from '../../../src/ads/rules/effective-status.ts';
 import type { ObjectStatus } from '../../../src/ads/rules/enums.ts';
 
@@ -9,8 +17,9 @@ const STATUSES: ObjectStatus[] = ['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED'];
 const NOT_ACTIVE: ObjectStatus[] = ['PAUSED', 'DELETED', 'ARCHIVED'];
 
 const adSetInputs = STATUSES.flatMap((own) => STATUSES.flatMap((campaign) => [false, true].map((hasIssues) => ({ own, campaign, hasIssues }))));
-const adInputs = STATUSES.flatMap((own) => STATUSES.flatMap((campaign) => STATUSES.flatMap((adSet) =>
-  [false, true].map((adSetHasIssues) => ({ own, campaign, adSet, adSetHasIssues })))));
+const adInputs = STATUSES.flatMap((own) =>
+  STATUSES.flatMap((campaign) => STATUSES.flatMap((adSet) => [false, true].map((adSetHasIssues) => ({ own, campaign, adSet, adSetHasIssues })))),
+);
 
 describe('the inputs', () => {
   it('are the four statuses and two booleans', () => {
@@ -46,7 +55,7 @@ describe('ad set effective status', () => {
     expect(adSetEffectiveStatus({ own, campaign, hasIssues })).toBe(expected);
   });
 
-  it('is its own DELETED or ARCHIVED first, then a DELETED or ARCHIVED campaign\'s, then its own PAUSED', () => {
+  it("is its own DELETED or ARCHIVED first, then a DELETED or ARCHIVED campaign's, then its own PAUSED", () => {
     for (const input of adSetInputs) {
       const result = adSetEffectiveStatus(input);
       if (input.own === 'DELETED' || input.own === 'ARCHIVED') expect(result).toBe(input.own);
@@ -102,7 +111,7 @@ describe('ad effective status', () => {
     expect(adEffectiveStatus({ own, campaign, adSet, adSetHasIssues })).toBe(expected);
   });
 
-  it('is its own DELETED or ARCHIVED first, then the campaign\'s, then the ad set\'s, then its own PAUSED', () => {
+  it("is its own DELETED or ARCHIVED first, then the campaign's, then the ad set's, then its own PAUSED", () => {
     const ended = (s: ObjectStatus) => s === 'DELETED' || s === 'ARCHIVED';
     for (const input of adInputs) {
       const result = adEffectiveStatus(input);
@@ -121,7 +130,7 @@ describe('ad effective status', () => {
     }
   });
 
-  it("is WITH_ISSUES exactly when everything is ACTIVE and its ad set has issues", () => {
+  it('is WITH_ISSUES exactly when everything is ACTIVE and its ad set has issues', () => {
     for (const input of adInputs) {
       const allActive = input.own === 'ACTIVE' && input.campaign === 'ACTIVE' && input.adSet === 'ACTIVE';
       expect(adEffectiveStatus(input) === 'ACTIVE').toBe(allActive && !input.adSetHasIssues);

@@ -1,30 +1,58 @@
 import { describe, expect, it } from 'vitest';
 import { BILLING_EVENTS, OBJECTIVES, OPTIMIZATION_GOALS, type Objective } from '../../../src/ads/rules/enums.ts';
 import {
-  appKind, appViolations, billableBy, DEFAULT_GOAL, goalViolations, lookalikeExpansionViolations, promotedObjectViolations,
-  withLookalikeExpansion, type GoalFields,
+  appKind,
+  appViolations,
+  billableBy,
+  DEFAULT_GOAL,
+  goalViolations,
+  lookalikeExpansionViolations,
+  promotedObjectViolations,
+  withLookalikeExpansion,
+  type GoalFields,
 } from '../../../src/ads/rules/objectives.ts';
 
 const goal = (overrides: Partial<GoalFields> = {}): GoalFields => ({
-  optimizationGoal: null, billingEvent: null, destinationType: null, promotedObject: null, targeting: { geo_locations: { countries: ['US'] } },
-  targetingOptimizationTypes: null, ...overrides,
+  optimizationGoal: null,
+  billingEvent: null,
+  destinationType: null,
+  promotedObject: null,
+  targeting: { geo_locations: { countries: ['US'] } },
+  targetingOptimizationTypes: null,
+  ...overrides,
 });
 const fieldsOf = (found: Array<{ field: string }>) => found.map((v) => v.field);
 
 describe('objective, destination and goal pairing', () => {
   // The specification's "outcome-driven objectives pair with destinations and goals".
   const ALLOWED: Array<[Objective, string | null, string]> = [
-    ['OUTCOME_AWARENESS', null, 'AD_RECALL_LIFT'], ['OUTCOME_AWARENESS', null, 'REACH'], ['OUTCOME_AWARENESS', null, 'IMPRESSIONS'],
-    ['OUTCOME_TRAFFIC', 'WEBSITE', 'LINK_CLICKS'], ['OUTCOME_TRAFFIC', 'WEBSITE', 'LANDING_PAGE_VIEWS'], ['OUTCOME_TRAFFIC', 'APP', 'IMPRESSIONS'],
-    ['OUTCOME_TRAFFIC', 'MESSENGER', 'LINK_CLICKS'], ['OUTCOME_TRAFFIC', 'SHOP_AUTOMATIC', 'REACH'],
-    ['OUTCOME_ENGAGEMENT', 'ON_VIDEO', 'THRUPLAY'], ['OUTCOME_ENGAGEMENT', 'ON_POST', 'POST_ENGAGEMENT'],
-    ['OUTCOME_ENGAGEMENT', 'ON_EVENT', 'EVENT_RESPONSES'], ['OUTCOME_ENGAGEMENT', 'WHATSAPP', 'CONVERSATIONS'],
-    ['OUTCOME_ENGAGEMENT', 'MESSENGER', 'LINK_CLICKS'], ['OUTCOME_ENGAGEMENT', 'ON_PAGE', 'PAGE_LIKES'],
-    ['OUTCOME_ENGAGEMENT', 'WEBSITE', 'OFFSITE_CONVERSIONS'], ['OUTCOME_ENGAGEMENT', 'APP', 'OFFSITE_CONVERSIONS'],
-    ['OUTCOME_LEADS', 'WEBSITE', 'OFFSITE_CONVERSIONS'], ['OUTCOME_LEADS', 'ON_AD', 'LEAD_GENERATION'], ['OUTCOME_LEADS', 'MESSENGER', 'LEAD_GENERATION'],
-    ['OUTCOME_LEADS', 'FACEBOOK', 'QUALITY_CALL'], ['OUTCOME_LEADS', 'APP', 'APP_INSTALLS'],
-    ['OUTCOME_APP_PROMOTION', 'APP', 'APP_INSTALLS'], ['OUTCOME_APP_PROMOTION', null, 'OFFSITE_CONVERSIONS'], ['OUTCOME_APP_PROMOTION', 'APP', 'VALUE'],
-    ['OUTCOME_SALES', 'WEBSITE', 'OFFSITE_CONVERSIONS'], ['OUTCOME_SALES', 'WEBSITE', 'VALUE'], ['OUTCOME_SALES', 'APP', 'IN_APP_VALUE'],
+    ['OUTCOME_AWARENESS', null, 'AD_RECALL_LIFT'],
+    ['OUTCOME_AWARENESS', null, 'REACH'],
+    ['OUTCOME_AWARENESS', null, 'IMPRESSIONS'],
+    ['OUTCOME_TRAFFIC', 'WEBSITE', 'LINK_CLICKS'],
+    ['OUTCOME_TRAFFIC', 'WEBSITE', 'LANDING_PAGE_VIEWS'],
+    ['OUTCOME_TRAFFIC', 'APP', 'IMPRESSIONS'],
+    ['OUTCOME_TRAFFIC', 'MESSENGER', 'LINK_CLICKS'],
+    ['OUTCOME_TRAFFIC', 'SHOP_AUTOMATIC', 'REACH'],
+    ['OUTCOME_ENGAGEMENT', 'ON_VIDEO', 'THRUPLAY'],
+    ['OUTCOME_ENGAGEMENT', 'ON_POST', 'POST_ENGAGEMENT'],
+    ['OUTCOME_ENGAGEMENT', 'ON_EVENT', 'EVENT_RESPONSES'],
+    ['OUTCOME_ENGAGEMENT', 'WHATSAPP', 'CONVERSATIONS'],
+    ['OUTCOME_ENGAGEMENT', 'MESSENGER', 'LINK_CLICKS'],
+    ['OUTCOME_ENGAGEMENT', 'ON_PAGE', 'PAGE_LIKES'],
+    ['OUTCOME_ENGAGEMENT', 'WEBSITE', 'OFFSITE_CONVERSIONS'],
+    ['OUTCOME_ENGAGEMENT', 'APP', 'OFFSITE_CONVERSIONS'],
+    ['OUTCOME_LEADS', 'WEBSITE', 'OFFSITE_CONVERSIONS'],
+    ['OUTCOME_LEADS', 'ON_AD', 'LEAD_GENERATION'],
+    ['OUTCOME_LEADS', 'MESSENGER', 'LEAD_GENERATION'],
+    ['OUTCOME_LEADS', 'FACEBOOK', 'QUALITY_CALL'],
+    ['OUTCOME_LEADS', 'APP', 'APP_INSTALLS'],
+    ['OUTCOME_APP_PROMOTION', 'APP', 'APP_INSTALLS'],
+    ['OUTCOME_APP_PROMOTION', null, 'OFFSITE_CONVERSIONS'],
+    ['OUTCOME_APP_PROMOTION', 'APP', 'VALUE'],
+    ['OUTCOME_SALES', 'WEBSITE', 'OFFSITE_CONVERSIONS'],
+    ['OUTCOME_SALES', 'WEBSITE', 'VALUE'],
+    ['OUTCOME_SALES', 'APP', 'IN_APP_VALUE'],
     ['OUTCOME_SALES', 'WHATSAPP', 'CONVERSATIONS'],
   ];
   it.each(ALLOWED)('%s to %s optimizes for %s', (objective, destinationType, optimizationGoal) => {
@@ -55,12 +83,17 @@ describe('objective, destination and goal pairing', () => {
   it('names what is allowed', () => {
     const [found] = goalViolations(goal({ destinationType: 'WHATSAPP', optimizationGoal: 'PAGE_LIKES' }), 'OUTCOME_SALES');
     expect(found).toMatchObject({
-      field: 'optimization_goal', code: 100, userTitle: 'Optimization goal not available',
-      message: 'Param optimization_goal PAGE_LIKES is not available for objective OUTCOME_SALES with destination WHATSAPP; use one of {CONVERSATIONS, MESSAGING_PURCHASE_CONVERSION, LINK_CLICKS, OFFSITE_CONVERSIONS}',
+      field: 'optimization_goal',
+      code: 100,
+      userTitle: 'Optimization goal not available',
+      message:
+        'Param optimization_goal PAGE_LIKES is not available for objective OUTCOME_SALES with destination WHATSAPP; use one of {CONVERSATIONS, MESSAGING_PURCHASE_CONVERSION, LINK_CLICKS, OFFSITE_CONVERSIONS}',
       userMessage: 'A sales campaign sending people to WHATSAPP cannot optimize for PAGE_LIKES.',
     });
     const [destination] = goalViolations(goal({ destinationType: 'ON_POST' }), 'OUTCOME_SALES');
-    expect(destination?.message).toBe('Param destination_type ON_POST is not available for campaigns with objective OUTCOME_SALES; use one of {WEBSITE, APP, APPLINKS_AUTOMATIC, SHOP_AUTOMATIC, MESSENGER, WHATSAPP, INSTAGRAM_DIRECT, MESSAGING_MESSENGER_WHATSAPP, MESSAGING_INSTAGRAM_DIRECT_MESSENGER, MESSAGING_INSTAGRAM_DIRECT_MESSENGER_WHATSAPP, MESSAGING_INSTAGRAM_DIRECT_WHATSAPP}');
+    expect(destination?.message).toBe(
+      'Param destination_type ON_POST is not available for campaigns with objective OUTCOME_SALES; use one of {WEBSITE, APP, APPLINKS_AUTOMATIC, SHOP_AUTOMATIC, MESSENGER, WHATSAPP, INSTAGRAM_DIRECT, MESSAGING_MESSENGER_WHATSAPP, MESSAGING_INSTAGRAM_DIRECT_MESSENGER, MESSAGING_INSTAGRAM_DIRECT_MESSENGER_WHATSAPP, MESSAGING_INSTAGRAM_DIRECT_WHATSAPP}',
+    );
   });
 
   it.each(OBJECTIVES.map((o) => [o, DEFAULT_GOAL[o]]))('the default goal of %s (%s) is allowed without a destination', (objective, defaultGoal) => {
@@ -74,12 +107,18 @@ describe('objective, destination and goal pairing', () => {
 
 describe('v20.0: IMPRESSIONS deprecated for post engagement and ON_POST', () => {
   it('refuses IMPRESSIONS with destination ON_POST on optimization_goal', () => {
-    expect(fieldsOf(goalViolations(goal({ destinationType: 'ON_POST', optimizationGoal: 'IMPRESSIONS' }), 'OUTCOME_ENGAGEMENT'))).toEqual(['optimization_goal']);
+    expect(fieldsOf(goalViolations(goal({ destinationType: 'ON_POST', optimizationGoal: 'IMPRESSIONS' }), 'OUTCOME_ENGAGEMENT'))).toEqual([
+      'optimization_goal',
+    ]);
   });
 
   it('says why: the goal is deprecated since v20.0', () => {
     const [found] = goalViolations(goal({ destinationType: 'ON_POST', optimizationGoal: 'IMPRESSIONS' }), 'OUTCOME_ENGAGEMENT');
-    expect(found).toMatchObject({ field: 'optimization_goal', userTitle: 'Optimization goal deprecated', message: expect.stringContaining('deprecated since v20.0') });
+    expect(found).toMatchObject({
+      field: 'optimization_goal',
+      userTitle: 'Optimization goal deprecated',
+      message: expect.stringContaining('deprecated since v20.0'),
+    });
   });
 
   it('keeps IMPRESSIONS for other engagement destinations', () => {
@@ -97,15 +136,30 @@ describe('billing events', () => {
   });
 
   it.each([
-    ['LINK_CLICKS', 'LINK_CLICKS', true], ['LINK_CLICKS', 'CLICKS', true], ['LINK_CLICKS', 'THRUPLAY', false],
-    ['THRUPLAY', 'THRUPLAY', true], ['POST_ENGAGEMENT', 'POST_ENGAGEMENT', true], ['PAGE_LIKES', 'PAGE_LIKES', true],
-    ['APP_INSTALLS', 'APP_INSTALLS', true], ['OFFSITE_CONVERSIONS', 'PURCHASE', true], ['REACH', 'LINK_CLICKS', false],
-    ['REACH', 'IMPRESSIONS', true], ['VALUE', 'CLICKS', false],
+    ['LINK_CLICKS', 'LINK_CLICKS', true],
+    ['LINK_CLICKS', 'CLICKS', true],
+    ['LINK_CLICKS', 'THRUPLAY', false],
+    ['THRUPLAY', 'THRUPLAY', true],
+    ['POST_ENGAGEMENT', 'POST_ENGAGEMENT', true],
+    ['PAGE_LIKES', 'PAGE_LIKES', true],
+    ['APP_INSTALLS', 'APP_INSTALLS', true],
+    ['OFFSITE_CONVERSIONS', 'PURCHASE', true],
+    ['REACH', 'LINK_CLICKS', false],
+    ['REACH', 'IMPRESSIONS', true],
+    ['VALUE', 'CLICKS', false],
   ])('optimizing for %s, billed by %s: %s', (optimizationGoal, billingEvent, allowed) => {
-    const objective: Objective = optimizationGoal === 'PAGE_LIKES' || optimizationGoal === 'THRUPLAY' || optimizationGoal === 'POST_ENGAGEMENT'
-      ? 'OUTCOME_ENGAGEMENT' : optimizationGoal === 'REACH' ? 'OUTCOME_AWARENESS' : optimizationGoal === 'LINK_CLICKS' ? 'OUTCOME_TRAFFIC'
-        : optimizationGoal === 'APP_INSTALLS' ? 'OUTCOME_APP_PROMOTION' : 'OUTCOME_SALES';
-    const destinationType = optimizationGoal === 'PAGE_LIKES' ? 'ON_PAGE' : optimizationGoal === 'THRUPLAY' ? 'ON_VIDEO' : optimizationGoal === 'POST_ENGAGEMENT' ? 'ON_POST' : null;
+    const objective: Objective =
+      optimizationGoal === 'PAGE_LIKES' || optimizationGoal === 'THRUPLAY' || optimizationGoal === 'POST_ENGAGEMENT'
+        ? 'OUTCOME_ENGAGEMENT'
+        : optimizationGoal === 'REACH'
+          ? 'OUTCOME_AWARENESS'
+          : optimizationGoal === 'LINK_CLICKS'
+            ? 'OUTCOME_TRAFFIC'
+            : optimizationGoal === 'APP_INSTALLS'
+              ? 'OUTCOME_APP_PROMOTION'
+              : 'OUTCOME_SALES';
+    const destinationType =
+      optimizationGoal === 'PAGE_LIKES' ? 'ON_PAGE' : optimizationGoal === 'THRUPLAY' ? 'ON_VIDEO' : optimizationGoal === 'POST_ENGAGEMENT' ? 'ON_POST' : null;
     const found = goalViolations(goal({ optimizationGoal, billingEvent, destinationType }), objective);
     expect(fieldsOf(found)).toEqual(allowed ? [] : ['billing_event']);
   });
@@ -118,7 +172,12 @@ describe('promoted objects', () => {
     ['a blank page is none', 'LEAD_GENERATION', { page_id: '  ' }, 'promoted_object.page_id'],
     ['a page id', 'LEAD_GENERATION', { page_id: '123' }, null],
     ['a page id as a number', 'LEAD_GENERATION', { page_id: 123 }, null],
-    ['APP_INSTALLS needs the application', 'APP_INSTALLS', { object_store_url: 'https://play.google.com/store/apps/details?id=x' }, 'promoted_object.application_id'],
+    [
+      'APP_INSTALLS needs the application',
+      'APP_INSTALLS',
+      { object_store_url: 'https://play.google.com/store/apps/details?id=x' },
+      'promoted_object.application_id',
+    ],
     ['APP_INSTALLS needs the store URL', 'APP_INSTALLS', { application_id: '55' }, 'promoted_object.object_store_url'],
     ['APP_INSTALLS_AND_OFFSITE_CONVERSIONS needs both', 'APP_INSTALLS_AND_OFFSITE_CONVERSIONS', null, 'promoted_object.application_id'],
     ['an application and its store URL', 'APP_INSTALLS', { application_id: '55', object_store_url: 'https://apps.apple.com/app/id1' }, null],
@@ -131,9 +190,13 @@ describe('promoted objects', () => {
 
 describe('desktop and mobile apps', () => {
   it.each([
-    ['https://apps.facebook.com/my-game', 'desktop'], ['https://play.google.com/store/apps/details?id=x', 'mobile'],
-    ['https://apps.apple.com/app/id1', 'mobile'], ['https://itunes.apple.com/app/id1', 'mobile'], ['https://example.com/app', null],
-    ['not a url', null], [42, null],
+    ['https://apps.facebook.com/my-game', 'desktop'],
+    ['https://play.google.com/store/apps/details?id=x', 'mobile'],
+    ['https://apps.apple.com/app/id1', 'mobile'],
+    ['https://itunes.apple.com/app/id1', 'mobile'],
+    ['https://example.com/app', null],
+    ['not a url', null],
+    [42, null],
   ])('%s is a %s app', (url, kind) => {
     expect(appKind({ object_store_url: url })).toBe(kind);
   });
@@ -160,7 +223,13 @@ describe('desktop and mobile apps', () => {
 describe('v13.0: lookalike expansion', () => {
   it.each([
     ['VALUE with lookalike expansion turned off', 'VALUE', { targeting_relaxation_types: { lookalike: 0 } }, null, 'targeting.targeting_relaxation_types'],
-    ['OFFSITE_CONVERSIONS, off as false', 'OFFSITE_CONVERSIONS', { targeting_relaxation_types: { lookalike: false } }, null, 'targeting.targeting_relaxation_types'],
+    [
+      'OFFSITE_CONVERSIONS, off as false',
+      'OFFSITE_CONVERSIONS',
+      { targeting_relaxation_types: { lookalike: false } },
+      null,
+      'targeting.targeting_relaxation_types',
+    ],
     ['APP_INSTALLS, off as "0"', 'APP_INSTALLS', { targeting_relaxation_types: { lookalike: '0' } }, null, 'targeting.targeting_relaxation_types'],
     ['off through targeting_optimization_types', 'IN_APP_VALUE', {}, { lookalike: 0 }, 'targeting_optimization_types'],
     ['on', 'VALUE', { targeting_relaxation_types: { lookalike: 1 } }, { lookalike: 1 }, null],

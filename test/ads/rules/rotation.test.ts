@@ -12,8 +12,11 @@ const INTERVALS = 'time_based_ad_rotation_intervals';
 const BLOCKS = 'time_based_ad_rotation_id_blocks';
 
 const rotation = (overrides: Partial<RotationFields> = {}): RotationFields => ({
-  timeBasedAdRotationIntervals: [START, START + DAY], timeBasedAdRotationIdBlocks: [['11'], ['12']],
-  startTime: at(START), endTime: at(START + 2 * DAY), ...overrides,
+  timeBasedAdRotationIntervals: [START, START + DAY],
+  timeBasedAdRotationIdBlocks: [['11'], ['12']],
+  startTime: at(START),
+  endTime: at(START + 2 * DAY),
+  ...overrides,
 });
 
 describe('time-based ad rotation', () => {
@@ -28,7 +31,11 @@ describe('time-based ad rotation', () => {
     ['intervals not a list', { timeBasedAdRotationIntervals: START }, [INTERVALS]],
     ['a single range', { timeBasedAdRotationIntervals: [START], timeBasedAdRotationIdBlocks: [[1]] }, [INTERVALS]],
     ['one id block per range', { timeBasedAdRotationIdBlocks: [[1]] }, [BLOCKS]],
-    ['ranges in decreasing order', { timeBasedAdRotationIntervals: [START, START + DAY, START + HOUR], timeBasedAdRotationIdBlocks: [[1], [2], [3]] }, [INTERVALS]],
+    [
+      'ranges in decreasing order',
+      { timeBasedAdRotationIntervals: [START, START + DAY, START + HOUR], timeBasedAdRotationIdBlocks: [[1], [2], [3]] },
+      [INTERVALS],
+    ],
     ['the same start twice', { timeBasedAdRotationIntervals: [START, START] }, [INTERVALS]],
     ['the first range after the start', { timeBasedAdRotationIntervals: [START + 60, START + DAY] }, [INTERVALS]],
     ['the first range before the start', { timeBasedAdRotationIntervals: [START - 60, START + DAY] }, [INTERVALS]],
@@ -44,8 +51,9 @@ describe('time-based ad rotation', () => {
   it('starts from now when the ad set has no start time', () => {
     const now = Math.floor(NOW.getTime() / 1000);
     expect(rotationViolations(rotation({ startTime: null, timeBasedAdRotationIntervals: [now, now + DAY] }), NOW)).toEqual([]);
-    expect(rotationViolations(rotation({ startTime: null }), NOW).map((v) => v.message))
-      .toEqual([`Param ${INTERVALS}[0] must equal the ad set's start time (${now}), so the ranges cover the whole schedule`]);
+    expect(rotationViolations(rotation({ startTime: null }), NOW).map((v) => v.message)).toEqual([
+      `Param ${INTERVALS}[0] must equal the ad set's start time (${now}), so the ranges cover the whole schedule`,
+    ]);
   });
 
   it('reports every problem of a schedule', () => {
@@ -54,10 +62,14 @@ describe('time-based ad rotation', () => {
   });
 
   it('tells a person what to fix', () => {
-    expect(rotationViolations(rotation({ timeBasedAdRotationIntervals: [START, START + 2 * DAY - 60] }), NOW)).toEqual([{
-      field: INTERVALS, code: 100, userTitle: 'Rotation schedule incomplete',
-      message: `Param ${INTERVALS}: the last range must start at least one hour before the ad set ends (${START + 2 * DAY - HOUR} at the latest)`,
-      userMessage: 'The last rotation range must start at least an hour before the ad set ends.',
-    }]);
+    expect(rotationViolations(rotation({ timeBasedAdRotationIntervals: [START, START + 2 * DAY - 60] }), NOW)).toEqual([
+      {
+        field: INTERVALS,
+        code: 100,
+        userTitle: 'Rotation schedule incomplete',
+        message: `Param ${INTERVALS}: the last range must start at least one hour before the ad set ends (${START + 2 * DAY - HOUR} at the latest)`,
+        userMessage: 'The last rotation range must start at least an hour before the ad set ends.',
+      },
+    ]);
   });
 });

@@ -34,18 +34,26 @@ describe('state table', () => {
   });
 
   it('explains an archived object', () => {
-    expect(stateViolations('ad set', '42', 'ARCHIVED', ['daily_budget'], {})).toEqual([{
-      field: 'daily_budget', code: 100,
-      message: 'Param daily_budget cannot be changed: ad set 42 is ARCHIVED, and only name may be changed, and the status only to DELETED',
-      userTitle: 'Ad set is archived', userMessage: 'This ad set is archived. You can only change its name or delete it.',
-    }]);
+    expect(stateViolations('ad set', '42', 'ARCHIVED', ['daily_budget'], {})).toEqual([
+      {
+        field: 'daily_budget',
+        code: 100,
+        message: 'Param daily_budget cannot be changed: ad set 42 is ARCHIVED, and only name may be changed, and the status only to DELETED',
+        userTitle: 'Ad set is archived',
+        userMessage: 'This ad set is archived. You can only change its name or delete it.',
+      },
+    ]);
   });
 
   it('explains a deleted object, for any kind', () => {
-    expect(stateViolations('campaign', '7', 'DELETED', ['objective'], {})).toEqual([{
-      field: 'objective', code: 100,
-      message: 'Param objective cannot be changed: campaign 7 is DELETED, and only name may be changed',
-      userTitle: 'Campaign is deleted', userMessage: 'This campaign is deleted. You can only change its name.',
-    }]);
+    expect(stateViolations('campaign', '7', 'DELETED', ['objective'], {})).toEqual([
+      {
+        field: 'objective',
+        code: 100,
+        message: 'Param objective cannot be changed: campaign 7 is DELETED, and only name may be changed',
+        userTitle: 'Campaign is deleted',
+        userMessage: 'This campaign is deleted. You can only change its name.',
+      },
+    ]);
   });
 });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AudienceFacts } from '../../../src/ads/rules/restrictions.ts';
 import {
-  geoViolations, localesOf, promotedPostLocaleViolations, RESTRICTED_LOCATIONS_CODE, specialCategoryViolations, targetingShapeViolations,
+  geoViolations,
+  localesOf,
+  promotedPostLocaleViolations,
+  RESTRICTED_LOCATIONS_CODE,
+  specialCategoryViolations,
+  targetingShapeViolations,
 } from '../../../src/ads/rules/targeting.ts';
 
 const fieldsOf = (found: Array<{ field: string }>) => found.map((v) => v.field);
@@ -19,7 +24,12 @@ describe('geo locations', () => {
     ['an unassigned code', { geo_locations: { countries: ['US', 'XX'] } }, 'targeting.geo_locations.countries', 100],
     ['a number', { geo_locations: { countries: [1] } }, 'targeting.geo_locations.countries', 100],
     ['a restricted location (2641)', { geo_locations: { countries: ['US', 'CU'] } }, 'targeting.geo_locations.countries', 2641],
-    ['a restricted location excluded (2641)', { geo_locations: { countries: ['US'] }, excluded_geo_locations: { countries: ['IR'] } }, 'targeting.geo_locations.countries', 2641],
+    [
+      'a restricted location excluded (2641)',
+      { geo_locations: { countries: ['US'] }, excluded_geo_locations: { countries: ['IR'] } },
+      'targeting.geo_locations.countries',
+      2641,
+    ],
     ['countries of the specification', { geo_locations: { countries: ['US', 'FR', 'GP'] } }, null, null],
   ])('%s', (_rule, targeting, field, code) => {
     const found = geoViolations(targeting);
@@ -27,17 +37,20 @@ describe('geo locations', () => {
   });
 
   it('names the bad entry', () => {
-    expect(geoViolations({ geo_locations: { countries: ['US', 'XX'] } })[0]?.message)
-      .toBe('Param targeting.geo_locations.countries[1] must be an ISO 3166-1 alpha-2 country code in upper case, got "XX"');
+    expect(geoViolations({ geo_locations: { countries: ['US', 'XX'] } })[0]?.message).toBe(
+      'Param targeting.geo_locations.countries[1] must be an ISO 3166-1 alpha-2 country code in upper case, got "XX"',
+    );
   });
 
   it('names every restricted location once, with code 2641', () => {
     const [found] = geoViolations({ geo_locations: { countries: ['KP', 'SY', 'US'] }, excluded_geo_locations: { countries: ['KP', 'IR'] } });
     expect(RESTRICTED_LOCATIONS_CODE).toBe(2641);
     expect(found).toEqual({
-      field: 'targeting.geo_locations.countries', code: 2641,
+      field: 'targeting.geo_locations.countries',
+      code: 2641,
       message: 'Your ad includes or excludes locations that are restricted: KP, SY, IR',
-      userTitle: 'Restricted locations', userMessage: 'Ads cannot include or exclude KP, SY, IR. Remove these locations from the targeting.',
+      userTitle: 'Restricted locations',
+      userMessage: 'Ads cannot include or exclude KP, SY, IR. Remove these locations from the targeting.',
     });
   });
 });
@@ -45,7 +58,10 @@ describe('geo locations', () => {
 describe('special ad categories', () => {
   const lookalike: AudienceFacts = { id: '71', accountId: '1', subtype: 'LOOKALIKE', flaggedReason: null, operationStatusCode: 200 };
   const custom: AudienceFacts = { id: '72', accountId: '1', subtype: 'CUSTOM', flaggedReason: null, operationStatusCode: 200 };
-  const audiences = new Map([[lookalike.id, lookalike], [custom.id, custom]]);
+  const audiences = new Map([
+    [lookalike.id, lookalike],
+    [custom.id, custom],
+  ]);
 
   it.each([
     ['clean targeting', ['HOUSING'], { ...US, age_min: 18, age_max: 65, genders: [1, 2], custom_audiences: ['72'] }, []],
@@ -57,8 +73,12 @@ describe('special ad categories', () => {
     ['exclusions', ['HOUSING'], { ...US, exclusions: { interests: [{ id: '6003' }] } }, ['targeting.exclusions']],
     ['demographics', ['CREDIT'], { ...US, income: [{ id: '1' }], life_events: [{ id: '2' }] }, ['targeting.income', 'targeting.life_events']],
     ['a lookalike audience', ['HOUSING'], { ...US, custom_audiences: ['72', '71'] }, ['targeting.custom_audiences']],
-    ['every problem at once, in order', ['HOUSING', 'CREDIT'], { ...US, age_min: 21, genders: [2], custom_audiences: [{ id: '71' }] },
-      ['targeting.age_min', 'targeting.genders', 'targeting.custom_audiences']],
+    [
+      'every problem at once, in order',
+      ['HOUSING', 'CREDIT'],
+      { ...US, age_min: 21, genders: [2], custom_audiences: [{ id: '71' }] },
+      ['targeting.age_min', 'targeting.genders', 'targeting.custom_audiences'],
+    ],
     ['no category', [], { ...US, age_min: 25, genders: [1] }, []],
     ['NONE', ['NONE'], { ...US, age_min: 25, genders: [1] }, []],
     ['a category that does not restrict targeting', ['ISSUES_ELECTIONS_POLITICS'], { ...US, age_min: 25, custom_audiences: ['71'] }, []],
@@ -102,11 +122,23 @@ describe('promoted page post targeted by locale', () => {
 describe('targeting shape', () => {
   it.each([
     ['a valid targeting', { ...US, age_min: 18, age_max: 65, locales: [6], publisher_platforms: ['facebook'] }, []],
-    ['lists that are not lists', { ...US, publisher_platforms: 'facebook', device_platforms: 'mobile', page_types: 'feed' },
-      ['targeting.publisher_platforms', 'targeting.device_platforms', 'targeting.page_types']],
-    ['facebook_positions, user_os, genders, audiences, flexible_spec as objects',
+    [
+      'lists that are not lists',
+      { ...US, publisher_platforms: 'facebook', device_platforms: 'mobile', page_types: 'feed' },
+      ['targeting.publisher_platforms', 'targeting.device_platforms', 'targeting.page_types'],
+    ],
+    [
+      'facebook_positions, user_os, genders, audiences, flexible_spec as objects',
       { facebook_positions: {}, user_os: 'iOS', genders: 1, custom_audiences: '1', excluded_custom_audiences: {}, flexible_spec: {} },
-      ['targeting.facebook_positions', 'targeting.user_os', 'targeting.genders', 'targeting.custom_audiences', 'targeting.excluded_custom_audiences', 'targeting.flexible_spec']],
+      [
+        'targeting.facebook_positions',
+        'targeting.user_os',
+        'targeting.genders',
+        'targeting.custom_audiences',
+        'targeting.excluded_custom_audiences',
+        'targeting.flexible_spec',
+      ],
+    ],
     ['an age below 13', { age_min: 12 }, ['targeting.age_min']],
     ['an age above 65', { age_max: 66 }, ['targeting.age_max']],
     ['a fractional age', { age_min: 20.5 }, ['targeting.age_min']],

@@ -46,16 +46,34 @@ describe('rule 1: a message or an attachment', () => {
 
 describe('rule 2: attachment_share_url alone; an id may accompany a url', () => {
   it('accepts an attachment_id with the attachment_url it was uploaded from', () => {
-    expect(commentContent({ attachmentId: ID, attachmentUrl: URL })).toEqual({ ok: true, message: null, attachment: { type: 'photo', url: URL, target: { id: ID } } });
-    expect(commentContent({ message: 'Both', attachmentId: ID, attachmentUrl: URL })).toEqual({ ok: true, message: 'Both', attachment: { type: 'photo', url: URL, target: { id: ID } } });
+    expect(commentContent({ attachmentId: ID, attachmentUrl: URL })).toEqual({
+      ok: true,
+      message: null,
+      attachment: { type: 'photo', url: URL, target: { id: ID } },
+    });
+    expect(commentContent({ message: 'Both', attachmentId: ID, attachmentUrl: URL })).toEqual({
+      ok: true,
+      message: 'Both',
+      attachment: { type: 'photo', url: URL, target: { id: ID } },
+    });
   });
 
   it.each<[string, ContentInput, string, string]>([
     ['attachment_share_url with attachment_url', { attachmentShareUrl: SHARE, attachmentUrl: URL }, 'attachment_share_url', SHARE_ALONE],
     ['attachment_share_url with attachment_id', { attachmentShareUrl: SHARE, attachmentId: ID }, 'attachment_share_url', SHARE_ALONE],
     ['attachment_share_url with source', { attachmentShareUrl: SHARE, source: SOURCE }, 'attachment_share_url', SHARE_ALONE],
-    ['attachment_share_url with attachment_id and attachment_url', { attachmentShareUrl: SHARE, attachmentId: ID, attachmentUrl: URL }, 'attachment_share_url', SHARE_ALONE],
-    ['attachment_share_url with another attachment, even beside a message', { message: 'x', attachmentShareUrl: SHARE, attachmentUrl: URL }, 'attachment_share_url', SHARE_ALONE],
+    [
+      'attachment_share_url with attachment_id and attachment_url',
+      { attachmentShareUrl: SHARE, attachmentId: ID, attachmentUrl: URL },
+      'attachment_share_url',
+      SHARE_ALONE,
+    ],
+    [
+      'attachment_share_url with another attachment, even beside a message',
+      { message: 'x', attachmentShareUrl: SHARE, attachmentUrl: URL },
+      'attachment_share_url',
+      SHARE_ALONE,
+    ],
     ['source with attachment_url', { source: SOURCE, attachmentUrl: URL }, 'source', SOURCE_ALONE],
     ['source with attachment_id', { source: SOURCE, attachmentId: ID }, 'source', SOURCE_ALONE],
     ['source with attachment_id and attachment_url', { message: 'x', source: SOURCE, attachmentId: ID, attachmentUrl: URL }, 'source', SOURCE_ALONE],

@@ -70,7 +70,11 @@ describe('mentionedIds: the ids a message mentions, in order, each once', () => 
     ['a mention nested in another', `@[@[${SHOP}]]`, `the mention "@[@[${SHOP}]" at character 0 does not name a user, page or group id`],
     ['the character is counted in code points (skin tone: 2)', `${WAVE} @[x]`, 'the mention "@[x]" at character 3 does not name a user, page or group id'],
     ['the character is counted in code points (ZWJ family: 5)', `${FAMILY}@[]`, 'the mention "@[]" at character 5 does not name a user, page or group id'],
-    ['the character is counted in code points (combining accent: 2)', `${E_ACUTE} @[?]`, 'the mention "@[?]" at character 3 does not name a user, page or group id'],
+    [
+      'the character is counted in code points (combining accent: 2)',
+      `${E_ACUTE} @[?]`,
+      'the mention "@[?]" at character 3 does not name a user, page or group id',
+    ],
     ['a malformed mention after a good one', `@[${SHOP}] @[abc]`, 'the mention "@[abc]" at character 6 does not name a user, page or group id'],
     ['"@[" with no closing bracket', '@[', 'the mention starting at character 0 has no closing "]"'],
     ['an id with no closing bracket', 'Hi @[123', 'the mention starting at character 3 has no closing "]"'],
@@ -90,16 +94,56 @@ describe('renderMentions: names in place, tags in code points', () => {
     ['a user at the end', `hi @[${ANA}]`, 'hi Ana', [{ id: ANA, offset: 3, length: 3 }]],
     ['a UUID in upper case names the user', `hi @[${ANA.toUpperCase()}]`, 'hi Ana', [{ id: ANA, offset: 3, length: 3 }]],
     ['a page by numeric id', `Go to @[${TRAIL}] now`, 'Go to 🌲 Trail now', [{ id: TRAIL, offset: 6, length: 7 }]],
-    ['a repeated mention is tagged each time', `@[${ANA}] and @[${ANA}]`, 'Ana and Ana', [{ id: ANA, offset: 0, length: 3 }, { id: ANA, offset: 8, length: 3 }]],
-    ['mentions next to each other', `@[${ANA}]@[${SHOP}]`, 'Ana王小明', [{ id: ANA, offset: 0, length: 3 }, { id: SHOP, offset: 3, length: 3 }]],
+    [
+      'a repeated mention is tagged each time',
+      `@[${ANA}] and @[${ANA}]`,
+      'Ana and Ana',
+      [
+        { id: ANA, offset: 0, length: 3 },
+        { id: ANA, offset: 8, length: 3 },
+      ],
+    ],
+    [
+      'mentions next to each other',
+      `@[${ANA}]@[${SHOP}]`,
+      'Ana王小明',
+      [
+        { id: ANA, offset: 0, length: 3 },
+        { id: SHOP, offset: 3, length: 3 },
+      ],
+    ],
     ['after an emoji with a skin-tone modifier (2 code points)', `${WAVE} @[${ANA}]`, `${WAVE} Ana`, [{ id: ANA, offset: 3, length: 3 }]],
     ['after a ZWJ family (5 code points)', `${FAMILY}@[${ANA}]`, `${FAMILY}Ana`, [{ id: ANA, offset: 5, length: 3 }]],
     ['after a combining accent (2 code points)', `caf${E_ACUTE} @[${ANA}]`, `caf${E_ACUTE} Ana`, [{ id: ANA, offset: 6, length: 3 }]],
     ['after CJK', `你好 @[${ANA}]`, '你好 Ana', [{ id: ANA, offset: 3, length: 3 }]],
     ['after astral CJK (1 code point each)', `${ASTRAL_CJK}${ASTRAL_CJK} @[${ANA}]`, `${ASTRAL_CJK}${ASTRAL_CJK} Ana`, [{ id: ANA, offset: 3, length: 3 }]],
-    ['an astral page name is counted in code points, and so is what follows it', `@[${TRAIL}] @[${ANA}]`, '🌲 Trail Ana', [{ id: TRAIL, offset: 0, length: 7 }, { id: ANA, offset: 8, length: 3 }]],
-    ['a name with a skin-tone modifier has its own length', `${FAMILY} @[${BO}] & @[${SHOP}]`, `${FAMILY} Bo ${WAVE} & 王小明`, [{ id: BO, offset: 6, length: 5 }, { id: SHOP, offset: 14, length: 3 }]],
-    ['everything at once', `${E_ACUTE}${WAVE}@[${TRAIL}]${FAMILY}@[${BO}]${ASTRAL_CJK}`, `${E_ACUTE}${WAVE}🌲 Trail${FAMILY}Bo ${WAVE}${ASTRAL_CJK}`, [{ id: TRAIL, offset: 4, length: 7 }, { id: BO, offset: 16, length: 5 }]],
+    [
+      'an astral page name is counted in code points, and so is what follows it',
+      `@[${TRAIL}] @[${ANA}]`,
+      '🌲 Trail Ana',
+      [
+        { id: TRAIL, offset: 0, length: 7 },
+        { id: ANA, offset: 8, length: 3 },
+      ],
+    ],
+    [
+      'a name with a skin-tone modifier has its own length',
+      `${FAMILY} @[${BO}] & @[${SHOP}]`,
+      `${FAMILY} Bo ${WAVE} & 王小明`,
+      [
+        { id: BO, offset: 6, length: 5 },
+        { id: SHOP, offset: 14, length: 3 },
+      ],
+    ],
+    [
+      'everything at once',
+      `${E_ACUTE}${WAVE}@[${TRAIL}]${FAMILY}@[${BO}]${ASTRAL_CJK}`,
+      `${E_ACUTE}${WAVE}🌲 Trail${FAMILY}Bo ${WAVE}${ASTRAL_CJK}`,
+      [
+        { id: TRAIL, offset: 4, length: 7 },
+        { id: BO, offset: 16, length: 5 },
+      ],
+    ],
   ];
 
   it.each(ROWS)('%s', (_rule, message, expected, tags) => {

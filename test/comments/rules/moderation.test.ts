@@ -55,7 +55,7 @@ describe('rule 4: comments that cannot be hidden', () => {
     // "by an event creator": the event post's author
     ["by the event's creator, on their event", facts('event', byPerson(POSTER), byPerson(POSTER)), EVENT_CREATOR],
     ["by the event's creator who is also a moderator", facts('event', byPerson(POSTER), byPerson(POSTER), 'moderator'), EVENT_CREATOR],
-    ["by another page that created the event", facts('event', byPage(OTHER_PAGE), byPage(OTHER_PAGE)), EVENT_CREATOR],
+    ['by another page that created the event', facts('event', byPage(OTHER_PAGE), byPage(OTHER_PAGE)), EVENT_CREATOR],
     // "by a group": comments on group posts
     ['by a person, in a group', facts('group_post', byPerson(POSTER), byPerson(COMMENTER)), GROUP],
     ["by the group post's author, in a group", facts('group_post', byPerson(POSTER), byPerson(POSTER)), GROUP],
@@ -99,7 +99,7 @@ describe('rule 5: a page removes comments everywhere but on reviews', () => {
   });
 });
 
-describe('edits: a person edits their own comment, the page its own; nobody rewrites a person\'s words', () => {
+describe("edits: a person edits their own comment, the page its own; nobody rewrites a person's words", () => {
   const REFUSED = "A page can only edit its own comments: a person's comment can be hidden or deleted, not rewritten";
   it.each<[string, { ownComment: boolean; byPage: boolean }, string | null]>([
     ['the author edits their comment', { ownComment: true, byPage: false }, null],

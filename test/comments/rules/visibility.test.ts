@@ -12,17 +12,35 @@ const TAGGED = 'aaaaaaaa-0000-4000-8000-00000000000c';
 const TAGGED_TOO = 'aaaaaaaa-0000-4000-8000-00000000000d';
 const STRANGER = 'aaaaaaaa-0000-4000-8000-00000000000e';
 
-const comment = (fields: Partial<VisibilityFacts>): VisibilityFacts => ({ hidden: true, authorUserId: null, postAuthorUserId: null, taggedUserIds: [], ...fields });
+const comment = (fields: Partial<VisibilityFacts>): VisibilityFacts => ({
+  hidden: true,
+  authorUserId: null,
+  postAuthorUserId: null,
+  taggedUserIds: [],
+  ...fields,
+});
 
 describe('visibleTo: the people who still see a hidden comment, beside its moderators', () => {
   it.each<[string, VisibilityFacts, string[]]>([
-    ["a person's comment on a person's post: the post's author and the comment's author", comment({ authorUserId: AUTHOR, postAuthorUserId: POSTER }), [POSTER, AUTHOR]],
+    [
+      "a person's comment on a person's post: the post's author and the comment's author",
+      comment({ authorUserId: AUTHOR, postAuthorUserId: POSTER }),
+      [POSTER, AUTHOR],
+    ],
     ["a person's comment on the page's post (no person wrote the post)", comment({ authorUserId: AUTHOR }), [AUTHOR]],
     ["the page's comment on a person's post (no person wrote the comment)", comment({ postAuthorUserId: POSTER }), [POSTER]],
     ["the page's comment on the page's post: only its moderators", comment({}), []],
-    ['the people tagged in it', comment({ authorUserId: AUTHOR, postAuthorUserId: POSTER, taggedUserIds: [TAGGED, TAGGED_TOO] }), [POSTER, AUTHOR, TAGGED, TAGGED_TOO]],
+    [
+      'the people tagged in it',
+      comment({ authorUserId: AUTHOR, postAuthorUserId: POSTER, taggedUserIds: [TAGGED, TAGGED_TOO] }),
+      [POSTER, AUTHOR, TAGGED, TAGGED_TOO],
+    ],
     ['the post author commenting on their own post is listed once', comment({ authorUserId: POSTER, postAuthorUserId: POSTER }), [POSTER]],
-    ['a person tagged twice, or tagging themselves, is listed once', comment({ authorUserId: AUTHOR, taggedUserIds: [TAGGED, TAGGED, AUTHOR] }), [AUTHOR, TAGGED]],
+    [
+      'a person tagged twice, or tagging themselves, is listed once',
+      comment({ authorUserId: AUTHOR, taggedUserIds: [TAGGED, TAGGED, AUTHOR] }),
+      [AUTHOR, TAGGED],
+    ],
   ])('%s', (_rule, facts, people) => {
     expect(visibleTo(facts)).toEqual(people);
   });
@@ -37,12 +55,23 @@ describe('visibleTo: the people who still see a hidden comment, beside its moder
 // What enforcement does with it: the policy reads a hidden comment for its moderators and for exactly these people.
 describe('each kind of viewer, on a hidden comment and on the same comment visible', () => {
   const user = (userId: string, role: Role | null = null, siteAdmin = false): Principal => ({
-    kind: 'user', userId, siteAdmin, roles: new Map(role ? [[ORG, role]] : []),
+    kind: 'user',
+    userId,
+    siteAdmin,
+    roles: new Map(role ? [[ORG, role]] : []),
   });
-  const client = (scopes: string, organizationId = ORG): Principal => ({ kind: 'client', clientId: 'c', apiClientId: '1', organizationId, scopes: expandScopes(scopes.split(' ')) });
+  const client = (scopes: string, organizationId = ORG): Principal => ({
+    kind: 'client',
+    clientId: 'c',
+    apiClientId: '1',
+    organizationId,
+    scopes: expandScopes(scopes.split(' ')),
+  });
   const facts = { authorUserId: AUTHOR, postAuthorUserId: POSTER, taggedUserIds: [TAGGED] };
   const subject = (hidden: boolean) => ({
-    type: 'comment' as const, organizationId: ORG, ownerId: AUTHOR,
+    type: 'comment' as const,
+    organizationId: ORG,
+    ownerId: AUTHOR,
     comment: { byPage: false, postKind: 'visitor_post', hidden, visibleTo: visibleTo({ hidden, ...facts }) },
   });
 
@@ -50,9 +79,9 @@ describe('each kind of viewer, on a hidden comment and on the same comment visib
     ["the post's author", user(POSTER), true],
     ["the comment's author", user(AUTHOR), true],
     ['a person tagged in it', user(TAGGED), true],
-    ['the page\'s owner', user(STRANGER, 'owner'), true],
-    ['the page\'s admin', user(STRANGER, 'admin'), true],
-    ['the page\'s moderator', user(STRANGER, 'moderator'), true],
+    ["the page's owner", user(STRANGER, 'owner'), true],
+    ["the page's admin", user(STRANGER, 'admin'), true],
+    ["the page's moderator", user(STRANGER, 'moderator'), true],
     ['a site admin', user(STRANGER, null, true), true],
     ['the page token (pages_manage_engagement)', client('pages_manage_engagement'), true],
     ['another signed-in person', user(STRANGER), false],
