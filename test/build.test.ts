@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -161,5 +161,41 @@ describe('the bin', () => {
     utimesSync(source, new Date(), new Date());
     const stale = await node([copyBin, '--help']);
     expect(stale).toMatchObject({ code: 1, stdout: '', stderr: 'adgraph: the build in dist/ is older than src/cli/main.ts; run npm run build\n' });
+  });
+});
+
+describe('npm start', () => {
+  it('serves the build, and Ctrl-C (SIGINT to its process group, as a terminal sends it) ends it with 0', { timeout: 90_000 }, async () => {
+    // The package's own start script, in the package folder that holds the build. The database is a SQLite file
+    // whatever TEST_DB says: what is tested is how npm, the shell and the server end together.
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+    writeFileSync(
+      join(folder, 'package.json'),
+      JSON.stringify({ name: 'adgraph-start-test', private: true, type: 'module', scripts: { start: scripts.start } }),
+    );
+    const env = { ...ENV, DATABASE_URL: `sqlite:${join(folder, 'start.sqlite')}`, PORT: '0', LOG_LEVEL: 'info' };
+    const npm = spawn('npm', ['start'], { cwd: folder, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      npm.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    try {
+      let url: string | undefined;
+      for (let i = 0; i < 600 && !url; i++) {
+        url = /adgraph is serving GraphQL at (\S+)\/graphql/.exec(output)?.[1];
+        if (!url) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(url, output).toBeDefined();
+      expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
+
+      process.kill(-npm.pid!, 'SIGINT');
+      // Without `exec` in the script the shell between npm and node dies of the signal, and npm with it (exit 130).
+      expect(await exited, output).toEqual({ code: 0, signal: null });
+      expect(output).toContain('shut down cleanly');
+    } finally {
+      if (npm.exitCode === null && npm.signalCode === null) process.kill(-npm.pid!, 'SIGKILL');
+    }
   });
 });
