@@ -17,6 +17,8 @@ import type { Knex } from 'knex';
 /** The part of better-sqlite3's API used here. */
 interface SqliteStatement {
   readonly reader: boolean;
+  /** False for a statement that writes, one that returns rows (`insert … returning`) included. */
+  readonly readonly: boolean;
   raw(toggle: boolean): SqliteStatement;
   pluck(toggle?: boolean): SqliteStatement;
   columns(): Array<{ name: string }>;
@@ -82,7 +84,10 @@ export class SqliteClient extends BetterSqlite3Client {
     const statement = connection.prepare(query.sql);
     const bindings = this._formatBindings(query.bindings);
     if (statement.reader) {
-      query.response = readRows(connection, statement, bindings);
+      // A write that returns rows gets no schema-version reads around it: in a transaction, a read first would
+      // begin it as a reader, and SQLite refuses at once (SQLITE_BUSY, whatever the busy timeout) to make a reader
+      // a writer while another process writes. better-sqlite3 builds these few rows itself.
+      query.response = statement.readonly ? readRows(connection, statement, bindings) : statement.raw(false).all(bindings);
       return query;
     }
     const response = statement.run(bindings);

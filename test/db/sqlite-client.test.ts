@@ -1,9 +1,13 @@
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDatabase, type Db } from '../../src/db/index.ts';
+
+const require = createRequire(import.meta.url);
 
 /**
  * The SQLite client builds rows from better-sqlite3's raw mode (src/db/sqlite-client.ts): they must be exactly
@@ -105,5 +109,35 @@ describe('rows read through the SQLite client', () => {
     expect(await db('things').where('id', '>', 1).delete()).toBe(2);
     expect(await db('things').pluck('id')).toEqual([1]);
     expect(await db('things').where({ id: 1 }).first('title')).toEqual({ title: 'one' });
+  });
+
+  it("wait for another process's write before an insert returning rows in a transaction, rather than fail", { timeout: 20_000 }, async () => {
+    // Another thread (a connection of its own, as another process has) holds the write lock for 300 ms. The
+    // insert must wait for it (busy timeout), not fail at once with "database is locked" as it did when a
+    // schema-version read began the transaction as a reader (two instances storing async requests at once).
+    const holder = new Worker(
+      `const Database = require(${JSON.stringify(require.resolve('better-sqlite3'))});
+       const { parentPort, workerData } = require('node:worker_threads');
+       const db = new Database(workerData);
+       db.prepare('begin immediate').run();
+       db.prepare("insert into things (id, title) values (100, 'held')").run();
+       parentPort.postMessage('locked');
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+       db.prepare('commit').run();
+       db.close();
+       parentPort.postMessage('committed');`,
+      { eval: true, workerData: file },
+    );
+    const messages: string[] = [];
+    const committed = new Promise<void>((resolve, reject) => {
+      holder.on('message', (message: string) => (messages.push(message), message === 'committed' && resolve()));
+      holder.on('error', reject);
+    });
+    await new Promise<void>((resolve) => holder.once('message', () => resolve()));
+    const inserted = await db.transaction((trx) => trx('things').insert({ id: 101, title: 'waited' }).returning(['id', 'title']));
+    expect(inserted).toEqual([{ id: 101, title: 'waited' }]);
+    await committed;
+    expect(messages).toEqual(['locked', 'committed']);
+    expect(await db('things').whereIn('id', [100, 101]).orderBy('id').pluck('title')).toEqual(['held', 'waited']);
   });
 });

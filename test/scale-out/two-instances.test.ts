@@ -261,7 +261,7 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
         },
       });
     const stored = await Promise.all([store(a, sources.slice(0, 4)), store(b, sources.slice(4))]);
-    for (const answer of stored) expect(answer.status, answer.text).toBe(200);
+    for (const answer of stored) expect(answer.status, answer.text + a.output() + b.output()).toBe(200);
     const setIds = stored.map((answer) => answer.body.id as string);
 
     await eventually(
