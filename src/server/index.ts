@@ -82,18 +82,26 @@ export class ListenError extends Error {
 }
 
 /**
+ * How soon after the first a repeat of the same signal is the same stop. Ctrl-C under `npm start` arrives twice:
+ * from the terminal (to the whole process group) and relayed by npm to its child, milliseconds apart; a person
+ * pressing Ctrl-C again to cut the drain short is far slower than this.
+ */
+const RELAYED_SIGNAL_MS = 100;
+
+/**
  * SIGTERM/SIGINT: stop accepting connections, finish what is in flight (up to SHUTDOWN_TIMEOUT_MS), close the
  * database, exit 0. A second signal while draining exits at once with 128 + the signal's number, as a shell
- * reports a process the signal killed.
+ * reports a process the signal killed, unless it is the first one relayed (RELAYED_SIGNAL_MS).
  */
 export function closeOnSignals(running: RunningServer, log: AppDeps['log']): void {
-  let stopping = false;
+  let stopping: { signal: NodeJS.Signals; at: number } | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
+      if (signal === stopping.signal && performance.now() - stopping.at < RELAYED_SIGNAL_MS) return;
       log.warn({ signal }, `${signal} while shutting down: exiting now, without waiting for requests in flight`);
       process.exit(128 + (constants.signals[signal] ?? 0));
     }
-    stopping = true;
+    stopping = { signal, at: performance.now() };
     log.info({ signal }, 'shutting down: finishing in-flight requests');
     running.close().then(
       () => {
