@@ -9,6 +9,7 @@ import type { DocumentNode } from 'graphql';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { buildSchema } from './schema.ts';
+import { compiledExecution } from './compiled-execution.ts';
 import { formatError, kindOf, sendTokenRefusal } from './errors.ts';
 import { armorRejection, complexityLimitPlugin, nestingRefusal } from './limits.ts';
 import { classify, isBodyParseError, isBodyReadError } from '../http/errors/classify.ts';
@@ -57,7 +58,8 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
     blockFieldSuggestion: { enabled: false }, // the schema is public (the IDE introspects it); suggestions help developers
   }).protect();
   return new ApolloServer<RequestContext>({
-    schema: buildSchema(),
+    // The schema, and the executor that runs operations on it (compiled: ./compiled-execution.ts).
+    gateway: compiledExecution(buildSchema()),
     introspection: true,
     formatError,
     includeStacktraceInErrorResponses: false,
