@@ -141,3 +141,53 @@ describe('rows read through the SQLite client', () => {
     expect(await db('things').whereIn('id', [100, 101]).orderBy('id').pluck('title')).toEqual(['held', 'waited']);
   });
 });
+
+/**
+ * LIMIT and OFFSET go into the SQL as numbers (src/db/sqlite-client.ts LiteralLimitQueryCompiler): a bound LIMIT
+ * makes this SQLite (built with STAT4) prepare the statement again on every run. Why it matters is a matter of
+ * time, measured in the README; here, that the SQL says the numbers and the answers stay right.
+ */
+describe('limits in the SQLite client', () => {
+  let dir: string;
+  let db: Db;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'adgraph-limits-'));
+    db = createDatabase(`sqlite:${join(dir, 'limits.sqlite')}`);
+    await db.raw('create table things (id integer primary key, name text not null)');
+    await db('things').insert(Array.from({ length: 9 }, (_, i) => ({ id: i + 1, name: `thing ${i + 1}` })));
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes limit, offset and first() as integers in the SQL, not as parameters', () => {
+    expect(db('things').where({ name: 'x' }).limit(5).offset(2).toSQL().toNative()).toEqual({
+      sql: 'select * from `things` where `name` = ? limit 5 offset 2',
+      bindings: ['x'],
+    });
+    expect(db('things').where({ id: 3 }).first().toSQL().toNative()).toEqual({ sql: 'select * from `things` where `id` = ? limit 1', bindings: [3] });
+    // knex makes the value an integer first; a limit given as text is still a number in the SQL.
+    expect(
+      db('things')
+        .limit('4' as never)
+        .toSQL()
+        .toNative().sql,
+    ).toBe('select * from `things` limit 4');
+  });
+
+  it('leaves a query builder as it was, so it compiles the same again', () => {
+    const query = db('things').orderBy('id').limit(3);
+    expect(query.toSQL().toNative()).toEqual(query.toSQL().toNative());
+  });
+
+  it('answers the same rows as with bound limits', async () => {
+    const ids = async (rows: Promise<Array<{ id: number }>>) => (await rows).map((row) => row.id);
+    expect(await ids(db('things').orderBy('id').limit(3).offset(4))).toEqual([5, 6, 7]);
+    expect(await ids(db.raw('select * from things order by id limit ? offset ?', [3, 4]) as never)).toEqual([5, 6, 7]);
+    expect(await db('things').orderBy('id', 'desc').first()).toEqual({ id: 9, name: 'thing 9' });
+    expect(await ids(db('things').orderBy('id').offset(7))).toEqual([8, 9]);
+  });
+});
