@@ -171,16 +171,16 @@ export async function withServerInProcess<T>(config: Config, use: (url: string, 
 }
 
 /** A process the benchmark started: its output so far (for errors), and SIGTERM that must end it with 0. */
-interface Child {
+export interface Child {
   process: ChildProcess;
   output(): string;
   stop(): Promise<void>;
 }
 
 /** Spawns `node [execArgv] args` (tsx's loader comes along when the benchmarks run under tsx). */
-function spawnChild(label: string, args: string[], options: { env?: NodeJS.ProcessEnv; ipc?: boolean } = {}): Child {
+export function spawnChild(label: string, args: string[], options: { env?: NodeJS.ProcessEnv; ipc?: boolean; cwd?: string } = {}): Child {
   const child = spawn(process.execPath, [...process.execArgv, ...args], {
-    cwd: PACKAGE_ROOT,
+    cwd: options.cwd ?? PACKAGE_ROOT,
     env: options.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe', ...(options.ipc ? ['ipc' as const] : [])],
   });
@@ -208,7 +208,7 @@ function spawnChild(label: string, args: string[], options: { env?: NodeJS.Proce
 }
 
 /** A port nothing listens on now, for a server that takes its port from the environment. */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createNetServer();
   await new Promise<void>((resolve, reject) => {
     probe.once('error', reject);
@@ -219,7 +219,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-interface ChildServer {
+export interface ChildServer {
   url: string;
   child: Child;
   bcryptChecks(): Promise<number>;
@@ -250,20 +250,7 @@ async function startServerProcess(env: NodeJS.ProcessEnv, countBcrypt: boolean):
     ipc: countBcrypt,
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.process.exitCode !== null) throw new Error(`the server exited with ${child.process.exitCode} before it was ready: ${child.output()}`);
-    const status = await fetch(`${url}/readyz`).then(
-      (response) => response.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    if (Date.now() > deadline) {
-      await child.stop().catch(() => undefined);
-      throw new Error(`the server was not ready within 60s (last /readyz status ${status}): ${child.output()}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntilReady('the server', child, url);
   const bcryptChecks = () =>
     new Promise<number>((resolve, reject) => {
       if (!countBcrypt) return reject(new Error('this server does not count bcrypt checks (countBcrypt)'));
@@ -271,6 +258,24 @@ async function startServerProcess(env: NodeJS.ProcessEnv, countBcrypt: boolean):
       child.process.send('bcrypt-checks');
     });
   return { url, child, bcryptChecks };
+}
+
+/** Waits for the server in `child` to answer /readyz with 200 (stopping it if it does not within 60 s). */
+export async function waitUntilReady(label: string, child: Child, url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.process.exitCode !== null) throw new Error(`${label} exited with ${child.process.exitCode} before it was ready: ${child.output()}`);
+    const status = await fetch(`${url}/readyz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) {
+      await child.stop().catch(() => undefined);
+      throw new Error(`${label} was not ready within 60s (last /readyz status ${status}): ${child.output()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
@@ -394,7 +399,7 @@ export function figures(run: Timed, reference?: { label: string; run: Timed }): 
     'req/s': run.rps.toFixed(0),
     'p50 ms': formatMs(run.p50),
     'p99 ms': formatMs(run.p99),
-    ...(reference ? { [`vs ${reference.label}`]: (run.rps / reference.run.rps).toFixed(3) } : {}),
+    ...(reference ? { [`vs ${reference.label}`]: (run.rps / reference.run.rps).toFixed(4) } : {}),
     requests: String(run.requests),
   };
 }
