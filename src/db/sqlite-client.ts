@@ -63,6 +63,9 @@ const SqliteQueryCompilerBase = requireKnexPart('knex/lib/dialects/sqlite3/query
 class LiteralLimitQueryCompiler extends SqliteQueryCompilerBase {
   override limit(): string {
     this.writeLiterally('limit');
+    // An offset alone gets SQLite's `limit -1` from knex: a number too.
+    if (this.single.limit === undefined && Number.isSafeInteger(this.single.offset))
+      this.single = { ...this.single, skipBinding: { ...this.single.skipBinding, limit: true } };
     return super.limit();
   }
 

@@ -169,6 +169,7 @@ describe('limits in the SQLite client', () => {
       bindings: ['x'],
     });
     expect(db('things').where({ id: 3 }).first().toSQL().toNative()).toEqual({ sql: 'select * from `things` where `id` = ? limit 1', bindings: [3] });
+    expect(db('things').offset(7).toSQL().toNative()).toEqual({ sql: 'select * from `things` limit -1 offset 7', bindings: [] });
     // knex makes the value an integer first; a limit given as text is still a number in the SQL.
     expect(
       db('things')
