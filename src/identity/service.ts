@@ -35,7 +35,7 @@ export async function authenticateSessionToken(deps: AppDeps, token: string): Pr
   if (now.getTime() - found.session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
     await store.touchSession(deps.db, found.session.id, now);
   }
-  return principalForUser(found.user, await store.membershipsOfUser(deps.db, found.user.id), found.session.id);
+  return principalForUser(found.user, found.memberships, found.session.id);
 }
 
 export function validateEmail(email: unknown, field = 'email'): string {

@@ -149,23 +149,42 @@ export async function insertSession(db: Db, session: Omit<SessionRecord, 'id' | 
   return record;
 }
 
-/** A live session by the hash of its token, with its user, in one statement. */
-export async function findLiveSession(db: Db, tokenHash: string, now: Date): Promise<{ session: SessionRecord; user: UserRecord } | null> {
-  const row = await db(sessions.table)
+/** Each table's columns under a prefix, for reading several tables' columns from one joined row. */
+const prefixed = (table: { table: string; columns: Record<string, unknown> }, prefix: string) =>
+  Object.keys(table.columns).map((column) => ({ column, alias: `${prefix}${column}`, select: `${table.table}.${column} as ${prefix}${column}` }));
+const SESSION_COLUMNS = prefixed(sessions, 's_');
+const USER_COLUMNS = prefixed(users, 'u_');
+const MEMBERSHIP_COLUMNS = prefixed(memberships, 'm_');
+
+function unprefixed(row: Record<string, unknown>, columns: ReturnType<typeof prefixed>): Record<string, unknown> {
+  const picked: Record<string, unknown> = {};
+  for (const { column, alias } of columns) picked[column] = row[alias];
+  return picked;
+}
+
+/**
+ * A live session by the hash of its token, with its user and the user's memberships, in one statement (a row per
+ * membership; one with no membership columns for a user in no organization): every authenticated request asks.
+ */
+export async function findLiveSession(
+  db: Db,
+  tokenHash: string,
+  now: Date,
+): Promise<{ session: SessionRecord; user: UserRecord; memberships: MembershipRecord[] } | null> {
+  const rows: Array<Record<string, unknown>> = await db(sessions.table)
     .join(users.table, 'users.id', 'sessions.user_id')
+    .leftJoin(memberships.table, `${memberships.table}.user_id`, 'users.id')
     .where('sessions.token_hash', tokenHash)
     .whereNull('sessions.revoked_at')
     .where('sessions.expires_at', '>', now)
-    .select(...Object.keys(sessions.columns).map((c) => `sessions.${c} as s_${c}`), ...Object.keys(users.columns).map((c) => `users.${c} as u_${c}`))
-    .first();
-  if (!row) return null;
-  const pick = (prefix: string) =>
-    Object.fromEntries(
-      Object.entries(row as Record<string, unknown>)
-        .filter(([k]) => k.startsWith(prefix))
-        .map(([k, v]) => [k.slice(prefix.length), v]),
-    );
-  return { session: sessions.fromRow(pick('s_')), user: users.fromRow(pick('u_')) };
+    .select(...[...SESSION_COLUMNS, ...USER_COLUMNS, ...MEMBERSHIP_COLUMNS].map(({ select }) => select));
+  const [first] = rows;
+  if (!first) return null;
+  return {
+    session: sessions.fromRow(unprefixed(first, SESSION_COLUMNS)),
+    user: users.fromRow(unprefixed(first, USER_COLUMNS)),
+    memberships: rows.filter((row) => row.m_id !== null && row.m_id !== undefined).map((row) => memberships.fromRow(unprefixed(row, MEMBERSHIP_COLUMNS))),
+  };
 }
 
 export async function touchSession(db: Db, sessionId: string, now: Date): Promise<void> {
