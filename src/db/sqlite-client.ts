@@ -62,21 +62,20 @@ const SqliteQueryCompilerBase = requireKnexPart('knex/lib/dialects/sqlite3/query
  */
 class LiteralLimitQueryCompiler extends SqliteQueryCompilerBase {
   override limit(): string {
-    this.writeLiterally('limit');
-    // An offset alone gets SQLite's `limit -1` from knex: a number too.
-    if (this.single.limit === undefined && Number.isSafeInteger(this.single.offset))
-      this.single = { ...this.single, skipBinding: { ...this.single.skipBinding, limit: true } };
+    // An offset alone gets SQLite's `limit -1` from knex: a number as well.
+    const offsetAlone = this.single.limit === undefined && Number.isSafeInteger(this.single.offset);
+    if (offsetAlone || Number.isSafeInteger(this.single.limit)) this.writeLiterally('limit');
     return super.limit();
   }
 
   override offset(): string {
-    this.writeLiterally('offset');
+    if (Number.isSafeInteger(this.single.offset)) this.writeLiterally('offset');
     return super.offset();
   }
 
   private writeLiterally(attribute: 'limit' | 'offset'): void {
     // A copy: the builder keeps its own settings, whatever compiles it next.
-    if (Number.isSafeInteger(this.single[attribute])) this.single = { ...this.single, skipBinding: { ...this.single.skipBinding, [attribute]: true } };
+    this.single = { ...this.single, skipBinding: { ...this.single.skipBinding, [attribute]: true } };
   }
 }
 
