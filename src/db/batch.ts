@@ -275,16 +275,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
         loader = makeLoader<string, Slice<T>>(async (parentIds) => {
           if (parentIds.length === 1) {
             // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
-            const query = db(mapping.table).select('*').where(parentColumn, parentIds[0]!);
-            applyFilters(query, filters);
-            applyCursor(query, request);
-            const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
-            return [
-              toSlice(
-                rows.map((row: Record<string, unknown>) => mapping.fromRow(row)),
-                request,
-              ),
-            ];
+            return [await fetchSlice(db, mapping, request, { ...filters, [parentColumn]: parentIds[0]! })];
           }
           const rows = await pagesOf(parentIds, request, filters);
           const grouped = groupBy(rows, parentColumn, mapping);
