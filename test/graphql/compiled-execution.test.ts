@@ -47,11 +47,16 @@ describe('compiled execution answers as graphql-js does', () => {
   });
   afterAll(() => server?.close());
 
-  /** graphql-js's answer, in the terms the server's answer is compared in. */
-  async function interpreted(query: string, variables: Record<string, unknown>, as: string, operationName?: string) {
+  /** graphql-js's answer to `query` from the viewer of the token `as`, executed in this process. */
+  async function executedHere(query: string, variables: Record<string, unknown>, as: string, operationName?: string) {
     const viewer = await resolvePrincipal(server.deps, as);
     const contextValue = createRequestContext(server.deps, { requestId: 'graphql-js', viewer: viewer! });
-    const result = (await execute({ schema, document: parse(query), contextValue, variableValues: variables, operationName })) as ExecutionResult;
+    return (await execute({ schema, document: parse(query), contextValue, variableValues: variables, operationName })) as ExecutionResult;
+  }
+
+  /** graphql-js's answer, in the terms the server's answer is compared in. */
+  async function interpreted(query: string, variables: Record<string, unknown>, as: string, operationName?: string) {
+    const result = await executedHere(query, variables, as, operationName);
     return comparable({
       data: result.data ?? null,
       errors: result.errors?.map((error) => {
@@ -68,13 +73,9 @@ describe('compiled execution answers as graphql-js does', () => {
   async function compiled(query: string, variables: Record<string, unknown>, as: string, operationName?: string) {
     const answers = [];
     for (let run = 0; run <= INTERPRETED_RUNS; run++) {
-      const response = await fetch(`${server.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'service-session-token': as },
-        body: JSON.stringify({ query, variables, operationName }),
-      });
-      expect(response.status).toBe(200);
-      answers.push(comparable((await response.json()) as GraphQLBody));
+      const { status, body } = await server.graphql(query, variables, as, operationName);
+      expect(status).toBe(200);
+      answers.push(comparable(body));
     }
     expect(answers.at(-1)).toEqual(answers[0]);
     return answers.at(-1)!;
@@ -144,36 +145,20 @@ describe('compiled execution answers as graphql-js does', () => {
     ['query A { a: __typename } query B { b: __typename }', 'C'],
     ['query A { a: __typename } query B { b: __typename }', undefined],
   ])('refuses %j with operation name %j in graphql-js’s words, with 400', async (query, operationName) => {
-    const response = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'service-session-token': token },
-      body: JSON.stringify({ query, operationName }),
-    });
+    const { status, body } = await server.graphql(query, undefined, token, operationName);
     const expected = await execute({ schema, document: parse(query), operationName });
-    expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ errors: [{ message: expected.errors![0]!.message, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
+    expect(status).toBe(400);
+    expect(body).toEqual({ errors: [{ message: expected.errors![0]!.message, extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } }] });
   });
 
   it('refuses variables with graphql-js’s words, as BAD_USER_INPUT, and runs nothing', async () => {
     const query = 'query ($first: Int!, $status: [EffectiveStatus!]) { adAccount(id: "1") { adSets(first: $first, effectiveStatus: $status) { totalCount } } }';
-    const send = (variables: Record<string, unknown>) =>
-      fetch(`${server.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'service-session-token': token },
-        body: JSON.stringify({ query, variables }),
-      });
     // Run once with good variables, so that the refused ones meet the compiled document.
-    for (let run = 0; run < INTERPRETED_RUNS; run++) expect((await send({ first: 1, status: ['ACTIVE'] })).status).toBe(200);
-    const response = await send({ first: 'ten', status: ['SOMETIMES'] });
-    const viewer = await resolvePrincipal(server.deps, token);
-    const expected = await execute({
-      schema,
-      document: parse(query),
-      contextValue: createRequestContext(server.deps, { requestId: 'graphql-js', viewer: viewer! }),
-      variableValues: { first: 'ten', status: ['SOMETIMES'] },
-    });
-    const body = (await response.json()) as GraphQLBody;
-    expect(response.status).toBe(400);
+    for (let run = 0; run < INTERPRETED_RUNS; run++) expect((await server.graphql(query, { first: 1, status: ['ACTIVE'] }, token)).status).toBe(200);
+    const refused = { first: 'ten', status: ['SOMETIMES'] };
+    const { status, body } = await server.graphql(query, refused, token);
+    const expected = await executedHere(query, refused, token);
+    expect(status).toBe(400);
     expect(body.data).toBeUndefined();
     expect(body.errors!.map((e) => e.message)).toEqual(expected.errors!.map((e) => e.message));
     expect(body.errors!.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT', 'BAD_USER_INPUT']);

@@ -13,7 +13,7 @@ export interface TestServer {
   /** Every log line the server wrote, parsed. */
   logs: Array<Record<string, unknown>>;
   /** POST a GraphQL operation; returns the HTTP status and the parsed body. */
-  graphql(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: GraphQLBody }>;
+  graphql(query: string, variables?: Record<string, unknown>, token?: string, operationName?: string): Promise<{ status: number; body: GraphQLBody }>;
   /** POST /api/v2/users/login over HTTP; the raw response, for status and headers. */
   login(email: string, password: string): Promise<Response>;
   close(): Promise<void>;
@@ -47,11 +47,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     deps,
     database,
     logs,
-    async graphql(query, variables, token) {
+    async graphql(query, variables, token, operationName) {
       const response = await fetch(`${running.url}/graphql`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { 'service-session-token': token } : {}) },
-        body: JSON.stringify({ query, variables }),
+        body: JSON.stringify({ query, variables, operationName }),
       });
       return { status: response.status, body: (await response.json()) as GraphQLBody };
     },
