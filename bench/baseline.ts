@@ -10,8 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_PASSWORD } from '../db/seeds/demo.ts';
-import { DEMO_USER, PACKAGE_ROOT, freePort, spawnChild, waitUntilReady } from './harness.ts';
+import { PACKAGE_ROOT, freePort, signInAsDemoUser, spawnChild, waitUntilReady } from './harness.ts';
 
 /** The last commit before issue 13's work on the read path (BENCH_BASELINE_REVISION names another). */
 export const BASELINE_REVISION = process.env.BENCH_BASELINE_REVISION ?? '84bc76e';
@@ -59,14 +58,7 @@ export async function startBaseline(env: Record<string, string>): Promise<Baseli
   try {
     const url = `http://127.0.0.1:${port}`;
     await waitUntilReady(`the baseline (${BASELINE_REVISION})`, child, url);
-    const login = await fetch(`${url}/api/v2/users/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_USER, password: DEMO_PASSWORD }),
-    });
-    if (login.status !== 201) throw new Error(`the baseline's login failed: ${login.status} ${await login.text()}`);
-    const { session_token: sessionToken } = (await login.json()) as { session_token: string };
-    return { url, sessionToken, stop };
+    return { url, sessionToken: await signInAsDemoUser(url), stop };
   } catch (error) {
     await stop().catch(() => undefined);
     throw error;

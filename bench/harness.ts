@@ -106,6 +106,17 @@ export interface DemoServer<P = undefined> {
   bcryptChecks(): Promise<number>;
 }
 
+/** A session of DEMO_USER on the server at `url`, through /api/v2 as any caller signs in. */
+export async function signInAsDemoUser(url: string): Promise<string> {
+  const login = await fetch(`${url}/api/v2/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: DEMO_USER, password: DEMO_PASSWORD }),
+  });
+  if (login.status !== 201) throw new Error(`login at ${url} failed: ${login.status} ${await login.text()}`);
+  return ((await login.json()) as { session_token: string }).session_token;
+}
+
 /**
  * Runs `measure` against a fresh demo server in its own process and answers what `measure` answered. This
  * process migrates a fresh SQLite file, loads the demo data and runs `prepare` (the section's fixtures) through
@@ -133,13 +144,7 @@ export async function withDemoServer<T, P = undefined>(
     const summary = await seedDemo(deps);
     const prepared = (await options.prepare?.(deps)) as P;
     server = await startServerProcess(env, !!options.countBcrypt);
-    const login = await fetch(`${server.url}/api/v2/users/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_USER, password: DEMO_PASSWORD }),
-    });
-    if (login.status !== 201) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-    const { session_token: sessionToken } = (await login.json()) as { session_token: string };
+    const sessionToken = await signInAsDemoUser(server.url);
     const measured = await measure({ url: server.url, deps, config, summary, sessionToken, prepared, bcryptChecks: server.bcryptChecks });
     await server.child.stop();
     return measured;

@@ -46,19 +46,8 @@ export async function benchReads(): Promise<SectionOutcome> {
   const env = { ...UNLIMITED_ACCOUNT_ALLOWANCE, GRAPHQL_MAX_OBJECTS: '10000', GRAPHQL_MAX_COST: '100000', ASYNC_POLL_MS: '600000' };
   return withDemoServer({ env }, async (server) => {
     const { url, sessionToken } = server;
-    const graphqlHeaders = { 'content-type': 'application/json', 'service-session-token': sessionToken };
-    const graphql = (query: string, variables?: Record<string, unknown>): BenchRequest => ({
-      url: `${url}/graphql`,
-      method: 'POST',
-      headers: graphqlHeaders,
-      body: JSON.stringify({ query, variables }),
-    });
-
-    const accounts = await checked('ad accounts', graphql('{ adAccounts(first: 10) { nodes { id name } } }'));
-    const accountId = (JSON.parse(accounts.toString()) as { data: { adAccounts: { nodes: Array<{ id: string; name: string }> } } }).data.adAccounts.nodes.find(
-      (a) => a.name === ACCOUNT_NAME,
-    )?.id;
-    if (!accountId) throw new Error(`the demo data has no ad account "${ACCOUNT_NAME}"`);
+    const graphql = graphqlAt(url, sessionToken);
+    const accountId = await demoAccountId(graphql, 'the demo data');
 
     const nested = graphql(NESTED(accountId));
     const rest: BenchRequest = {
@@ -66,11 +55,9 @@ export async function benchReads(): Promise<SectionOutcome> {
     };
     let graphqlShape: Shape = [];
     const nestedBytes = await checked('GraphQL nested read', nested, (body) => {
-      const answer = graphqlData<{
-        adAccount: { adSets: { nodes: Array<{ id: string; name: string; campaign: { name: string }; ads: { nodes: Array<{ id: string }> } }> } };
-      }>(body);
-      if ('wrong' in answer) return answer.wrong;
-      graphqlShape = answer.data.adAccount.adSets.nodes.map((s) => ({ id: s.id, name: s.name, campaign: s.campaign.name, ads: s.ads.nodes.map((a) => a.id) }));
+      const shape = nestedShape(body);
+      if ('wrong' in shape) return shape.wrong;
+      graphqlShape = shape;
       return graphqlShape.length === 13 ? null : `${graphqlShape.length} ad sets, not 13`;
     });
     await checked('/v24.0 same data', rest, (body) => {
@@ -138,30 +125,46 @@ export async function benchReads(): Promise<SectionOutcome> {
   });
 }
 
+/** GraphQL requests to the server at `url` as the holder of a session token. */
+const graphqlAt =
+  (url: string, sessionToken: string) =>
+  (query: string, variables?: Record<string, unknown>): BenchRequest => ({
+    url: `${url}/graphql`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'service-session-token': sessionToken },
+    body: JSON.stringify({ query, variables }),
+  });
+
+/** The id of the demo's ACCOUNT_NAME, as a server's GraphQL lists it. */
+async function demoAccountId(graphql: ReturnType<typeof graphqlAt>, whose: string): Promise<string> {
+  const accounts = graphqlData<{ adAccounts: { nodes: Array<{ id: string; name: string }> } }>(
+    await checked(`${whose}: ad accounts`, graphql('{ adAccounts(first: 10) { nodes { id name } } }')),
+  );
+  const accountId = 'wrong' in accounts ? undefined : accounts.data.adAccounts.nodes.find((a) => a.name === ACCOUNT_NAME)?.id;
+  if (!accountId) throw new Error(`${whose} has no ad account "${ACCOUNT_NAME}"`);
+  return accountId;
+}
+
+/** The ad sets, campaign names and ad ids of a GraphQL answer to the nested read, or what is wrong with it. */
+function nestedShape(body: Buffer): Shape | { wrong: string } {
+  const answer = graphqlData<{
+    adAccount: { adSets: { nodes: Array<{ id: string; name: string; campaign: { name: string }; ads: { nodes: Array<{ id: string }> } }> } };
+  }>(body);
+  if ('wrong' in answer) return answer;
+  return answer.data.adAccount.adSets.nodes.map((s) => ({ id: s.id, name: s.name, campaign: s.campaign.name, ads: s.ads.nodes.map((a) => a.id) }));
+}
+
 /**
  * The nested read as the baseline serves it, checked to answer the same ad sets, campaign names and ad counts
  * (the demo data gives the same ids there; names are compared so that an id change alone would not matter).
  */
 async function baselineNestedRead(baseline: BaselineServer, expected: Shape): Promise<BenchRequest> {
-  const request = (query: string): BenchRequest => ({
-    url: `${baseline.url}/graphql`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'service-session-token': baseline.sessionToken },
-    body: JSON.stringify({ query }),
-  });
-  const accounts = graphqlData<{ adAccounts: { nodes: Array<{ id: string; name: string }> } }>(
-    await checked("the issue's code: ad accounts", request('{ adAccounts(first: 10) { nodes { id name } } }')),
-  );
-  const accountId = 'wrong' in accounts ? undefined : accounts.data.adAccounts.nodes.find((a) => a.name === ACCOUNT_NAME)?.id;
-  if (!accountId) throw new Error(`the issue's code's demo data has no ad account "${ACCOUNT_NAME}"`);
-  const nested = request(NESTED(accountId));
+  const graphql = graphqlAt(baseline.url, baseline.sessionToken);
+  const nested = graphql(NESTED(await demoAccountId(graphql, "the issue's code")));
   const outline = (shape: Shape) => JSON.stringify(shape.map((s) => [s.name, s.campaign, s.ads.length]));
   await checked("the issue's code: nested read", nested, (body) => {
-    const answer = graphqlData<{
-      adAccount: { adSets: { nodes: Array<{ name: string; campaign: { name: string }; ads: { nodes: Array<{ id: string }> } }> } };
-    }>(body);
-    if ('wrong' in answer) return answer.wrong;
-    const shape = answer.data.adAccount.adSets.nodes.map((s) => ({ id: '', name: s.name, campaign: s.campaign.name, ads: s.ads.nodes.map((a) => a.id) }));
+    const shape = nestedShape(body);
+    if ('wrong' in shape) return shape.wrong;
     return outline(shape) === outline(expected) ? null : 'not the same ad sets, campaign names and ad counts as today';
   });
   return nested;
