@@ -125,7 +125,7 @@ describe.concurrent('stopping', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
 
     serve.signal('SIGTERM');
     await serve.waitFor(/shutting down/);
-    // First, before the server's keep-alive timeout (5 s) could close it: a client reusing a connection gets its
+    // First, before the server's keep-alive timeout (5 s on Node 20) could close it: a client reusing a connection gets its
     // answer and is told, then the server closes the connection.
     await keptAlive.send(httpRequest(url, 'GET', '/healthz'));
     const health = await keptAlive.nextResponse();
