@@ -117,7 +117,7 @@ program
       await closeDeps(d).catch(() => undefined);
       throw error;
     }
-    closeOnSignals(running, d.log);
+    closeOnSignals(running, d);
     const publicUrl = running.url.replace('127.0.0.1', 'localhost');
     d.log.info({ url: running.url }, 'adgraph is listening');
     process.stdout.write(`\nadgraph is serving GraphQL at ${publicUrl}/graphql (open it in a browser for the IDE)\n`);

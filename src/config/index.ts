@@ -29,6 +29,9 @@ export interface Config {
   bcryptCost: number;
   /** Worker threads hashing and checking bcrypt; the cores this process may use, unless BCRYPT_THREADS says. */
   bcryptThreads: number;
+  /** How long the server keeps accepting connections after SIGTERM/SIGINT, while load balancers notice it is going. */
+  shutdownDrainMs: number;
+  /** The bound on the whole stop, drain included: requests still running then are cut. */
   shutdownTimeoutMs: number;
   redisUrl?: string;
   /** Start of every Redis key, so deployments (or test runs) sharing one Redis keep apart. */
@@ -171,6 +174,18 @@ function currencyRates(env: Env): RateTable {
   return parsed;
 }
 
+/** The drain period is part of the timeout, and must leave time in it for the requests accepted while draining. */
+function shutdownPeriods(env: Env): Pick<Config, 'shutdownDrainMs' | 'shutdownTimeoutMs'> {
+  const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
+  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000);
+  if (shutdownDrainMs > 0 && shutdownDrainMs >= shutdownTimeoutMs) {
+    throw new ConfigError(
+      `SHUTDOWN_DRAIN_MS must be less than SHUTDOWN_TIMEOUT_MS (${shutdownTimeoutMs}), which bounds the whole shutdown, got ${shutdownDrainMs}`,
+    );
+  }
+  return { shutdownDrainMs, shutdownTimeoutMs };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 4000, 0, 65535);
   const databaseUrl = env.DATABASE_URL || 'sqlite:data/adgraph.sqlite';
@@ -194,7 +209,7 @@ export function loadConfig(env: Env = process.env): Config {
     clientAuthCacheSeconds: integer(env, 'CLIENT_AUTH_CACHE_SECONDS', 60, 0, 3_600),
     bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
     bcryptThreads: integer(env, 'BCRYPT_THREADS', availableParallelism(), 1, 256),
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    ...shutdownPeriods(env),
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'adgraph',
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),

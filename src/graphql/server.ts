@@ -1,6 +1,4 @@
-import type { Server } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -42,7 +40,7 @@ const logGraphQLErrors: ApolloServerPlugin<RequestContext> = {
 
 const MAX_DIRECTIVES = 50;
 
-export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloServer<RequestContext> {
+export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> {
   // Depth, alias and directive limits keep one document small (refusals worded by limits.ts, not Armor's "Syntax
   // Error"); the complexity plugin below bounds what it may return.
   const { maxDepth, maxAliases, maxObjects, maxCost } = deps.config.graphql;
@@ -82,7 +80,6 @@ export function createApolloServer(deps: AppDeps, httpServer: Server): ApolloSer
       ...(armor.plugins as unknown as ApolloServerPlugin<RequestContext>[]),
       complexityLimitPlugin<RequestContext>({ maxObjects, maxFields: maxCost }),
       logGraphQLErrors,
-      ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: deps.config.shutdownTimeoutMs }),
       // The IDE is served by src/graphql/ide.ts from this server's own files, not Apollo's CDN-hosted page.
       ApolloServerPluginLandingPageDisabled(),
       // No type sets cache hints, and the plugin wraps every field's resolver: a third of the CPU of a large

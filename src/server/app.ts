@@ -1,4 +1,3 @@
-import type { Server } from 'node:http';
 import express, { type Express } from 'express';
 import type { ApolloServer } from '@apollo/server';
 import type { AppDeps, RequestContext } from '../context/index.ts';
@@ -20,18 +19,18 @@ export interface App {
  * The whole HTTP surface, assembled in one place: health and metrics, GraphQL (with its IDE), and the
  * REST families, each with its own error shape.
  */
-export async function createApp(deps: AppDeps, httpServer: Server): Promise<App> {
+export async function createApp(deps: AppDeps, lifecycle: { stopping: () => boolean }): Promise<App> {
   const app = express();
   app.disable('x-powered-by');
   // Only a configured proxy may name the client (req.ip, which the brute-force limits count by).
   app.set('trust proxy', deps.config.trustProxy);
   const metric = metrics();
   app.use(httpLogging(deps.log), metric.middleware);
-  app.use(healthRoutes(deps));
+  app.use(healthRoutes(deps, lifecycle.stopping));
   app.get('/metrics', metric.route);
 
   const auth = authenticate(deps);
-  const apollo = createApolloServer(deps, httpServer);
+  const apollo = createApolloServer(deps);
   await apollo.start();
   app.use(graphqlIde({ endpoint: '/graphql' }));
   app.use('/graphql', graphqlRouter(apollo, auth));

@@ -3,11 +3,15 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import type { AppDeps } from '../context/index.ts';
 import { pendingMigrations } from '../db/migrate.ts';
 
-/** /healthz: the process answers. /readyz: the database answers and its schema is current. */
-export function healthRoutes(deps: AppDeps): Router {
+/**
+ * /healthz: the process answers. /readyz: the database answers and its schema is current, and the server is not
+ * stopping (a load balancer that checks it stops sending here while the stop's drain period lasts).
+ */
+export function healthRoutes(deps: AppDeps, stopping: () => boolean): Router {
   const router = express.Router();
   router.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   router.get('/readyz', async (req, res) => {
+    if (stopping()) return void res.status(503).json({ status: 'unavailable', reason: 'shutting down' });
     try {
       await deps.db.raw('select 1');
       const pending = await pendingMigrations(deps.db);

@@ -5,12 +5,17 @@ import { closeAppDeps, type AppDeps } from '../context/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
 import { startJobRunner } from '../ads/async-runner.ts';
+import { httpStop, LISTEN_BACKLOG } from './shutdown.ts';
 
 export interface RunningServer {
   url: string;
   server: Server;
-  /** Stops accepting connections, lets in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops as src/server/shutdown.ts says (drain, then answer every request already received, within
+   * SHUTDOWN_TIMEOUT_MS), then stops Apollo, the background jobs and the database. Resolves with the number of
+   * requests cut because they were still running when the timeout passed.
+   */
+  close(): Promise<{ requestsCut: number }>;
 }
 
 export async function startServer(deps: AppDeps, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
@@ -25,14 +30,15 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
     deps.log.warn({ err: { message: (error as Error).message } }, 'database unreachable at start: signing keys load on first use');
   });
   await deps.rateLimits.ready();
-  const app = await createApp(deps, server);
+  const http = httpStop(server, { drainMs: deps.config.shutdownDrainMs, timeoutMs: deps.config.shutdownTimeoutMs });
+  const app = await createApp(deps, { stopping: () => http.stopping });
   server.on('request', app.express);
   const port = options.port ?? deps.config.port;
   const host = options.host ?? deps.config.host;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(port, host, () => {
+      server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => {
         server.off('error', reject);
         // Later errors (accept failing for want of file descriptors, say) are logged, not fatal.
         server.on('error', (error) => deps.log.error({ err: error }, 'HTTP server error'));
@@ -51,13 +57,17 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
-  let closing: Promise<void> | undefined;
+  let closing: Promise<{ requestsCut: number }> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      // Apollo's drain plugin stops the HTTP server: no new connections, idle ones closed, in-flight ones
-      // finished within the grace period, then the rest cut.
+      // The runner takes no new work from now on (what is stored meanwhile waits in the database for the next
+      // instance); the request in hand finishes while the HTTP side stops.
+      const jobsStopped = deps.jobs?.stop();
+      const { requestsCut } = await http.stop();
       await app.apollo.stop();
+      await jobsStopped;
       await closeAppDeps(deps);
+      return { requestsCut };
     })());
   return { url: `http://${shownHost}:${address.port}`, server, close };
 }
@@ -89,11 +99,21 @@ export class ListenError extends Error {
 const RELAYED_SIGNAL_MS = 100;
 
 /**
- * SIGTERM/SIGINT: stop accepting connections, finish what is in flight (up to SHUTDOWN_TIMEOUT_MS), close the
- * database, exit 0. A second signal while draining exits at once with 128 + the signal's number, as a shell
- * reports a process the signal killed, unless it is the first one relayed (RELAYED_SIGNAL_MS).
+ * What may still hold the process once SHUTDOWN_TIMEOUT_MS has passed and the requests still running were cut:
+ * stopping Apollo and closing the database take milliseconds, but a background job in hand or a database that
+ * does not answer could take any time. Past this the process exits 1 without them (a job's transaction rolls
+ * back, and its request runs again when its lease expires).
  */
-export function closeOnSignals(running: RunningServer, log: AppDeps['log']): void {
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * SIGTERM/SIGINT: not ready, keep accepting for SHUTDOWN_DRAIN_MS, answer every request received, close the
+ * database, exit 0; all within SHUTDOWN_TIMEOUT_MS (then the requests still running are cut). A second signal
+ * while draining exits at once with 128 + the signal's number, as a shell reports a process the signal killed,
+ * unless it is the first one relayed (RELAYED_SIGNAL_MS).
+ */
+export function closeOnSignals(running: RunningServer, deps: Pick<AppDeps, 'config' | 'log'>): void {
+  const { log, config } = deps;
   let stopping: { signal: NodeJS.Signals; at: number } | undefined;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {
@@ -102,10 +122,15 @@ export function closeOnSignals(running: RunningServer, log: AppDeps['log']): voi
       process.exit(128 + (constants.signals[signal] ?? 0));
     }
     stopping = { signal, at: performance.now() };
-    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    log.info({ signal, drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: finishing in-flight requests');
+    setTimeout(() => {
+      log.error(`not shut down ${CLOSE_GRACE_MS} ms after SHUTDOWN_TIMEOUT_MS: exiting without waiting any longer`);
+      process.exit(1);
+    }, config.shutdownTimeoutMs + CLOSE_GRACE_MS);
     running.close().then(
-      () => {
-        log.info('shut down cleanly');
+      ({ requestsCut }) => {
+        if (requestsCut > 0) log.warn({ requestsCut }, `shut down, cutting ${requestsCut} request(s) still running after SHUTDOWN_TIMEOUT_MS`);
+        else log.info('shut down cleanly');
         process.exit(0);
       },
       (error: unknown) => {

@@ -1,5 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { CLI_ARGS, cliEnv } from './cli.ts';
 import type { TestDatabase } from './database.ts';
@@ -27,7 +28,7 @@ export interface ServeChild {
   /** The address it serves, from its banner (`http://localhost:<port>/graphql`), on 127.0.0.1. */
   url(): Promise<string>;
   exited: Promise<Exit & { at: number }>;
-  /** Sends a signal by pid (if it still runs). */
+  /** Sends a signal (if it still runs): to its pid, or to `npm start`'s whole process group as a terminal does. */
   signal(signal: NodeJS.Signals): void;
   /** SIGKILL if still running; for clean-up after a failed assertion. */
   dispose(): Promise<void>;
@@ -40,9 +41,26 @@ export function spawnServe(
   args: string[] = [],
   cli: string[] = CLI_ARGS,
 ): ServeChild {
+  const child = spawn(process.execPath, [...cli, 'serve', ...args], { cwd: ROOT, env: serveEnv(database, env), stdio: ['ignore', 'pipe', 'pipe'] });
+  return watchServe(child, (signal) => process.kill(child.pid!, signal));
+}
+
+/**
+ * `npm start` in the package root (the build in dist/) as a terminal runs it: in a process group of its own, which
+ * signals go to (Ctrl-C), so npm, the shell it starts and the server all receive them.
+ */
+export function spawnNpmStart(database: Pick<TestDatabase, 'url' | 'schema'>, env: Record<string, string> = {}): ServeChild {
+  const child = spawn('npm', ['start'], { cwd: ROOT, env: serveEnv(database, env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  return watchServe(child, (signal) => process.kill(-child.pid!, signal));
+}
+
+function serveEnv(database: Pick<TestDatabase, 'url' | 'schema'>, env: Record<string, string>): NodeJS.ProcessEnv {
   const childEnv = cliEnv(database, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env });
   delete childEnv.NODE_ENV; // vitest sets it to "test", which hides production behaviour (Apollo's signal handling)
-  const child = spawn(process.execPath, [...cli, 'serve', ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  return childEnv;
+}
+
+function watchServe(child: ChildProcessByStdio<null, Readable, Readable>, kill: (signal: NodeJS.Signals) => void): ServeChild {
   let stdout = '';
   let stderr = '';
   const watchers = new Set<() => void>();
@@ -106,10 +124,10 @@ export function spawnServe(
     },
     exited,
     signal(signal) {
-      if (running) process.kill(child.pid!, signal);
+      if (running) kill(signal);
     },
     async dispose() {
-      if (running) process.kill(child.pid!, 'SIGKILL');
+      if (running) kill('SIGKILL');
       await exited;
     },
   };
@@ -130,7 +148,98 @@ export function connectionRefused(url: string): Promise<boolean> {
 
 export interface RawResponse {
   status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
   body: string;
+}
+
+/**
+ * One TCP connection speaking HTTP/1.1 by hand, so a test controls exactly when each byte is sent and sees how
+ * the server ends the connection: with a FIN after its answers, or with a reset.
+ */
+export interface RawConnection {
+  /** Writes bytes; resolves once they are handed to the kernel (the write callback), so they are on the machine. */
+  send(bytes: string | Buffer): Promise<void>;
+  /** The next whole response (interim ones such as 100 Continue included); rejects if the connection closes first. */
+  nextResponse(): Promise<RawResponse>;
+  /** Every whole response so far that nextResponse() has not returned. */
+  unread(): RawResponse[];
+  /** Resolves when the connection has closed: `error` is the socket's error code if the server reset it (ECONNRESET). */
+  closed: Promise<{ error?: string }>;
+  destroy(): void;
+}
+
+export async function openConnection(url: string): Promise<RawConnection> {
+  const { hostname, port } = new URL(url);
+  const socket: Socket = connect({ host: hostname, port: Number(port) });
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let received = Buffer.alloc(0);
+  let error: string | undefined;
+  let ended = false;
+  const responses: RawResponse[] = [];
+  const waiters = new Set<() => void>();
+  const notify = () => waiters.forEach((waiter) => waiter());
+  socket.on('data', (data: Buffer) => {
+    received = Buffer.concat([received, data]);
+    for (let response = takeResponse(); response; response = takeResponse()) responses.push(response);
+    notify();
+  });
+  socket.on('error', (cause: NodeJS.ErrnoException) => {
+    error = cause.code ?? cause.message;
+  });
+  const closed = new Promise<{ error?: string }>((resolve) =>
+    socket.once('close', () => {
+      ended = true;
+      resolve(error === undefined ? {} : { error });
+      notify();
+    }),
+  );
+
+  /** Removes one whole response from the front of what was received (bodies are sent with Content-Length). */
+  function takeResponse(): RawResponse | undefined {
+    const headerEnd = received.indexOf('\r\n\r\n');
+    if (headerEnd < 0) return undefined;
+    const [statusLine, ...lines] = received.subarray(0, headerEnd).toString('latin1').split('\r\n');
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    const length = Number(headers['content-length'] ?? 0);
+    if (received.length < headerEnd + 4 + length) return undefined;
+    const body = received.subarray(headerEnd + 4, headerEnd + 4 + length).toString('utf8');
+    received = received.subarray(headerEnd + 4 + length);
+    return { status: Number(statusLine!.split(' ')[1]), headers, body };
+  }
+
+  return {
+    send: (bytes) => new Promise((resolve, reject) => socket.write(bytes, (cause) => (cause ? reject(cause) : resolve()))),
+    nextResponse: () =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const response = responses.shift();
+          if (!response && !ended) return;
+          waiters.delete(check);
+          if (response) resolve(response);
+          else reject(new Error(`connection closed (${error ?? 'by the server'}) before a whole response; received: ${received.toString('utf8')}`));
+        };
+        waiters.add(check);
+        check();
+      }),
+    unread: () => [...responses],
+    closed,
+    destroy: () => socket.destroy(),
+  };
+}
+
+/** An HTTP/1.1 request as a client writes it: JSON body, Content-Length, and any more headers. */
+export function httpRequest(url: string, method: string, path: string, json?: unknown, headers: Record<string, string> = {}): string {
+  const { host } = new URL(url);
+  const body = json === undefined ? '' : JSON.stringify(json);
+  const fields = {
+    Host: host,
+    ...(json === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) }),
+    ...headers,
+  };
+  return `${method} ${path} HTTP/1.1\r\n${Object.entries(fields)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n${body}`;
 }
 
 /**
@@ -147,61 +256,21 @@ export interface HeldRequest {
 }
 
 export async function holdRequest(url: string, path: string, json: unknown): Promise<HeldRequest> {
-  const { hostname, port } = new URL(url);
-  const body = Buffer.from(JSON.stringify(json));
-  const socket: Socket = connect({ host: hostname, port: Number(port) });
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  let received = Buffer.alloc(0);
-  let closed = false;
-  const waiters = new Set<() => void>();
-  socket.on('data', (data: Buffer) => {
-    received = Buffer.concat([received, data]);
-    waiters.forEach((waiter) => waiter());
-  });
-  socket.on('error', () => undefined); // a reset shows as a close
-  socket.once('close', () => {
-    closed = true;
-    waiters.forEach((waiter) => waiter());
-  });
-  const until = <T>(probe: () => T | undefined) =>
-    new Promise<T>((resolve) => {
-      const check = () => {
-        const value = probe();
-        if (value === undefined) return;
-        waiters.delete(check);
-        resolve(value);
-      };
-      waiters.add(check);
-      check();
-    });
-
-  socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
-  );
-  const interim = await until(() => (received.includes('\r\n\r\n') || closed ? received.toString('latin1') : undefined));
-  if (!/^HTTP\/1\.1 100 /.test(interim)) throw new Error(`expected 100 Continue, got: ${interim}`);
-  received = received.subarray(received.indexOf('\r\n\r\n') + 4);
-
-  /** The final response, once whole (the server answers with Content-Length). */
-  const response = () => {
-    const headerEnd = received.indexOf('\r\n\r\n');
-    if (headerEnd < 0) return undefined;
-    const head = received.subarray(0, headerEnd).toString('latin1');
-    const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? NaN);
-    const rest = received.subarray(headerEnd + 4);
-    if (!(rest.length >= length)) return undefined;
-    return { status: Number(head.split(' ')[1]), body: rest.subarray(0, length).toString('utf8') };
-  };
-
+  const connection = await openConnection(url);
+  const request = httpRequest(url, 'POST', path, json, { Expect: '100-continue' });
+  const [head, body] = [request.slice(0, request.indexOf('\r\n\r\n') + 4), request.slice(request.indexOf('\r\n\r\n') + 4)];
+  await connection.send(head);
+  const interim = await connection.nextResponse();
+  if (interim.status !== 100) throw new Error(`expected 100 Continue, got: ${interim.status} ${interim.body}`);
   return {
     async finish() {
-      socket.write(body);
-      const answer = await until(() => response() ?? (closed ? null : undefined));
-      if (answer === null) throw new Error(`connection closed before a whole response arrived: ${received.toString('utf8')}`);
-      return answer;
+      await connection.send(body);
+      return connection.nextResponse();
     },
-    closedWithoutAnswer: () => until(() => (closed ? response() === undefined : undefined)),
-    destroy: () => socket.destroy(),
+    closedWithoutAnswer: async () => {
+      await connection.closed;
+      return connection.unread().length === 0;
+    },
+    destroy: () => connection.destroy(),
   };
 }
