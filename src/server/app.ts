@@ -25,7 +25,7 @@ export async function createApp(deps: AppDeps, httpServer: Server): Promise<App>
   app.disable('x-powered-by');
   // Only a configured proxy may name the client (req.ip, which the brute-force limits count by).
   app.set('trust proxy', deps.config.trustProxy);
-  const metric = metrics();
+  const metric = metrics(deps);
   app.use(httpLogging(deps.log), metric.middleware);
   app.use(healthRoutes(deps));
   app.get('/metrics', metric.route);
