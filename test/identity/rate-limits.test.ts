@@ -7,6 +7,7 @@ import { PASSWORD, worldBuilder } from '../helpers/world.ts';
 import { createUser } from '../../src/identity/service.ts';
 import { eventually, firstError, INCORRECT_LOGIN, INCORRECT_PASSCODE, restClient, type ApiResponse, type RestClient } from '../helpers/api.ts';
 import { passcodeFrom } from '../helpers/smtp.ts';
+import { answerKey, expectOnlyTheLimitCompared, freshAddresses, guessBurst } from '../helpers/guesses.ts';
 
 // Brute-force limits (issue 3): login failures by address and by client IP, one-time passcode requests and
 // tries by address; 429 with Retry-After on REST, RATE_LIMITED on GraphQL; shared between instances through Redis.
@@ -155,6 +156,81 @@ describe('limits by client IP', () => {
     expectGraphRateLimited((await server.graphql(LOGIN, { input: { email: user.email, password: PASSWORD } })).body);
     // The block is about logins: the rest of the API still answers this client.
     expect((await rest.get('/auth/scopes')).status).toBe(200);
+  });
+});
+
+// Guesses sent at the same moment (issue 25): the limit is taken before the bcrypt comparison, so however many
+// arrive together, at most the allowance is compared; over it, the right guess gets the same answer as a wrong one.
+describe('concurrent guesses', () => {
+  const EMAIL_LIMIT = 10;
+  const IP_LIMIT = 5;
+  const BURST = 40;
+  const RIGHT_AT = 29;
+  let server: TestServer;
+  let rest: RestClient;
+  let world: ReturnType<typeof worldBuilder>;
+  beforeAll(async () => {
+    // The forwarded address is the client's (TRUST_PROXY), so each test chooses whose per-IP count it spends.
+    server = await startTestServer({
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY: 'loopback',
+      RATE_LIMIT_LOGIN_EMAIL: `${EMAIL_LIMIT}/900`,
+      RATE_LIMIT_LOGIN_IP: `${IP_LIMIT}/900`,
+    });
+    rest = restClient(server);
+    world = worldBuilder(server.deps);
+  });
+  afterAll(() => server?.close());
+
+  const freshIp = freshAddresses();
+  const from = (ip: string, path: string, body: unknown, token?: string) => rest.call('POST', path, { body, token, headers: { 'x-forwarded-for': ip } });
+  const RATE_LIMITED = '429 {"message":"Too many attempts. Try again later."}';
+  const INCORRECT = `401 ${JSON.stringify({ message: INCORRECT_LOGIN })}`;
+  const loginLimit = (limit: number) => ({ limit, rightAt: RIGHT_AT, wrong: INCORRECT, refused: RATE_LIMITED, success: 201 });
+
+  it(`a burst of ${BURST} logins for one address (the right password among them) compares ${EMAIL_LIMIT} guesses; then the right one is refused like a wrong one`, async () => {
+    const { user } = await world.user();
+    const burst = await guessBurst([server], BURST, (i) =>
+      from(freshIp(), '/users/login', { email: user.email, password: i === RIGHT_AT ? PASSWORD : `${WRONG}-${i}` }),
+    );
+    expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT));
+    // Over the limit, right and wrong get one answer.
+    expect(answerKey(await from(freshIp(), '/users/login', { email: user.email, password: PASSWORD }))).toBe(RATE_LIMITED);
+    expect(answerKey(await from(freshIp(), '/users/login', { email: user.email, password: WRONG }))).toBe(RATE_LIMITED);
+  });
+
+  it(`a success frees none of the failures before it: after ${EMAIL_LIMIT - 1} failures and a login, one more failure uses up the address`, async () => {
+    const { user } = await world.user();
+    const login = (password: string) => from(freshIp(), '/users/login', { email: user.email, password });
+    for (let i = 0; i < EMAIL_LIMIT - 1; i++) expect((await login(WRONG)).status).toBe(401);
+    expect((await login(PASSWORD)).status).toBe(201);
+    expect((await login(WRONG)).status).toBe(401);
+    expect(answerKey(await login(PASSWORD))).toBe(RATE_LIMITED);
+  });
+
+  it(`a burst of ${BURST} logins from one client address to other addresses (one right password among them) compares ${IP_LIMIT} guesses`, async () => {
+    const { user } = await world.user();
+    const ip = freshIp();
+    const burst = await guessBurst([server], BURST, (i) =>
+      from(
+        ip,
+        '/users/login',
+        i === RIGHT_AT ? { email: user.email, password: PASSWORD } : { email: `nobody-${i}-${randomUUID()}@example.com`, password: WRONG },
+      ),
+    );
+    expectOnlyTheLimitCompared(burst, loginLimit(IP_LIMIT));
+    expect(answerKey(await from(ip, '/users/login', { email: user.email, password: PASSWORD }))).toBe(RATE_LIMITED);
+  });
+
+  it(`a burst of ${BURST} convert-login calls counts against the address's login limit: ${EMAIL_LIMIT} compared`, async () => {
+    const { user, token } = await world.user();
+    const burst = await guessBurst([server], BURST, (i) =>
+      from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: i === RIGHT_AT ? PASSWORD : `${WRONG}-${i}` }, token),
+    );
+    expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT));
+    const conversions = await server.deps.db('login_conversions').where('user_id', user.id);
+    expect(conversions).toHaveLength(burst.answers[RIGHT_AT]!.status === 201 ? 1 : 0);
+    expect(answerKey(await from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: PASSWORD }, token))).toBe(RATE_LIMITED);
   });
 });
 
