@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { redisReachable } from '../helpers/redis.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { PASSWORD, worldBuilder } from '../helpers/world.ts';
 import { createUser } from '../../src/identity/service.ts';
 import { eventually, firstError, INCORRECT_LOGIN, INCORRECT_PASSCODE, restClient, type ApiResponse, type RestClient } from '../helpers/api.ts';
 import { passcodeFrom } from '../helpers/smtp.ts';
-import { answerKey, expectOnlyTheLimitCompared, freshAddresses, guessBurst } from '../helpers/guesses.ts';
+import { answerKey, expectOnlyTheLimitCompared, freshAddresses, guessBurst, tally } from '../helpers/guesses.ts';
+import { MAX_PASSCODE_ATTEMPTS } from '../../src/identity/passcodes.ts';
 
 // Brute-force limits (issue 3): login failures by address and by client IP, one-time passcode requests and
 // tries by address; 429 with Retry-After on REST, RATE_LIMITED on GraphQL; shared between instances through Redis.
@@ -173,9 +174,12 @@ describe('concurrent guesses', () => {
     // The forwarded address is the client's (TRUST_PROXY), so each test chooses whose per-IP count it spends.
     server = await startTestServer({
       LOG_LEVEL: 'warn',
+      // Slow enough that guesses sent together are compared together, as they are at a production cost.
+      BCRYPT_COST: '8',
       TRUST_PROXY: 'loopback',
       RATE_LIMIT_LOGIN_EMAIL: `${EMAIL_LIMIT}/900`,
       RATE_LIMIT_LOGIN_IP: `${IP_LIMIT}/900`,
+      RATE_LIMIT_OTP_ATTEMPT: '1000/900',
     });
     rest = restClient(server);
     world = worldBuilder(server.deps);
@@ -231,6 +235,36 @@ describe('concurrent guesses', () => {
     const conversions = await server.deps.db('login_conversions').where('user_id', user.id);
     expect(conversions).toHaveLength(burst.answers[RIGHT_AT]!.status === 201 ? 1 : 0);
     expect(answerKey(await from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: PASSWORD }, token))).toBe(RATE_LIMITED);
+  });
+
+  it(`a burst of ${BURST} tries of one passcode compares ${MAX_PASSCODE_ATTEMPTS} against it; then the right code is refused like a wrong one`, async () => {
+    const { user } = await world.user();
+    expect((await rest.post('/users/otp/request', { email: user.email })).status).toBe(204);
+    const row = await eventually(() => server.deps.db('email_outbox').where('to_address', user.email).first(), 10_000, 'outbox row');
+    const code = passcodeFrom(row.body_text);
+    const { code_hash: codeHash, id: passcodeId } = await server.deps.db('one_time_passcodes').where('user_id', user.id).first();
+    // Which comparisons were made against this passcode's hash (rather than the stand-in an unusable passcode gets)
+    // is not visible from outside: a spy on the pool sees it.
+    const verify = vi.spyOn(server.deps.passwords, 'verify');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: BURST }, (_, i) =>
+          rest.post('/users/otp/change-password', { email: user.email, one_time_passcode: i === RIGHT_AT ? code : `wrong-${i}`, password: NEW_PASSWORD }),
+        ),
+      );
+      expect(verify.mock.calls.filter(([, hash]) => hash === codeHash)).toHaveLength(MAX_PASSCODE_ATTEMPTS);
+      const incorrect = `400 ${JSON.stringify({ message: INCORRECT_PASSCODE })}`;
+      expect(tally(answers.filter((_, i) => i !== RIGHT_AT))).toEqual({ [incorrect]: BURST - 1 });
+      const changed = answers[RIGHT_AT]!.status === 204;
+      if (!changed) expect(answerKey(answers[RIGHT_AT]!)).toBe(incorrect);
+      expect(Number((await server.deps.db('one_time_passcodes').where('id', passcodeId).first()).attempts)).toBe(MAX_PASSCODE_ATTEMPTS);
+      // Spent or dead: the right code is now refused as a wrong one is.
+      const again = await rest.post('/users/otp/change-password', { email: user.email, one_time_passcode: code, password: `${NEW_PASSWORD}-2` });
+      expect(answerKey(again)).toBe(incorrect);
+      expect((await rest.post('/users/login', { email: user.email, password: changed ? NEW_PASSWORD : PASSWORD })).status).toBe(201);
+    } finally {
+      verify.mockRestore();
+    }
   });
 });
 
