@@ -46,6 +46,11 @@ describe('health and metrics', () => {
     const text = await metrics.text();
     expect(text).toContain('# TYPE adgraph_http_request_duration_seconds histogram');
     expect(text).toMatch(/adgraph_http_request_duration_seconds_count\{[^}]*surface="graphql"[^}]*\} [1-9]/);
+    // A wrong password shows as one bcrypt comparison that did not match.
+    expect((await server.login('nobody@example.com', 'Wrong-Password-123')).status).toBe(401);
+    const after = await (await fetch(`${server.url}/metrics`)).text();
+    expect(after).toContain('# TYPE adgraph_password_verifications_total counter');
+    expect(after).toContain('adgraph_password_verifications_total{result="mismatch"} 1');
   });
 });
 

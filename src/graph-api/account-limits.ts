@@ -26,7 +26,12 @@ export interface CallStart {
   cpu: NodeJS.CpuUsage;
 }
 
-/** Refuses a call when the account has used up any allowance; otherwise counts it. */
+/**
+ * Refuses a call when the account has used up any allowance; otherwise counts it. The call itself is counted
+ * before it runs (atomic, so concurrent calls cannot pass together); its wall and CPU time are known only after
+ * it, so those allowances are read here and added by recordAccountCall: calls already in flight when the time
+ * runs out still finish.
+ */
 export async function checkAccountAllowance(deps: AppDeps, accountId: string): Promise<CallStart> {
   await guard(async () => {
     await deps.rateLimits.check('graphTimeByAccount', accountId);

@@ -58,13 +58,14 @@ export async function changePasswordWithOneTimePasscode(
   await deps.rateLimits.consume('otpAttemptsByEmail', email);
   const now = new Date();
   const user = await store.findUserByEmail(deps.db, email);
-  const passcode = user ? await store.findUsablePasscode(deps.db, user.id, now, MAX_PASSCODE_ATTEMPTS) : null;
+  const usable = user ? await store.findUsablePasscode(deps.db, user.id, now, MAX_PASSCODE_ATTEMPTS) : null;
+  // The try is counted before the comparison; a passcode out of tries is compared as no passcode is (a stand-in hash).
+  const passcode = usable && (await store.takePasscodeAttempt(deps.db, usable.id, now, MAX_PASSCODE_ATTEMPTS)) ? usable : null;
   const matches = await deps.passwords.verify(code, passcode?.codeHash ?? (await dummyPasswordHash(deps)));
-  if (!user || !passcode || !matches) {
-    if (passcode) await store.countFailedPasscodeAttempt(deps.db, passcode.id);
-    throw new DomainError('BAD_USER_INPUT', INCORRECT_PASSCODE);
-  }
+  if (!user || !passcode || !matches) throw new DomainError('BAD_USER_INPUT', INCORRECT_PASSCODE);
   if (user.hashedPassword && (await deps.passwords.verify(password, user.hashedPassword))) {
+    // The right code: only wrong tries use the passcode up.
+    await store.givePasscodeAttemptBack(deps.db, passcode.id);
     throw badInput('password', 'New password cannot match old password.', { title: 'Invalid password.' });
   }
   const changed = await store.changePasswordWithPasscode(deps.db, user.id, passcode.id, await deps.passwords.hash(password, deps.config.bcryptCost), now);

@@ -4,6 +4,7 @@ import { can, ROLES, type Principal, type Role, type Subject } from '../authz/po
 import { badInput, DomainError, unauthenticated, validateFields } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
+import { limitGuess } from '../ratelimit/index.ts';
 import { checkPasswordPolicy, MAX_PASSWORD_LENGTH, type PasswordVerdict } from './password.ts';
 import * as store from './store.ts';
 import type { MembershipRecord, OrganizationRecord, UserRecord } from './store.ts';
@@ -78,21 +79,19 @@ export function validatePasswordInput(password: unknown, field = 'password'): st
 const INCORRECT_CREDENTIALS = 'Incorrect email or password.';
 
 /**
- * Checks an e-mail and password the way login does (Coder's loginRequest), under the brute-force limits:
- * failures count per address and per client IP, and a success clears the address's count.
+ * Checks an e-mail and password the way login does (Coder's loginRequest), under the brute-force limits: each
+ * attempt takes a point per address and per client IP before the comparison, a wrong password keeps them, a
+ * right one gives back its own (limitGuess).
  */
 export async function verifyCredentials(deps: AppDeps, emailInput: unknown, passwordInput: unknown, ipAddress = 'unknown'): Promise<UserRecord> {
   const [email, password] = validateFields([() => validateEmail(emailInput), () => validatePasswordInput(passwordInput)]);
-  await deps.rateLimits.check('loginFailuresByEmail', email);
-  await deps.rateLimits.check('loginFailuresByIp', ipAddress);
-  const user = await store.findUserByEmail(deps.db, email);
-  const matches = await deps.passwords.verify(password, user?.hashedPassword ?? (await dummyPasswordHash(deps)));
-  if (!user || !user.hashedPassword || !matches) {
-    await deps.rateLimits.consume('loginFailuresByEmail', email);
-    await deps.rateLimits.consume('loginFailuresByIp', ipAddress);
-    throw unauthenticated(INCORRECT_CREDENTIALS);
-  }
-  await deps.rateLimits.reset('loginFailuresByEmail', email);
+  const limits = [['loginFailuresByEmail', email] as const, ['loginFailuresByIp', ipAddress] as const];
+  const user = await limitGuess(deps.rateLimits, limits, async () => {
+    const found = await store.findUserByEmail(deps.db, email);
+    const matches = await deps.passwords.verify(password, found?.hashedPassword ?? (await dummyPasswordHash(deps)));
+    return found?.hashedPassword && matches ? found : undefined;
+  });
+  if (!user) throw unauthenticated(INCORRECT_CREDENTIALS);
   if (user.loginType !== 'password') {
     throw new DomainError('FORBIDDEN', `Incorrect login type, attempting to use "password" but user is of login type "${user.loginType}".`);
   }

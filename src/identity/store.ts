@@ -234,8 +234,24 @@ export async function findUsablePasscode(db: Db, userId: string, now: Date, maxA
   return row ? passcodes.fromRow(row) : null;
 }
 
-export async function countFailedPasscodeAttempt(db: Db, passcodeId: string): Promise<void> {
-  await db(passcodes.table).where('id', passcodeId).increment('attempts', 1);
+/**
+ * Takes one of the passcode's tries before it is compared, in one statement that counts it only while the passcode
+ * is unused, unexpired and under `maxAttempts`: concurrent tries cannot all pass a read of the count. False when
+ * none is left.
+ */
+export async function takePasscodeAttempt(db: Db, passcodeId: string, now: Date, maxAttempts: number): Promise<boolean> {
+  const taken = await db(passcodes.table)
+    .where('id', passcodeId)
+    .whereNull('used_at')
+    .where('expires_at', '>', now)
+    .where('attempts', '<', maxAttempts)
+    .increment('attempts', 1);
+  return taken === 1;
+}
+
+/** Gives back a try taken by takePasscodeAttempt (the code was right, but the change was refused). */
+export async function givePasscodeAttemptBack(db: Db, passcodeId: string): Promise<void> {
+  await db(passcodes.table).where('id', passcodeId).where('attempts', '>', 0).decrement('attempts', 1);
 }
 
 /**

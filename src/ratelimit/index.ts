@@ -9,17 +9,52 @@ import type { Logger } from '../logging/index.ts';
  * Redis, and falls back to memory while Redis is unreachable rather than failing requests.
  */
 export interface RateLimits {
-  /** Refuses (RATE_LIMITED) when the key has used up its allowance, without counting this call. */
+  /**
+   * Refuses (RATE_LIMITED) when the key has used up its allowance, without counting this call. A read: calls
+   * sent together all pass it, so it only guards what costs nothing to let through (see `reserve`).
+   */
   check(rule: RateLimitRule, key: string): Promise<void>;
   /** Counts one event (or `points`); refuses when this goes over the allowance. */
   consume(rule: RateLimitRule, key: string, points?: number): Promise<void>;
+  /**
+   * Takes one point of each rule's allowance for its key before the work it limits, each atomically (in memory
+   * and in Redis), so however many calls arrive together at most the allowance gets through. Over any allowance
+   * it refuses (RATE_LIMITED) and gives back what it took of the others.
+   */
+  reserve(...claims: Claim[]): Promise<Reservation>;
   /** How much of the allowance the key has used (0 to 100) and when it is whole again. */
   usage(rule: RateLimitRule, key: string): Promise<{ percent: number; msBeforeNext: number }>;
-  /** Forgets the key (a successful login clears its failures). */
-  reset(rule: RateLimitRule, key: string): Promise<void>;
   /** Resolves once Redis is connected (or at once without it, or after a short wait when it is down). */
   ready(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A rule and the key it counts (an address, a client id, an IP). */
+export type Claim = readonly [rule: RateLimitRule, key: string];
+
+/** Points taken by `reserve`: kept unless the outcome gives them back. */
+export interface Reservation {
+  /** Gives the points back (once; later calls do nothing). */
+  refund(): Promise<void>;
+}
+
+/**
+ * A guess (a password, a client secret) under brute-force limits: the allowances are reserved before `guess`
+ * runs, so over them nothing is compared and the answer is RATE_LIMITED whether the guess was right or wrong. A
+ * wrong guess (undefined) keeps its points; a right one, or one that failed before answering, gives back only
+ * its own, so a success frees none of the guesses still in flight.
+ */
+export async function limitGuess<T>(limits: RateLimits, claims: Claim[], guess: () => Promise<T | undefined>): Promise<T | undefined> {
+  const reservation = await limits.reserve(...claims);
+  let found: T | undefined;
+  try {
+    found = await guess();
+  } catch (error) {
+    await reservation.refund();
+    throw error;
+  }
+  if (found !== undefined) await reservation.refund();
+  return found;
 }
 
 export const rateLimited = (msBeforeNext: number) =>
@@ -48,6 +83,22 @@ export function createRateLimits(config: Config, log: Logger, options: { keyPref
   // Keys hold e-mail addresses: normalize so case does not buy extra attempts.
   const normalize = (key: string) => key.trim().toLowerCase();
 
+  const consume = async (rule: RateLimitRule, key: string, points = 1) => {
+    try {
+      await limiters[rule].consume(normalize(key), points);
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw rateLimited(error.msBeforeNext);
+      throw error;
+    }
+  };
+  const giveBack = (claims: Claim[]) =>
+    Promise.all(
+      claims.map(([rule, key]) =>
+        // A refund that fails leaves a point counted until the window ends: worth a warning, not a failed request.
+        limiters[rule].reward(normalize(key)).catch((error: unknown) => log.warn({ err: { message: String(error) }, rule }, 'rate limit refund failed')),
+      ),
+    );
+
   return {
     async check(rule, key) {
       const state = await limiters[rule].get(normalize(key));
@@ -58,16 +109,26 @@ export function createRateLimits(config: Config, log: Logger, options: { keyPref
       const percent = state ? Math.min(100, Math.round((state.consumedPoints / config.rateLimits[rule].points) * 100)) : 0;
       return { percent, msBeforeNext: state?.msBeforeNext ?? 0 };
     },
-    async consume(rule, key, points = 1) {
-      try {
-        await limiters[rule].consume(normalize(key), points);
-      } catch (error) {
-        if (error instanceof RateLimiterRes) throw rateLimited(error.msBeforeNext);
-        throw error;
+    consume,
+    async reserve(...claims) {
+      const taken: Claim[] = [];
+      for (const [rule, key] of claims) {
+        try {
+          await consume(rule, key);
+        } catch (error) {
+          await giveBack(taken);
+          throw error;
+        }
+        taken.push([rule, key]);
       }
-    },
-    async reset(rule, key) {
-      await limiters[rule].delete(normalize(key));
+      let refunded = false;
+      return {
+        async refund() {
+          if (refunded) return;
+          refunded = true;
+          await giveBack(taken);
+        },
+      };
     },
     async ready() {
       if (!redis || redis.status === 'ready') return;

@@ -24,7 +24,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   app.disable('x-powered-by');
   // Only a configured proxy may name the client (req.ip, which the brute-force limits count by).
   app.set('trust proxy', deps.config.trustProxy);
-  const metric = metrics();
+  const metric = metrics(deps);
   app.use(httpLogging(deps.log), metric.middleware);
   app.use(healthRoutes(deps, lifecycle.stopping));
   app.get('/metrics', metric.route);

@@ -25,10 +25,14 @@ export function healthRoutes(deps: AppDeps, stopping: () => boolean): Router {
   return router;
 }
 
-/** Prometheus metrics: process defaults and one histogram of request durations by surface and status. */
-export function metrics() {
+/**
+ * Prometheus metrics: process defaults, one histogram of request durations by surface and status, and the
+ * bcrypt pool's comparisons.
+ */
+export function metrics(deps: AppDeps) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registry.registerMetric(deps.passwords.verifications);
   const duration = new Histogram({
     name: 'adgraph_http_request_duration_seconds',
     help: 'HTTP request duration by surface',

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { redisReachable } from '../helpers/redis.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { PASSWORD, worldBuilder } from '../helpers/world.ts';
 import { createUser } from '../../src/identity/service.ts';
 import { eventually, firstError, INCORRECT_LOGIN, INCORRECT_PASSCODE, restClient, type ApiResponse, type RestClient } from '../helpers/api.ts';
 import { passcodeFrom } from '../helpers/smtp.ts';
+import { answerKey, expectOnlyTheLimitCompared, freshAddresses, guessBurst, tally } from '../helpers/guesses.ts';
+import { MAX_PASSCODE_ATTEMPTS } from '../../src/identity/passcodes.ts';
 
 // Brute-force limits (issue 3): login failures by address and by client IP, one-time passcode requests and
 // tries by address; 429 with Retry-After on REST, RATE_LIMITED on GraphQL; shared between instances through Redis.
@@ -155,6 +157,114 @@ describe('limits by client IP', () => {
     expectGraphRateLimited((await server.graphql(LOGIN, { input: { email: user.email, password: PASSWORD } })).body);
     // The block is about logins: the rest of the API still answers this client.
     expect((await rest.get('/auth/scopes')).status).toBe(200);
+  });
+});
+
+// Guesses sent at the same moment (issue 25): the limit is taken before the bcrypt comparison, so however many
+// arrive together, at most the allowance is compared; over it, the right guess gets the same answer as a wrong one.
+describe('concurrent guesses', () => {
+  const EMAIL_LIMIT = 10;
+  const IP_LIMIT = 5;
+  const BURST = 40;
+  const RIGHT_AT = 29;
+  let server: TestServer;
+  let rest: RestClient;
+  let world: ReturnType<typeof worldBuilder>;
+  beforeAll(async () => {
+    // The forwarded address is the client's (TRUST_PROXY), so each test chooses whose per-IP count it spends.
+    server = await startTestServer({
+      LOG_LEVEL: 'warn',
+      // Slow enough that guesses sent together are compared together, as they are at a production cost.
+      BCRYPT_COST: '8',
+      TRUST_PROXY: 'loopback',
+      RATE_LIMIT_LOGIN_EMAIL: `${EMAIL_LIMIT}/900`,
+      RATE_LIMIT_LOGIN_IP: `${IP_LIMIT}/900`,
+      RATE_LIMIT_OTP_ATTEMPT: '1000/900',
+    });
+    rest = restClient(server);
+    world = worldBuilder(server.deps);
+  });
+  afterAll(() => server?.close());
+
+  const freshIp = freshAddresses();
+  const from = (ip: string, path: string, body: unknown, token?: string) => rest.call('POST', path, { body, token, headers: { 'x-forwarded-for': ip } });
+  const RATE_LIMITED = '429 {"message":"Too many attempts. Try again later."}';
+  const INCORRECT = `401 ${JSON.stringify({ message: INCORRECT_LOGIN })}`;
+  const loginLimit = (limit: number) => ({ limit, rightAt: RIGHT_AT, wrong: INCORRECT, refused: RATE_LIMITED, success: 201 });
+
+  it(`a burst of ${BURST} logins for one address (the right password among them) compares ${EMAIL_LIMIT} guesses; then the right one is refused like a wrong one`, async () => {
+    const { user } = await world.user();
+    const burst = await guessBurst([server], BURST, (i) =>
+      from(freshIp(), '/users/login', { email: user.email, password: i === RIGHT_AT ? PASSWORD : `${WRONG}-${i}` }),
+    );
+    expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT));
+    // Over the limit, right and wrong get one answer.
+    expect(answerKey(await from(freshIp(), '/users/login', { email: user.email, password: PASSWORD }))).toBe(RATE_LIMITED);
+    expect(answerKey(await from(freshIp(), '/users/login', { email: user.email, password: WRONG }))).toBe(RATE_LIMITED);
+  });
+
+  it(`a success frees none of the failures before it: after ${EMAIL_LIMIT - 1} failures and a login, one more failure uses up the address`, async () => {
+    const { user } = await world.user();
+    const login = (password: string) => from(freshIp(), '/users/login', { email: user.email, password });
+    for (let i = 0; i < EMAIL_LIMIT - 1; i++) expect((await login(WRONG)).status).toBe(401);
+    expect((await login(PASSWORD)).status).toBe(201);
+    expect((await login(WRONG)).status).toBe(401);
+    expect(answerKey(await login(PASSWORD))).toBe(RATE_LIMITED);
+  });
+
+  it(`a burst of ${BURST} logins from one client address to other addresses (one right password among them) compares ${IP_LIMIT} guesses`, async () => {
+    const { user } = await world.user();
+    const ip = freshIp();
+    const burst = await guessBurst([server], BURST, (i) =>
+      from(
+        ip,
+        '/users/login',
+        i === RIGHT_AT ? { email: user.email, password: PASSWORD } : { email: `nobody-${i}-${randomUUID()}@example.com`, password: WRONG },
+      ),
+    );
+    expectOnlyTheLimitCompared(burst, loginLimit(IP_LIMIT));
+    expect(answerKey(await from(ip, '/users/login', { email: user.email, password: PASSWORD }))).toBe(RATE_LIMITED);
+  });
+
+  it(`a burst of ${BURST} convert-login calls counts against the address's login limit: ${EMAIL_LIMIT} compared`, async () => {
+    const { user, token } = await world.user();
+    const burst = await guessBurst([server], BURST, (i) =>
+      from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: i === RIGHT_AT ? PASSWORD : `${WRONG}-${i}` }, token),
+    );
+    expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT));
+    const conversions = await server.deps.db('login_conversions').where('user_id', user.id);
+    expect(conversions).toHaveLength(burst.answers[RIGHT_AT]!.status === 201 ? 1 : 0);
+    expect(answerKey(await from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: PASSWORD }, token))).toBe(RATE_LIMITED);
+  });
+
+  it(`a burst of ${BURST} tries of one passcode compares ${MAX_PASSCODE_ATTEMPTS} against it; then the right code is refused like a wrong one`, async () => {
+    const { user } = await world.user();
+    expect((await rest.post('/users/otp/request', { email: user.email })).status).toBe(204);
+    const row = await eventually(() => server.deps.db('email_outbox').where('to_address', user.email).first(), 10_000, 'outbox row');
+    const code = passcodeFrom(row.body_text);
+    const { code_hash: codeHash, id: passcodeId } = await server.deps.db('one_time_passcodes').where('user_id', user.id).first();
+    // Which comparisons were made against this passcode's hash (rather than the stand-in an unusable passcode gets)
+    // is not visible from outside: a spy on the pool sees it.
+    const verify = vi.spyOn(server.deps.passwords, 'verify');
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: BURST }, (_, i) =>
+          rest.post('/users/otp/change-password', { email: user.email, one_time_passcode: i === RIGHT_AT ? code : `wrong-${i}`, password: NEW_PASSWORD }),
+        ),
+      );
+      expect(verify.mock.calls.filter(([, hash]) => hash === codeHash)).toHaveLength(MAX_PASSCODE_ATTEMPTS);
+      const incorrect = `400 ${JSON.stringify({ message: INCORRECT_PASSCODE })}`;
+      expect(tally(answers.filter((_, i) => i !== RIGHT_AT))).toEqual({ [incorrect]: BURST - 1 });
+      const changed = answers[RIGHT_AT]!.status === 204;
+      if (!changed) expect(answerKey(answers[RIGHT_AT]!)).toBe(incorrect);
+      expect(Number((await server.deps.db('one_time_passcodes').where('id', passcodeId).first()).attempts)).toBe(MAX_PASSCODE_ATTEMPTS);
+      // Spent or dead: the right code is now refused as a wrong one is.
+      const again = await rest.post('/users/otp/change-password', { email: user.email, one_time_passcode: code, password: `${NEW_PASSWORD}-2` });
+      expect(answerKey(again)).toBe(incorrect);
+      expect((await rest.post('/users/login', { email: user.email, password: changed ? NEW_PASSWORD : PASSWORD })).status).toBe(201);
+    } finally {
+      verify.mockRestore();
+    }
   });
 });
 

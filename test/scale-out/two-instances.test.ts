@@ -8,7 +8,8 @@ import { startServeProcess, type ServeProcess } from '../helpers/serve-process.t
 import { cliEnv, cliJson } from '../helpers/cli.ts';
 import { eventually, INCORRECT_LOGIN, restClient, SIGNED_OUT, type ApiResponse } from '../helpers/api.ts';
 import { accountUsage, expectGraphError, graphClient } from '../helpers/graph.ts';
-import { decodeJwt, fetchAccessToken } from '../helpers/oauth.ts';
+import { decodeJwt, fetchAccessToken, tokenRequest } from '../helpers/oauth.ts';
+import { answerKey, expectOnlyTheLimitCompared, guessBurst } from '../helpers/guesses.ts';
 import { PASSWORD, worldBuilder } from '../helpers/world.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createAppDeps, type AppDeps } from '../../src/context/index.ts';
@@ -22,7 +23,8 @@ import { migrationSource } from '../../db/migrations/index.ts';
  * Scale-out (issue 12): two `adgraph serve` processes on one database (TEST_DB's: a PostgreSQL schema, or one
  * SQLite file) and one Redis act as one. Started at the same moment on an empty database, they migrate and seed
  * it once; a session and an access token from one work on the other; a key rotation by the CLI reaches both;
- * the brute-force and per-account limits count across both; an asynchronous ad set copy runs exactly once.
+ * the brute-force and per-account limits count across both, and concurrent guesses split between them compare no
+ * more than the allowance; an asynchronous ad set copy runs exactly once.
  * Redis is required: unreachable, the test fails under CI=true and is skipped with a warning elsewhere.
  */
 
@@ -226,6 +228,37 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
     } finally {
       redis.disconnect();
     }
+  });
+
+  // Guesses sent at the same moment to both (issue 25): the allowance is taken in Redis before each comparison, so
+  // the two instances together compare no more than it, counted at each one's bcrypt pool (/metrics).
+  const BURST = 40;
+  const RIGHT_AT = 29;
+  const TOO_MANY = `429 ${JSON.stringify({ message: 'Too many attempts. Try again later.' })}`;
+
+  it(`a burst of ${BURST} logins for one address, half to each instance, compares 10 guesses in all; then the right password is refused on both`, async () => {
+    const { user } = await world.user({ organizationId, role: 'member' });
+    const login = (instance: ServeProcess, password: string) => restClient(instance).post('/users/login', { email: user.email, password });
+    const burst = await guessBurst([a, b], BURST, (i) => login(i % 2 === 0 ? a : b, i === RIGHT_AT ? PASSWORD : `${WRONG}-${i}`));
+    expectOnlyTheLimitCompared(burst, {
+      limit: 10,
+      rightAt: RIGHT_AT,
+      wrong: `401 ${JSON.stringify({ message: INCORRECT_LOGIN })}`,
+      refused: TOO_MANY,
+      success: 201,
+    });
+    for (const instance of [a, b]) expect(answerKey(await login(instance, PASSWORD))).toBe(TOO_MANY);
+  });
+
+  it(`a burst of ${BURST} secrets for one client_id, half to each instance, compares 20 in all; then the right secret is refused on both`, async () => {
+    const client = await reportingClient();
+    const token = (instance: ServeProcess, secret: string) =>
+      tokenRequest(instance.url, { body: { grant_type: 'client_credentials', client_id: client.client_id, client_secret: secret } });
+    const burst = await guessBurst([a, b], BURST, (i) => token(i % 2 === 0 ? a : b, i === RIGHT_AT ? client.client_secret : `wrong-${i}`));
+    const slowDown = `429 ${JSON.stringify({ error: 'slow_down', error_description: 'Too many attempts. Try again later.' })}`;
+    const invalid = `401 ${JSON.stringify({ error: 'invalid_client', error_description: 'Client authentication failed.' })}`;
+    expectOnlyTheLimitCompared(burst, { limit: 20, rightAt: RIGHT_AT, wrong: invalid, refused: slowDown, success: 200 });
+    for (const instance of [a, b]) expect(answerKey(await token(instance, client.client_secret))).toBe(slowDown);
   });
 
   it("counts an ad account's calls across both: alternating, the call over the allowance fails on either instance", async () => {
