@@ -205,6 +205,13 @@ function userMayOnUser(principal: Extract<Principal, { kind: 'user' }>, action: 
   return memberOf.some(allowedIn);
 }
 
+/**
+ * Whether the principal's addOrganizationMember puts a user into the organization at once: only a site admin's
+ * (the operator's act, as the CLI's). Anyone else's add is an invitation the user accepts, and its answer is the
+ * same whether or not the address is registered.
+ */
+export const addsMembersDirectly = (principal: Principal): boolean => principal.kind === 'user' && principal.siteAdmin;
+
 /** May this principal perform `action` on `subject`? */
 export function can(principal: Principal, action: Action, subject: Subject): boolean {
   switch (principal.kind) {

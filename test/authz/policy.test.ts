@@ -129,6 +129,13 @@ describe('authorization policy', () => {
     for (const [rule, principal, action, subject, expected] of ROWS) expect(can(principal, action, subject), rule).toBe(expected);
   });
 
+  it('adds members directly for a site admin only', () => {
+    expect(addsMembersDirectly(user(null, { siteAdmin: true }))).toBe(true);
+    expect(addsMembersDirectly(user('owner'))).toBe(false);
+    expect(addsMembersDirectly(client('write'))).toBe(false);
+    expect(addsMembersDirectly({ kind: 'anonymous' })).toBe(false);
+  });
+
   it('lists the organizations where an action is allowed', () => {
     const principal = user(null, {
       roles: new Map<string, Role>([
