@@ -8,6 +8,7 @@ import * as adSetWrites from './20261122000600_ad_set_writes.ts';
 import * as commentWrites from './20261122000700_comment_writes.ts';
 import * as groups from './20261122000800_groups.ts';
 import * as pagingIndexes from './20261122000900_paging_indexes.ts';
+import * as organizationInvitations from './20261122001000_organization_invitations.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -23,6 +24,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000700_comment_writes': commentWrites,
   '20261122000800_groups': groups,
   '20261122000900_paging_indexes': pagingIndexes,
+  '20261122001000_organization_invitations': organizationInvitations,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -187,6 +187,31 @@ function roleAllows(role: Role, subject: Subject, action: Action): boolean {
   return granted(ROLE_GRANTS[role], subject.type, action);
 }
 
+/**
+ * Another user (a site admin has been answered already). Reading (and creating) needs a shared organization whose
+ * role allows it. A user's own account (name, e-mail, password, login type, status) is the user's: changing or
+ * deleting it needs that right in every organization the user belongs to, never in one of several, so an admin
+ * of one organization cannot take over a person another organization shares (a user in no organization answers
+ * to itself and site admins only).
+ */
+function userMayOnUser(principal: Extract<Principal, { kind: 'user' }>, action: Action, subject: Subject): boolean {
+  if (subject.ownerId === principal.userId && (action === 'read' || action === 'update')) return true;
+  const memberOf = subject.memberOf ?? [];
+  const allowedIn = (orgId: string) => {
+    const role = principal.roles.get(orgId);
+    return role !== undefined && roleAllows(role, subject, action);
+  };
+  if (action === 'update' || action === 'delete') return memberOf.length > 0 && memberOf.every(allowedIn);
+  return memberOf.some(allowedIn);
+}
+
+/**
+ * Whether the principal's addOrganizationMember puts a user into the organization at once: only a site admin's
+ * (the operator's act, as the CLI's). Anyone else's add is an invitation the user accepts, and its answer is the
+ * same whether or not the address is registered.
+ */
+export const addsMembersDirectly = (principal: Principal): boolean => principal.kind === 'user' && principal.siteAdmin;
+
 /** May this principal perform `action` on `subject`? */
 export function can(principal: Principal, action: Action, subject: Subject): boolean {
   switch (principal.kind) {
@@ -205,14 +230,7 @@ export function can(principal: Principal, action: Action, subject: Subject): boo
       if (principal.siteAdmin) return true;
       if (subject.type === 'comment') return userMayOnComment(principal, action, subject);
       if (granted(PUBLIC_GRANTS, subject.type, action)) return true;
-      if (subject.type === 'user') {
-        if (subject.ownerId === principal.userId && (action === 'read' || action === 'update')) return true;
-        // Another user: allowed when a shared organization's role allows it.
-        return (subject.memberOf ?? []).some((orgId) => {
-          const role = principal.roles.get(orgId);
-          return role !== undefined && roleAllows(role, subject, action);
-        });
-      }
+      if (subject.type === 'user') return userMayOnUser(principal, action, subject);
       if (!subject.organizationId) return false;
       const role = principal.roles.get(subject.organizationId);
       return role !== undefined && roleAllows(role, subject, action);

@@ -43,6 +43,8 @@ export interface Config {
   mailFrom: string;
   otpTtlSeconds: number;
   conversionTtlSeconds: number;
+  /** How long an invitation to join an organization may be accepted. */
+  invitationTtlSeconds: number;
   rateLimits: Record<RateLimitRule, RateLimitSetting>;
   graphql: {
     maxDepth: number;
@@ -218,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom: env.MAIL_FROM || 'adgraph <no-reply@adgraph.localhost>',
     otpTtlSeconds: integer(env, 'OTP_TTL_SECONDS', 900, 60, 86_400),
     conversionTtlSeconds: integer(env, 'LOGIN_CONVERSION_TTL_SECONDS', 300, 60, 3_600),
+    invitationTtlSeconds: integer(env, 'INVITATION_TTL_SECONDS', 604_800, 60, 2_592_000),
     rateLimits: Object.fromEntries(Object.entries(RATE_LIMIT_DEFAULTS).map(([rule, [name, fallback]]) => [rule, rateLimit(env, name, fallback)])) as Record<
       RateLimitRule,
       RateLimitSetting

@@ -13,7 +13,8 @@ export interface Dimension {
 
 export interface RawCondition {
   sql: string;
-  bindings: Array<string | number | boolean>;
+  /** Dates bind as each database stores them (knex: milliseconds for SQLite). */
+  bindings: Array<string | number | boolean | Date>;
 }
 
 type Built = true | false | RawCondition;

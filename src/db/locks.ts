@@ -8,10 +8,17 @@ import { dialect, type Db } from './index.ts';
  * no-op write first takes the database's write lock, as `BEGIN IMMEDIATE` would, so the reads that follow
  * cannot go stale before this transaction writes (this also holds across processes).
  */
-export async function lockRow(db: Db, trx: Knex.Transaction, table: string, id: string): Promise<Record<string, unknown> | undefined> {
+export async function lockRow(
+  db: Db,
+  trx: Knex.Transaction,
+  table: string,
+  id: string,
+  /** A column the no-op write sets to itself (Graph-style tables' updated_time; identity tables' updated_at). */
+  touched = 'updated_time',
+): Promise<Record<string, unknown> | undefined> {
   if (dialect(db) === 'postgres') return trx(table).where({ id }).forNoKeyUpdate().first();
   await trx(table)
     .where({ id })
-    .update({ updated_time: trx.raw('??', ['updated_time']) });
+    .update({ [touched]: trx.raw('??', [touched]) });
   return trx(table).where({ id }).first();
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import { loaderById, loaderByColumn, pagedChildren } from '../db/batch.ts';
-import { memberships, organizations, users } from './store.ts';
+import { invitations, memberships, organizations, users } from './store.ts';
 
 /** Per-request loaders of the identity domain. Raw reads: the service decides what the caller may see. */
 export function createIdentityLoaders(db: Db) {
@@ -10,6 +10,8 @@ export function createIdentityLoaders(db: Db) {
     membershipById: loaderById(db, memberships),
     membershipsByUser: loaderByColumn(db, memberships, 'user_id'),
     membersOfOrganization: pagedChildren(db, memberships, 'organization_id'),
+    invitationById: loaderById(db, invitations),
+    invitationsOfOrganization: pagedChildren(db, invitations, 'organization_id'),
   };
 }
 

@@ -1,11 +1,11 @@
 import type { RequestContext } from '../context/index.ts';
 import { can, ROLES, type Role } from '../authz/policy.ts';
-import { badInput, DomainError, forbidden, notFound } from '../errors/index.ts';
-import { assertUuid, findMembership, findOrganization, findUser, requireViewer, userSubject, validateEmail } from './service.ts';
+import { badInput, forbidden, notFound } from '../errors/index.ts';
+import { assertUuid, findMembership, findUser, requireViewer, userSubject } from './service.ts';
 import * as store from './store.ts';
 import type { MembershipRecord, UserRecord } from './store.ts';
 
-function validateRole(role: unknown): Role {
+export function validateRole(role: unknown): Role {
   if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) throw badInput('role', `Role must be one of ${ROLES.join(', ')}.`);
   return role as Role;
 }
@@ -18,21 +18,6 @@ async function visibleMembership(ctx: RequestContext, id: string, action: 'updat
   if (!membership) throw notFound('Organization member', id);
   if (!can(ctx.viewer, action, { type: 'organization_member', organizationId: membership.organizationId })) throw forbidden();
   return membership;
-}
-
-export async function addMember(ctx: RequestContext, input: { organizationId: string; email: string; role: string }): Promise<MembershipRecord> {
-  requireViewer(ctx);
-  assertUuid(input.organizationId, 'organizationId');
-  const organization = await findOrganization(ctx, input.organizationId);
-  if (!organization) throw notFound('Organization', input.organizationId);
-  if (!can(ctx.viewer, 'create', { type: 'organization_member', organizationId: organization.id })) throw forbidden();
-  const role = validateRole(input.role);
-  const user = await store.findUserByEmail(ctx.db, validateEmail(input.email));
-  if (!user) throw new DomainError('NOT_FOUND', 'No user has this e-mail address.', { field: 'email' });
-  if (await store.findMembership(ctx.db, organization.id, user.id)) {
-    throw new DomainError('CONFLICT', 'This user is already a member of the organization.', { field: 'email' });
-  }
-  return store.insertMembership(ctx.db, organization.id, user.id, role);
 }
 
 export async function changeMemberRole(ctx: RequestContext, input: { id: string; role: string }): Promise<MembershipRecord> {

@@ -3,9 +3,11 @@ import { connection, connectionFields } from '../graphql/connections.ts';
 import { lowercaseEnum } from '../graphql/helpers.ts';
 import { ACTIONS, EXTERNAL_SCOPES, RESOURCE_TYPES, ROLES } from '../authz/policy.ts';
 import { LOGIN_TYPES, USER_STATUSES } from './store.ts';
+import { INVITATION_STATUSES, invitationStatus } from './rules/invitations.ts';
 import { badInput } from '../errors/index.ts';
 import { authCheck } from './authcheck.ts';
 import { convertLogin } from './conversion.ts';
+import * as invitations from './invitations.ts';
 import * as members from './members.ts';
 import { changePasswordWithOneTimePasscode, requestOneTimePasscode } from './passcodes.ts';
 import * as identity from './service.ts';
@@ -17,6 +19,7 @@ export const identityResolvers: Resolvers = {
   OrganizationRole: lowercaseEnum(ROLES),
   LoginType: lowercaseEnum(LOGIN_TYPES),
   UserStatus: lowercaseEnum(USER_STATUSES),
+  OrganizationInvitationStatus: lowercaseEnum(INVITATION_STATUSES),
 
   AuthAction: lowercaseEnum(ACTIONS),
   // ALL is the REST API's * (every type).
@@ -26,6 +29,12 @@ export const identityResolvers: Resolvers = {
     me: (_, __, ctx) => identity.me(ctx),
     authScopes: () => ({ external: EXTERNAL_SCOPES }),
     validatePassword: (_, { password }, ctx) => identity.validatePassword(ctx, password),
+    myInvitations: (_, args, ctx) =>
+      connection(
+        args,
+        (page) => invitations.myInvitations(ctx, page),
+        () => invitations.countMyInvitations(ctx),
+      ),
     authCheck: async (_, { checks }, ctx) => {
       // The same checks map the REST endpoint takes, so both surfaces share one parser and one evaluator. It is
       // keyed by position, so an error names checks.<i>..., which GraphQL reads as checks[<i>]... (graphql/errors.ts).
@@ -78,7 +87,10 @@ export const identityResolvers: Resolvers = {
       // The service answers the type it was asked for; input.toType already carries it typed as a LoginType.
       return { ...conversion, toType: input.toType };
     },
-    addOrganizationMember: (_, { input }, ctx) => members.addMember(ctx, input),
+    addOrganizationMember: (_, { input }, ctx) => invitations.addMember(ctx, input),
+    acceptOrganizationInvitation: (_, { id }, ctx) => invitations.acceptInvitation(ctx, id),
+    declineOrganizationInvitation: (_, { id }, ctx) => invitations.declineInvitation(ctx, id),
+    revokeOrganizationInvitation: (_, { id }, ctx) => invitations.revokeInvitation(ctx, id),
     changeOrganizationMemberRole: (_, { id, role }, ctx) => members.changeMemberRole(ctx, { id, role }),
     removeOrganizationMember: async (_, { id }, ctx) => {
       await members.removeMember(ctx, id);
@@ -116,6 +128,12 @@ export const identityResolvers: Resolvers = {
         (page) => oauth.apiClientsOfOrganization(ctx, org.id, page),
         () => oauth.countApiClientsOfOrganization(ctx, org.id),
       ),
+    invitations: (org, { status, ...args }, ctx) =>
+      connection(
+        args,
+        (page) => invitations.invitationsOf(ctx, org.id, page, status ?? undefined),
+        () => invitations.countInvitationsOf(ctx, org.id, status ?? undefined),
+      ),
   },
 
   OrganizationMember: {
@@ -126,4 +144,16 @@ export const identityResolvers: Resolvers = {
 
   OrganizationMemberConnection: connectionFields,
   OrganizationMemberEdge: {},
+
+  OrganizationInvitation: {
+    // codegen types a resolver of an enum with mapped values as returning null: the value is the stored one, as enumValues maps it.
+    status: (invitation) => invitationStatus(invitation, new Date()) as never,
+    // A visible invitation names its organization to the addressee, who cannot read the organization itself yet.
+    organizationName: async (invitation, _, ctx) => (await ctx.loaders.identity.organizationById.load(invitation.organizationId))!.name,
+    organization: (invitation, _, ctx) => identity.findOrganization(ctx, invitation.organizationId),
+    invitedBy: (invitation, _, ctx) => (invitation.invitedByUserId ? ctx.loaders.identity.userById.load(invitation.invitedByUserId) : null),
+    membership: (invitation, _, ctx) => (invitation.membershipId ? identity.findMembership(ctx, invitation.membershipId) : null),
+  },
+  OrganizationInvitationConnection: connectionFields,
+  OrganizationInvitationEdge: {},
 };

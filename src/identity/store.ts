@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.ts';
 import { defineTable } from '../db/rows.ts';
 import type { Role } from '../authz/policy.ts';
+import type { RawCondition } from '../db/conditions.ts';
+import type { InvitationStatus } from './rules/invitations.ts';
 
 export interface OrganizationRecord {
   id: string;
@@ -299,4 +301,85 @@ export async function updateMembershipRole(db: Db, id: string, role: Role, now: 
 
 export async function deleteMembership(db: Db, id: string): Promise<void> {
   await db(memberships.table).where('id', id).delete();
+}
+
+export interface InvitationRecord {
+  id: string;
+  organizationId: string;
+  /** As the inviter typed it. */
+  email: string;
+  /** The address as it is matched to users (rules/invitations.ts emailKey). */
+  emailKey: string;
+  role: Role;
+  /** As stored: a pending invitation past expiresAt is expired all the same (rules/invitations.ts invitationStatus). */
+  status: InvitationStatus;
+  invitedByUserId: string | null;
+  /** The membership accepting it made. */
+  membershipId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  expiresAt: Date;
+  /** When it was accepted, declined or revoked. */
+  respondedAt: Date | null;
+}
+
+export const invitations = defineTable<InvitationRecord>('organization_invitations', {
+  id: 'string',
+  organization_id: 'string',
+  email: 'string',
+  email_key: 'string',
+  role: 'string',
+  status: 'string',
+  invited_by_user_id: 'string',
+  membership_id: 'string',
+  created_at: 'date',
+  updated_at: 'date',
+  expires_at: 'date',
+  responded_at: 'date',
+});
+
+export async function insertInvitation(db: Db, record: InvitationRecord): Promise<void> {
+  await db(invitations.table).insert(invitations.toRow(record));
+}
+
+export async function findInvitation(db: Db, id: string): Promise<InvitationRecord | null> {
+  const row = await db(invitations.table).where('id', id).first();
+  return row ? invitations.fromRow(row) : null;
+}
+
+/** Closes an organization's open invitation to an address before a new one is written: revoked, or expired if it had. */
+export async function closeOpenInvitation(db: Db, organizationId: string, emailKey: string, now: Date): Promise<void> {
+  const open = () => db(invitations.table).where({ organization_id: organizationId, email_key: emailKey, status: 'pending' });
+  await open().where('expires_at', '>', now).update({ status: 'revoked', responded_at: now, updated_at: now });
+  await open().update({ status: 'expired', updated_at: now });
+}
+
+/**
+ * Answers an invitation only if it is still pending and unexpired, in one statement, so an invitation is answered
+ * once however many requests race for it. False when it was not open.
+ */
+export async function respondToInvitation(db: Db, id: string, status: 'accepted' | 'declined' | 'revoked', now: Date): Promise<boolean> {
+  const changed = await db(invitations.table)
+    .where({ id, status: 'pending' })
+    .where('expires_at', '>', now)
+    .update({ status, responded_at: now, updated_at: now });
+  return changed === 1;
+}
+
+export async function setInvitationMembership(db: Db, id: string, membershipId: string): Promise<void> {
+  await db(invitations.table).where('id', id).update({ membership_id: membershipId });
+}
+
+const STATUS = `${invitations.table}.status`;
+const EXPIRES_AT = `${invitations.table}.expires_at`;
+
+/** Invitations whose status (as invitationStatus reads it at `now`) is one of `statuses`, as SQL. */
+export function invitationStatusCondition(statuses: readonly InvitationStatus[], now: Date): RawCondition {
+  const parts = statuses.map((status): RawCondition => {
+    if (status === 'pending') return { sql: `${STATUS} = 'pending' and ${EXPIRES_AT} > ?`, bindings: [now] };
+    if (status === 'expired') return { sql: `${STATUS} = 'expired' or (${STATUS} = 'pending' and ${EXPIRES_AT} <= ?)`, bindings: [now] };
+    return { sql: `${STATUS} = ?`, bindings: [status] };
+  });
+  if (parts.length === 0) return { sql: '1 = 0', bindings: [] };
+  return { sql: parts.map((part) => `(${part.sql})`).join(' or '), bindings: parts.flatMap((part) => part.bindings) };
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { can, expandScopes, organizationsAllowing, type Action, type Principal, type ResourceType, type Role } from '../../src/authz/policy.ts';
+import {
+  addsMembersDirectly,
+  can,
+  expandScopes,
+  organizationsAllowing,
+  type Action,
+  type Principal,
+  type ResourceType,
+  type Role,
+} from '../../src/authz/policy.ts';
 
 const ORG = 'org-a';
 const OTHER = 'org-b';
@@ -71,6 +80,60 @@ describe('authorization policy', () => {
     expect(can(me, 'read', { type: 'user', ownerId: 'u2', memberOf: [ORG] })).toBe(true);
     expect(can(me, 'update', { type: 'user', ownerId: 'u2', memberOf: [ORG] })).toBe(false);
     expect(can(me, 'read', { type: 'user', ownerId: 'u3', memberOf: [OTHER] })).toBe(false);
+  });
+
+  it("changes a user's account only for itself, a site admin, or an owner or admin of every organization the user belongs to", () => {
+    // Issue 25: never one organization of several, which could otherwise take over a person another organization shares.
+    const adminOf = (...orgs: string[]) => user(null, { userId: 'boss', roles: new Map(orgs.map((org) => [org, 'admin' as Role])) });
+    const inBoth = { type: 'user' as const, ownerId: 'u2', memberOf: [ORG, OTHER] };
+    const ROWS: Array<[string, Principal, Action, { type: 'user'; ownerId: string; memberOf: string[] }, boolean]> = [
+      ['an admin of its only organization updates it', adminOf(ORG), 'update', { type: 'user', ownerId: 'u2', memberOf: [ORG] }, true],
+      ['an admin of one of its two organizations may not update it', adminOf(ORG), 'update', inBoth, false],
+      ['nor delete it', adminOf(ORG), 'delete', inBoth, false],
+      ['but reads it', adminOf(ORG), 'read', inBoth, true],
+      ['an admin of both updates it', adminOf(ORG, OTHER), 'update', inBoth, true],
+      [
+        'an owner and an admin of its organizations delete it',
+        user(null, {
+          roles: new Map<string, Role>([
+            [ORG, 'owner'],
+            [OTHER, 'admin'],
+          ]),
+        }),
+        'delete',
+        inBoth,
+        true,
+      ],
+      [
+        'an admin of one and auditor of the other may not update it',
+        user(null, {
+          roles: new Map<string, Role>([
+            [ORG, 'admin'],
+            [OTHER, 'auditor'],
+          ]),
+        }),
+        'update',
+        inBoth,
+        false,
+      ],
+      [
+        'nobody but itself and site admins updates a user in no organization',
+        adminOf(ORG, OTHER),
+        'update',
+        { type: 'user', ownerId: 'u2', memberOf: [] },
+        false,
+      ],
+      ['it updates itself', user(null, { userId: 'u2' }), 'update', inBoth, true],
+      ['a site admin updates it', user(null, { siteAdmin: true }), 'update', inBoth, true],
+    ];
+    for (const [rule, principal, action, subject, expected] of ROWS) expect(can(principal, action, subject), rule).toBe(expected);
+  });
+
+  it('adds members directly for a site admin only', () => {
+    expect(addsMembersDirectly(user(null, { siteAdmin: true }))).toBe(true);
+    expect(addsMembersDirectly(user('owner'))).toBe(false);
+    expect(addsMembersDirectly(client('write'))).toBe(false);
+    expect(addsMembersDirectly({ kind: 'anonymous' })).toBe(false);
   });
 
   it('lists the organizations where an action is allowed', () => {

@@ -12,6 +12,7 @@ import { COMMENT_FILTERS, COMMENT_ORDERS } from '../../src/comments/edges.ts';
 import { MESSAGE_TAG_TYPES } from '../../src/comments/resolvers.ts';
 import { ACTIONS, RESOURCE_TYPES, ROLES } from '../../src/authz/policy.ts';
 import { LOGIN_TYPES, USER_STATUSES } from '../../src/identity/store.ts';
+import { INVITATION_STATUSES } from '../../src/identity/rules/invitations.ts';
 import { ERROR_CODES } from '../../src/errors/index.ts';
 import type { MigrationJob } from '../../src/dateformats/service.ts';
 import { PLACE_KINDS, SEVERITIES, TARGET_KINDS } from '../../src/dateformats/resolvers.ts';
@@ -50,6 +51,7 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   LoginType: LOGIN_TYPES,
   UserStatus: USER_STATUSES,
   OrganizationRole: ROLES,
+  OrganizationInvitationStatus: INVITATION_STATUSES,
   AuthAction: ACTIONS,
   AuthResourceType: ['*', ...RESOURCE_TYPES],
   ErrorCode: ERROR_CODES,

@@ -1084,7 +1084,15 @@ describe('authcheck', () => {
         (w) => ({ resource_type: 'user', owner_id: w.principals.ownerB.id }),
         false,
       ],
-      ['owner_id: a shared organization is enough', 'ownerB', 'update', (w) => ({ resource_type: 'user', owner_id: w.principals.bridge.id }), true],
+      ['owner_id: a shared organization is enough to read', 'ownerB', 'read', (w) => ({ resource_type: 'user', owner_id: w.principals.bridge.id }), true],
+      // Issue 25: a user's account answers to an owner or admin of every organization the user belongs to.
+      [
+        'owner_id: not to update a user another organization shares',
+        'ownerB',
+        'update',
+        (w) => ({ resource_type: 'user', owner_id: w.principals.bridge.id }),
+        false,
+      ],
       ['owner_id: a user that does not exist', 'memberA', 'read', () => ({ resource_type: 'user', owner_id: randomUUID() }), false],
       [
         "owner_id: me does not take away a role's rights",
@@ -1124,7 +1132,8 @@ describe('authcheck', () => {
 
   describe('`*`, users and any_org: users are objects of the organizations they belong to', () => {
     // An owner or admin may do everything in its organization, and `*` means every type: so every type includes
-    // the organization's users (whom an admin may read, update and delete: see the property above on updateUser).
+    // the organization's users (whom an admin may read, and update and delete when they belong to no other
+    // organization: see the property above on updateUser).
     const rows: Array<[string, PrincipalName, Action, (w: World) => Check['object'], boolean]> = [
       ['*: owner reads everything in its organization', 'ownerA', 'read', (w) => ({ resource_type: '*', organization_id: w.orgA }), true],
       ['*: owner deletes everything in its organization', 'ownerA', 'delete', (w) => ({ resource_type: '*', organization_id: w.orgA }), true],
@@ -1141,10 +1150,23 @@ describe('authcheck', () => {
       expect(await askOne(token(principal), { action, object: object(world) })).toBe(expected);
     });
 
-    it('agrees with the operations: an admin of A updates every user of A', async () => {
-      // The class check and the objects it covers must agree.
-      const usersOfA = (await server.deps.db('organization_members').where({ organization_id: world.orgA }).select('user_id')) as Array<{ user_id: string }>;
-      for (const { user_id } of usersOfA.slice(0, 10)) expect(await updateUser(user_id, token('adminA'))).toBe(true);
+    it('agrees with the operations: an admin of A updates the users of A who belong to no other organization', async () => {
+      // The class check is about a user of A (and of A alone); a user another organization shares (the bridge) also
+      // needs that organization's owner or admin, and each such user's own check says so.
+      const principalIds = Object.values(world.principals).map((p) => p.id);
+      const usersOfA = (await server.deps
+        .db('organization_members')
+        .where({ organization_id: world.orgA })
+        .whereIn('user_id', principalIds)
+        .select('user_id')) as Array<{
+        user_id: string;
+      }>;
+      expect(usersOfA.map(({ user_id }) => user_id)).toContain(world.principals.bridge.id);
+      for (const { user_id } of usersOfA) {
+        const onlyInA = user_id !== world.principals.bridge.id;
+        expect(await updateUser(user_id, token('adminA'))).toBe(onlyInA);
+        expect(await askOne(token('adminA'), { action: 'update', object: { resource_type: 'user', owner_id: user_id } })).toBe(onlyInA);
+      }
       expect(await askOne(token('adminA'), { action: 'update', object: { resource_type: 'user', organization_id: world.orgA } })).toBe(true);
     });
   });
