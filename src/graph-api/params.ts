@@ -1,6 +1,8 @@
 import { DomainError } from '../errors/index.ts';
 import { isNumericId } from '../db/ids.ts';
 import { codePoints } from '../text/code-points.ts';
+import { describeJsonFault, jsonFault } from '../text/json-limits.ts';
+import { parseFormEncoded } from '../text/form-encoding.ts';
 
 /**
  * The Graph-style API's parameters (DECISIONS section 4), read once here for every domain: the readers the
@@ -43,18 +45,28 @@ export function requiredParam<T>(params: Params, name: string, read: Reader<T>):
 
 const JSON_OPENING = /^\s*[[{]/;
 
+/** Error 100 for a JSON value beyond the JSON limits (src/text/json-limits.ts), checked before anything walks it. */
+function requireJsonWithinLimits(value: unknown, name: string): void {
+  const fault = jsonFault(value);
+  if (fault) throw paramError(name, describeJsonFault(`Param ${name}`, fault));
+}
+
 /**
- * A string that opens like JSON (`{`, `[`) decoded; any other value as it is. Form fields carry objects and
- * lists this way (the Python SDK's shape), and so may GraphQL's JSON scalar. Only readers that expect an
- * object or a list decode (here, the one place), so a name such as "[Q3] Spring sale" stays text.
+ * A string that opens like JSON (`{`, `[`) decoded, within the JSON limits; any other value as it is. Form
+ * fields carry objects and lists this way (the Python SDK's shape), and so may GraphQL's JSON scalar. Only
+ * readers that expect an object or a list decode (here, the one place), so a name such as "[Q3] Spring sale"
+ * stays text.
  */
 export function decodeJsonText(value: unknown, name: string): unknown {
   if (typeof value !== 'string' || !JSON_OPENING.test(value)) return value;
+  let parsed: unknown;
   try {
-    return JSON.parse(value);
+    parsed = JSON.parse(value);
   } catch {
     throw paramError(name, `Param ${name} must be JSON-encoded: ${value.length > 80 ? `${value.slice(0, 80)}…` : value}`);
   }
+  requireJsonWithinLimits(parsed, name);
+  return parsed;
 }
 
 /**
@@ -67,6 +79,15 @@ export function collectParams(raw: Record<string, unknown>, source: 'form' | 'js
     if (Array.isArray(value) && source === 'form') throw paramError(name, `Param ${name} is repeated`);
   }
   return { ...raw };
+}
+
+/**
+ * The parameters of a call inside a batch (/v24.0 batch items, asynchronous ad requests): its relative_url's query
+ * string and its body (form-encoded text or a JSON object), read as a request's own are.
+ */
+export function itemParams(query: string, body: unknown): Params {
+  const bodyParams = typeof body === 'string' ? parseFormEncoded(body) : isPlainObject(body) ? body : {};
+  return collectParams({ ...parseFormEncoded(query), ...bodyParams });
 }
 
 // --- Readers ------------------------------------------------------------------------------------------------
@@ -224,8 +245,9 @@ export const dateTime: Reader<Date> = (value, name) => {
 
 export const MAX_JSON_CHARACTERS = 65_536;
 
-/** A value as the JSON text it is stored as, within the size every JSON column allows. */
+/** A value as the JSON text it is stored as, within the JSON limits and the size every JSON column allows. */
 export function jsonText(value: unknown, name: string): string {
+  requireJsonWithinLimits(value, name);
   const serialized = JSON.stringify(value);
   if (serialized.length > MAX_JSON_CHARACTERS) throw paramError(name, `Param ${name} must be at most ${MAX_JSON_CHARACTERS} characters of JSON`);
   // PostgreSQL cannot store NUL in text or JSON.

@@ -1,8 +1,12 @@
-import express, { type Request, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { AppDeps } from '../context/index.ts';
+import { DomainError } from '../errors/index.ts';
+import { FORM_TYPE, formBody, hasBody, JSON_TYPE, jsonBody } from '../http/body.ts';
 import { graphErrorHandler, graphErrorResponse } from '../http/errors/graph.ts';
+import { queryParameters } from '../http/query.ts';
+import { describeJsonFault } from '../text/json-limits.ts';
 import { dispatch, type GraphRequest, type GraphResponse } from './dispatch.ts';
-import { collectParams, decodeJsonText, paramError } from './params.ts';
+import { collectParams, decodeJsonText, itemParams, paramError } from './params.ts';
 
 export const MAX_BATCH = 50;
 /** /<version>/<path>: any first segment that starts with v is a version (an unknown one names no object). */
@@ -49,15 +53,9 @@ async function runBatch(deps: AppDeps, outer: GraphRequest, batch: unknown): Pro
     const [pathPart = '', query = ''] = item.relative_url.replace(/^\/+/, '').split('?', 2);
     const segments = pathPart.split('/').filter(Boolean);
     const version = segments[0] && VERSIONED_PATH.test(`/${segments[0]}`) ? segments.shift()! : outer.version;
-    const bodyParams =
-      typeof item.body === 'string'
-        ? Object.fromEntries(new URLSearchParams(item.body))
-        : typeof item.body === 'object' && item.body !== null && !Array.isArray(item.body)
-          ? (item.body as Record<string, unknown>)
-          : {};
     let response: GraphResponse;
     try {
-      const params = collectParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
+      const params = itemParams(query, item.body);
       // A call without its own token uses the batch's.
       if (params.access_token === undefined && outer.params.access_token !== undefined) params.access_token = outer.params.access_token;
       const method = typeof item.method === 'string' ? item.method.toUpperCase() : 'GET';
@@ -85,19 +83,40 @@ function bodyParams(req: Request): Record<string, unknown> {
 }
 
 /**
+ * A body is a form or JSON (a POST without a body carries its parameters in the query string). Any other body
+ * (text/plain, XML, multipart/form-data: this server takes no uploads) is refused by its content type rather
+ * than ignored, which answered success having read no parameter.
+ */
+const refuseUnreadableBody: RequestHandler = (req, _res, next) => {
+  if (!hasBody(req.headers) || req.is([FORM_TYPE, JSON_TYPE])) return next();
+  const type = req.headers['content-type']?.slice(0, 100);
+  const readable = `send parameters as ${FORM_TYPE} or ${JSON_TYPE}`;
+  next(
+    new DomainError('BAD_USER_INPUT', type ? `Content type ${type} is not supported: ${readable}` : `A request body needs a content type: ${readable}`, {
+      graph: { code: 100 },
+    }),
+  );
+};
+
+/**
  * The Graph-style API under /v<version>: every route goes through one dispatcher (dispatch.ts), so tokens,
  * parameters, fields, paging, limits and the error envelope are handled once.
  */
 export function graphApiRoutes(deps: AppDeps): Router {
   const router = express.Router();
-  router.use(GRAPH_ROUTE, express.urlencoded({ extended: false, limit: '1mb', parameterLimit: 1000 }), express.json({ limit: '1mb' }));
+  router.use(
+    GRAPH_ROUTE,
+    formBody({ limit: '1mb', maxParameters: 1000 }),
+    jsonBody({ limit: '1mb', refuse: (name, fault) => paramError(name, describeJsonFault(`Param ${name}`, fault)) }),
+    refuseUnreadableBody,
+  );
   router.all(GRAPH_ROUTE, async (req, res) => {
     const [, version = '', rest = ''] = VERSIONED_PATH.exec(req.path) ?? [];
     const outer: GraphRequest = {
       method: req.method,
       version,
       path: rest.split('/').filter(Boolean).map(decodeSegment),
-      params: { ...collectParams(req.query as Record<string, unknown>), ...collectParams(bodyParams(req), req.is('application/json') ? 'json' : 'form') },
+      params: { ...collectParams(queryParameters(req)), ...collectParams(bodyParams(req), req.is('application/json') ? 'json' : 'form') },
       headerToken: headerToken(req),
       // Links go back where the caller came from (behind a proxy, its forwarded host, as trust proxy allows).
       baseUrl: `${req.protocol}://${req.get('host') ?? new URL(deps.config.publicUrl).host}`,

@@ -11,6 +11,10 @@ import { compiledExecution } from './compiled-execution.ts';
 import { formatError, kindOf, sendTokenRefusal } from './errors.ts';
 import { armorRejection, complexityLimitPlugin, nestingRefusal } from './limits.ts';
 import { classify, isBodyParseError, isBodyReadError } from '../http/errors/classify.ts';
+import { jsonBody } from '../http/body.ts';
+import { queryParameters } from '../http/query.ts';
+import { DomainError } from '../errors/index.ts';
+import { describeJsonFault, firstJsonFault, type JsonFault } from '../text/json-limits.ts';
 
 /**
  * Logs each GraphQL error at the level of whose fault it is, with the request's own logger (and so its request
@@ -95,11 +99,48 @@ const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => 
   if (isBodyParseError(error)) return void reply(400, 'Request body must be valid JSON.', 'BAD_REQUEST');
   if (isBodyReadError(error)) return void reply(error.status, 'Request body could not be read.', 'BAD_REQUEST');
   const known = classify(error);
+  if (known?.code === 'BAD_USER_INPUT') {
+    return void res
+      .status(400)
+      .json({ errors: [{ message: known.message, extensions: { code: known.code, ...(known.field ? { field: known.field } : {}) } }] });
+  }
   if (known?.code === 'SERVICE_UNAVAILABLE') return void reply(503, known.message, known.code);
   if (known?.oauthError === 'invalid_token') return void sendTokenRefusal(res, known);
   req.log.error({ err: error }, 'unexpected error');
   reply(500, 'Internal server error', 'INTERNAL_SERVER_ERROR');
 };
+
+/**
+ * What a GraphQL request names, each held to the JSON limits on its own: every variable (`$name`), the
+ * extensions, and anything else the body holds.
+ */
+function graphqlValues(request: unknown): Array<[string, unknown]> {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return [['body', request]];
+  const { variables, ...rest } = request as Record<string, unknown>;
+  const named: Array<[string, unknown]> =
+    typeof variables === 'object' && variables !== null && !Array.isArray(variables)
+      ? Object.entries(variables).map(([name, value]) => [`$${name}`, value])
+      : [['variables', variables]];
+  return [...named, ...Object.entries(rest)];
+}
+
+/** A request refused for a value beyond the JSON limits: 400 BAD_USER_INPUT naming the variable (without its `$`) or the request's field. */
+function jsonLimitRefusal(name: string, fault: JsonFault): DomainError {
+  const subject = name.startsWith('$') ? `Variable "${name}"` : name === 'body' ? 'The request body' : `Request field "${name}"`;
+  return new DomainError('BAD_USER_INPUT', `${describeJsonFault(subject, fault)}.`, { field: name.replace(/^\$/, '') });
+}
+
+/** A GET request's parameters as a POST body holds them: `variables` and `extensions` are JSON text (left as they are when they do not parse: Apollo says so). */
+function getRequest(params: Record<string, unknown>): Record<string, unknown> {
+  const parsed = (text: unknown) => {
+    try {
+      return typeof text === 'string' ? (JSON.parse(text) as unknown) : text;
+    } catch {
+      return text;
+    }
+  };
+  return { ...params, variables: parsed(params.variables), extensions: parsed(params.extensions) };
+}
 
 /** The /graphql route: JSON body, then Apollo with the request context built by the authentication middleware. */
 export function graphqlRouter(apollo: ApolloServer<RequestContext>, authenticate: express.RequestHandler): Router {
@@ -109,16 +150,20 @@ export function graphqlRouter(apollo: ApolloServer<RequestContext>, authenticate
     res.set('Cache-Control', 'no-store');
     next();
   };
-  // Refused before Apollo parses it: a document nested thousands of levels would overflow the parser's stack.
-  const refuseDeepNesting: express.RequestHandler = (req, res, next) => {
-    const refusal = nestingRefusal(req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query);
-    if (!refusal) return next();
-    res.status(400).json({ errors: [{ message: refusal.message, extensions: refusal.details }] });
+  // Refused before Apollo parses anything: a document nested thousands of levels would overflow the parser's stack,
+  // and a GET's variables and extensions are JSON text that Apollo parses and hands on (a POST's are checked as the
+  // body is read).
+  const refuseUnboundedInput: express.RequestHandler = (req, res, next) => {
+    const request = req.method === 'GET' ? getRequest(queryParameters(req)) : (req.body as Record<string, unknown> | undefined);
+    const refusal = nestingRefusal(request?.query);
+    if (refusal) return void res.status(400).json({ errors: [{ message: refusal.message, extensions: refusal.details }] });
+    const found = req.method === 'GET' ? firstJsonFault(graphqlValues(request)) : undefined;
+    next(found && jsonLimitRefusal(found.name, found.fault));
   };
   router.use(
     noStore,
-    express.json({ limit: '1mb' }),
-    refuseDeepNesting,
+    jsonBody({ limit: '1mb', namedValues: graphqlValues, refuse: jsonLimitRefusal }),
+    refuseUnboundedInput,
     authenticate,
     expressMiddleware(apollo, { context: async ({ res }) => res.locals.ctx }),
   );

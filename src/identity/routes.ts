@@ -2,7 +2,9 @@ import express, { type Router } from 'express';
 import type { AppDeps } from '../context/index.ts';
 import { EXTERNAL_SCOPES } from '../authz/policy.ts';
 import { identityErrorHandler } from '../http/errors/identity.ts';
-import { requireJsonObject } from '../http/body.ts';
+import { jsonBody, requireJsonObject } from '../http/body.ts';
+import { badInput } from '../errors/index.ts';
+import { describeJsonFault } from '../text/json-limits.ts';
 import * as identity from './service.ts';
 import { authCheck } from './authcheck.ts';
 import { convertLogin } from './conversion.ts';
@@ -14,7 +16,7 @@ import { changePasswordWithOneTimePasscode, requestOneTimePasscode } from './pas
  */
 export function identityRoutes(deps: AppDeps, authenticate: express.RequestHandler): Router {
   const router = express.Router();
-  router.use(express.json({ limit: '64kb' }), authenticate);
+  router.use(jsonBody({ limit: '64kb', refuse: (field, fault) => badInput(field, `${describeJsonFault(`"${field}"`, fault)}.`) }), authenticate);
 
   router.get('/auth/scopes', (_req, res) => void res.json({ external: EXTERNAL_SCOPES }));
 

@@ -2,6 +2,7 @@ import express, { type Request, type Router } from 'express';
 import type { AppDeps } from '../context/index.ts';
 import { expandScopes, EXTERNAL_SCOPES } from '../authz/policy.ts';
 import { DomainError } from '../errors/index.ts';
+import { formBody } from '../http/body.ts';
 import { oauthErrorHandler, setNoStore } from '../http/errors/oauth.ts';
 import { authenticateClient, invalidClient } from './client-auth.ts';
 import { issueAccessToken } from './tokens.ts';
@@ -42,9 +43,9 @@ function singleParameters(body: unknown): Record<string, string> {
  */
 export function oauthRoutes(deps: AppDeps): Router {
   const router = express.Router();
-  const form = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 20 });
+  const form = formBody({ limit: '16kb', maxParameters: 20 });
 
-  router.post('/oauth2/token', form, async (req, res) => {
+  router.post('/oauth2/token', ...form, async (req, res) => {
     setNoStore(res);
     if (!req.is('application/x-www-form-urlencoded')) throw invalidRequest('The request body must be application/x-www-form-urlencoded.');
     const params = singleParameters(req.body);

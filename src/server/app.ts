@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import type { ApolloServer } from '@apollo/server';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { authenticate } from '../http/authenticate.ts';
+import { parseQueryString } from '../http/query.ts';
 import { createApolloServer, graphqlRouter } from '../graphql/server.ts';
 import { graphqlIde } from '../graphql/ide.ts';
 import { identityRoutes } from '../identity/routes.ts';
@@ -24,6 +25,8 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   app.disable('x-powered-by');
   // Only a configured proxy may name the client (req.ip, which the brute-force limits count by).
   app.set('trust proxy', deps.config.trustProxy);
+  // Query strings are read as form bodies are: what does not decode to UTF-8 is refused, not turned into U+FFFD.
+  app.set('query parser', parseQueryString);
   const metric = metrics(deps);
   app.use(httpLogging(deps.log), metric.middleware);
   app.use(healthRoutes(deps, lifecycle.stopping));

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/oauth/service.ts';
 import { commentExternalId } from '../../src/comments/store.ts';
+import { MAX_JSON_DEPTH } from '../../src/text/json-limits.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
 import { findLeaks, internalNamesPattern, requestMaterial } from '../helpers/leaks.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -12,7 +13,8 @@ import { worldBuilder } from '../helpers/world.ts';
 /**
  * A bounded fuzzer (issue 12, "abuse tests"): malformed GraphQL documents and variables, /api/v2 bodies, /v24.0
  * parameters, form fields, batches and ids, /oauth2/token forms, and odd headers, against a real server over
- * loopback. Whatever comes in: no 5xx, no stack trace, SQL, file path or internal name in any answer, /healthz
+ * loopback. Every JSON input gets values nested thousands of levels deep, and just under and over the limit
+ * (issue 25); names and values come %-encoded, and now and then not UTF-8. Whatever comes in: no 5xx, no stack trace, SQL, file path or internal name in any answer, /healthz
  * still answers, and a rejected request (a 4xx, or a GraphQL answer with errors and no data) changes no row of any
  * table.
  *
@@ -95,7 +97,8 @@ interface FuzzRequest {
   /** Path and query string, already encoded as they go on the wire. */
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  /** Text, or bytes (some of which need not be UTF-8). */
+  body?: string | Buffer;
 }
 
 interface FuzzAnswer {
@@ -131,6 +134,16 @@ function send(request: FuzzRequest): Promise<FuzzAnswer> {
   });
 }
 
+/** The codes of a batch answer's calls (none for any other answer). */
+function batchCodes(text: string): number[] {
+  try {
+    const body: unknown = JSON.parse(text);
+    return Array.isArray(body) ? body.map((call) => (call as { code?: unknown } | null)?.code).filter((code) => typeof code === 'number') : [];
+  } catch {
+    return [];
+  }
+}
+
 /** A refusal: a 4xx, or a GraphQL answer with errors and no data. Such a request must change nothing. */
 function rejected(answer: FuzzAnswer): boolean {
   if (answer.status >= 400 && answer.status < 500) return true;
@@ -142,11 +155,14 @@ function rejected(answer: FuzzAnswer): boolean {
   }
 }
 
-const describeRequest = (request: FuzzRequest) =>
-  `${request.method} ${request.path.slice(0, 300)}\n${JSON.stringify(request.headers).slice(0, 300)}\n${(request.body ?? '').slice(0, 500)}`;
+const bodyText = (request: FuzzRequest) => (Buffer.isBuffer(request.body) ? request.body.toString('utf8') : request.body);
 
-async function check(request: FuzzRequest): Promise<void> {
+const describeRequest = (request: FuzzRequest) =>
+  `${request.method} ${request.path.slice(0, 300)}\n${JSON.stringify(request.headers).slice(0, 300)}\n${(bodyText(request) ?? '').slice(0, 500)}`;
+
+async function check(generated: FuzzRequest): Promise<void> {
   requestCount++;
+  const request = expandDeepValues(generated);
   let answer: FuzzAnswer;
   try {
     answer = await send(request);
@@ -156,7 +172,9 @@ async function check(request: FuzzRequest): Promise<void> {
   const what = `${answer.status} ${answer.text.slice(0, 400)}\nfor\n${describeRequest(request)}`;
   expect(answer.status, what).toBeGreaterThanOrEqual(200);
   expect(answer.status, what).toBeLessThan(500);
-  const material = requestMaterial([request.path, request.body, ...Object.values(request.headers)]);
+  // A batch answers 200 whatever its calls answered: each call's own code must not be a 5xx either.
+  for (const code of batchCodes(answer.text)) expect(code, `a batch call's code: ${what}`).toBeLessThan(500);
+  const material = requestMaterial([request.path, bodyText(request), ...Object.values(request.headers)]);
   expect(findLeaks(answer.text, material, internalNames), what).toEqual([]);
   const after = await databaseDigest(server.deps.db);
   if (rejected(answer)) expect(changedTables(baseline, after), `a rejected request changed the database: ${what}`).toEqual([]);
@@ -277,9 +295,39 @@ const anyId = fc.oneof(
   { arbitrary: fc.constantFrom(...MALFORMED_IDS), weight: 2 },
   { arbitrary: oddString, weight: 1 },
 );
+/**
+ * JSON nested thousands of levels deep cannot be built as a value and then written with JSON.stringify (which
+ * overflows on it: that is the point), so the arbitraries hold a placeholder string, `"@@deep-<levels>-<shape>@@"`,
+ * and the request is expanded as it is sent: where the placeholder stands as a JSON string (a JSON body) or a
+ * %-encoded one (a form field or query parameter holding JSON), the deep JSON text takes its place.
+ */
+const DEEP_LEVELS = [MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1, 1_000, 5_000, 20_000];
+const DEEP_SHAPES = {
+  arrays: (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`,
+  objects: (levels: number) => `${'{"a":'.repeat(levels - 1)}{}${'}'.repeat(levels - 1)}`,
+  mixed: (levels: number) => {
+    const [pairs, odd] = [Math.floor(levels / 2), levels % 2];
+    return `${'['.repeat(odd)}${'[{"a":'.repeat(pairs)}null${'}]'.repeat(pairs)}${']'.repeat(odd)}`;
+  },
+};
+const deepPlaceholder = fc
+  .tuple(fc.constantFrom(...DEEP_LEVELS), fc.constantFrom(...(Object.keys(DEEP_SHAPES) as Array<keyof typeof DEEP_SHAPES>)))
+  .map(([levels, shape]) => `@@deep-${levels}-${shape}@@`);
+const DEEP_PLACEHOLDER = /"@@deep-(\d+)-(\w+)@@"|%22%40%40deep-(\d+)-(\w+)%40%40%22/g;
+
+function expandDeepValues(request: FuzzRequest): FuzzRequest {
+  const expand = (text: string) =>
+    text.replace(DEEP_PLACEHOLDER, (_match, levels?: string, shape?: string, encodedLevels?: string, encodedShape?: string) => {
+      const deep = DEEP_SHAPES[(shape ?? encodedShape) as keyof typeof DEEP_SHAPES](Number(levels ?? encodedLevels));
+      return levels !== undefined ? deep : encodeURIComponent(deep);
+    });
+  return { ...request, path: expand(request.path), body: typeof request.body === 'string' ? expand(request.body) : request.body };
+}
+
 /** A JSON value, sometimes a deep or odd one. */
 const jsonValue = fc.oneof(
   { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 4 },
+  { arbitrary: deepPlaceholder, weight: 1 },
   { arbitrary: oddString, weight: 2 },
   { arbitrary: fc.integer({ min: 1, max: 400 }).map((depth) => JSON.parse(`${'['.repeat(depth)}${']'.repeat(depth)}`) as unknown), weight: 1 },
   { arbitrary: fc.constantFrom(Number.MAX_SAFE_INTEGER + 2, -1, 0.5, 1e308, true, null, [], {}), weight: 1 },
@@ -364,6 +412,34 @@ const extraHeaders = fc.record(
 );
 
 const encodeQuery = (params: Record<string, string>) => new URLSearchParams(params).toString();
+/** Every byte of a name %-escaped (`%61%63...`): a name is decoded as its value is. */
+const encodeEveryByte = (name: string) => [...Buffer.from(name)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+/** `name=value` pieces of a query string or form whose %-escapes do not decode to UTF-8, in names and in values. */
+const NOT_UTF8_PIECES = [
+  'name=Bad%FF%FEname',
+  'n%FFme=x',
+  'message=Caf%C3',
+  'targeting=%ED%A0%80',
+  'fields=id%C0%AF',
+  '%E9=1',
+  'name=%F4%90%80%80',
+  'access_token=%80',
+  'grant_type=client%FF',
+  'variables=%7B%22x%22%3A%22%FF%22%7D',
+];
+/** Raw pieces to add to a query string or form: not UTF-8, or a known name (a real token's too) %-encoded. */
+const rawPieces = (names: readonly string[], value: fc.Arbitrary<string>) =>
+  fc.array(
+    fc.oneof(
+      { arbitrary: fc.constantFrom(...NOT_UTF8_PIECES), weight: 2 },
+      { arbitrary: fc.tuple(fc.constantFrom(...names), value).map(([name, text]) => `${encodeEveryByte(name)}=${encodePart(text)}`), weight: 2 },
+      { arbitrary: fc.constant(null).map(() => `%61ccess_token=${real.session}`), weight: 1 },
+    ),
+    { maxLength: 3 },
+  );
+const withPieces = (encoded: string, pieces: string[]) => [encoded, ...pieces].filter(Boolean).join('&');
+/** JSON parameters as a form or query string carries them: JSON text. */
+const asJsonText = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, JSON.stringify(value) ?? '']));
 /** encodeURIComponent for any string: a lone surrogate (which it refuses) becomes U+FFFD, as it would on the wire. */
 const encodePart = (text: string) => encodeURIComponent(Buffer.from(text, 'utf8').toString('utf8'));
 
@@ -655,10 +731,12 @@ const graphqlRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
           oddString,
         ),
         fc.boolean(),
+        fc.option(jsonValue, { nil: undefined }),
+        rawPieces(['query', 'variables', 'extensions', 'operationName'], oddString),
       )
-      .map(([query, variables, signedIn]) => ({
+      .map(([query, variables, signedIn, extensions, pieces]) => ({
         method: 'GET',
-        path: `/graphql?${encodeQuery({ query, variables })}`,
+        path: `/graphql?${withPieces(encodeQuery({ query, variables, ...(extensions !== undefined ? { extensions: JSON.stringify(extensions) ?? '' } : {}) }), pieces)}`,
         headers: signedIn ? signedInHeaders('session') : {},
       })),
     weight: 2,
@@ -899,6 +977,11 @@ const graphParams = fc.record({
   named: fc.dictionary(fc.constantFrom(...PARAM_NAMES), paramValue, { maxKeys: 8 }),
   fields: fc.option(fieldsParam, { nil: undefined }),
   odd: fc.dictionary(oddString, paramValue, { maxKeys: 3 }),
+  /** JSON parameters as values: a JSON body holds them as they are, a form or query string as JSON text. */
+  structured: fc.dictionary(fc.constantFrom('targeting', 'promoted_object', 'adlabels', 'creative', 'special_ad_categories', 'name'), jsonValue, {
+    maxKeys: 2,
+  }),
+  pieces: rawPieces(PARAM_NAMES, paramValue),
 });
 
 const graphPath = fc
@@ -925,14 +1008,24 @@ const graphRequest: fc.Arbitrary<FuzzRequest> = fc
     fc.constantFrom('param', 'bearer', 'oauth'),
     contentType,
   )
-  .map(([method, path, { named, fields, odd }, encoding, credential, carry, rawType]) => {
+  .map(([method, path, { named, fields, odd, structured, pieces }, encoding, credential, carry, rawType]) => {
     const params: Record<string, string> = { ...odd, ...named, ...(fields !== undefined ? { fields } : {}) };
+    const asText = asJsonText(structured);
     const headers: Record<string, string> = {};
     if (credential && carry === 'param') params.access_token = credential;
     else if (credential) headers.authorization = `${carry === 'bearer' ? 'Bearer' : 'OAuth'} ${credential}`;
-    if (encoding === 'query' || method === 'GET' || method === 'HEAD') return { method, path: `${path}?${encodeQuery(params)}`, headers };
-    if (encoding === 'form') return { method, path, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: encodeQuery(params) };
-    if (encoding === 'json') return { method, path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(params) };
+    if (encoding === 'query' || method === 'GET' || method === 'HEAD')
+      return { method, path: `${path}?${withPieces(encodeQuery({ ...params, ...asText }), pieces)}`, headers };
+    if (encoding === 'form') {
+      return {
+        method,
+        path,
+        headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        body: withPieces(encodeQuery({ ...params, ...asText }), pieces),
+      };
+    }
+    if (encoding === 'json')
+      return { method, path, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ ...params, ...structured }) };
     return { method, path, headers: { ...headers, 'content-type': rawType }, body: Object.values(params).join('&') };
   });
 
@@ -947,10 +1040,11 @@ const batchItem = fc.record(
         weight: 4,
       },
       { arbitrary: fc.constantFrom('', '/', '?batch=[]', 'v24.0/', 'v22.0/1', '//', '../..', '?access_token=x'), weight: 1 },
+      { arbitrary: fc.tuple(anyId, rawPieces(PARAM_NAMES, paramValue)).map(([id, pieces]) => `${encodePart(id)}?${pieces.join('&')}`), weight: 1 },
       { arbitrary: jsonValue, weight: 1 },
     ),
     body: fc.oneof(
-      graphParams.map(({ named }) => encodeQuery(named)),
+      graphParams.map(({ named, structured, pieces }) => withPieces(encodeQuery({ ...named, ...asJsonText(structured) }), pieces)),
       fc.constantFrom(`batch=${encodePart('[{"relative_url":"me"}]')}`, 'name=x&name=y'),
       jsonValue,
     ),
@@ -1024,29 +1118,51 @@ const oauthRequest: fc.Arbitrary<FuzzRequest> = fc
     ),
     fc.oneof({ arbitrary: fc.constant('application/x-www-form-urlencoded'), weight: 4 }, { arbitrary: contentType, weight: 1 }),
     fc.option(oddString, { nil: undefined, freq: 6 }),
+    rawPieces(['grant_type', 'client_id', 'client_secret', 'scope'], oddString),
   )
-  .map(([path, method, pairs, authorization, type, raw]) => {
+  .map(([path, method, pairs, authorization, type, raw, pieces]) => {
     const form = new URLSearchParams();
     for (const [name, value] of pairs) form.append(name, value);
     const headers: Record<string, string> = { 'content-type': type, ...(authorization !== undefined ? { authorization } : {}) };
-    return { method, path, headers, body: method === 'GET' || method === 'HEAD' ? undefined : (raw ?? form.toString()) } satisfies FuzzRequest;
+    return {
+      method,
+      path,
+      headers,
+      body: method === 'GET' || method === 'HEAD' ? undefined : (raw ?? withPieces(form.toString(), pieces)),
+    } satisfies FuzzRequest;
   });
 
 // --- The runs ------------------------------------------------------------------------------------------------
 
-/** Inputs nested far deeper than any real one: whatever walks them recursively (a parser, a validator) must refuse them. */
+/**
+ * Inputs nested far deeper than any real one: whatever walks them recursively (a parser, a validator,
+ * JSON.stringify) must refuse them. Documents and fields 3,000 levels deep; JSON 10,000 (JSON.stringify overflows
+ * the stack between 3,000 and 5,000), except in a query string, which holds 16 KB.
+ */
 const DEEP = 3_000;
-const deepJson = `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`;
-const deepObject = `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`;
+const DEEP_JSON = 10_000;
+const deepJson = DEEP_SHAPES.arrays(DEEP_JSON);
+const deepObject = DEEP_SHAPES.objects(DEEP_JSON);
+const deepInUrl = DEEP_SHAPES.arrays(5_000);
 
 const KNOWN_HARD_CASES: Array<[string, () => FuzzRequest]> = [
   ['a GraphQL document nested 3,000 levels', () => graphqlPost({ query: `${'{ a '.repeat(DEEP)}${'}'.repeat(DEEP)}` })],
   ['a GraphQL document of 3,000 nested lists', () => graphqlPost({ query: `{ node(id: ${'['.repeat(DEEP)}1${']'.repeat(DEEP)}) { id } }` })],
-  ['GraphQL variables nested 3,000 levels', () => graphqlPost({ query: TEMPLATES[10]!, variables: JSON.parse(`{"account":"1","input":${deepObject}}`) })],
+  ['GraphQL variables nested 10,000 levels', () => graphqlPost({ query: TEMPLATES[10]!, variables: { account: '1', input: '@@deep-10000-objects@@' } })],
+  ['an unused GraphQL variable nested 10,000 levels', () => graphqlPost({ query: TEMPLATES[0]!, variables: { unused: '@@deep-10000-arrays@@' } })],
+  ['GraphQL extensions nested 10,000 levels', () => graphqlPost({ query: TEMPLATES[0]!, extensions: { deep: '@@deep-10000-mixed@@' } })],
   [
-    'a JSON scalar nested 3,000 levels',
-    () => graphqlPost({ query: TEMPLATES[9]!, variables: { id: real.adSet, input: { targeting: JSON.parse(deepObject) } } }),
+    'a JSON scalar nested 10,000 levels',
+    () => graphqlPost({ query: TEMPLATES[9]!, variables: { id: real.adSet, input: { targeting: '@@deep-10000-objects@@' } } }),
   ],
+  ...(['variables', 'extensions'] as const).map((name): [string, () => FuzzRequest] => [
+    `GraphQL GET ${name} nested 5,000 levels`,
+    () => ({
+      method: 'GET',
+      path: `/graphql?query=${encodePart(TEMPLATES[0]!)}&${name}=${name === 'variables' ? `{"x":${deepInUrl}}` : deepInUrl}`,
+      headers: signedInHeaders('session'),
+    }),
+  ]),
   [
     '/v24.0 fields nested 3,000 levels',
     () => ({
@@ -1056,7 +1172,23 @@ const KNOWN_HARD_CASES: Array<[string, () => FuzzRequest]> = [
     }),
   ],
   [
-    '/v24.0 targeting nested 3,000 levels',
+    '/v24.0 targeting nested 5,000 levels in the query string',
+    () => ({ method: 'POST', path: `/v24.0/${real.adSet}?access_token=${real.session}&targeting=${deepInUrl}`, headers: {} }),
+  ],
+  [
+    '/v24.0 batch item whose body holds targeting nested 10,000 levels',
+    () => ({
+      method: 'POST',
+      path: '/v24.0/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: encodeQuery({
+        access_token: real.session,
+        batch: JSON.stringify([{ method: 'POST', relative_url: real.adSet, body: encodeQuery({ targeting: deepObject }) }]),
+      }),
+    }),
+  ],
+  [
+    '/v24.0 targeting nested 10,000 levels',
     () => ({
       method: 'POST',
       path: `/v24.0/${real.adSet}`,
@@ -1065,7 +1197,7 @@ const KNOWN_HARD_CASES: Array<[string, () => FuzzRequest]> = [
     }),
   ],
   [
-    '/v24.0 JSON body nested 3,000 levels',
+    '/v24.0 JSON body nested 10,000 levels',
     () => ({
       method: 'POST',
       path: `/v24.0/${real.adSet}?access_token=${real.session}`,
@@ -1074,7 +1206,7 @@ const KNOWN_HARD_CASES: Array<[string, () => FuzzRequest]> = [
     }),
   ],
   [
-    '/v24.0 batch nested 3,000 levels',
+    '/v24.0 batch nested 10,000 levels',
     () => ({
       method: 'POST',
       path: '/v24.0/',
@@ -1083,7 +1215,7 @@ const KNOWN_HARD_CASES: Array<[string, () => FuzzRequest]> = [
     }),
   ],
   [
-    '/api/v2 JSON body nested 3,000 levels',
+    '/api/v2 JSON body nested 10,000 levels',
     () => ({
       method: 'POST',
       path: '/api/v2/authcheck',
@@ -1158,6 +1290,21 @@ describe('fuzzing every surface (fixed seed, bounded runs)', () => {
       'headers',
       fc.tuple(base, extraHeaders).map(([request, headers]) => ({ ...request, headers: { ...request.headers, ...headers } })),
       runs(80),
+    );
+  });
+
+  it('bytes that are not UTF-8 in the bodies of every surface', async () => {
+    const withBody = fc.oneof(graphqlRequest, identityRequest, graphRequest, batchRequest, oauthRequest).filter((request) => typeof request.body === 'string');
+    const notUtf8 = fc.constantFrom([0xff], [0xfe, 0xff], [0xc3], [0xe9], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xf4, 0x90, 0x80, 0x80], [0x80]);
+    await fuzz(
+      'not utf-8',
+      fc.tuple(withBody, fc.nat(), notUtf8).map(([request, at, bytes]) => {
+        // Placed inside the body's text: within a string, a name, or between tokens.
+        const body = Buffer.from(expandDeepValues(request).body as string);
+        const position = at % (body.length + 1);
+        return { ...request, body: Buffer.concat([body.subarray(0, position), Buffer.from(bytes), body.subarray(position)]) };
+      }),
+      runs(40),
     );
   });
 

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { DomainError } from '../../errors/index.ts';
-import { collectParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
+import { itemParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { ASYNC_BATCH_MAX, DEEP_COPY_ASYNC_MAX } from '../rules/limits.ts';
 import {
   asyncRequests,
@@ -61,14 +61,7 @@ async function readItem(ctx: RequestContext, accountId: string, raw: Record<stri
     const match = COPY_URL.exec(url.trim());
     if (!match) throw paramError('relative_url', `Param relative_url must be "<AD_SET_ID>/copies": asynchronous requests here copy ad sets`);
     const [, adSetId, query = ''] = match as unknown as [string, string, string | undefined];
-    const body = raw.body;
-    const bodyParams =
-      typeof body === 'string'
-        ? Object.fromEntries(new URLSearchParams(body))
-        : typeof body === 'object' && body !== null && !Array.isArray(body)
-          ? (body as Record<string, unknown>)
-          : {};
-    const params = collectParams({ ...Object.fromEntries(new URLSearchParams(query)), ...bodyParams });
+    const params = itemParams(query, raw.body);
     const source = await checkCopyRequest(ctx, adSetId, params);
     if (source.accountId !== accountId) throw paramError('relative_url', `Ad set ${adSetId} is not in ad account act_${accountId}`);
     const name = raw.name === undefined || raw.name === null ? `copy of ad set ${adSetId}` : text({ max: 255, nonEmpty: true })(raw.name, 'name');
