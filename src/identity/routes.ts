@@ -3,6 +3,7 @@ import type { AppDeps } from '../context/index.ts';
 import { EXTERNAL_SCOPES } from '../authz/policy.ts';
 import { identityErrorHandler } from '../http/errors/identity.ts';
 import { requireJsonObject } from '../http/body.ts';
+import { routeNotFound } from '../http/not-found.ts';
 import * as identity from './service.ts';
 import { authCheck } from './authcheck.ts';
 import { convertLogin } from './conversion.ts';
@@ -77,7 +78,7 @@ export function identityRoutes(deps: AppDeps, authenticate: express.RequestHandl
     });
   });
 
-  router.use((_req, res) => void res.status(404).json({ message: 'Route not found.' }));
+  router.use(routeNotFound);
   router.use(identityErrorHandler);
   return router;
 }
