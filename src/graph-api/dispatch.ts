@@ -26,8 +26,6 @@ export interface GraphRequest {
   params: Record<string, unknown>;
   /** A token from the Authorization header (access_token in params wins). */
   headerToken?: string;
-  /** Where next/previous links point: the base URL the caller used. */
-  baseUrl: string;
   requestId: string;
   ip?: string;
   log: Logger;
@@ -196,15 +194,18 @@ async function renderEdge(
   return { body, hasNext: slice.hasNextPage, hasPrevious: slice.hasPreviousPage };
 }
 
-/** The link to the neighbouring page: the same call with after (or before) moved to this page's edge. */
-function pagingLink(request: GraphRequest, direction: 'after' | 'before', cursor: string): string {
+/**
+ * The link to the neighbouring page: the same call with after (or before) moved to this page's edge, at the server's
+ * configured address (PUBLIC_URL), never at one the request named (its Host header is the caller's to choose).
+ */
+function pagingLink(publicUrl: string, request: GraphRequest, direction: 'after' | 'before', cursor: string): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(request.params)) {
     if (name === 'after' || name === 'before' || value === undefined || value === null) continue;
     query.set(name, typeof value === 'string' ? value : JSON.stringify(value));
   }
   query.set(direction, cursor);
-  return `${request.baseUrl}/${request.version}/${request.path.join('/')}?${query.toString()}`;
+  return `${publicUrl}/${request.version}/${request.path.join('/')}?${query.toString()}`;
 }
 
 async function handle(deps: AppDeps, request: GraphRequest, headers: Record<string, string>): Promise<unknown> {
@@ -276,8 +277,8 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     const filter = edge.filter?.(request.params);
     const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection, filter);
     if (body.paging) {
-      if (hasNext) body.paging.next = pagingLink(request, 'after', body.paging.cursors.after);
-      if (hasPrevious) body.paging.previous = pagingLink(request, 'before', body.paging.cursors.before);
+      if (hasNext) body.paging.next = pagingLink(deps.config.publicUrl, request, 'after', body.paging.cursors.after);
+      if (hasPrevious) body.paging.previous = pagingLink(deps.config.publicUrl, request, 'before', body.paging.cursors.before);
     }
     const summary = stringParam(request.params, 'summary');
     if (summary === 'total_count' || summary === 'true') body.summary = { total_count: await edge.edge.count(ctx, record, filter) };
