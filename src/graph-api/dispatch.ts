@@ -11,7 +11,7 @@ import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge } from './nodes.ts';
-import { WRITES } from './writes.ts';
+import { writeOf } from './writes.ts';
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
 
 export const CURRENT_VERSION = 'v24.0';
@@ -236,35 +236,16 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     const selection = fieldsParam !== undefined ? parseFields(fieldsParam) : undefined;
     const method = request.method.toUpperCase();
 
+    if (method === 'POST' || method === 'DELETE') {
+      const write = writeOf(nodeName, method, edgeName);
+      if (!write) throw unsupported(method, edgeName === undefined ? id : `${id}/${edgeName}`);
+      return await write(ctx, record, request.params);
+    }
     if (edgeName === undefined) {
-      if (method === 'GET') {
-        checkSelection(node, selection);
-        checkReportingWindow(request.params);
-        return await renderNode(out, node, record, selection);
-      }
-      if (method === 'POST') {
-        const update = WRITES[nodeName]?.update;
-        if (!update) throw unsupported('post', id);
-        return await update(ctx, record, request.params);
-      }
-      if (method === 'DELETE') {
-        const remove = WRITES[nodeName]?.remove;
-        if (!remove) throw unsupported('delete', id);
-        await remove(ctx, record);
-        return { success: true };
-      }
-      throw unsupported(method, id);
-    }
-
-    if (method === 'POST') {
-      const create = WRITES[nodeName]?.create?.[edgeName];
-      if (!create) throw unsupported('post', `${id}/${edgeName}`);
-      return await create(ctx, record, request.params);
-    }
-    if (method === 'DELETE') {
-      const removeFrom = WRITES[nodeName]?.removeFromEdge?.[edgeName];
-      if (!removeFrom) throw unsupported('delete', `${id}/${edgeName}`);
-      return await removeFrom(ctx, record);
+      if (method !== 'GET') throw unsupported(method, id);
+      checkSelection(node, selection);
+      checkReportingWindow(request.params);
+      return await renderNode(out, node, record, selection);
     }
     const edge = node.edges[edgeName];
     if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
