@@ -65,6 +65,18 @@ describe('secrets in the query string never reach the request log', () => {
       requestIds.push(response.headers.get('x-request-id')!);
     }
 
+    // GraphQL over GET serves queries, and validatePassword is one: the document and its variables hold the secret.
+    for (const query of [
+      `query=${encodeURIComponent(`{ validatePassword(password: "${token}") { valid } }`)}`,
+      `query=${encodeURIComponent('query ($p: String!) { validatePassword(password: $p) { valid } }')}&variables=${encodeURIComponent(JSON.stringify({ p: token }))}`,
+      `%71uery=${escapeAll(`{ validatePassword(password: "${token}") { valid } }`)}`,
+    ]) {
+      const response = await fetch(`${server.url}/graphql?${query}`, { headers: { 'service-session-token': token } });
+      expect(response.status, await response.clone().text()).toBe(200);
+      expect(((await response.json()) as { data: { validatePassword: { valid: boolean } } }).data.validatePassword.valid).toBe(true);
+      requestIds.push(response.headers.get('x-request-id')!);
+    }
+
     // A batch item's relative_url may carry a token too; the batch's body is never logged.
     const batch = await fetch(`${server.url}/v24.0/`, {
       method: 'POST',
@@ -95,6 +107,8 @@ describe('secrets in the query string never reach the request log', () => {
     ['/v24.0/1?x=1#&token=SECRET', '/v24.0/1?x=1#&token=[redacted]'],
     ['/v24.0/1?token', '/v24.0/1?token'],
     ['/healthz', '/healthz'],
+    ['/graphql?query={me{id}}&operationName=Me&variables={}', '/graphql?query=[redacted]&operationName=Me&variables=[redacted]'],
+    ['/v24.0/1?query=x', '/v24.0/1?query=x'],
   ])('redactUrl(%s) is %s', (url, redacted) => {
     expect(redactUrl(url)).toBe(redacted);
   });
