@@ -77,7 +77,14 @@ export function addDateClusterCommands(dates: Command): void {
       }) => {
         const pollIntervalMs = Number(options.pollInterval);
         if (!Number.isFinite(pollIntervalMs) || pollIntervalMs < 0) throw new Error('--poll-interval: a number of milliseconds');
-        const [{ SearchClient }, { formatMigration, migrateIndex }] = await Promise.all([import('./search-client.ts'), import('./migrate.ts')]);
+        const [{ SearchClient }, { formatMigration, migrateIndex }, { migrationNameProblem }] = await Promise.all([
+          import('./search-client.ts'),
+          import('./migrate.ts'),
+          import('./names.ts'),
+        ]);
+        // A name Elasticsearch refuses is refused before anything is sent.
+        const badName = migrationNameProblem(options);
+        if (badName) throw new Error(`--${badName.option === 'newIndex' ? 'new-index' : badName.option}: ${badName.problem}`);
         const client = SearchClient.fromEnv(options.url);
         const progress = progressLine();
         const controller = new AbortController();

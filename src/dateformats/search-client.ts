@@ -38,7 +38,7 @@ export class SearchError extends Error {
     message: string,
     readonly method: string,
     readonly path: string,
-    /** HTTP status; 0 when the cluster could not be reached. */
+    /** HTTP status; 0 when no answer came (the cluster could not be reached, or the request was refused before sending). */
     readonly status: number,
     /** Elasticsearch's `error.type` (e.g. `index_not_found_exception`), when it gave one. */
     readonly type?: string,
@@ -72,6 +72,9 @@ function errorDetails(body: unknown): { type?: string; reason?: string } {
   const causedBy = e.caused_by?.reason && e.caused_by.reason !== reason ? ` (caused by: ${e.caused_by.reason})` : '';
   return { type: e.type ?? root?.type, reason: reason ? reason + causedBy : undefined };
 }
+
+/** Path segments that URL parsing (fetch's) removes with the one before: `.`, `..` and their `%2e` spellings. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
 export class SearchClient {
   /** The base address without credentials: safe to print. */
@@ -141,6 +144,10 @@ export class SearchClient {
     if (this.#authorization) headers.authorization = this.#authorization;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const shownPath = path.split('?')[0]!;
+    // A dot segment would be normalized away by fetch, and the request would reach another endpoint (GET / for /_alias/..).
+    if (shownPath.split('/').some((segment) => DOT_SEGMENT.test(segment))) {
+      throw new SearchError(`refusing to send ${method} ${shownPath}: a "." or ".." path segment would send it to another endpoint`, method, shownPath, 0);
+    }
     let response: Response;
     try {
       response = await fetch(this.baseUrl + (path.startsWith('/') ? path : `/${path}`), {
@@ -181,7 +188,13 @@ export class SearchClient {
   }
 }
 
-/** Index and alias names go into paths; Elasticsearch forbids most special characters but encode anyway. */
+/**
+ * A name (index, alias, template, pipeline, task) as one path segment, %-encoded. `.` and `..` stay dots when
+ * encoded (URL parsing reads `%2e` as a dot too) and would take the path elsewhere, and an empty name would drop the
+ * segment: those are refused (Elasticsearch allows none of them as a name).
+ */
 export function enc(name: string): string {
+  if (name === '' || name === '.' || name === '..')
+    throw new Error(`refusing the name "${name}" in a request path: Elasticsearch names are never empty, "." or ".."`);
   return encodeURIComponent(name).replace(/%2C/g, ',').replace(/%2A/g, '*');
 }

@@ -7,6 +7,7 @@ import { convertMappingResponse } from './mapping.ts';
 import { scanCluster, type ScanResult } from './cluster.ts';
 import { migrateIndex, MigrationError, type MigrateOptions, type MigrationResult } from './migrate.ts';
 import { SearchClient } from './search-client.ts';
+import { migrationNameProblem } from './names.ts';
 
 /**
  * Date-format conversion for GraphQL. Converting a format or a mapping is open to any signed-in caller;
@@ -73,7 +74,8 @@ export type MigrationInput = Pick<MigrateOptions, 'index' | 'alias' | 'newIndex'
 /** Starts a migration in the background and returns its job at once; poll dateFormatMigration for progress. */
 export function startMigration(ctx: RequestContext, input: MigrationInput): MigrationJob {
   requireClusterOperator(ctx);
-  if (!/^[^\s,*"<>|\\/?#]{1,255}$/.test(input.index)) throw badInput('index', 'index must be an index or alias name.');
+  const badName = migrationNameProblem(input);
+  if (badName) throw badInput(badName.option, badName.problem);
   const client = searchClient(ctx);
   const job: MigrationJob = {
     id: randomUUID(),

@@ -11,7 +11,7 @@ import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge } from './nodes.ts';
-import { WRITES } from './writes.ts';
+import { writeOf } from './writes.ts';
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
 
 export const CURRENT_VERSION = 'v24.0';
@@ -26,8 +26,6 @@ export interface GraphRequest {
   params: Record<string, unknown>;
   /** A token from the Authorization header (access_token in params wins). */
   headerToken?: string;
-  /** Where next/previous links point: the base URL the caller used. */
-  baseUrl: string;
   requestId: string;
   ip?: string;
   log: Logger;
@@ -196,15 +194,18 @@ async function renderEdge(
   return { body, hasNext: slice.hasNextPage, hasPrevious: slice.hasPreviousPage };
 }
 
-/** The link to the neighbouring page: the same call with after (or before) moved to this page's edge. */
-function pagingLink(request: GraphRequest, direction: 'after' | 'before', cursor: string): string {
+/**
+ * The link to the neighbouring page: the same call with after (or before) moved to this page's edge, at the server's
+ * configured address (PUBLIC_URL), never at one the request named (its Host header is the caller's to choose).
+ */
+function pagingLink(publicUrl: string, request: GraphRequest, direction: 'after' | 'before', cursor: string): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(request.params)) {
     if (name === 'after' || name === 'before' || value === undefined || value === null) continue;
     query.set(name, typeof value === 'string' ? value : JSON.stringify(value));
   }
   query.set(direction, cursor);
-  return `${request.baseUrl}/${request.version}/${request.path.join('/')}?${query.toString()}`;
+  return `${publicUrl}/${request.version}/${request.path.join('/')}?${query.toString()}`;
 }
 
 async function handle(deps: AppDeps, request: GraphRequest, headers: Record<string, string>): Promise<unknown> {
@@ -235,35 +236,16 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     const selection = fieldsParam !== undefined ? parseFields(fieldsParam) : undefined;
     const method = request.method.toUpperCase();
 
+    if (method === 'POST' || method === 'DELETE') {
+      const write = writeOf(nodeName, method, edgeName);
+      if (!write) throw unsupported(method, edgeName === undefined ? id : `${id}/${edgeName}`);
+      return await write(ctx, record, request.params);
+    }
     if (edgeName === undefined) {
-      if (method === 'GET') {
-        checkSelection(node, selection);
-        checkReportingWindow(request.params);
-        return await renderNode(out, node, record, selection);
-      }
-      if (method === 'POST') {
-        const update = WRITES[nodeName]?.update;
-        if (!update) throw unsupported('post', id);
-        return await update(ctx, record, request.params);
-      }
-      if (method === 'DELETE') {
-        const remove = WRITES[nodeName]?.remove;
-        if (!remove) throw unsupported('delete', id);
-        await remove(ctx, record);
-        return { success: true };
-      }
-      throw unsupported(method, id);
-    }
-
-    if (method === 'POST') {
-      const create = WRITES[nodeName]?.create?.[edgeName];
-      if (!create) throw unsupported('post', `${id}/${edgeName}`);
-      return await create(ctx, record, request.params);
-    }
-    if (method === 'DELETE') {
-      const removeFrom = WRITES[nodeName]?.removeFromEdge?.[edgeName];
-      if (!removeFrom) throw unsupported('delete', `${id}/${edgeName}`);
-      return await removeFrom(ctx, record);
+      if (method !== 'GET') throw unsupported(method, id);
+      checkSelection(node, selection);
+      checkReportingWindow(request.params);
+      return await renderNode(out, node, record, selection);
     }
     const edge = node.edges[edgeName];
     if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
@@ -276,8 +258,8 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     const filter = edge.filter?.(request.params);
     const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection, filter);
     if (body.paging) {
-      if (hasNext) body.paging.next = pagingLink(request, 'after', body.paging.cursors.after);
-      if (hasPrevious) body.paging.previous = pagingLink(request, 'before', body.paging.cursors.before);
+      if (hasNext) body.paging.next = pagingLink(deps.config.publicUrl, request, 'after', body.paging.cursors.after);
+      if (hasPrevious) body.paging.previous = pagingLink(deps.config.publicUrl, request, 'before', body.paging.cursors.before);
     }
     const summary = stringParam(request.params, 'summary');
     if (summary === 'total_count' || summary === 'true') body.summary = { total_count: await edge.edge.count(ctx, record, filter) };

@@ -118,8 +118,6 @@ export function graphApiRoutes(deps: AppDeps): Router {
       path: rest.split('/').filter(Boolean).map(decodeSegment),
       params: { ...collectParams(queryParameters(req)), ...collectParams(bodyParams(req), req.is('application/json') ? 'json' : 'form') },
       headerToken: headerToken(req),
-      // Links go back where the caller came from (behind a proxy, its forwarded host, as trust proxy allows).
-      baseUrl: `${req.protocol}://${req.get('host') ?? new URL(deps.config.publicUrl).host}`,
       requestId: String(req.id),
       ip: req.ip,
       log: req.log,

@@ -9,6 +9,7 @@ import { copyAdSet, copyResultJson } from '../ads/writes/ad-set-copies.ts';
 import { createAsyncBatch } from '../ads/writes/async-requests.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import { createFeedPost } from '../comments/writes/posts.ts';
+import { refuseExecutionOptions } from '../ads/writes/common.ts';
 import type { Params } from './params.ts';
 import type { NodeName, NodeRecords } from './nodes.ts';
 
@@ -21,8 +22,12 @@ export interface NodeWrites<T> {
   removeFromEdge?: Record<string, (ctx: RequestContext, parent: T) => Promise<Record<string, unknown>>>;
 }
 
-// Creating answers the new object's id, as the platform does; updating answers success.
-const created = async (record: Promise<{ id: string }>) => ({ id: (await record).id });
+// Creating answers the new object's id, as the platform does (success alone when execution_options asked only for
+// the checks: there is no object); updating answers success.
+const created = async (record: Promise<{ id: string } | null>) => {
+  const written = await record;
+  return written ? { id: written.id } : { success: true };
+};
 const succeeded = async (write: Promise<unknown>) => {
   await write;
   return { success: true };
@@ -92,3 +97,30 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
  * records it found as that node type.
  */
 export const WRITES = NODE_WRITES as Partial<Record<NodeName, NodeWrites<unknown>>>;
+
+/**
+ * The writes that take execution_options, as the platform's do: campaigns, ad sets and ads, created under an account
+ * (`<node>/<edge>`) or updated (`<node>`). Their services honour validate_only; every other write refuses the parameter.
+ */
+const TAKE_EXECUTION_OPTIONS = new Set(['AdAccount/campaigns', 'AdAccount/adsets', 'AdAccount/ads', 'Campaign', 'AdSet', 'Ad']);
+
+export type Write = (ctx: RequestContext, record: unknown, params: Params) => Promise<unknown>;
+
+/** The write a POST or DELETE of `<node>` or `<node>/<edge>` names, or undefined when there is none. */
+export function writeOf(node: NodeName, method: 'POST' | 'DELETE', edge: string | undefined): Write | undefined {
+  const writes = WRITES[node];
+  const remove = writes?.remove;
+  const write: Write | undefined =
+    method === 'POST'
+      ? edge === undefined
+        ? writes?.update
+        : writes?.create?.[edge]
+      : edge === undefined
+        ? remove && ((ctx, record) => succeeded(remove(ctx, record)))
+        : writes?.removeFromEdge?.[edge];
+  if (!write || (method === 'POST' && TAKE_EXECUTION_OPTIONS.has(edge === undefined ? node : `${node}/${edge}`))) return write;
+  return (ctx, record, params) => {
+    refuseExecutionOptions(params);
+    return write(ctx, record, params);
+  };
+}

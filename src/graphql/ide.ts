@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { routeNotFound } from '../http/not-found.ts';
 
 export interface GraphqlIdeOptions {
   /** Path of the GraphQL endpoint, e.g. '/graphql'. The IDE page lives there, its assets under `<endpoint>/ide/`. */
@@ -165,7 +166,8 @@ export function graphqlIde(options: GraphqlIdeOptions): Router {
 
     if (req.path.startsWith(assetPrefix)) {
       const found = asset(req.path.slice(assetPrefix.length));
-      if (!found) return next();
+      // A missing asset is a 404, not a GraphQL request.
+      if (!found) return routeNotFound(req, res, next);
       const gzip = req.acceptsEncodings('gzip', 'identity') === 'gzip';
       res.set({
         'Content-Type': found.type,

@@ -5,6 +5,7 @@ import { identityErrorHandler } from '../http/errors/identity.ts';
 import { jsonBody, requireJsonObject } from '../http/body.ts';
 import { badInput } from '../errors/index.ts';
 import { describeJsonFault } from '../text/json-limits.ts';
+import { routeNotFound } from '../http/not-found.ts';
 import * as identity from './service.ts';
 import { authCheck } from './authcheck.ts';
 import { convertLogin } from './conversion.ts';
@@ -79,7 +80,7 @@ export function identityRoutes(deps: AppDeps, authenticate: express.RequestHandl
     });
   });
 
-  router.use((_req, res) => void res.status(404).json({ message: 'Route not found.' }));
+  router.use(routeNotFound);
   router.use(identityErrorHandler);
   return router;
 }

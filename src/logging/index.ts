@@ -3,21 +3,19 @@ import type { LogLevel } from './levels.ts';
 
 export type { Logger };
 
+/** Names whose values are secrets wherever they appear: a property of anything logged, or a query parameter of a URL. */
+export const SECRET_NAMES = ['password', 'client_secret', 'session_token', 'access_token', 'one_time_passcode', 'token'] as const;
+
 /**
  * Structured JSON logs. Anything that could carry a secret is redacted by path, and request URLs are
- * logged without their query string's `access_token` (see src/server/http-logging.ts).
+ * logged without the values of their secret query parameters (see src/server/http-logging.ts).
  */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers["service-session-token"]',
   'req.headers.cookie',
   'res.headers["set-cookie"]',
-  '*.password',
-  '*.client_secret',
-  '*.session_token',
-  '*.access_token',
-  '*.one_time_passcode',
-  '*.token',
+  ...SECRET_NAMES.map((name) => `*.${name}`),
 ];
 
 export function createLogger(level: LogLevel, destination?: NodeJS.WritableStream): Logger {

@@ -106,6 +106,11 @@ export function oauthRoutes(deps: AppDeps): Router {
     });
   });
 
+  // Any other path under /oauth2 (a mistyped or malformed one) is answered in RFC 6749's shape too.
+  router.use('/oauth2', (_req, res) => {
+    setNoStore(res);
+    res.status(404).json({ error: 'invalid_request', error_description: 'No such endpoint: the token endpoint is POST /oauth2/token.' });
+  });
   router.use('/oauth2', oauthErrorHandler);
   return router;
 }

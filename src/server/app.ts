@@ -3,6 +3,8 @@ import type { ApolloServer } from '@apollo/server';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { authenticate } from '../http/authenticate.ts';
 import { parseQueryString } from '../http/query.ts';
+import { classify } from '../http/errors/classify.ts';
+import { routeNotFound } from '../http/not-found.ts';
 import { createApolloServer, graphqlRouter } from '../graphql/server.ts';
 import { graphqlIde } from '../graphql/ide.ts';
 import { identityRoutes } from '../identity/routes.ts';
@@ -41,9 +43,11 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   app.use(oauthRoutes(deps));
   app.use(graphApiRoutes(deps));
 
-  app.use((_req, res) => void res.status(404).json({ message: 'Route not found.' }));
-  // Last resort: never a stack trace on the wire.
+  app.use(routeNotFound);
+  // Last resort: never a stack trace on the wire. A path that does not decode is the caller's 400 (classify).
   app.use(((error, req, res, _next) => {
+    const known = classify(error);
+    if (known?.code === 'BAD_USER_INPUT') return void res.status(400).json({ message: known.message });
     req.log.error({ err: error }, 'unhandled error');
     if (!res.headersSent) res.status(500).json({ message: 'An internal error occurred.' });
   }) as express.ErrorRequestHandler);

@@ -1,13 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../logging/index.ts';
+import { parse as parseQuery } from 'node:querystring';
+import { SECRET_NAMES, type Logger } from '../logging/index.ts';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** Tokens may ride in the query string (`access_token` on /v24.0): never let them reach a log line. */
+/** A name as compared here: lower case, letters and digits only (`Access-Token` and `accessToken` are access_token). */
+const bare = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const SECRET_PARAMETERS: ReadonlySet<string> = new Set(SECRET_NAMES.map(bare));
+/** A GraphQL document or its variables in a URL may hold any secret as a value: GET serves queries, validatePassword(password:) among them. */
+const GRAPHQL_PARAMETERS: ReadonlySet<string> = new Set(['query', 'variables']);
+const GRAPHQL_PATH = /^\/graphql(?:\/|$)/;
+
+/**
+ * Tokens may ride in the query string (`access_token` on /v24.0): never let them reach a log line. Each parameter's
+ * name is decoded as the server decodes it (Express's query parser is node:querystring's: `+` is a space, every
+ * %-escape decoded), so `access%5Ftoken` and `%61ccess_token` are the secret they spell; other cases and separators
+ * (`ACCESS_TOKEN`, `access-token`, `accessToken`) are redacted too, although no surface accepts them. Every occurrence loses its value (a repeated parameter too),
+ * up to the end of the URL (a `#` does not end a value here). Under /graphql the document and its variables lose
+ * their values too.
+ */
 export function redactUrl(url: string | undefined): string | undefined {
-  return url?.replace(/([?&](?:access_token|client_secret|password|token)=)[^&#]*/gi, '$1[redacted]');
+  const start = url?.indexOf('?') ?? -1;
+  if (url === undefined || start < 0) return url;
+  const graphql = GRAPHQL_PATH.test(url.slice(0, start));
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0) return pair;
+      const name = Object.keys(parseQuery(pair.slice(0, equals)))[0] ?? '';
+      const secret = SECRET_PARAMETERS.has(bare(name)) || (graphql && GRAPHQL_PARAMETERS.has(bare(name)));
+      return secret ? `${pair.slice(0, equals)}=[redacted]` : pair;
+    });
+  return `${url.slice(0, start + 1)}${pairs.join('&')}`;
 }
 
 /**

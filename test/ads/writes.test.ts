@@ -711,7 +711,7 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
   }
 
   it('takes numeric strings, Unix seconds, Graph-style offsets and JSON-encoded lists, and ignores unknown parameters', async () => {
-    const created = await writes.createCampaign(ctx, `act_${account.id}`, {
+    const created = (await writes.createCampaign(ctx, `act_${account.id}`, {
       name: 'Raw',
       objective: 'OUTCOME_LEADS',
       special_ad_categories: '["CREDIT"]',
@@ -723,20 +723,20 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
       date_format: 'U',
       execution_options: [],
       colour: 'blue',
-    });
+    }))!;
     expect(created).toMatchObject({ name: 'Raw', dailyBudget: '2500', specialAdCategories: ['CREDIT'], status: 'ACTIVE', accountId: account.id });
     expect(created.startTime!.toISOString()).toBe('2026-01-05T10:00:00.000Z');
     expect(created.stopTime!.toISOString()).toBe('2026-02-01T10:00:00.000Z');
-    const updated = await writes.updateCampaign(ctx, created.id, { stop_time: '2026-02-01T12:00:00+02:00', lifetime_budget: null, status: 'PAUSED' });
+    const updated = (await writes.updateCampaign(ctx, created.id, { stop_time: '2026-02-01T12:00:00+02:00', lifetime_budget: null, status: 'PAUSED' }))!;
     expect(updated).toMatchObject({ status: 'PAUSED', dailyBudget: '2500', lifetimeBudget: null });
     expect(updated.stopTime!.toISOString()).toBe('2026-02-01T10:00:00.000Z');
 
-    const ad = await writes.createAd(ctx, account.id, { name: 'Raw ad', adset_id: Number(adSet.id), creative: { creative_id: '1' }, status: 'PAUSED' });
+    const ad = (await writes.createAd(ctx, account.id, { name: 'Raw ad', adset_id: Number(adSet.id), creative: { creative_id: '1' }, status: 'PAUSED' }))!;
     expect(ad).toMatchObject({ adsetId: adSet.id, campaignId: campaign.id, status: 'PAUSED' });
     await writes.deleteAd(ctx, ad.id);
     expect((await server.deps.db('ads').where({ id: ad.id }).first()).status).toBe('DELETED');
     // Repeating the ad set id on an update is no change.
-    expect((await writes.updateAd(ctx, ad.id, { name: 'Renamed', adset_id: adSet.id })).name).toBe('Renamed');
+    expect((await writes.updateAd(ctx, ad.id, { name: 'Renamed', adset_id: adSet.id }))!.name).toBe('Renamed');
   });
 
   it.each([
@@ -783,7 +783,7 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
   });
 
   it('refuses to move an ad to another ad set', async () => {
-    const ad = await writes.createAd(ctx, account.id, { name: 'Stay', adset_id: adSet.id, creative: {} });
+    const ad = (await writes.createAd(ctx, account.id, { name: 'Stay', adset_id: adSet.id, creative: {} }))!;
     const [sibling] = await world.adSets(campaign, 1);
     await paramFailure(() => writes.updateAd(ctx, ad.id, { adset_id: sibling!.id }), 'adset_id');
   });

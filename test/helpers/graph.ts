@@ -1,4 +1,5 @@
 import { expect } from 'vitest';
+import { WRITES } from '../../src/graph-api/writes.ts';
 
 /** Helpers for the Graph-style API (/v24.0) over real HTTP: calls in every encoding, and the error envelope. */
 
@@ -158,3 +159,13 @@ export function accountUsage(value: string | null | undefined, accountId: string
 }
 
 export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/;
+
+/** Every write the dispatcher wires (src/graph-api/writes.ts), as `POST /<AdAccount>/campaigns`, `DELETE /<Ad>`, ... */
+export function wiredWrites(): string[] {
+  return Object.entries(WRITES).flatMap(([node, writes]) => [
+    ...(writes.update ? [`POST /<${node}>`] : []),
+    ...(writes.remove ? [`DELETE /<${node}>`] : []),
+    ...Object.keys(writes.create ?? {}).map((edge) => `POST /<${node}>/${edge}`),
+    ...Object.keys(writes.removeFromEdge ?? {}).map((edge) => `DELETE /<${node}>/${edge}`),
+  ]);
+}

@@ -42,6 +42,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     rateLimitPrefix: options.rateLimitPrefix ?? `test-${randomUUID()}`,
   });
   const running = await startServer(deps, { port: 0, host: '127.0.0.1' });
+  // PUBLIC_URL is the address callers use (paging links, permalinks); a test server's is known only once it listens.
+  if (env.PUBLIC_URL === undefined) deps.config.publicUrl = running.url;
   return {
     url: running.url,
     deps,

@@ -33,16 +33,19 @@ function copyParams(input: Record<string, unknown> | null | undefined): Record<s
   return params;
 }
 
-/** Mutations of the ads domain: thin adapters from GraphQL inputs to the write services' Graph parameters. */
+/**
+ * Mutations of the ads domain: thin adapters from GraphQL inputs to the write services' Graph parameters. No input
+ * has execution_options (checking without writing is validateAdSet's), so a write answers the record it wrote.
+ */
 export const adsMutations: MutationResolvers = {
-  createCampaign: (_, { accountId, input }, ctx) => campaigns.createCampaign(ctx, accountOf(accountId), graphParams(input)),
-  updateCampaign: (_, { id, input }, ctx) => campaigns.updateCampaign(ctx, numeric(id), graphParams(input)),
+  createCampaign: async (_, { accountId, input }, ctx) => (await campaigns.createCampaign(ctx, accountOf(accountId), graphParams(input)))!,
+  updateCampaign: async (_, { id, input }, ctx) => (await campaigns.updateCampaign(ctx, numeric(id), graphParams(input)))!,
   deleteCampaign: async (_, { id }, ctx) => {
     await campaigns.deleteCampaign(ctx, numeric(id));
     return true;
   },
-  createAd: (_, { accountId, input }, ctx) => adWrites.createAd(ctx, accountOf(accountId), graphParams(input, { adSetId: 'adset_id' })),
-  updateAd: (_, { id, input }, ctx) => adWrites.updateAd(ctx, numeric(id), graphParams(input)),
+  createAd: async (_, { accountId, input }, ctx) => (await adWrites.createAd(ctx, accountOf(accountId), graphParams(input, { adSetId: 'adset_id' })))!,
+  updateAd: async (_, { id, input }, ctx) => (await adWrites.updateAd(ctx, numeric(id), graphParams(input)))!,
   deleteAd: async (_, { id }, ctx) => {
     await adWrites.deleteAd(ctx, numeric(id));
     return true;

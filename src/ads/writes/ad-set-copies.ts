@@ -10,7 +10,7 @@ import { findAdSet } from '../service.ts';
 import { ads, adSets, countLiveAdSets, insertAdSets, liveAdsOf, type AdRecord, type AdSetRecord } from '../store.ts';
 import { lockRow } from '../../db/locks.ts';
 import { codePoints } from '../../text/code-points.ts';
-import { visibleForWrite } from './common.ts';
+import { refuseExecutionOptions, visibleForWrite } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
 import { limitsOf } from './ad-sets.ts';
 
@@ -39,7 +39,9 @@ export interface CopyResult {
   adObjectIds: AdObjectId[];
 }
 
+/** A copy's parameters (the Graph API's copies take no execution_options: they are refused, not ignored). */
 export function readCopyParams(params: Params): CopyInput {
+  refuseExecutionOptions(params);
   const rename = optionalParam(params, 'rename_options', jsonObject);
   let renameOptions: CopyInput['rename'];
   if (rename) {

@@ -26,7 +26,6 @@ import {
   BUDGET_SOURCES,
   CREATE_STATUSES,
   DESTINATION_TYPES,
-  EXECUTION_OPTIONS,
   MULTI_OPTIMIZATION_GOAL_WEIGHTS,
   OBJECT_STATUSES,
   OPTIMIZATION_GOALS,
@@ -37,6 +36,7 @@ import {
   type ObjectStatus,
 } from '../rules/enums.ts';
 import { AD_SET_NAME_MAX, DSA_NAME_MAX } from '../rules/limits.ts';
+import { executionOptions } from './common.ts';
 import { violation, violationOf, type Violation } from '../rules/violations.ts';
 
 /**
@@ -178,9 +178,7 @@ export function readAdSetParams(params: Params, mode: 'create' | 'update'): AdSe
     sent.add(canonical);
     changes[spec.key ?? camel(canonical)] = stored;
   }
-  const options = given(params, 'execution_options')
-    ? attempt(violations, () => list(oneOf(EXECUTION_OPTIONS), { max: EXECUTION_OPTIONS.length * 2 })(params.execution_options, 'execution_options'))
-    : [];
+  const options = given(params, 'execution_options') ? attempt(violations, () => executionOptions(params.execution_options, 'execution_options')) : [];
   // A field whose required check already failed is not reported twice.
   const seen = new Set<string>();
   const unique = violations.filter((v) => (seen.has(v.field) ? false : (seen.add(v.field), true)));

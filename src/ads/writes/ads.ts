@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { graphId, jsonObject, oneOf, optionalParam, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
@@ -31,10 +32,13 @@ const AD: WriteTarget<AdRecord> = { type: 'ad', label: 'Ad', mapping: ads, find:
 /**
  * POST /act_<ID>/ads: an ad in one of the account's ad sets. The ad set's row is held while its ads are counted
  * and the new one inserted, so the limit of 50 ads that are neither ARCHIVED nor DELETED holds under concurrency.
+ * With execution_options validate_only the same checks run, under the same lock, and nothing is kept (null).
  */
-export function createAd(ctx: RequestContext, accountId: string, params: Params): Promise<AdRecord> {
+export function createAd(ctx: RequestContext, accountId: string, params: Params): Promise<AdRecord | null> {
+  params ??= {};
   return createInAccount(ctx, accountId, 'ad', 'ads', {
-    read: () => readAdParams(params ?? {}, 'create'),
+    params,
+    read: () => readAdParams(params, 'create'),
     async insert(trx, account, input) {
       const adsetId = input.adsetId!;
       // The ad set is checked under its lock: an id of another type or of another account names no row here.
@@ -67,10 +71,10 @@ export function createAd(ctx: RequestContext, accountId: string, params: Params)
   });
 }
 
-/** POST /<AD_ID>: name, status, creative (an ad stays in its ad set: adset_id may only repeat the current one). */
-export function updateAd(ctx: RequestContext, adId: string, params: Params): Promise<AdRecord> {
+/** POST /<AD_ID>: name, status, creative (an ad stays in its ad set: adset_id may only repeat the current one). Null with validate_only. */
+export function updateAd(ctx: RequestContext, adId: string, params: Params): Promise<AdRecord | null> {
   params ??= {};
-  return writeLocked(ctx, AD, adId, 'update', async (trx, current) => {
+  const write = async (trx: Knex.Transaction, current: AdRecord) => {
     const input = readAdParams(params, 'update');
     if (input.adsetId !== undefined && input.adsetId !== current.adsetId) {
       throw paramError('adset_id', 'Param adset_id cannot be changed: an ad stays in the ad set it was created in');
@@ -81,7 +85,8 @@ export function updateAd(ctx: RequestContext, adId: string, params: Params): Pro
     // the count of the ad set's live ads cannot grow here.
     const patch: Partial<AdRecord> = { ...definedOnly({ name: input.name, status: input.status, creative: input.creative }), updatedTime: new Date() };
     await trx(ads.table).where({ id: current.id }).update(ads.toRow(patch));
-  });
+  };
+  return writeLocked(ctx, AD, adId, 'update', write, params);
 }
 
 /** DELETE /<AD_ID>: status DELETED; the ad stays readable. Deleting twice is no error. */

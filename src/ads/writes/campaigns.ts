@@ -78,11 +78,13 @@ const CAMPAIGN: WriteTarget<CampaignRecord> = {
   loader: (ctx) => ctx.loaders.ads.campaignById,
 };
 
-/** POST /act_<ID>/campaigns: a campaign under the account. */
-export function createCampaign(ctx: RequestContext, accountId: string, params: Params): Promise<CampaignRecord> {
+/** POST /act_<ID>/campaigns: a campaign under the account (null with execution_options validate_only: checked, not created). */
+export function createCampaign(ctx: RequestContext, accountId: string, params: Params): Promise<CampaignRecord | null> {
+  params ??= {};
   return createInAccount(ctx, accountId, 'campaign', 'campaigns', {
+    params,
     read() {
-      const changes = readCampaignParams(params ?? {}, 'create');
+      const changes = readCampaignParams(params, 'create');
       const fields = {
         dailyBudget: changes.dailyBudget ?? null,
         lifetimeBudget: changes.lifetimeBudget ?? null,
@@ -122,10 +124,10 @@ async function cascadeCampaignDelete(trx: Knex.Transaction, campaignId: string, 
   await trx('ads').where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' }).update({ status: 'DELETED', updated_time: now });
 }
 
-/** POST /<CAMPAIGN_ID>: the same parameters as create (any subset), plus status changes. */
-export async function updateCampaign(ctx: RequestContext, campaignId: string, params: Params): Promise<CampaignRecord> {
+/** POST /<CAMPAIGN_ID>: the same parameters as create (any subset), plus status changes (null with validate_only). */
+export async function updateCampaign(ctx: RequestContext, campaignId: string, params: Params): Promise<CampaignRecord | null> {
   params ??= {};
-  return writeLocked(ctx, CAMPAIGN, campaignId, 'update', async (trx, current) => {
+  const write = async (trx: Knex.Transaction, current: CampaignRecord) => {
     const changes = readCampaignParams(params, 'update');
     refuseFirst(stateViolations('campaign', current.id, current.status, sentOf(params, CAMPAIGN_PARAMS), { status: changes.status }));
     if (changes.objective !== undefined && changes.objective !== current.objective) {
@@ -143,7 +145,8 @@ export async function updateCampaign(ctx: RequestContext, campaignId: string, pa
     delete patch.objective;
     await trx(campaigns.table).where({ id: current.id }).update(campaigns.toRow(patch));
     if (changes.status === 'DELETED' && current.status !== 'DELETED') await cascadeCampaignDelete(trx, current.id, now);
-  });
+  };
+  return writeLocked(ctx, CAMPAIGN, campaignId, 'update', write, params);
 }
 
 /** DELETE /<CAMPAIGN_ID>: status DELETED (the campaign stays readable), its ad sets and ads with it. Deleting twice is no error. */

@@ -6,7 +6,8 @@ import { requireSignedIn } from '../../authz/guards.ts';
 import { lockRow } from '../../db/locks.ts';
 import type { TableMapping } from '../../db/rows.ts';
 import { forbidden, notFound } from '../../errors/index.ts';
-import { given, type Params } from '../../graph-api/params.ts';
+import { given, list, oneOf, paramError, type Params, type Reader } from '../../graph-api/params.ts';
+import { EXECUTION_OPTIONS, type ExecutionOption } from '../rules/enums.ts';
 import { findAdAccount, parseAdAccountId } from '../service.ts';
 import type { AdAccountRecord } from '../store.ts';
 
@@ -77,32 +78,78 @@ export interface WriteTarget<T extends { id: string; organizationId: string }> {
   loader: (ctx: RequestContext) => DataLoader<string, T | null>;
 }
 
+// --- execution_options --------------------------------------------------------------------------------------
+
+/** `execution_options`, which the platform's campaign, ad set and ad writes take (create and update). */
+export const executionOptions: Reader<ExecutionOption[]> = list(oneOf(EXECUTION_OPTIONS), { max: EXECUTION_OPTIONS.length * 2 });
+
+/** True when a write's parameters ask for validate_only: every check of the write, nothing written. */
+export const validateOnly = (params: Params) =>
+  given(params, 'execution_options') && executionOptions(params.execution_options, 'execution_options').includes('validate_only');
+
+/**
+ * A write that does not take execution_options refuses them rather than ignore them as it ignores unknown parameters:
+ * a caller who asked for a check alone must never get a write.
+ */
+export function refuseExecutionOptions(params: Params): void {
+  if (given(params, 'execution_options')) {
+    throw paramError('execution_options', 'Param execution_options is not supported by this call: it cannot check a request without carrying it out');
+  }
+}
+
+/** Thrown at the end of a validate_only write's transaction, to roll back what it wrote. */
+class ValidatedOnly extends Error {}
+
+/**
+ * Runs a write's transaction. With validate_only it runs to its end, every check made under the write's own locks,
+ * and is then rolled back: the answer says whether the write would have succeeded, and nothing is kept (null).
+ */
+async function transactionOf<R>(ctx: RequestContext, checkOnly: boolean, work: (trx: Knex.Transaction) => Promise<R>): Promise<R | null> {
+  if (!checkOnly) return ctx.db.transaction(work);
+  try {
+    await ctx.db.transaction(async (trx) => {
+      await work(trx);
+      throw new ValidatedOnly();
+    });
+  } catch (error) {
+    if (!(error instanceof ValidatedOnly)) throw error;
+  }
+  return null;
+}
+
+/** What a template answers: the record written; null too for a write that passed its parameters (validate_only). */
+type Written<T, P extends Params | undefined> = P extends Params ? T | null : T;
+
 /**
  * The update/delete template: find and authorize, then in one transaction lock the row, let `write` check and
- * change it (it sees the row as it is under the lock), and read it back; the request's loader is refreshed.
+ * change it (it sees the row as it is under the lock), and read it back; the request's loader is refreshed. A write
+ * that takes execution_options passes its parameters: with validate_only nothing is kept and the answer is null.
  */
-export async function writeLocked<T extends { id: string; organizationId: string }>(
+export async function writeLocked<T extends { id: string; organizationId: string }, P extends Params | undefined = undefined>(
   ctx: RequestContext,
   target: WriteTarget<T>,
   id: string,
   action: WriteAction,
   write: (trx: Knex.Transaction, current: T) => Promise<void>,
-): Promise<T> {
+  params?: P,
+): Promise<Written<T, P>> {
   const found = await visibleForWrite(ctx, target.type, target.label, id, action, target.find);
-  const updated = await ctx.db.transaction(async (trx) => {
+  const updated = await transactionOf(ctx, params !== undefined && validateOnly(params), async (trx) => {
     const current = await lockRecord(ctx, trx, target.mapping, found.id);
     await write(trx, current);
     return target.mapping.fromRow(await trx(target.mapping.table).where({ id: current.id }).first());
   });
-  target.loader(ctx).clear(updated.id).prime(updated.id, updated);
-  return updated;
+  if (updated) target.loader(ctx).clear(updated.id).prime(updated.id, updated);
+  return updated as Written<T, P>;
 }
 
 /**
  * The create template: the account checked for `create` on `type`, then `read` checks the parameters (after
- * permission, as the platform does), `insert` writes in one transaction, and the request's loader is primed.
+ * permission, as the platform does), `insert` writes in one transaction, and the request's loader is primed. A
+ * create that takes execution_options passes its parameters (`params`): with validate_only nothing is kept and the
+ * answer is null.
  */
-export async function createInAccount<T extends { id: string }, I>(
+export async function createInAccount<T extends { id: string }, I, P extends Params | undefined = undefined>(
   ctx: RequestContext,
   accountId: string,
   type: ResourceType,
@@ -111,11 +158,13 @@ export async function createInAccount<T extends { id: string }, I>(
     read: (account: AdAccountRecord) => I | Promise<I>;
     insert: (trx: Knex.Transaction, account: AdAccountRecord, input: I) => Promise<T>;
     loader: (ctx: RequestContext) => DataLoader<string, T | null>;
+    params?: P;
   },
-): Promise<T> {
+): Promise<Written<T, P>> {
   const account = await accountForCreate(ctx, accountId, type, what);
   const input = await steps.read(account);
-  const created = await ctx.db.transaction((trx) => steps.insert(trx, account, input));
-  steps.loader(ctx).clear(created.id).prime(created.id, created);
-  return created;
+  const checkOnly = steps.params !== undefined && validateOnly(steps.params);
+  const created = await transactionOf(ctx, checkOnly, (trx) => steps.insert(trx, account, input));
+  if (created) steps.loader(ctx).clear(created.id).prime(created.id, created);
+  return created as Written<T, P>;
 }
