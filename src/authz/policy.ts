@@ -82,6 +82,8 @@ export interface Subject {
   ownerId?: string | null;
   /** For users: the organizations the user belongs to (users are visible to fellow members). */
   memberOf?: readonly string[];
+  /** For users: the user is a site admin, whose account only site admins and the user change. */
+  siteAdmin?: boolean;
   /**
    * For comments: what DECISIONS section 6's rules look at. Without it (authcheck on the type), some visible
    * comment on a post that is not a review, by `ownerId` when that is set.
@@ -192,11 +194,13 @@ function roleAllows(role: Role, subject: Subject, action: Action): boolean {
  * role allows it. A user's own account (name, e-mail, password, login type, status) is the user's: changing or
  * deleting it needs that right in every organization the user belongs to, never in one of several, so an admin
  * of one organization cannot take over a person another organization shares (a user in no organization answers
- * to itself and site admins only).
+ * to itself and site admins only). A site admin's account answers to site admins only (and itself): the admins of
+ * its organizations changing its e-mail or password would make themselves site admins.
  */
 function userMayOnUser(principal: Extract<Principal, { kind: 'user' }>, action: Action, subject: Subject): boolean {
   if (subject.ownerId === principal.userId && (action === 'read' || action === 'update')) return true;
   const memberOf = subject.memberOf ?? [];
+  if (subject.siteAdmin && (action === 'update' || action === 'delete')) return false;
   const allowedIn = (orgId: string) => {
     const role = principal.roles.get(orgId);
     return role !== undefined && roleAllows(role, subject, action);

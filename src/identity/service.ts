@@ -211,8 +211,8 @@ export async function organizationExists(ctx: RequestContext, id: string): Promi
 
 /** A user as the policy sees it: itself, and the organizations it belongs to. */
 export async function userSubject(ctx: RequestContext, userId: string): Promise<Subject> {
-  const memberOf = (await ctx.loaders.identity.membershipsByUser.load(userId)).map((m) => m.organizationId);
-  return { type: 'user', ownerId: userId, memberOf };
+  const [memberships, user] = await Promise.all([ctx.loaders.identity.membershipsByUser.load(userId), ctx.loaders.identity.userById.load(userId)]);
+  return { type: 'user', ownerId: userId, memberOf: memberships.map((m) => m.organizationId), siteAdmin: user?.siteAdmin ?? false };
 }
 
 export async function findUser(ctx: RequestContext, id: string): Promise<UserRecord | null> {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parse as parseQuery } from 'node:querystring';
 import { SECRET_NAMES, type Logger } from '../logging/index.ts';
+import { decodeFormComponent } from '../text/form-encoding.ts';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -15,8 +15,9 @@ const GRAPHQL_PATH = /^\/graphql(?:\/|$)/;
 
 /**
  * Tokens may ride in the query string (`access_token` on /v24.0): never let them reach a log line. Each parameter's
- * name is decoded as the server decodes it (Express's query parser is node:querystring's: `+` is a space, every
- * %-escape decoded), so `access%5Ftoken` and `%61ccess_token` are the secret they spell; other cases and separators
+ * name is decoded as the server decodes it (the query parser's own decoding, src/text/form-encoding.ts: `+` is a
+ * space, every %-escape decoded), so `access%5Ftoken` and `%61ccess_token` are the secret they spell, and a name that
+ * does not decode (the server refuses it) loses its value whatever it is; other cases and separators
  * (`ACCESS_TOKEN`, `access-token`, `accessToken`) are redacted too, although no surface accepts them. Every occurrence loses its value (a repeated parameter too),
  * up to the end of the URL (a `#` does not end a value here). Under /graphql the document and its variables lose
  * their values too.
@@ -31,8 +32,8 @@ export function redactUrl(url: string | undefined): string | undefined {
     .map((pair) => {
       const equals = pair.indexOf('=');
       if (equals < 0) return pair;
-      const name = Object.keys(parseQuery(pair.slice(0, equals)))[0] ?? '';
-      const secret = SECRET_PARAMETERS.has(bare(name)) || (graphql && GRAPHQL_PARAMETERS.has(bare(name)));
+      const name = decodeFormComponent(pair.slice(0, equals));
+      const secret = name === undefined || SECRET_PARAMETERS.has(bare(name)) || (graphql && GRAPHQL_PARAMETERS.has(bare(name)));
       return secret ? `${pair.slice(0, equals)}=[redacted]` : pair;
     });
   return `${url.slice(0, start + 1)}${pairs.join('&')}`;

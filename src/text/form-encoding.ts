@@ -18,7 +18,7 @@ export const MAX_FORM_PARAMETERS = 1_000;
 const STRAY_PERCENT = /%(?![0-9A-Fa-f]{2})/g;
 
 /** One name or value %-decoded as UTF-8, or undefined when its escapes do not decode to UTF-8. */
-function decodeComponent(text: string): string | undefined {
+export function decodeFormComponent(text: string): string | undefined {
   if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' ').replace(STRAY_PERCENT, '%25'));
@@ -51,8 +51,8 @@ export function parseFormEncoded(text: string, options: { maxParameters?: number
     if (++count > limit) throw tooMany(limit);
     const equals = piece.indexOf('=');
     const rawName = equals < 0 ? piece : piece.slice(0, equals);
-    const name = decodeComponent(rawName);
-    const value = decodeComponent(equals < 0 ? '' : piece.slice(equals + 1));
+    const name = decodeFormComponent(rawName);
+    const value = decodeFormComponent(equals < 0 ? '' : piece.slice(equals + 1));
     if (name === undefined || value === undefined) throw notUtf8(name, rawName);
     const before = fields[name];
     fields[name] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
@@ -71,7 +71,7 @@ export function parseFormBytes(body: Buffer, options: { maxParameters?: number }
     const equals = piece.indexOf('=');
     const rawName = equals < 0 ? piece : piece.slice(0, equals);
     const nameBytes = Buffer.from(rawName, 'latin1');
-    throw notUtf8(isUtf8(nameBytes) ? decodeComponent(nameBytes.toString('utf8')) : undefined, asSent(rawName));
+    throw notUtf8(isUtf8(nameBytes) ? decodeFormComponent(nameBytes.toString('utf8')) : undefined, asSent(rawName));
   }
   // Not reached: a sequence that is not UTF-8 lies within one piece, as `&` is never part of a character.
   throw notUtf8(undefined, '');

@@ -86,7 +86,7 @@ describe('authorization policy', () => {
     // Issue 25: never one organization of several, which could otherwise take over a person another organization shares.
     const adminOf = (...orgs: string[]) => user(null, { userId: 'boss', roles: new Map(orgs.map((org) => [org, 'admin' as Role])) });
     const inBoth = { type: 'user' as const, ownerId: 'u2', memberOf: [ORG, OTHER] };
-    const ROWS: Array<[string, Principal, Action, { type: 'user'; ownerId: string; memberOf: string[] }, boolean]> = [
+    const ROWS: Array<[string, Principal, Action, { type: 'user'; ownerId: string; memberOf: string[]; siteAdmin?: boolean }, boolean]> = [
       ['an admin of its only organization updates it', adminOf(ORG), 'update', { type: 'user', ownerId: 'u2', memberOf: [ORG] }, true],
       ['an admin of one of its two organizations may not update it', adminOf(ORG), 'update', inBoth, false],
       ['nor delete it', adminOf(ORG), 'delete', inBoth, false],
@@ -125,6 +125,12 @@ describe('authorization policy', () => {
       ],
       ['it updates itself', user(null, { userId: 'u2' }), 'update', inBoth, true],
       ['a site admin updates it', user(null, { siteAdmin: true }), 'update', inBoth, true],
+      // The admins of a site admin's organizations changing its e-mail or password would make themselves site admins.
+      ["an admin of a site admin's only organization may not update it", adminOf(ORG), 'update', { ...inBoth, memberOf: [ORG], siteAdmin: true }, false],
+      ['nor delete it', adminOf(ORG), 'delete', { ...inBoth, memberOf: [ORG], siteAdmin: true }, false],
+      ['but reads it', adminOf(ORG), 'read', { ...inBoth, memberOf: [ORG], siteAdmin: true }, true],
+      ['a site admin updates itself', user(null, { userId: 'u2', siteAdmin: true }), 'update', { ...inBoth, siteAdmin: true }, true],
+      ['another site admin updates it', user(null, { siteAdmin: true }), 'update', { ...inBoth, siteAdmin: true }, true],
     ];
     for (const [rule, principal, action, subject, expected] of ROWS) expect(can(principal, action, subject), rule).toBe(expected);
   });

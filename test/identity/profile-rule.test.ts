@@ -11,7 +11,7 @@ import { NOT_FOUND, restClient } from '../helpers/api.ts';
  */
 
 type Outcome = 'allowed' | 'forbidden' | 'not found';
-type Name = 'soloTarget' | 'bridgeTarget' | 'loner' | 'adminA' | 'adminOfBoth' | 'auditorA' | 'siteAdmin';
+type Name = 'soloTarget' | 'bridgeTarget' | 'loner' | 'adminA' | 'adminOfBoth' | 'auditorA' | 'siteAdmin' | 'siteAdminInA';
 
 let server: TestServer;
 const people = {} as Record<Name, { id: string; token: string }>;
@@ -33,6 +33,7 @@ beforeAll(async () => {
   await made('adminOfBoth', { organizationId: a, role: 'admin' }, [b, 'owner']);
   await made('auditorA', { organizationId: a, role: 'auditor' });
   await made('siteAdmin', { siteAdmin: true });
+  await made('siteAdminInA', { siteAdmin: true, organizationId: a, role: 'member' });
 });
 afterAll(() => server?.close());
 
@@ -45,6 +46,9 @@ const ROWS: Array<[rule: string, actor: Name, target: Name, outcome: Outcome]> =
   ["an auditor of the user's only organization", 'auditorA', 'soloTarget', 'forbidden'],
   ['an admin, of a user in no organization (invisible)', 'adminA', 'loner', 'not found'],
   ['a site admin, of a user in no organization', 'siteAdmin', 'loner', 'allowed'],
+  // Changing a site admin's e-mail or password would make the admins of its organizations site admins.
+  ["an admin of a site admin's only organization", 'adminA', 'siteAdminInA', 'forbidden'],
+  ['a site admin, of another site admin', 'siteAdmin', 'siteAdminInA', 'allowed'],
 ];
 
 const nameOf = async (id: string) => ((await server.deps.db('users').where({ id }).first()) as { name: string }).name;
