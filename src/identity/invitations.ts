@@ -64,7 +64,7 @@ export async function addMember(ctx: RequestContext, input: { organizationId: st
     const user = await userAddressed(trx, email);
     // The caller reads its organization's members anyway: this says nothing about anyone else.
     if (user && (await store.findMembership(trx, organization.id, user.id))) throw conflict('This user is already a member of the organization.', 'email');
-    await store.closeOpenInvitation(trx, organization.id, pending.emailKey, now);
+    const replaced = await store.closeOpenInvitation(trx, organization.id, pending.emailKey, now);
     if (user && addsMembersDirectly(viewer)) {
       const membership = await store.insertMembership(trx, organization.id, user.id, role);
       const accepted: InvitationRecord = { ...pending, status: 'accepted', membershipId: membership.id, respondedAt: now };
@@ -72,7 +72,9 @@ export async function addMember(ctx: RequestContext, input: { organizationId: st
       return { invitation: accepted, invitee: null };
     }
     await store.insertInvitation(trx, pending);
-    return { invitation: pending, invitee: user };
+    // Only the first open invitation is mailed: an admin re-inviting in a loop must not flood someone's inbox
+    // (a replacement is in the invitee's myInvitations all the same).
+    return { invitation: pending, invitee: replaced ? null : user };
   });
   if (invitee && invitee.status !== 'suspended') mailInvitation(ctx, invitation, invitee, organization);
   return invitation;

@@ -348,10 +348,12 @@ export async function findInvitation(db: Db, id: string): Promise<InvitationReco
 }
 
 /** Closes an organization's open invitation to an address before a new one is written: revoked, or expired if it had. */
-export async function closeOpenInvitation(db: Db, organizationId: string, emailKey: string, now: Date): Promise<void> {
+/** Closes the organization's open invitation to an address (revoked, or expired if its time is up); true when one was still open. */
+export async function closeOpenInvitation(db: Db, organizationId: string, emailKey: string, now: Date): Promise<boolean> {
   const open = () => db(invitations.table).where({ organization_id: organizationId, email_key: emailKey, status: 'pending' });
-  await open().where('expires_at', '>', now).update({ status: 'revoked', responded_at: now, updated_at: now });
+  const revoked = await open().where('expires_at', '>', now).update({ status: 'revoked', responded_at: now, updated_at: now });
   await open().update({ status: 'expired', updated_at: now });
+  return revoked > 0;
 }
 
 /**

@@ -108,6 +108,23 @@ describe('the answer to addOrganizationMember', () => {
     expect(mail.body_text).toContain('myInvitations');
     expect(await server.deps.db('email_outbox').where({ to_address: unknown })).toEqual([]);
   });
+
+  it('mails an address once while its invitation is open: re-inviting replaces it without another e-mail', async () => {
+    const invitee = await userOfB();
+    const first = await invite(invitee.user.email);
+    const mailsTo = () => server.deps.db('email_outbox').where({ to_address: invitee.user.email, kind: 'organization_invitation' });
+    await eventually(async () => ((await mailsTo()).length === 1 ? true : undefined));
+    for (let i = 0; i < 3; i++) await invite(invitee.user.email, adminA.token, 'ADVERTISER');
+    const open = dataOf(await gql('{ myInvitations { nodes { id role } } }', {}, invitee.token)).myInvitations.nodes;
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({ role: 'ADVERTISER' });
+    expect(open[0].id).not.toBe(first.id);
+    // The mail goes out after the reply: a later invitation to someone else proves the earlier ones had their turn.
+    const other = await userOfB();
+    await invite(other.user.email);
+    await eventually(() => server.deps.db('email_outbox').where({ to_address: other.user.email }).first());
+    expect(await mailsTo()).toHaveLength(1);
+  });
 });
 
 describe('an invitee of another organization', () => {
