@@ -31,6 +31,7 @@ describe('configuration', () => {
     [{ TRUST_PROXY: 'loopback,,10.0.0.1' }, /TRUST_PROXY must be .*; got ""$/],
     [{ TRUST_PROXY: '1000' }, /^TRUST_PROXY must be a hop count of at most 100, got 1000$/],
     [{ SHUTDOWN_DRAIN_MS: 'soon' }, /^SHUTDOWN_DRAIN_MS must be a whole number, got "soon"$/],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /^KEEP_ALIVE_TIMEOUT_MS must be/],
     [{ SHUTDOWN_DRAIN_MS: '10000' }, /^SHUTDOWN_DRAIN_MS must be less than SHUTDOWN_TIMEOUT_MS \(10000\), which bounds the whole shutdown, got 10000$/],
     [{ SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '3000' }, /^SHUTDOWN_DRAIN_MS must be less than SHUTDOWN_TIMEOUT_MS \(3000\)/],
   ])('rejects %j', (env, message) => {
@@ -51,6 +52,8 @@ describe('configuration', () => {
     [{ TRUST_PROXY: ' 10.0.0.0/8, 192.168.1.10 ,uniquelocal' }, { trustProxy: ['10.0.0.0/8', '192.168.1.10', 'uniquelocal'] }],
     [{ TRUST_PROXY: '::1,FC00::/7,linklocal' }, { trustProxy: ['::1', 'fc00::/7', 'linklocal'] }],
     [{ SHUTDOWN_DRAIN_MS: '5000' }, { shutdownDrainMs: 5_000, shutdownTimeoutMs: 10_000 }],
+    [{}, { keepAliveTimeoutMs: 65_000 }],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '620000' }, { keepAliveTimeoutMs: 620_000 }],
     [
       { SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' },
       { shutdownDrainMs: 0, shutdownTimeoutMs: 0 },

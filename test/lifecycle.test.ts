@@ -30,6 +30,18 @@ describe('health and metrics', () => {
   });
   afterAll(() => server?.close());
 
+  it('keeps idle connections longer than load balancers do (65 s, KEEP_ALIVE_TIMEOUT_MS), and says so in Keep-Alive', async () => {
+    // Node's own 5 s would close a connection just as a balancer with a 60 s idle timeout reuses it: a 502.
+    const answer = await fetch(`${server.url}/healthz`);
+    expect(answer.headers.get('keep-alive')).toBe('timeout=65');
+    const shorter = await startTestServer({ LOG_LEVEL: 'warn', KEEP_ALIVE_TIMEOUT_MS: '7000' });
+    try {
+      expect((await fetch(`${shorter.url}/healthz`)).headers.get('keep-alive')).toBe('timeout=7');
+    } finally {
+      await shorter.close();
+    }
+  });
+
   it('answers /healthz, /readyz and /metrics', async () => {
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);

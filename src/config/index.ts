@@ -33,6 +33,8 @@ export interface Config {
   shutdownDrainMs: number;
   /** The bound on the whole stop, drain included: requests still running then are cut. */
   shutdownTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open: longer than the load balancer's own idle timeout. */
+  keepAliveTimeoutMs: number;
   redisUrl?: string;
   /** Start of every Redis key, so deployments (or test runs) sharing one Redis keep apart. */
   redisKeyPrefix: string;
@@ -212,6 +214,9 @@ export function loadConfig(env: Env = process.env): Config {
     bcryptCost: integer(env, 'BCRYPT_COST', 10, 4, 15),
     bcryptThreads: integer(env, 'BCRYPT_THREADS', availableParallelism(), 1, 256),
     ...shutdownPeriods(env),
+    // Node's 5 s is shorter than load balancers' idle timeouts (60 s for AWS ALB and nginx): the server would close
+    // connections just as the balancer reuses them, and the request it sent then becomes a 502.
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 65_000, 1_000, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'adgraph',
     smtpUrl: url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),

@@ -23,6 +23,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   // A slow client must not hold a connection forever; these are Node's knobs for it.
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
+  server.keepAliveTimeout = deps.config.keepAliveTimeoutMs;
   // The first start creates the token signing key; every instance then signs with the one in the database.
   // A database that is down must not keep the server from starting: /readyz says so, and the key loads later.
   await deps.keys.active().catch((error: unknown) => {
