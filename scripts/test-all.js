@@ -16,6 +16,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runningNodeProblem } from '../bin/supported-node.js';
 
 const ALL_DATABASES = ['sqlite', 'postgres'];
 const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -93,6 +94,12 @@ function banner(text) {
   console.log(`\n${line}\n=== ${text}\n${line}`);
 }
 
+const unsupportedNode = runningNodeProblem('npm test');
+if (unsupportedNode) {
+  console.error(unsupportedNode);
+  console.log('tests: 0 passed, 0 failed, 0 skipped');
+  process.exit(1);
+}
 const databases = wantedDatabases();
 const runs = []; // { db, env } in order
 if (databases.includes('sqlite')) runs.push({ db: 'sqlite', env: { TEST_DB: 'sqlite' } });
