@@ -8,8 +8,8 @@ import satisfies from 'semver/functions/satisfies.js';
 /** One line saying why `version` cannot run `tool`, or undefined when engines (an npm range) allows it. */
 export function unsupportedNodeMessage(tool, version, engines) {
   if (satisfies(version, engines)) return undefined;
-  const lines = [...new Set(engines.split('||').map((part) => minVersion(part)?.major))].filter((major) => major !== undefined);
-  const names = lines.sort((a, b) => b - a).join(' or ');
+  const majors = [...new Set(engines.split('||').map((part) => minVersion(part)?.major))].filter((major) => major !== undefined);
+  const names = majors.sort((a, b) => b - a).join(' or ');
   return `${tool}: Node.js ${version} is not supported; use Node.js ${names} (package.json engines: ${engines})`;
 }
 

@@ -24,8 +24,8 @@ const answered = new WeakSet<Socket>();
  * request line) gets Node's own status, then the connection is closed gracefully. Node's default writes the
  * answer and destroys the socket at once; with the client still sending (a long URL, a body after oversized
  * headers) the kernel then resets the connection, and on Node 24 the client sees that reset instead of the
- * answer (Node 20 and 22 happened to deliver the answer first). Here the answer is followed by a half-close and the rest of the request is read and dropped for up
- * to LINGER_MS, so the client reads the answer on every Node.
+ * answer (Node 20 and 22 happened to deliver the answer first). Here the answer is followed by a half-close, and
+ * the rest of the request is read and dropped for up to LINGER_MS, so the client reads the answer on every Node.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   // The parser reports the same error again for every later chunk of the request: answer once.
