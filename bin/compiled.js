@@ -5,6 +5,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { refuseUnsupportedNode } from './supported-node.js';
 
 /** Written into the output folder by scripts/build.js; its modification time is when that build started. */
 export const BUILD_STAMP = '.build-started';
@@ -41,8 +42,12 @@ function newestSource() {
   return newest;
 }
 
-/** The file URL of dist/<modulePath> for `import()`; exits with one line naming `tool` when the build is missing or stale. */
+/**
+ * The file URL of dist/<modulePath> for `import()`; exits with one line naming `tool` when this Node is not a
+ * supported one (./supported-node.js) or the build is missing or stale.
+ */
 export function compiled(modulePath, tool) {
+  refuseUnsupportedNode(tool);
   const fail = (reason) => {
     process.stderr.write(`${tool}: ${reason}; run npm run build\n`);
     process.exit(1);

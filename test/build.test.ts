@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, lines, type CliRun } from './helpers/cli.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
+import { buildInto, packageFolder as makePackageFolder, removePackageFolder } from './helpers/package-folder.ts';
 import { spawnServe } from './helpers/serve-child.ts';
 import { convertFormat, describeConversion } from '../src/dateformats/convert.ts';
 import { DEMO_PASSWORD } from '../db/seeds/demo.ts';
@@ -17,13 +18,11 @@ import { DEMO_PASSWORD } from '../db/seeds/demo.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MODULE_LOG_HOOK = join(ROOT, 'test/helpers/module-log.mjs');
 
-/** A package folder with the bin files and nothing else; removed after the tests. */
+/** Package folders made by the tests; removed after them. */
 const packageFolders: string[] = [];
 function packageFolder(): string {
-  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
-  const folder = mkdtempSync(join(ROOT, '.tmp', 'build-'));
+  const folder = makePackageFolder();
   packageFolders.push(folder);
-  for (const file of ['adgraph.js', 'compiled.js']) cpSync(join(ROOT, 'bin', file), join(folder, 'bin', file));
   return folder;
 }
 
@@ -58,12 +57,11 @@ let bin: string;
 beforeAll(async () => {
   folder = packageFolder();
   bin = join(folder, 'bin', 'adgraph.js');
-  const build = await node(['scripts/build.js', '--out-dir', join(folder, 'dist')]);
-  expect(build.code, build.stdout + build.stderr).toBe(0);
+  await buildInto(folder);
 }, 120_000);
 
 afterAll(() => {
-  for (const path of packageFolders) rmSync(path, { recursive: true, force: true });
+  packageFolders.forEach(removePackageFolder);
 });
 
 describe('the compiled command line', () => {
@@ -166,13 +164,8 @@ describe('the bin', () => {
 
 describe('npm start', () => {
   it('serves the build, and Ctrl-C (SIGINT to its process group, as a terminal sends it) ends it with 0', { timeout: 90_000 }, async () => {
-    // The package's own start script, in the package folder that holds the build. The database is a SQLite file
-    // whatever TEST_DB says: what is tested is how npm, the shell and the server end together.
-    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
-    writeFileSync(
-      join(folder, 'package.json'),
-      JSON.stringify({ name: 'adgraph-start-test', private: true, type: 'module', scripts: { start: scripts.start } }),
-    );
+    // The package's own start script (its package.json is in the folder that holds the build). The database is a
+    // SQLite file whatever TEST_DB says: what is tested is how npm, the shell and the server end together.
     const env = { ...ENV, DATABASE_URL: `sqlite:${join(folder, 'start.sqlite')}`, PORT: '0', LOG_LEVEL: 'info' };
     const npm = spawn('npm', ['start'], { cwd: folder, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -4,6 +4,7 @@ import { constants } from 'node:os';
 import { closeAppDeps, type AppDeps } from '../context/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
+import { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
 import { startJobRunner } from '../ads/async-runner.ts';
 import { httpStop, LISTEN_BACKLOG } from './shutdown.ts';
 
@@ -19,7 +20,8 @@ export interface RunningServer {
 }
 
 export async function startServer(deps: AppDeps, options: { port?: number; host?: string } = {}): Promise<RunningServer> {
-  const server = createServer();
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES });
+  server.on('clientError', answerClientError);
   // A slow client must not hold a connection forever; these are Node's knobs for it.
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;
