@@ -347,7 +347,6 @@ export async function findInvitation(db: Db, id: string): Promise<InvitationReco
   return row ? invitations.fromRow(row) : null;
 }
 
-/** Closes an organization's open invitation to an address before a new one is written: revoked, or expired if it had. */
 /** Closes the organization's open invitation to an address (revoked, or expired if its time is up); true when one was still open. */
 export async function closeOpenInvitation(db: Db, organizationId: string, emailKey: string, now: Date): Promise<boolean> {
   const open = () => db(invitations.table).where({ organization_id: organizationId, email_key: emailKey, status: 'pending' });
