@@ -9,6 +9,7 @@ import * as commentWrites from './20261122000700_comment_writes.ts';
 import * as groups from './20261122000800_groups.ts';
 import * as pagingIndexes from './20261122000900_paging_indexes.ts';
 import * as organizationInvitations from './20261122001000_organization_invitations.ts';
+import * as insights from './20261126000100_insights.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -25,6 +26,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000800_groups': groups,
   '20261122000900_paging_indexes': pagingIndexes,
   '20261122001000_organization_invitations': organizationInvitations,
+  '20261126000100_insights': insights,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
