@@ -68,7 +68,7 @@ export class ReachSketch {
     if (this.sparse) this.densify();
     const mine = this.dense as Uint8Array;
     const theirs = other.dense as Uint8Array;
-    for (let i = 0; i < REGISTERS; i++) if (theirs[i] > mine[i]) mine[i] = theirs[i];
+    for (let i = 0; i < REGISTERS; i++) if (theirs[i]! > mine[i]!) mine[i] = theirs[i]!;
   }
 
   /** The estimated number of distinct people (exact in the sparse form, but for hash collisions). */
@@ -86,7 +86,7 @@ export class ReachSketch {
       const hashes = Uint32Array.from(this.sparse).sort();
       const out = Buffer.allocUnsafe(1 + hashes.length * 4);
       out[0] = SPARSE;
-      for (let i = 0; i < hashes.length; i++) out.writeUInt32LE(hashes[i], 1 + i * 4);
+      for (let i = 0; i < hashes.length; i++) out.writeUInt32LE(hashes[i]!, 1 + i * 4);
       return out;
     }
     const out = Buffer.allocUnsafe(1 + REGISTERS);
@@ -129,7 +129,7 @@ export class ReachSketch {
     const registers = this.dense as Uint8Array;
     const index = registerOf(hash);
     const rank = rankOf(hash);
-    if (rank > registers[index]) registers[index] = rank;
+    if (rank > registers[index]!) registers[index] = rank;
   }
 }
 
@@ -160,11 +160,11 @@ function tau(x: number): number {
 }
 
 function ertlEstimate(registers: Uint8Array): number {
-  const counts = new Array<number>(MAX_RANK + 1).fill(0);
-  for (let i = 0; i < REGISTERS; i++) counts[registers[i]]++;
+  const counts = new Float64Array(MAX_RANK + 1);
+  for (const register of registers) counts[register]! += 1;
   const m = REGISTERS;
-  let z = m * tau(1 - counts[MAX_RANK] / m);
-  for (let k = MAX_RANK - 1; k >= 1; k--) z = 0.5 * (z + counts[k]);
-  z += m * sigma(counts[0] / m);
+  let z = m * tau(1 - counts[MAX_RANK]! / m);
+  for (let k = MAX_RANK - 1; k >= 1; k--) z = 0.5 * (z + counts[k]!);
+  z += m * sigma(counts[0]! / m);
   return (m * m) / (2 * Math.LN2) / z;
 }
