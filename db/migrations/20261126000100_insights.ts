@@ -43,6 +43,8 @@ export async function up(knex: Knex): Promise<void> {
     });
     // A level's rows of one account over a window (reports at level=X on the account, and the account's own).
     table.index(['account_id', 'level', 'family', 'day'], 'insight_facts_account_window');
+    // The same, object by object: pages of a report at a lower level walk objects in id order (keyset paging).
+    table.index(['account_id', 'level', 'family', 'object_id', 'day'], 'insight_facts_account_objects');
   });
 
   await knex.schema.createTable('insight_imports', (table) => {
