@@ -198,7 +198,7 @@ const AGE_LOW = [13, 18, 25, 35, 45, 55, 65];
 const AGE_HIGH = [17, 24, 34, 44, 54, 64, 200];
 const AGE_WEIGHTS = [0.02, 0.2, 0.27, 0.2, 0.14, 0.1, 0.07];
 export type Gender = (typeof GENDERS)[number];
-const GENDER_WEIGHTS = [0.48, 0.49, 0.03];
+const GENDER_WEIGHTS = [0.49, 0.495, 0.015];
 const DEVICE_WEIGHTS = [0.82, 0.18];
 
 interface Placement {
