@@ -1,10 +1,11 @@
+import { COUNTRY_CODES } from '../../ads/rules/enums.ts';
 import { badInput } from '../../errors/index.ts';
 import { BREAKDOWNS, type Breakdown } from '../query.ts';
 
 /**
- * Breakdown families: facts are kept per family (insight_facts.family), every event counted once in each, and a
- * report's breakdowns pick the family holding them all, summing and merging over the family's other columns.
- * The key of a family is its columns joined by commas ('' for no breakdown).
+ * Breakdown families (issue 19's shared design). Facts are kept per family: every delivered cell is counted once
+ * in each family, with that family's columns holding its values and the other breakdown columns ''. A report's
+ * breakdowns pick the family that holds them all and sum (counts) or merge (sketches) over its other columns.
  */
 export const BREAKDOWN_FAMILIES = {
   '': [],
@@ -13,27 +14,24 @@ export const BREAKDOWN_FAMILIES = {
   'publisher_platform,platform_position,device_platform': ['publisher_platform', 'platform_position', 'device_platform'],
 } as const satisfies Record<string, readonly Breakdown[]>;
 export type BreakdownFamily = keyof typeof BREAKDOWN_FAMILIES;
+export const FAMILY_NAMES = Object.keys(BREAKDOWN_FAMILIES) as BreakdownFamily[];
 
 /**
- * The combinations the platform allows, each as its columns in the family's order. Placement breakdowns need
- * publisher_platform beside platform_position (a position is a position of one platform); device_platform
- * combines with publisher_platform, with both placement columns, or stands alone.
+ * The breakdown combinations a report may ask for (comma-joined in this order), each with the family serving it.
+ * Placement breakdowns need publisher_platform beside platform_position (a position is a position of one
+ * platform); device_platform combines with publisher_platform, with both placement columns, or stands alone.
  */
-const ALLOWED_COMBINATIONS: ReadonlyArray<{ family: BreakdownFamily; breakdowns: readonly Breakdown[] }> = [
-  { family: '', breakdowns: [] },
-  { family: 'age,gender', breakdowns: ['age'] },
-  { family: 'age,gender', breakdowns: ['gender'] },
-  { family: 'age,gender', breakdowns: ['age', 'gender'] },
-  { family: 'country', breakdowns: ['country'] },
-  { family: 'publisher_platform,platform_position,device_platform', breakdowns: ['publisher_platform'] },
-  { family: 'publisher_platform,platform_position,device_platform', breakdowns: ['publisher_platform', 'platform_position'] },
-  { family: 'publisher_platform,platform_position,device_platform', breakdowns: ['publisher_platform', 'platform_position', 'device_platform'] },
-  { family: 'publisher_platform,platform_position,device_platform', breakdowns: ['device_platform'] },
-  { family: 'publisher_platform,platform_position,device_platform', breakdowns: ['publisher_platform', 'device_platform'] },
-];
-
-const keyOf = (breakdowns: readonly string[]) => [...breakdowns].sort().join(',');
-const BY_KEY = new Map(ALLOWED_COMBINATIONS.map((combination) => [keyOf(combination.breakdowns), combination]));
+export const SERVED_BREAKDOWNS: Readonly<Record<string, BreakdownFamily>> = {
+  age: 'age,gender',
+  gender: 'age,gender',
+  'age,gender': 'age,gender',
+  country: 'country',
+  publisher_platform: 'publisher_platform,platform_position,device_platform',
+  'publisher_platform,platform_position': 'publisher_platform,platform_position,device_platform',
+  'publisher_platform,platform_position,device_platform': 'publisher_platform,platform_position,device_platform',
+  device_platform: 'publisher_platform,platform_position,device_platform',
+  'publisher_platform,device_platform': 'publisher_platform,platform_position,device_platform',
+};
 
 export const AGE_BRACKETS = ['13-17', '18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
 export const GENDERS = ['male', 'female', 'unknown'] as const;
@@ -64,16 +62,14 @@ export const PLATFORM_POSITIONS = [
 ] as const;
 export const DEVICE_PLATFORMS = ['mobile', 'desktop'] as const;
 
-/** ISO 3166-1 alpha-2 shape (two capital letters); the intake checks the code itself. */
-export const isCountryCode = (value: string) => /^[A-Z]{2}$/.test(value);
-
-/** The values each breakdown column may hold (country: any ISO 3166-1 alpha-2 code, see isCountryCode). */
-export const BREAKDOWN_VALUES: Record<Exclude<Breakdown, 'country'>, readonly string[]> = {
-  age: AGE_BRACKETS,
-  gender: GENDERS,
-  publisher_platform: PUBLISHER_PLATFORMS,
-  platform_position: PLATFORM_POSITIONS,
-  device_platform: DEVICE_PLATFORMS,
+/** The values each breakdown takes (country: ISO 3166-1 alpha-2, upper case). */
+export const BREAKDOWN_VALUES: Readonly<Record<Breakdown, ReadonlySet<string>>> = {
+  age: new Set(AGE_BRACKETS),
+  gender: new Set(GENDERS),
+  country: COUNTRY_CODES,
+  publisher_platform: new Set(PUBLISHER_PLATFORMS),
+  platform_position: new Set(PLATFORM_POSITIONS),
+  device_platform: new Set(DEVICE_PLATFORMS),
 };
 
 export interface BreakdownSelection {
@@ -82,18 +78,22 @@ export interface BreakdownSelection {
   breakdowns: readonly Breakdown[];
 }
 
-/** The family that serves these breakdowns, or error 100 naming `breakdowns`. */
+const ORDER = BREAKDOWNS as readonly string[];
+const inOrder = (breakdowns: readonly string[]) => [...breakdowns].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+
+/** The family that serves these breakdowns (in any order), or error 100 naming `breakdowns`. */
 export function familyFor(breakdowns: readonly string[]): BreakdownSelection {
   for (const breakdown of breakdowns) {
-    if (!(BREAKDOWNS as readonly string[]).includes(breakdown)) {
+    if (!ORDER.includes(breakdown)) {
       throw badInput('breakdowns', `Param breakdowns[] must be one of {${BREAKDOWNS.join(', ')}}: ${breakdown} is not a breakdown.`);
     }
   }
   if (new Set(breakdowns).size !== breakdowns.length) throw badInput('breakdowns', 'Param breakdowns names a breakdown twice.');
-  const combination = BY_KEY.get(keyOf(breakdowns));
-  if (!combination) {
-    const allowed = ALLOWED_COMBINATIONS.filter((c) => c.breakdowns.length > 0).map((c) => `[${c.breakdowns.join(', ')}]`);
+  const ordered = inOrder(breakdowns);
+  const family = breakdowns.length === 0 ? '' : SERVED_BREAKDOWNS[ordered.join(',')];
+  if (family === undefined) {
+    const allowed = Object.keys(SERVED_BREAKDOWNS).map((combination) => `[${combination.split(',').join(', ')}]`);
     throw badInput('breakdowns', `Current combination of data breakdown columns (${breakdowns.join(', ')}) is invalid. Allowed: ${allowed.join(', ')}.`);
   }
-  return combination;
+  return { family, breakdowns: ordered as Breakdown[] };
 }
