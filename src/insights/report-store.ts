@@ -69,7 +69,10 @@ function scoped(db: Db, scope: FactScope, days: readonly DayRange[] = scope.rang
     // Effective status is a rule over the object's and its parents' statuses: the same SQL the edges filter by.
     const table = STATUS_TABLE[filter.level];
     const condition = statusFilters(table, { effectiveStatus: filter.values }).effective_status as { sql: string; bindings: unknown[] };
-    const ids = db(table).select(`${table}.id`).where(`${table}.account_id`, scope.accountId).whereRaw(`(${condition.sql})`, condition.bindings as never[]);
+    const ids = db(table)
+      .select(`${table}.id`)
+      .where(`${table}.account_id`, scope.accountId)
+      .whereRaw(`(${condition.sql})`, condition.bindings as never[]);
     if (filter.exclude) query.whereNotIn(column, ids);
     else query.whereIn(column, ids);
   }
@@ -77,7 +80,8 @@ function scoped(db: Db, scope: FactScope, days: readonly DayRange[] = scope.rang
 }
 
 const nullableId = (value: unknown) => (value === null || value === undefined ? null : String(value));
-const json = (value: unknown): Record<string, number> => (typeof value === 'string' ? (JSON.parse(value) as Record<string, number>) : ((value ?? {}) as Record<string, number>));
+const json = (value: unknown): Record<string, number> =>
+  typeof value === 'string' ? (JSON.parse(value) as Record<string, number>) : ((value ?? {}) as Record<string, number>);
 const bytes = (value: unknown): Uint8Array | null => (value === null || value === undefined ? null : (value as Uint8Array));
 
 function toFact(scope: FactScope, breakdowns: readonly Breakdown[], row: Record<string, unknown>): FactRow {
@@ -105,7 +109,9 @@ function toFact(scope: FactScope, breakdowns: readonly Breakdown[], row: Record<
 
 function selectFacts(query: Knex.QueryBuilder, scope: FactScope): Knex.QueryBuilder {
   const breakdowns = BREAKDOWN_FAMILIES[scope.family] as readonly string[];
-  const ancestors = (['campaign', 'adset', 'ad'] as const).filter((level) => LEVEL_RANK[level] <= LEVEL_RANK[scope.level]).map((level) => columnOf(scope, level));
+  const ancestors = (['campaign', 'adset', 'ad'] as const)
+    .filter((level) => LEVEL_RANK[level] <= LEVEL_RANK[scope.level])
+    .map((level) => columnOf(scope, level));
   return query.select(
     `${groupColumn(scope)} as report_group`,
     ...new Set(ancestors),
@@ -131,7 +137,9 @@ export async function allFacts(db: Db, scope: FactScope): Promise<FactRow[]> {
 /** The facts of some report-level objects, optionally from a day on (the rest of an object a page stopped within). */
 export async function factsOfGroups(db: Db, scope: FactScope, groups: readonly string[], fromDay?: string): Promise<FactRow[]> {
   if (groups.length === 0) return [];
-  const days = fromDay ? scope.ranges.filter((r) => r.until >= fromDay).map((r) => ({ since: r.since < fromDay ? fromDay : r.since, until: r.until })) : scope.ranges;
+  const days = fromDay
+    ? scope.ranges.filter((r) => r.until >= fromDay).map((r) => ({ since: r.since < fromDay ? fromDay : r.since, until: r.until }))
+    : scope.ranges;
   if (days.length === 0) return [];
   const query = scoped(db, scope, days).whereIn(groupColumn(scope), groups as string[]);
   const rows = (await selectFacts(query, scope)) as Array<Record<string, unknown>>;
@@ -142,7 +150,10 @@ export async function factsOfGroups(db: Db, scope: FactScope, groups: readonly s
 /** The next report-level objects with facts in the scope, in id order (descending when walking backward). */
 export async function nextGroups(db: Db, scope: FactScope, after: string | undefined, limit: number, backward: boolean): Promise<string[]> {
   const column = groupColumn(scope);
-  const query = scoped(db, scope).distinct(column).orderBy(column, backward ? 'desc' : 'asc').limit(limit);
+  const query = scoped(db, scope)
+    .distinct(column)
+    .orderBy(column, backward ? 'desc' : 'asc')
+    .limit(limit);
   if (after !== undefined) query.where(column, backward ? '<' : '>', after);
   const rows = (await query) as Array<Record<string, unknown>>;
   return rows.map((row) => String(row[column]));
@@ -150,11 +161,8 @@ export async function nextGroups(db: Db, scope: FactScope, after: string | undef
 
 /** The account's first and last day with data (its own rollup rows), or null when it has none. */
 export async function dataSpan(db: Db, accountId: string): Promise<DayRange | null> {
-  const row = (await db('insight_facts')
-    .where({ level: 'account', object_id: accountId, family: '' })
-    .min({ since: 'day' })
-    .max({ until: 'day' })
-    .first()) as { since: string | null; until: string | null } | undefined;
+  const row = (await db('insight_facts').where({ level: 'account', object_id: accountId, family: '' }).min({ since: 'day' }).max({ until: 'day' }).first()) as
+    { since: string | null; until: string | null } | undefined;
   return row?.since && row.until ? { since: row.since, until: row.until } : null;
 }
 
@@ -162,7 +170,13 @@ export async function dataSpan(db: Db, accountId: string): Promise<DayRange | nu
  * The totals of one object over some days, from its own rollup rows (family '': every event once): a summary
  * that needs no walk of the report's rows.
  */
-export async function ownFacts(db: Db, accountId: string, target: { level: InsightsLevel; id: string }, ranges: readonly DayRange[], sketches: boolean): Promise<FactRow[]> {
+export async function ownFacts(
+  db: Db,
+  accountId: string,
+  target: { level: InsightsLevel; id: string },
+  ranges: readonly DayRange[],
+  sketches: boolean,
+): Promise<FactRow[]> {
   const scope: FactScope = { accountId, target, level: target.level, readLevel: target.level, family: '', ranges, objectFilters: [], sketches };
   return allFacts(db, scope);
 }

@@ -36,7 +36,8 @@ async function resolveTarget(ctx: RequestContext, target: InsightsTarget): Promi
   const id = target.kind === 'account' && target.id.startsWith('act_') ? target.id.slice(4) : target.id;
   const finders = { account: findAdAccount, campaign: findCampaign, adset: findAdSet, ad: findAd } as const;
   const record = await finders[target.kind](ctx, id);
-  const account = record && (target.kind === 'account' ? (record as AdAccountRecord) : await ctx.loaders.ads.adAccountById.load((record as { accountId: string }).accountId));
+  const account =
+    record && (target.kind === 'account' ? (record as AdAccountRecord) : await ctx.loaders.ads.adAccountById.load((record as { accountId: string }).accountId));
   if (!account) throw notFound(KIND_LABEL[target.kind], target.id);
   return { account, level: target.kind, id };
 }
@@ -159,7 +160,8 @@ function decodeCursor(value: string, field: string): Cursor {
 }
 
 function checkPage(page: InsightsPageRequest): { limit: number; cursor?: Cursor; backward: boolean } {
-  if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_INSIGHTS_PAGE) throw badInput('limit', `limit must be between 1 and ${MAX_INSIGHTS_PAGE}.`);
+  if (!Number.isInteger(page.limit) || page.limit < 1 || page.limit > MAX_INSIGHTS_PAGE)
+    throw badInput('limit', `limit must be between 1 and ${MAX_INSIGHTS_PAGE}.`);
   if (page.after !== undefined && page.before !== undefined) throw badInput('before', 'Use after or before, not both.');
   const backward = page.before !== undefined;
   const raw = page.after ?? page.before;
@@ -189,8 +191,14 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
   const collected: Group[] = [];
   if (keyset) {
     // Going forward, the rest of the cursor's object lies in its bucket or later ones (their days, at least).
-    const fromDay = backward ? undefined : plan.buckets.slice(keyset.b).reduce<string | undefined>((min, b) => (min === undefined || b.since < min ? b.since : min), undefined);
-    const rest = rowsOf(await factsOfGroups(ctx.db, plan.scope, [keyset.g], fromDay)).filter((group) => (backward ? compareGroups(group, { group: keyset.g, bucket: keyset.b, key: keyset.k }) < 0 : compareGroups(group, { group: keyset.g, bucket: keyset.b, key: keyset.k }) > 0));
+    const fromDay = backward
+      ? undefined
+      : plan.buckets.slice(keyset.b).reduce<string | undefined>((min, b) => (min === undefined || b.since < min ? b.since : min), undefined);
+    const rest = rowsOf(await factsOfGroups(ctx.db, plan.scope, [keyset.g], fromDay)).filter((group) =>
+      backward
+        ? compareGroups(group, { group: keyset.g, bucket: keyset.b, key: keyset.k }) < 0
+        : compareGroups(group, { group: keyset.g, bucket: keyset.b, key: keyset.k }) > 0,
+    );
     collected.push(...(backward ? rest.reverse() : rest));
   }
   let last = keyset?.g;
@@ -271,7 +279,13 @@ async function summaryOf(ctx: RequestContext, plan: Plan, whole: Group[] | null)
   const dates =
     plan.ranges.length === 0
       ? { since: plan.today, until: plan.today }
-      : { since: plan.ranges.map((r) => r.since).sort()[0]!, until: plan.ranges.map((r) => r.until).sort().at(-1)! };
+      : {
+          since: plan.ranges.map((r) => r.since).sort()[0]!,
+          until: plan.ranges
+            .map((r) => r.until)
+            .sort()
+            .at(-1)!,
+        };
   return rowOf(plan, dates, totals);
 }
 
@@ -327,7 +341,11 @@ export async function allInsights(ctx: RequestContext, target: InsightsTarget, q
     new DomainError('LIMIT_EXCEEDED', `The report has more than ${ALL_INSIGHTS_MAX_ROWS} rows: ask for fewer days, a coarser level or filtering.`, {
       graph: { code: 100 },
     });
-  const rowsOf = (groups: Group[]) => labelled(ctx, groups.map((group) => rowOf(planned, planned.buckets[group.bucket]!, group.totals, group)));
+  const rowsOf = (groups: Group[]) =>
+    labelled(
+      ctx,
+      groups.map((group) => rowOf(planned, planned.buckets[group.bucket]!, group.totals, group)),
+    );
   if (planned.query.sort.length > 0 || planned.metricFilters.length > 0) {
     const whole = await wholeResult(ctx, planned);
     if (whole.length > ALL_INSIGHTS_MAX_ROWS) throw tooMany();

@@ -137,7 +137,16 @@ export function groupFacts(facts: Iterable<FactRow>, breakdowns: readonly Breakd
       const id = `${fact.group}\u0001${bucket}\u0001${key}`;
       let group = groups.get(id);
       if (!group) {
-        group = { group: fact.group, bucket, key, campaignId: fact.campaignId, adsetId: fact.adsetId, adId: fact.adId, breakdownValues: values, totals: emptyTotals() };
+        group = {
+          group: fact.group,
+          bucket,
+          key,
+          campaignId: fact.campaignId,
+          adsetId: fact.adsetId,
+          adId: fact.adId,
+          breakdownValues: values,
+          totals: emptyTotals(),
+        };
         groups.set(id, group);
       }
       addFact(group.totals, fact);

@@ -1,6 +1,14 @@
 import { badInput } from '../../errors/index.ts';
 import { AD_EFFECTIVE_STATUSES, AD_SET_EFFECTIVE_STATUSES, CAMPAIGN_EFFECTIVE_STATUSES } from '../../ads/rules/effective-status.ts';
-import { ACTION_BREAKDOWNS, INSIGHTS_LEVELS, type InsightsLevel, type InsightsQuery, type InsightsSort, type InsightsTargetKind, type TimeIncrement } from '../query.ts';
+import {
+  ACTION_BREAKDOWNS,
+  INSIGHTS_LEVELS,
+  type InsightsLevel,
+  type InsightsQuery,
+  type InsightsSort,
+  type InsightsTargetKind,
+  type TimeIncrement,
+} from '../query.ts';
 import { familyFor, type BreakdownSelection } from './breakdowns.ts';
 import { isNumericMetric, NUMERIC_METRICS, type NumericMetric } from './metrics.ts';
 import { checkIncrement } from './windows.ts';
@@ -42,10 +50,23 @@ export const finer = (a: InsightsLevel, b: InsightsLevel) => (LEVEL_RANK[a] >= L
 
 type ObjectLevel = Exclude<InsightsLevel, 'account'>;
 const FILTER_LEVELS: Record<string, ObjectLevel> = { campaign: 'campaign', adset: 'adset', ad: 'ad' };
-const STATUSES_OF: Record<ObjectLevel, readonly string[]> = { campaign: CAMPAIGN_EFFECTIVE_STATUSES, adset: AD_SET_EFFECTIVE_STATUSES, ad: AD_EFFECTIVE_STATUSES };
+const STATUSES_OF: Record<ObjectLevel, readonly string[]> = {
+  campaign: CAMPAIGN_EFFECTIVE_STATUSES,
+  adset: AD_SET_EFFECTIVE_STATUSES,
+  ad: AD_EFFECTIVE_STATUSES,
+};
 
 const SET_OPERATORS = ['EQUAL', 'NOT_EQUAL', 'IN', 'NOT_IN'] as const;
-const NUMBER_OPERATORS = ['EQUAL', 'NOT_EQUAL', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL', 'LESS_THAN', 'LESS_THAN_OR_EQUAL', 'IN_RANGE', 'NOT_IN_RANGE'] as const;
+const NUMBER_OPERATORS = [
+  'EQUAL',
+  'NOT_EQUAL',
+  'GREATER_THAN',
+  'GREATER_THAN_OR_EQUAL',
+  'LESS_THAN',
+  'LESS_THAN_OR_EQUAL',
+  'IN_RANGE',
+  'NOT_IN_RANGE',
+] as const;
 export type NumberOperator = (typeof NUMBER_OPERATORS)[number];
 
 /** Ids or effective statuses of one object level: the rows kept are those whose object (or ancestor) is (not) listed. */
@@ -92,7 +113,10 @@ export function checkLevel(level: InsightsLevel | undefined, target: InsightsTar
   if (level === undefined) return target;
   if (!(INSIGHTS_LEVELS as readonly string[]).includes(level)) throw badInput('level', `Param level must be one of {${INSIGHTS_LEVELS.join(', ')}}.`);
   if (LEVEL_RANK[level] < LEVEL_RANK[target]) {
-    throw badInput('level', `Param level: ${level} is above this ${target === 'adset' ? 'ad set' : target}'s own level (${target}); read the ${level}'s insights instead.`);
+    throw badInput(
+      'level',
+      `Param level: ${level} is above this ${target === 'adset' ? 'ad set' : target}'s own level (${target}); read the ${level}'s insights instead.`,
+    );
   }
   return level;
 }
@@ -117,15 +141,18 @@ function checkObjectFilter(field: string, operator: string, value: unknown): Obj
   }
   const allowed = STATUSES_OF[level];
   for (const status of values) {
-    if (typeof status !== 'string' || !allowed.includes(status)) throw filterError(`${field}: ${JSON.stringify(status)} is not one of {${allowed.join(', ')}}.`);
+    if (typeof status !== 'string' || !allowed.includes(status))
+      throw filterError(`${field}: ${JSON.stringify(status)} is not one of {${allowed.join(', ')}}.`);
   }
   return { kind: 'effective_status', level, exclude, values: values as string[] };
 }
 
 function checkMetricFilter(field: NumericMetric, operator: string, value: unknown): MetricFilter {
-  if (!(NUMBER_OPERATORS as readonly string[]).includes(operator)) throw filterError(`${field} takes the operators ${NUMBER_OPERATORS.join(', ')}, not ${operator}.`);
+  if (!(NUMBER_OPERATORS as readonly string[]).includes(operator))
+    throw filterError(`${field} takes the operators ${NUMBER_OPERATORS.join(', ')}, not ${operator}.`);
   const values = listOf(value, operator, field).map((v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v));
-  for (const number of values) if (typeof number !== 'number' || !Number.isFinite(number)) throw filterError(`${field}: ${JSON.stringify(number)} is not a number.`);
+  for (const number of values)
+    if (typeof number !== 'number' || !Number.isFinite(number)) throw filterError(`${field}: ${JSON.stringify(number)} is not a number.`);
   if ((operator === 'IN_RANGE' || operator === 'NOT_IN_RANGE') && values.length !== 2) throw filterError(`${field} ${operator} takes [low, high].`);
   return { kind: 'metric', field, operator: operator as NumberOperator, values: values as number[] };
 }
@@ -139,7 +166,9 @@ export function checkFilters(filters: ReadonlyArray<{ field: unknown; operator: 
     if (typeof field !== 'string' || typeof operator !== 'string') throw filterError('each filter needs a field and an operator.');
     if (/^(campaign|adset|ad)\.(id|effective_status)$/.test(field)) return checkObjectFilter(field, operator, value);
     if (isNumericMetric(field)) return checkMetricFilter(field, operator, value);
-    throw filterError(`${field} cannot be filtered on (campaign.id, adset.id, ad.id, campaign.effective_status, adset.effective_status, ad.effective_status, or a numeric field).`);
+    throw filterError(
+      `${field} cannot be filtered on (campaign.id, adset.id, ad.id, campaign.effective_status, adset.effective_status, ad.effective_status, or a numeric field).`,
+    );
   });
 }
 
@@ -170,8 +199,10 @@ export function passesMetric(filter: MetricFilter, value: number | undefined): b
 function checkSort(sort: readonly InsightsSort[]): CheckedQuery['sort'] {
   if (sort.length > MAX_SORTS) throw badInput('sort', `Param sort may name at most ${MAX_SORTS} fields.`);
   return sort.map(({ field, direction }) => {
-    if (!isNumericMetric(field)) throw badInput('sort', `Param sort: ${field} is not a numeric field of insights (one of ${Object.keys(NUMERIC_METRICS).join(', ')}).`);
-    if (direction !== 'ascending' && direction !== 'descending') throw badInput('sort', `Param sort: ${field}_${String(direction)} must end in _ascending or _descending.`);
+    if (!isNumericMetric(field))
+      throw badInput('sort', `Param sort: ${field} is not a numeric field of insights (one of ${Object.keys(NUMERIC_METRICS).join(', ')}).`);
+    if (direction !== 'ascending' && direction !== 'descending')
+      throw badInput('sort', `Param sort: ${field}_${String(direction)} must end in _ascending or _descending.`);
     return { field, direction };
   });
 }

@@ -147,17 +147,20 @@ export interface WindowFacts {
 }
 
 /**
- * A range within what can be read: days before the account's first day or more than 37 months back are cut off
- * (as `maximum` reads), and a range left with no day is error 100 naming the parameter. Days after today stay:
- * they have no data yet, so they add no row.
+ * A range within what can be read: days more than 37 months back are cut off (as `maximum` reads), and a range
+ * that ends before the account's first day (or before those 37 months) is error 100 naming the parameter. A range
+ * that starts before the account's first day keeps its start, so its buckets (time_increment=7, ...) start where
+ * the caller asked; the days before simply have no rows. Days after today stay too: they have no data yet.
  */
 export function clipRange(range: DayRange, field: string, facts: WindowFacts): DayRange {
-  const earliest = [maximumSince(facts.today), facts.firstDay].sort()[1]!;
+  const oldest = maximumSince(facts.today);
+  const earliest = oldest > facts.firstDay ? oldest : facts.firstDay;
   if (range.until < earliest) {
-    const reason = earliest === facts.firstDay ? `the ad account's first day (${earliest})` : `${MAXIMUM_MONTHS} months back (${earliest}), the oldest statistics kept`;
+    const reason =
+      earliest === facts.firstDay ? `the ad account's first day (${earliest})` : `${MAXIMUM_MONTHS} months back (${earliest}), the oldest statistics kept`;
     throw badInput(field, `Param ${field}: the range ${range.since} to ${range.until} ends before ${reason}.`);
   }
-  return { since: range.since < earliest ? earliest : range.since, until: range.until };
+  return { since: range.since < oldest ? oldest : range.since, until: range.until };
 }
 
 export interface WindowQuery {
@@ -179,9 +182,9 @@ export function reportRanges(query: WindowQuery, facts: WindowFacts): DayRange[]
   if (query.timeRange !== undefined) return [clipRange(checkRange(query.timeRange, 'time_range'), 'time_range', facts)];
   const range = presetRange(query.datePreset ?? 'last_30d', facts.today, facts.dataSpan);
   if (!range) return [];
-  const earliest = [maximumSince(facts.today), facts.firstDay].sort()[1]!;
   // A preset is never an error: one that lies wholly before the account's first day simply has no rows.
-  return range.until < earliest ? [range] : [{ since: range.since < earliest ? earliest : range.since, until: range.until }];
+  const oldest = maximumSince(facts.today);
+  return [{ since: range.since < oldest ? oldest : range.since, until: range.until }];
 }
 
 /** time_increment checked: 1-90 days, `monthly` or `all_days`; otherwise error 100 naming it. */
@@ -189,7 +192,10 @@ export function checkIncrement(value: unknown): TimeIncrement {
   if (value === undefined || value === 'all_days' || value === 'monthly') return value ?? 'all_days';
   const days = typeof value === 'string' && /^\d{1,3}$/.test(value) ? Number(value) : value;
   if (typeof days === 'number' && Number.isInteger(days) && days >= 1 && days <= MAX_INCREMENT_DAYS) return days;
-  throw badInput('time_increment', `Param time_increment must be a number of days from 1 to ${MAX_INCREMENT_DAYS}, monthly or all_days, got ${JSON.stringify(value)}.`);
+  throw badInput(
+    'time_increment',
+    `Param time_increment must be a number of days from 1 to ${MAX_INCREMENT_DAYS}, monthly or all_days, got ${JSON.stringify(value)}.`,
+  );
 }
 
 /**

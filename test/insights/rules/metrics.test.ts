@@ -52,7 +52,15 @@ describe('ratios: 6 decimals, half up, trailing zeros dropped', () => {
 });
 
 describe('derived metrics of a row', () => {
-  const usd = row({ impressions: 11_700, reach: 9_000, clicks: 170, uniqueClicks: 150, inlineLinkClicks: 120, spend: 4_880, actions: [{ actionType: 'lead', value: 7 }] });
+  const usd = row({
+    impressions: 11_700,
+    reach: 9_000,
+    clicks: 170,
+    uniqueClicks: 150,
+    inlineLinkClicks: 120,
+    spend: 4_880,
+    actions: [{ actionType: 'lead', value: 7 }],
+  });
   const expected: Array<[NumericMetric, string]> = [
     ['impressions', '11700'],
     ['spend', '48.80'],
@@ -82,5 +90,7 @@ describe('derived metrics of a row', () => {
   });
 
   it('cost per action type', () =>
-    expect(costPerActionType({ ...usd, actions: [...usd.actions, { actionType: 'purchase', value: 0 }] })).toEqual([{ action_type: 'lead', value: '6.971429' }]));
+    expect(costPerActionType({ ...usd, actions: [...usd.actions, { actionType: 'purchase', value: 0 }] })).toEqual([
+      { action_type: 'lead', value: '6.971429' },
+    ]));
 });

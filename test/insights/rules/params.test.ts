@@ -3,7 +3,14 @@ import { checkQuery, passesMetric, type MetricFilter } from '../../../src/insigh
 import type { InsightsQuery, InsightsTargetKind } from '../../../src/insights/query.ts';
 import { DomainError } from '../../../src/errors/index.ts';
 
-const query = (fields: Partial<InsightsQuery> = {}): InsightsQuery => ({ fields: [], breakdowns: [], actionBreakdowns: [], filtering: [], sort: [], ...fields });
+const query = (fields: Partial<InsightsQuery> = {}): InsightsQuery => ({
+  fields: [],
+  breakdowns: [],
+  actionBreakdowns: [],
+  filtering: [],
+  sort: [],
+  ...fields,
+});
 
 function refusal(run: () => unknown) {
   try {

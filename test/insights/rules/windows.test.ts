@@ -83,9 +83,9 @@ describe('time ranges', () => {
     expect(error).toMatchObject({ code: 'BAD_USER_INPUT', field: 'time_range' });
     expect(error.message).toContain(message);
   });
-  it('a range ending before the account began is refused; one starting before is clipped', () => {
+  it('a range ending before the account began is refused; one starting before keeps its start', () => {
     expect(refusal(() => reportRanges({ timeRange: { since: '2024-01-01', until: '2025-01-01' } }, facts))).toMatchObject({ field: 'time_range' });
-    expect(reportRanges({ timeRange: { since: '2024-01-01', until: '2025-01-05' } }, facts)).toEqual([{ since: '2025-01-02', until: '2025-01-05' }]);
+    expect(reportRanges({ timeRange: { since: '2024-01-01', until: '2025-01-05' } }, facts)).toEqual([{ since: '2024-01-01', until: '2025-01-05' }]);
   });
   it('more than 37 months back is clipped to where maximum starts', () => {
     const old = { ...facts, firstDay: '2019-01-01' };
@@ -95,7 +95,9 @@ describe('time ranges', () => {
   it('time_ranges beat time_range, which beats date_preset; nothing is last_30d', () => {
     const both = { datePreset: 'today' as const, timeRange: { since: '2026-05-01', until: '2026-05-02' } };
     expect(reportRanges(both, facts)).toEqual([{ since: '2026-05-01', until: '2026-05-02' }]);
-    expect(reportRanges({ ...both, timeRanges: [{ since: '2026-05-03', until: '2026-05-04' }] }, facts)).toEqual([{ since: '2026-05-03', until: '2026-05-04' }]);
+    expect(reportRanges({ ...both, timeRanges: [{ since: '2026-05-03', until: '2026-05-04' }] }, facts)).toEqual([
+      { since: '2026-05-03', until: '2026-05-04' },
+    ]);
     expect(reportRanges({}, facts)).toEqual([{ since: '2026-04-13', until: '2026-05-12' }]);
     expect(checkRange({ since: '2026-05-01', until: '2026-05-01' }, 'time_range')).toEqual({ since: '2026-05-01', until: '2026-05-01' });
   });
