@@ -150,7 +150,7 @@ db.command('seed')
       print(
         !!options.json,
         summary,
-        `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads (password ${summary.password})`,
+        `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads, ${summary.counts.statisticsDays} days of statistics (password ${summary.password})`,
       );
     }),
   );
