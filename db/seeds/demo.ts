@@ -56,6 +56,11 @@ const DAY = 86_400_000;
 export const DEMO_STATISTICS_DAYS = 90;
 /** How long ago the demo's ad accounts, campaigns, ad sets and ads were made. */
 const HISTORY_DAYS = 120;
+/**
+ * When each campaign's ad sets started, in days before today: the first before the 90 days of statistics, the
+ * others over them, more of them lately, as an account grows (and fewer days of statistics to write at start).
+ */
+const LAUNCHED_DAYS_AGO = [DEMO_STATISTICS_DAYS + 2, 47, 32, 16, 9];
 
 interface AccountPlan {
   name: string;
@@ -290,8 +295,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
                 destinationType: goal.destination ?? null,
                 bidStrategy: 'LOWEST_COST_WITHOUT_CAP',
                 dailyBudget: String(accountPlan.dailyBudget * (1 + (s % 3))),
-                // Launched over the 90 days (the first ad set of each campaign before them), as an account grows.
-                startTime: new Date(now - (DEMO_STATISTICS_DAYS + 2 - 14 * s) * DAY),
+                startTime: new Date(now - LAUNCHED_DAYS_AGO[s % LAUNCHED_DAYS_AGO.length]! * DAY),
                 endTime: s % 2 === 0 ? null : new Date(now + (30 + s) * DAY),
                 targeting: {
                   geo_locations: { countries: accountPlan.countries.slice(0, 1 + (s % accountPlan.countries.length)) },
