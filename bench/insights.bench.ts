@@ -386,6 +386,7 @@ export async function benchInsights(): Promise<SectionOutcome> {
             pass: postgres.same,
           },
     ];
-    return { ok: 'error' in postgres ? false : postgres.same, goals };
+    // PostgreSQL out of reach is a missed goal; a different answer there is a wrong answer, which fails the run.
+    return { ok: 'error' in postgres || postgres.same, goals };
   });
 }
