@@ -1,0 +1,166 @@
+import type { AppDeps } from '../../src/context/index.ts';
+import type { AdRecord } from '../../src/ads/store.ts';
+import { adTree, importEvents, type AdTree, type DeliveryEvent } from '../helpers/insights.ts';
+import type { worldBuilder } from '../helpers/world.ts';
+
+/**
+ * The world the surface tests report on (/v24.0, GraphQL, the SDK): delivery imported through the real import
+ * (test/helpers/insights.ts) into a USD account (2 campaigns, 2 ad sets each, 1 ad each) on four recent days, a
+ * JPY account with one ad, and another organization's account. The expected numbers are computed here from the
+ * raw events, apart from the engine: counts and money summed, reach and unique clicks as exact distinct counts
+ * (small sets are exact in the sketch), ratios by the platform's rule (6 decimals, half up).
+ */
+
+const DAY_MS = 86_400_000;
+/** The day `daysAgo` before today, in UTC (the accounts' time zone). */
+export const dayAgo = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
+/** Delivery on these days (days ago): inside last_7d, last_30d and maximum, never today or yesterday. */
+export const DELIVERY_DAYS = [5, 4, 3, 2];
+
+export type Event = DeliveryEvent;
+
+/** The events of one ad on one day: enough variety for every breakdown, people shared across days and ads. */
+function eventsOf(ad: AdRecord, adIndex: number, dayIndex: number, day: string): DeliveryEvent[] {
+  const time = `${day}T12:00:00Z`;
+  const events: DeliveryEvent[] = [];
+  const people = 10 + adIndex * 3 + dayIndex;
+  for (let i = 0; i < people; i++) {
+    events.push({
+      type: 'impression',
+      ad_id: ad.id,
+      time,
+      person: `p${i}`,
+      spend: 7 + adIndex,
+      age: i % 2 === 0 ? '25-34' : '35-44',
+      gender: i % 3 === 0 ? 'male' : 'female',
+      country: i % 4 === 0 ? 'DE' : 'US',
+      publisher_platform: i % 2 === 0 ? 'facebook' : 'instagram',
+      platform_position: i % 2 === 0 ? 'feed' : 'instagram_stories',
+      device_platform: i % 5 === 0 ? 'desktop' : 'mobile',
+    });
+  }
+  for (let i = 0; i < 2 + adIndex; i++) {
+    events.push({ type: 'click', ad_id: ad.id, time, person: `p${i}`, link: i % 2 === 0 } as DeliveryEvent);
+  }
+  events.push({ type: 'action', ad_id: ad.id, time, person: 'p1', action_type: 'lead' } as DeliveryEvent);
+  if ((adIndex + dayIndex) % 2 === 0) events.push({ type: 'action', ad_id: ad.id, time, person: 'p2', action_type: 'purchase', value: 1999 } as DeliveryEvent);
+  return events;
+}
+
+export interface SurfaceWorld {
+  tree: AdTree;
+  jpy: AdTree;
+  other: AdTree;
+  events: DeliveryEvent[];
+  jpyEvents: DeliveryEvent[];
+  token: string;
+  otherToken: string;
+}
+
+export async function surfaceWorld(deps: AppDeps, world: ReturnType<typeof worldBuilder>): Promise<SurfaceWorld> {
+  const org = await world.organization();
+  const token = (await world.user({ organizationId: org.id, role: 'advertiser' })).token;
+  const tree = await adTree(world, org.id, { campaigns: 2, adSetsPerCampaign: 2, adsPerAdSet: 1 });
+  const jpy = await adTree(world, org.id, { account: { currency: 'JPY' } });
+  const otherOrg = await world.organization();
+  const otherToken = (await world.user({ organizationId: otherOrg.id, role: 'advertiser' })).token;
+  const other = await adTree(world, otherOrg.id);
+
+  const events = tree.ads.flatMap((ad, a) => DELIVERY_DAYS.flatMap((daysAgo, k) => eventsOf(ad, a, k, dayAgo(daysAgo))));
+  const jpyEvents = DELIVERY_DAYS.flatMap((daysAgo, k) => eventsOf(jpy.ads[0]!, 2, k, dayAgo(daysAgo))).map((event) =>
+    event.spend ? { ...event, spend: event.spend * 13 } : event,
+  );
+  const otherEvents = DELIVERY_DAYS.flatMap((daysAgo, k) => eventsOf(other.ads[0]!, 0, k, dayAgo(daysAgo)));
+  await importEvents(deps, [...events, ...jpyEvents, ...otherEvents]);
+  return { tree, jpy, other, events, jpyEvents, token, otherToken };
+}
+
+// --- The expected numbers, from the raw events ----------------------------------------------------------------
+
+export interface Totals {
+  impressions: number;
+  reach: number;
+  clicks: number;
+  uniqueClicks: number;
+  inlineLinkClicks: number;
+  spend: number;
+  actions: Record<string, number>;
+  actionValues: Record<string, number>;
+}
+
+export function totalsOf(events: readonly DeliveryEvent[]): Totals {
+  const impressions = events.filter((e) => e.type === 'impression');
+  const clicks = events.filter((e) => e.type === 'click');
+  const actions: Record<string, number> = {};
+  const actionValues: Record<string, number> = {};
+  for (const click of clicks) if (click.link) actions.link_click = (actions.link_click ?? 0) + 1;
+  for (const action of events.filter((e) => e.type === 'action')) {
+    actions[action.action_type!] = (actions[action.action_type!] ?? 0) + 1;
+    if (action.value !== undefined) actionValues[action.action_type!] = (actionValues[action.action_type!] ?? 0) + action.value;
+  }
+  return {
+    impressions: impressions.length,
+    reach: new Set(impressions.map((e) => e.person)).size,
+    clicks: clicks.length,
+    uniqueClicks: new Set(clicks.map((e) => e.person)).size,
+    inlineLinkClicks: clicks.filter((e) => e.link).length,
+    spend: events.reduce((sum, e) => sum + (e.spend ?? 0), 0),
+    actions,
+    actionValues,
+  };
+}
+
+/** Minor units as major units, by integer arithmetic: 1234 → "12.34" (digits 2), "1234" (digits 0). */
+export function money(minor: number, digits = 2): string {
+  if (digits === 0) return String(minor);
+  const scale = 10 ** digits;
+  return `${Math.floor(minor / scale)}.${String(minor % scale).padStart(digits, '0')}`;
+}
+
+/** n / d to 6 decimals, half up, trailing zeros dropped: the platform's ratios. */
+export function ratio(n: number, d: number): string | undefined {
+  if (d === 0) return undefined;
+  const scaled = (BigInt(n) * 2_000_000n + BigInt(d)) / (2n * BigInt(d));
+  const fraction = String(scaled % 1_000_000n)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
+  return `${scaled / 1_000_000n}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** A row as /v24.0 prints every field of these totals (USD unless digits says otherwise). */
+export function printedTotals(t: Totals, digits = 2): Record<string, unknown> {
+  const scale = 10 ** digits;
+  const stats = (values: Record<string, number>, print: (n: number) => string) =>
+    Object.keys(values)
+      .sort()
+      .map((type) => ({ action_type: type, value: print(values[type]!) }));
+  return {
+    impressions: String(t.impressions),
+    reach: String(t.reach),
+    frequency: ratio(t.impressions, t.reach),
+    clicks: String(t.clicks),
+    unique_clicks: String(t.uniqueClicks),
+    inline_link_clicks: String(t.inlineLinkClicks),
+    ctr: ratio(t.clicks * 100, t.impressions),
+    cpc: ratio(t.spend, t.clicks * scale),
+    cpm: ratio(t.spend * 1000, t.impressions * scale),
+    cpp: ratio(t.spend * 1000, t.reach * scale),
+    spend: money(t.spend, digits),
+    actions: stats(t.actions, String),
+    action_values: stats(t.actionValues, (n) => money(n, digits)),
+    cost_per_action_type: stats(t.actions, (n) => ratio(t.spend, n * scale)!),
+  };
+}
+
+export const ALL_FIELDS =
+  'impressions,reach,frequency,clicks,unique_clicks,inline_link_clicks,ctr,cpc,cpm,cpp,spend,actions,action_values,cost_per_action_type';
+
+/** A printed row with its action lists sorted by type (the order of action types is not part of the contract). */
+export function sortedLists(row: Record<string, unknown>): Record<string, unknown> {
+  const sorted = { ...row };
+  for (const key of ['actions', 'action_values', 'cost_per_action_type', 'conversions']) {
+    const list = sorted[key] as Array<{ action_type: string }> | undefined;
+    if (list) sorted[key] = [...list].sort((a, b) => a.action_type.localeCompare(b.action_type));
+  }
+  return sorted;
+}
