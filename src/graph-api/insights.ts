@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context/index.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../db/pagination.ts';
-import { insightsReport } from '../insights/service.ts';
+import { DEFAULT_INSIGHTS_PAGE, insightsReport, MAX_INSIGHTS_PAGE } from '../insights/service.ts';
+import { DEFAULT_FIELDS, MAX_FIELDS, MAX_FILTERS, MAX_SORTS } from '../insights/rules/params.ts';
 import {
   conversionsOf,
   costPerActionType,
@@ -36,13 +36,8 @@ import { boolean, decodeJsonText, isPlainObject, list, oneOf, optionalParam, par
  * are the engine's (src/insights/service.ts, rules/): this file only reads syntax and prints.
  */
 
-/** What the platform answers when `fields` is left out. */
-export const DEFAULT_INSIGHTS_FIELDS = ['impressions', 'spend'];
-/** Bounds on the lists a caller sends, before anything walks them. */
-export const MAX_INSIGHTS_FIELDS = 100;
+/** At most this many ranges in time_ranges (the other lists are bounded by the engine's limits, rules/params.ts). */
 export const MAX_TIME_RANGES = 37;
-export const MAX_FILTERS = 50;
-export const MAX_SORTS = 10;
 
 const NAME = /^[a-z_][a-z0-9_.]*$/;
 
@@ -105,8 +100,8 @@ const sortKey: Reader<InsightsSort> = (value, name) => {
 
 const pageLimit: Reader<number> = (value, name) => {
   const text = typeof value === 'number' ? String(value) : value;
-  if (typeof text !== 'string' || !/^\d{1,4}$/.test(text) || Number(text) > MAX_PAGE_SIZE) {
-    throw paramError(name, `Param ${name} must be an integer between 0 and ${MAX_PAGE_SIZE}`);
+  if (typeof text !== 'string' || !/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > MAX_INSIGHTS_PAGE) {
+    throw paramError(name, `Param ${name} must be an integer between 1 and ${MAX_INSIGHTS_PAGE}`);
   }
   return Number(text);
 };
@@ -128,7 +123,7 @@ export interface InsightsCall {
  * the platform (time_range, then time_ranges, then date_preset): each is still checked.
  */
 export function readInsightsParams(params: Params): InsightsCall {
-  const fields = optionalParam(params, 'fields', commaList(fieldName, MAX_INSIGHTS_FIELDS)) ?? DEFAULT_INSIGHTS_FIELDS;
+  const fields = optionalParam(params, 'fields', commaList(fieldName, MAX_FIELDS)) ?? DEFAULT_FIELDS;
   const preset = optionalParam(params, 'date_preset', datePreset);
   const timeRange = optionalParam(params, 'time_range', dayRange);
   const timeRanges = optionalParam(params, 'time_ranges', list(dayRange, { max: MAX_TIME_RANGES, min: 1 }));
@@ -145,9 +140,9 @@ export function readInsightsParams(params: Params): InsightsCall {
   const after = optionalParam(params, 'after', cursor);
   const before = optionalParam(params, 'before', cursor);
   if (after !== undefined && before !== undefined) throw paramError('before', 'Use after or before, not both');
-  const page: InsightsPageRequest = { limit: optionalParam(params, 'limit', pageLimit) ?? DEFAULT_PAGE_SIZE, after, before };
+  const page: InsightsPageRequest = { limit: optionalParam(params, 'limit', pageLimit) ?? DEFAULT_INSIGHTS_PAGE, after, before };
   // summary (its own fields) wins over default_summary (the report's fields), as on the platform.
-  const summary = params.summary === 'true' || params.summary === true ? fields : optionalParam(params, 'summary', commaList(fieldName, MAX_INSIGHTS_FIELDS));
+  const summary = params.summary === 'true' || params.summary === true ? fields : optionalParam(params, 'summary', commaList(fieldName, MAX_FIELDS));
   const summaryFields = summary ?? (optionalParam(params, 'default_summary', boolean) ? fields : undefined);
   return { query, page, summaryFields };
 }

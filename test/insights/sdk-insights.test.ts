@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { pointSdkAt } from '../helpers/sdk.ts';
 import { graphClient, type GraphClient } from '../helpers/graph.ts';
-import { DELIVERY_DAYS, dayAgo, money, surfaceWorld, totalsOf, type SurfaceWorld } from './surface-world.ts';
+import { DELIVERY_DAYS, DELIVERY_RANGE, dayAgo, money, surfaceWorld, totalsOf, type SurfaceWorld } from './surface-world.ts';
 
 /**
  * Statistics through the reference client, facebook-nodejs-business-sdk 24.0.1 (issue 19): getInsights of
@@ -47,7 +47,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-const RANGE = () => ({ since: dayAgo(Math.max(...DELIVERY_DAYS)), until: dayAgo(Math.min(...DELIVERY_DAYS)) });
+const RANGE = DELIVERY_RANGE;
 
 /** Every page of a cursor, through the SDK's own next(). */
 async function allPages(first: SdkCursor): Promise<{ rows: Array<Record<string, any>>; pages: number }> {

@@ -14,8 +14,10 @@ import type { worldBuilder } from '../helpers/world.ts';
 const DAY_MS = 86_400_000;
 /** The day `daysAgo` before today, in UTC (the accounts' time zone). */
 export const dayAgo = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10);
-/** Delivery on these days (days ago): inside last_7d, last_30d and maximum, never today or yesterday. */
+/** Delivery on these days (days ago, oldest first): inside last_7d, last_30d and maximum, never today or yesterday. */
 export const DELIVERY_DAYS = [5, 4, 3, 2];
+/** The first and last day with delivery. */
+export const DELIVERY_RANGE = () => ({ since: dayAgo(DELIVERY_DAYS[0]!), until: dayAgo(DELIVERY_DAYS.at(-1)!) });
 
 export type Event = DeliveryEvent;
 
@@ -61,6 +63,9 @@ export async function surfaceWorld(deps: AppDeps, world: ReturnType<typeof world
   const org = await world.organization();
   const token = (await world.user({ organizationId: org.id, role: 'advertiser' })).token;
   const tree = await adTree(world, org.id, { campaigns: 2, adSetsPerCampaign: 2, adsPerAdSet: 1 });
+  // Rows carry their ad set's optimization goal: give the ad sets one.
+  await deps.db('ad_sets').whereIn('id', tree.adSets.map((s) => s.id)).update({ optimization_goal: 'LINK_CLICKS' });
+  for (const adSet of tree.adSets) adSet.optimizationGoal = 'LINK_CLICKS';
   const jpy = await adTree(world, org.id, { account: { currency: 'JPY' } });
   const otherOrg = await world.organization();
   const otherToken = (await world.user({ organizationId: otherOrg.id, role: 'advertiser' })).token;

@@ -1475,16 +1475,16 @@ export type InsightsFilter = {
 };
 
 export type InsightsFilterOperator =
-  | 'CONTAIN'
   | 'EQUAL'
   | 'GREATER_THAN'
   | 'GREATER_THAN_OR_EQUAL'
   | 'IN'
+  | 'IN_RANGE'
   | 'LESS_THAN'
   | 'LESS_THAN_OR_EQUAL'
-  | 'NOT_CONTAIN'
   | 'NOT_EQUAL'
-  | 'NOT_IN';
+  | 'NOT_IN'
+  | 'NOT_IN_RANGE';
 
 export type InsightsGender =
   | 'female'

@@ -6,14 +6,10 @@ export interface InsightsConnectionModel {
   page: InsightsPage;
 }
 
-/**
- * Relay paging over a report. The engine gives the cursors of a page's first and last rows (query.ts); an edge
- * between them carries the cursor of the page's end it is nearest to... no: each edge's own cursor is the
- * engine's per-row cursor.
- */
+/** Relay paging over a report: each edge carries its row's cursor (the engine's, query.ts), so paging can start at any row. */
 export const insightsConnectionResolvers: InsightsConnectionResolvers = {
   nodes: ({ page }) => page.rows,
-  edges: ({ page }) => page.rows.map((node, i) => ({ node, cursor: page.cursors[i]! })),
+  edges: ({ page }) => page.rows.map((node, i) => ({ node, cursor: page.cursors?.[i] ?? '' })),
   pageInfo: ({ page }) => ({
     hasNextPage: page.hasNext,
     hasPreviousPage: page.hasPrevious,

@@ -2,9 +2,9 @@ import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveI
 import type { RequestContext } from '../../context/index.ts';
 import type { InsightsInput } from '../../graphql/__generated__/resolvers-types.ts';
 import { badInput, DomainError } from '../../errors/index.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type RelayArgs } from '../../db/pagination.ts';
+import type { RelayArgs } from '../../db/pagination.ts';
 import { readInsightsParams } from '../../graph-api/insights.ts';
-import { insightsReport } from '../service.ts';
+import { DEFAULT_INSIGHTS_PAGE, insightsReport, MAX_INSIGHTS_PAGE } from '../service.ts';
 import type { InsightsPageRequest, InsightsTarget } from '../query.ts';
 import type { InsightsConnectionModel } from './connection.ts';
 
@@ -79,13 +79,13 @@ function selection(info: GraphQLResolveInfo): { fields: string[]; summary: boole
 
 function pageOf(args: RelayArgs): InsightsPageRequest {
   const size = (value: number, field: string) => {
-    if (!Number.isInteger(value) || value < 0 || value > MAX_PAGE_SIZE) throw badInput(field, `${field} must be between 0 and ${MAX_PAGE_SIZE}.`);
+    if (!Number.isInteger(value) || value < 1 || value > MAX_INSIGHTS_PAGE) throw badInput(field, `${field} must be between 1 and ${MAX_INSIGHTS_PAGE}.`);
     return value;
   };
   const backward = args.last != null || args.before != null;
   if (backward && (args.first != null || args.after != null)) throw badInput('last', 'Use first/after or last/before, not both.');
-  if (backward) return { limit: args.last != null ? size(args.last, 'last') : DEFAULT_PAGE_SIZE, before: args.before ?? undefined };
-  return { limit: args.first != null ? size(args.first, 'first') : DEFAULT_PAGE_SIZE, after: args.after ?? undefined };
+  if (backward) return { limit: args.last != null ? size(args.last, 'last') : DEFAULT_INSIGHTS_PAGE, before: args.before ?? undefined };
+  return { limit: args.first != null ? size(args.first, 'first') : DEFAULT_INSIGHTS_PAGE, after: args.after ?? undefined };
 }
 
 /**
