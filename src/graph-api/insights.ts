@@ -1,15 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import { DEFAULT_INSIGHTS_PAGE, insightsReport, MAX_INSIGHTS_PAGE } from '../insights/service.ts';
 import { DEFAULT_FIELDS, MAX_FIELDS, MAX_FILTERS, MAX_SORTS } from '../insights/rules/params.ts';
-import {
-  conversionsOf,
-  costPerActionType,
-  isNumericMetric,
-  metricOf,
-  printCounts,
-  printValues,
-  type PrintedActionStat,
-} from '../insights/rules/metrics.ts';
+import { conversionsOf, costPerActionType, isNumericMetric, metricOf, printCounts, printValues, type PrintedActionStat } from '../insights/rules/metrics.ts';
 import {
   ACTION_BREAKDOWNS,
   BREAKDOWNS,
@@ -184,7 +176,11 @@ function printedField(row: InsightsRow, field: string): unknown {
  * One row as the platform prints it: the fields asked for (a value the platform leaves out, such as a ratio
  * over zero, is left out), the breakdown values under the breakdowns' names, then date_start and date_stop.
  */
-export function insightsRowJson(row: InsightsRow, fields: readonly string[], options: { breakdowns?: boolean } = { breakdowns: true }): Record<string, unknown> {
+export function insightsRowJson(
+  row: InsightsRow,
+  fields: readonly string[],
+  options: { breakdowns?: boolean } = { breakdowns: true },
+): Record<string, unknown> {
   const json: Record<string, unknown> = {};
   for (const field of fields) {
     const value = printedField(row, field);

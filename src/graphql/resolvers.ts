@@ -29,4 +29,12 @@ const rootResolvers: Resolvers = {
 };
 
 /** Every resolver map, merged by makeExecutableSchema: one per domain, plus the root. */
-export const resolvers: Resolvers[] = [rootResolvers, identityResolvers, oauthResolvers, adsResolvers, commentsResolvers, dateFormatResolvers, insightsResolvers];
+export const resolvers: Resolvers[] = [
+  rootResolvers,
+  identityResolvers,
+  oauthResolvers,
+  adsResolvers,
+  commentsResolvers,
+  dateFormatResolvers,
+  insightsResolvers,
+];

@@ -1,8 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { worldBuilder } from '../helpers/world.ts';
-import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient } from '../helpers/graph.ts';
-import { ALL_FIELDS, DELIVERY_DAYS, DELIVERY_RANGE, dayAgo, money, printedTotals, sortedLists, surfaceWorld, totalsOf, type SurfaceWorld } from './surface-world.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { expectGraphError, UNKNOWN_OBJECT, type GraphClient } from '../helpers/graph.ts';
+import {
+  ALL_FIELDS,
+  DELIVERY_DAYS,
+  DELIVERY_RANGE,
+  dayAgo,
+  money,
+  printedTotals,
+  sortedLists,
+  surfaceServer,
+  totalsOf,
+  type SurfaceWorld,
+} from './surface-world.ts';
 
 /**
  * GET /v24.0/<act|campaign|adset|ad>/insights over real HTTP, every parameter, and `insights{...}` in `fields`
@@ -14,9 +24,7 @@ let graph: GraphClient;
 let w: SurfaceWorld;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  graph = graphClient(server);
-  w = await surfaceWorld(server.deps, worldBuilder(server.deps));
+  ({ server, graph, w } = await surfaceServer());
 });
 afterAll(async () => {
   await server?.close();
@@ -98,7 +106,9 @@ describe('GET /v24.0/<object>/insights', () => {
       [ad.id, [ad]],
     ] as const) {
       const body = await insights(id, { fields: ALL_FIELDS, time_range: RANGE() });
-      expect(body.data.map(sortedLists)).toEqual([{ ...printedTotals(totalsOf(eventsOfAds(ads.map((a) => a.id)))), date_start: RANGE().since, date_stop: RANGE().until }]);
+      expect(body.data.map(sortedLists)).toEqual([
+        { ...printedTotals(totalsOf(eventsOfAds(ads.map((a) => a.id)))), date_start: RANGE().since, date_stop: RANGE().until },
+      ]);
     }
   });
 
@@ -106,7 +116,9 @@ describe('GET /v24.0/<object>/insights', () => {
     const body = await insights(`act_${w.jpy.account.id}`, { fields: 'spend,cpc,action_values', time_range: RANGE() });
     const totals = totalsOf(w.jpyEvents);
     const printed = printedTotals(totals, 0);
-    expect(body.data).toEqual([{ spend: String(totals.spend), cpc: printed.cpc, action_values: printed.action_values, date_start: RANGE().since, date_stop: RANGE().until }]);
+    expect(body.data).toEqual([
+      { spend: String(totals.spend), cpc: printed.cpc, action_values: printed.action_values, date_start: RANGE().since, date_stop: RANGE().until },
+    ]);
     expect(body.data[0]!.spend).not.toContain('.');
   });
 
@@ -251,10 +263,14 @@ describe('GET /v24.0/<object>/insights', () => {
   it('through a batch, as one of its calls', async () => {
     const response = await graph.batch({
       access_token: w.token,
-      batch: JSON.stringify([{ method: 'GET', relative_url: `${act()}/insights?fields=impressions&time_range=${encodeURIComponent(JSON.stringify(RANGE()))}` }]),
+      batch: JSON.stringify([
+        { method: 'GET', relative_url: `${act()}/insights?fields=impressions&time_range=${encodeURIComponent(JSON.stringify(RANGE()))}` },
+      ]),
     });
     expect(response.status, response.text).toBe(200);
-    expect(JSON.parse(response.body[0].body).data).toEqual([{ impressions: String(totalsOf(w.events).impressions), date_start: RANGE().since, date_stop: RANGE().until }]);
+    expect(JSON.parse(response.body[0].body).data).toEqual([
+      { impressions: String(totalsOf(w.events).impressions), date_start: RANGE().since, date_stop: RANGE().until },
+    ]);
   });
 });
 
@@ -267,7 +283,10 @@ describe('insights{...} in fields', () => {
     expect(response.body).toEqual({
       id: adSet.id,
       name: adSet.name,
-      insights: { data: [{ spend: money(totals.spend), impressions: String(totals.impressions), date_start: expect.any(String), date_stop: dayAgo(0) }], paging: expect.any(Object) },
+      insights: {
+        data: [{ spend: money(totals.spend), impressions: String(totals.impressions), date_start: expect.any(String), date_stop: dayAgo(0) }],
+        paging: expect.any(Object),
+      },
     });
   });
 

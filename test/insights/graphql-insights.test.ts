@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { worldBuilder } from '../helpers/world.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { dataOf, firstError } from '../helpers/api.ts';
-import { graphClient, type GraphClient } from '../helpers/graph.ts';
-import { DELIVERY_DAYS, DELIVERY_RANGE, dayAgo, money, printedTotals, surfaceWorld, totalsOf, type SurfaceWorld } from './surface-world.ts';
+import type { GraphClient } from '../helpers/graph.ts';
+import { DELIVERY_DAYS, DELIVERY_RANGE, dayAgo, money, printedTotals, surfaceServer, totalsOf, type SurfaceWorld } from './surface-world.ts';
 
 /**
  * `insights(input, first, after, last, before)` on AdAccount, Campaign, AdSet and Ad (issue 19): typed rows,
@@ -16,9 +15,7 @@ let graph: GraphClient;
 let w: SurfaceWorld;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  graph = graphClient(server);
-  w = await surfaceWorld(server.deps, worldBuilder(server.deps));
+  ({ server, graph, w } = await surfaceServer());
 });
 afterAll(async () => {
   await server?.close();
@@ -209,7 +206,11 @@ describe('GraphQL insights', () => {
   });
 
   it("an ad's insights at level CAMPAIGN is refused naming input.level; first over 500 names first", async () => {
-    const { body } = await server.graphql(`query($id: ID!) { ad(id: $id) { insights(input: { level: CAMPAIGN }) { nodes { spend } } } }`, { id: w.tree.ads[0]!.id }, w.token);
+    const { body } = await server.graphql(
+      `query($id: ID!) { ad(id: $id) { insights(input: { level: CAMPAIGN }) { nodes { spend } } } }`,
+      { id: w.tree.ads[0]!.id },
+      w.token,
+    );
     expect(firstError(body).extensions).toMatchObject({ code: 'BAD_USER_INPUT', field: 'input.level' });
     const paged = await server.graphql(
       `query($id: ID!) { adAccount(id: $id) { insights(input: {}, first: 501) { pageInfo { hasNextPage } } } }`,

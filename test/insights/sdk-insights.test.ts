@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bizSdk from 'facebook-nodejs-business-sdk';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { worldBuilder } from '../helpers/world.ts';
+import type { TestServer } from '../helpers/server.ts';
 import { pointSdkAt } from '../helpers/sdk.ts';
-import { graphClient, type GraphClient } from '../helpers/graph.ts';
-import { DELIVERY_DAYS, DELIVERY_RANGE, dayAgo, money, surfaceWorld, totalsOf, type SurfaceWorld } from './surface-world.ts';
+import type { GraphClient } from '../helpers/graph.ts';
+import { DELIVERY_DAYS, DELIVERY_RANGE, money, surfaceServer, totalsOf, type SurfaceWorld } from './surface-world.ts';
 
 /**
  * Statistics through the reference client, facebook-nodejs-business-sdk 24.0.1 (issue 19): getInsights of
@@ -37,9 +36,7 @@ let w: SurfaceWorld;
 let restoreSdk: (() => void) | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  graph = graphClient(server);
-  w = await surfaceWorld(server.deps, worldBuilder(server.deps));
+  ({ server, graph, w } = await surfaceServer());
   restoreSdk = pointSdkAt(server.url, w.token);
 });
 afterAll(async () => {
@@ -98,7 +95,8 @@ describe('facebook-nodejs-business-sdk 24.0.1: getInsights', () => {
     expect(rows).toHaveLength(DELIVERY_DAYS.length * 2);
     for (const row of rows) {
       const events = w.events.filter(
-        (e) => ids.includes(e.ad_id) && String(e.time).startsWith(row.date_start) && (e.type !== 'impression' || e.publisher_platform === row.publisher_platform),
+        (e) =>
+          ids.includes(e.ad_id) && String(e.time).startsWith(row.date_start) && (e.type !== 'impression' || e.publisher_platform === row.publisher_platform),
       );
       const impressions = events.filter((e) => e.type === 'impression');
       expect(row.impressions).toBe(String(impressions.length));
@@ -107,7 +105,11 @@ describe('facebook-nodejs-business-sdk 24.0.1: getInsights', () => {
   });
 
   it('a summary arrives on the cursor', async () => {
-    const cursor = await new AdAccount(`act_${w.tree.account.id}`).getInsights(['impressions'], { level: 'campaign', default_summary: true, time_range: RANGE() });
+    const cursor = await new AdAccount(`act_${w.tree.account.id}`).getInsights(['impressions'], {
+      level: 'campaign',
+      default_summary: true,
+      time_range: RANGE(),
+    });
     expect(cursor.summary).toEqual({ impressions: String(totalsOf(w.events).impressions), date_start: RANGE().since, date_stop: RANGE().until });
   });
 });

@@ -1,7 +1,9 @@
 import type { AppDeps } from '../../src/context/index.ts';
 import type { AdRecord } from '../../src/ads/store.ts';
 import { adTree, importEvents, type AdTree, type DeliveryEvent } from '../helpers/insights.ts';
-import type { worldBuilder } from '../helpers/world.ts';
+import { worldBuilder } from '../helpers/world.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { graphClient, type GraphClient } from '../helpers/graph.ts';
 
 /**
  * The world the surface tests report on (/v24.0, GraphQL, the SDK): delivery imported through the real import
@@ -64,7 +66,13 @@ export async function surfaceWorld(deps: AppDeps, world: ReturnType<typeof world
   const token = (await world.user({ organizationId: org.id, role: 'advertiser' })).token;
   const tree = await adTree(world, org.id, { campaigns: 2, adSetsPerCampaign: 2, adsPerAdSet: 1 });
   // Rows carry their ad set's optimization goal: give the ad sets one.
-  await deps.db('ad_sets').whereIn('id', tree.adSets.map((s) => s.id)).update({ optimization_goal: 'LINK_CLICKS' });
+  await deps
+    .db('ad_sets')
+    .whereIn(
+      'id',
+      tree.adSets.map((s) => s.id),
+    )
+    .update({ optimization_goal: 'LINK_CLICKS' });
   for (const adSet of tree.adSets) adSet.optimizationGoal = 'LINK_CLICKS';
   const jpy = await adTree(world, org.id, { account: { currency: 'JPY' } });
   const otherOrg = await world.organization();
@@ -78,6 +86,12 @@ export async function surfaceWorld(deps: AppDeps, world: ReturnType<typeof world
   const otherEvents = DELIVERY_DAYS.flatMap((daysAgo, k) => eventsOf(other.ads[0]!, 0, k, dayAgo(daysAgo)));
   await importEvents(deps, [...events, ...jpyEvents, ...otherEvents]);
   return { tree, jpy, other, events, jpyEvents, token, otherToken };
+}
+
+/** A test server over a fresh database holding the surface world, and a /v24.0 client for it. */
+export async function surfaceServer(): Promise<{ server: TestServer; graph: GraphClient; w: SurfaceWorld }> {
+  const server = await startTestServer();
+  return { server, graph: graphClient(server), w: await surfaceWorld(server.deps, worldBuilder(server.deps)) };
 }
 
 // --- The expected numbers, from the raw events ----------------------------------------------------------------

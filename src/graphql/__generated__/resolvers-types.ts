@@ -1398,9 +1398,11 @@ export type IndexMappingConversion = {
   mappings: Scalars['JSON']['output'];
 };
 
+/** How actions are broken down: by action type (link_click, lead, purchase, ...). */
 export type InsightsActionBreakdown =
   | 'action_type';
 
+/** Age brackets, as the platform reports them (13-17 ... 65+). */
 export type InsightsAge =
   | '13-17'
   | '18-24'
@@ -1454,6 +1456,7 @@ export type InsightsDatePreset =
   | 'today'
   | 'yesterday';
 
+/** The kind of device an ad was shown on. */
 export type InsightsDevicePlatform =
   | 'desktop'
   | 'mobile';
@@ -1474,6 +1477,7 @@ export type InsightsFilter = {
   value: Scalars['JSON']['input'];
 };
 
+/** How a filter compares: EQUAL and NOT_EQUAL a value, IN and NOT_IN a list, the rest numbers (IN_RANGE takes [low, high]). */
 export type InsightsFilterOperator =
   | 'EQUAL'
   | 'GREATER_THAN'
@@ -1486,6 +1490,7 @@ export type InsightsFilterOperator =
   | 'NOT_IN'
   | 'NOT_IN_RANGE';
 
+/** Gender as people state it, or UNKNOWN. */
 export type InsightsGender =
   | 'female'
   | 'male'
@@ -1517,6 +1522,7 @@ export type InsightsLevel =
   | 'adset'
   | 'campaign';
 
+/** Where within the publisher platform an ad was shown. */
 export type InsightsPlatformPosition =
   | 'an_classic'
   | 'facebook_reels'
@@ -1541,6 +1547,7 @@ export type InsightsPlatformPosition =
   | 'threads_feed'
   | 'video_feeds';
 
+/** Where an ad was shown: the app or network. */
 export type InsightsPublisherPlatform =
   | 'audience_network'
   | 'facebook'
@@ -1604,6 +1611,7 @@ export type InsightsSort = {
   field: Scalars['String']['input'];
 };
 
+/** Which way a sort goes. */
 export type InsightsSortDirection =
   | 'ascending'
   | 'descending';

@@ -7,8 +7,9 @@ import { insightsRowResolvers } from './row.ts';
 import { insightsConnectionResolvers } from './connection.ts';
 import { insightsConnection } from './report.ts';
 
-/** 25-34 → AGE_25_34, 65+ → AGE_65_PLUS. */
-const ageEnum = Object.fromEntries(AGE_BRACKETS.map((age) => [`AGE_${age.replace('-', '_').replace('+', '_PLUS')}`, age])) as Record<string, string>;
+/** An age bracket's GraphQL name (a name cannot start with a digit or hold - or +): 25-34 → AGE_25_34, 65+ → AGE_65_PLUS. */
+export const ageEnumName = (age: string) => `AGE_${age.replace('-', '_').replace('+', '_PLUS')}`;
+const ageEnum = Object.fromEntries(AGE_BRACKETS.map((age) => [ageEnumName(age), age]));
 
 /** Statistics in GraphQL: `insights` on the four objects that have them, the row and connection types, Money. */
 export const insightsResolvers: Resolvers = {

@@ -100,7 +100,8 @@ export async function insightsConnection(
   info: GraphQLResolveInfo,
 ): Promise<InsightsConnectionModel> {
   const { input } = args;
-  if (input.timeIncrement != null && input.timeIncrementDays != null) throw badInput('time_increment_days', 'Use timeIncrement or timeIncrementDays, not both.');
+  if (input.timeIncrement != null && input.timeIncrementDays != null)
+    throw badInput('time_increment_days', 'Use timeIncrement or timeIncrementDays, not both.');
   const wanted = selection(info);
   const call = readInsightsParams({
     fields: wanted.fields.length > 0 ? wanted.fields : undefined,
