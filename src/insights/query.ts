@@ -133,7 +133,7 @@ export interface InsightsPage {
   before?: string;
   after?: string;
   /** The cursor of each row (rows[i] at cursors[i]): GraphQL's edges page from any row. */
-  cursors?: string[];
+  cursors: string[];
   hasNext: boolean;
   hasPrevious: boolean;
 }

@@ -44,8 +44,8 @@ describe('GET /v24.0/<object>/insights', () => {
   it('without parameters: impressions and spend of the last 30 days, one row, numbers as strings', async () => {
     const body = await insights(act());
     const totals = totalsOf(w.events);
-    // last_30d ends yesterday; it starts at the account's first day of delivery, which is later than 30 days ago.
-    expect(body.data).toEqual([{ impressions: String(totals.impressions), spend: money(totals.spend), date_start: RANGE().since, date_stop: dayAgo(1) }]);
+    // last_30d: the 30 days that end yesterday, in the account's time zone.
+    expect(body.data).toEqual([{ impressions: String(totals.impressions), spend: money(totals.spend), date_start: dayAgo(30), date_stop: dayAgo(1) }]);
   });
 
   it('every field: counts, reach as people (not a sum of days), ratios and money as the platform prints them', async () => {

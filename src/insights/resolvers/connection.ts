@@ -9,11 +9,7 @@ export interface InsightsConnectionModel {
 /** Relay paging over a report: each edge carries its row's cursor (the engine's, query.ts), so paging can start at any row. */
 export const insightsConnectionResolvers: InsightsConnectionResolvers = {
   nodes: ({ page }) => page.rows,
-  edges: ({ page }) => {
-    const { cursors } = page;
-    if (!cursors || cursors.length !== page.rows.length) throw new Error('The report page carries no cursor per row (InsightsPage.cursors).');
-    return page.rows.map((node, i) => ({ node, cursor: cursors[i]! }));
-  },
+  edges: ({ page }) => page.rows.map((node, i) => ({ node, cursor: page.cursors[i]! })),
   pageInfo: ({ page }) => ({
     hasNextPage: page.hasNext,
     hasPreviousPage: page.hasPrevious,
