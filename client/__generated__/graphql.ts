@@ -288,8 +288,8 @@ export type InsightsGender =
   | 'UNKNOWN';
 
 /**
- * The parameters of GET /v24.0/<object>/insights. Of datePreset, timeRange and timeRanges the most precise wins
- * (timeRange, then timeRanges, then datePreset); without any, LAST_30D.
+ * The parameters of GET /v24.0/<object>/insights. timeRanges wins over timeRange, which wins over datePreset, as on
+ * the platform; without any, LAST_30D.
  */
 export type InsightsInput = {
   actionBreakdowns?: Array<InsightsActionBreakdown> | null | undefined;

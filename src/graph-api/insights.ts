@@ -1,6 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import { DEFAULT_INSIGHTS_PAGE, insightsReport, MAX_INSIGHTS_PAGE } from '../insights/service.ts';
 import { DEFAULT_FIELDS, MAX_FIELDS, MAX_FILTERS, MAX_SORTS } from '../insights/rules/params.ts';
+import { checkIncrement, MAX_TIME_RANGES } from '../insights/rules/windows.ts';
 import { conversionsOf, costPerActionType, isNumericMetric, metricOf, printCounts, printValues, type PrintedActionStat } from '../insights/rules/metrics.ts';
 import {
   ACTION_BREAKDOWNS,
@@ -15,7 +16,6 @@ import {
   type InsightsRow,
   type InsightsSort,
   type InsightsTarget,
-  type TimeIncrement,
 } from '../insights/query.ts';
 import type { FieldSelection } from './fields.ts';
 import { unknownField } from './fields.ts';
@@ -27,9 +27,6 @@ import { boolean, decodeJsonText, isPlainObject, list, oneOf, optionalParam, par
  * (which fields, presets, breakdown combinations, increments, filters and sorts are allowed, and every number)
  * are the engine's (src/insights/service.ts, rules/): this file only reads syntax and prints.
  */
-
-/** At most this many ranges in time_ranges (the other lists are bounded by the engine's limits, rules/params.ts). */
-export const MAX_TIME_RANGES = 37;
 
 const NAME = /^[a-z_][a-z0-9_.]*$/;
 
@@ -68,14 +65,6 @@ const dayRange: Reader<DayRange> = (value, name) => {
   return { since: range.since, until: range.until };
 };
 
-/** A number of days (the engine bounds it to 1-90), `monthly` or `all_days`. */
-const timeIncrement: Reader<TimeIncrement> = (value, name) => {
-  if (value === 'monthly' || value === 'all_days') return value;
-  const text = typeof value === 'number' ? String(value) : value;
-  if (typeof text === 'string' && /^\d{1,6}$/.test(text.trim())) return Number(text);
-  throw paramError(name, `Param ${name} must be a number of days (1-90), monthly or all_days`);
-};
-
 const filter: Reader<InsightsFilter> = (value, name) => {
   if (!isPlainObject(value) || typeof value.field !== 'string' || typeof value.operator !== 'string' || !('value' in value)) {
     throw paramError(name, `Param ${name} must be a JSON array of {"field", "operator", "value"} objects`);
@@ -111,19 +100,18 @@ export interface InsightsCall {
 }
 
 /**
- * The platform's parameters of a report. Of date_preset, time_range and time_ranges the most precise wins, as on
- * the platform (time_range, then time_ranges, then date_preset): each is still checked.
+ * The platform's parameters of a report, each read into the query as sent (which of date_preset, time_range and
+ * time_ranges wins is the engine's rule, rules/windows.ts).
  */
 export function readInsightsParams(params: Params): InsightsCall {
   const fields = optionalParam(params, 'fields', commaList(fieldName, MAX_FIELDS)) ?? DEFAULT_FIELDS;
-  const preset = optionalParam(params, 'date_preset', datePreset);
-  const timeRange = optionalParam(params, 'time_range', dayRange);
-  const timeRanges = optionalParam(params, 'time_ranges', list(dayRange, { max: MAX_TIME_RANGES, min: 1 }));
   const query: InsightsQuery = {
     fields,
     level: optionalParam(params, 'level', oneOf(INSIGHTS_LEVELS)),
-    ...(timeRange ? { timeRange } : timeRanges ? { timeRanges } : preset ? { datePreset: preset } : {}),
-    timeIncrement: optionalParam(params, 'time_increment', timeIncrement),
+    datePreset: optionalParam(params, 'date_preset', datePreset),
+    timeRange: optionalParam(params, 'time_range', dayRange),
+    timeRanges: optionalParam(params, 'time_ranges', list(dayRange, { max: MAX_TIME_RANGES, min: 1 })),
+    timeIncrement: optionalParam(params, 'time_increment', checkIncrement),
     breakdowns: optionalParam(params, 'breakdowns', commaList(oneOf(BREAKDOWNS), BREAKDOWNS.length)) ?? [],
     actionBreakdowns: optionalParam(params, 'action_breakdowns', commaList(oneOf(ACTION_BREAKDOWNS), ACTION_BREAKDOWNS.length)) ?? [],
     filtering: optionalParam(params, 'filtering', list(filter, { max: MAX_FILTERS })) ?? [],

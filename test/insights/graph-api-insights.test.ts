@@ -148,6 +148,21 @@ describe('GET /v24.0/<object>/insights', () => {
     );
   });
 
+  it('time_ranges wins over time_range, which wins over date_preset, as on the platform', async () => {
+    const day = dayAgo(DELIVERY_DAYS[0]!);
+    const both = await insights(act(), { fields: 'impressions', date_preset: 'today', time_range: { since: day, until: day } });
+    expect(both.data.map((row) => row.date_start)).toEqual([day]);
+    const all = await insights(act(), { fields: 'impressions', time_range: RANGE(), time_ranges: [{ since: day, until: day }] });
+    expect(all.data.map((row) => [row.date_start, row.date_stop])).toEqual([[day, day]]);
+  });
+
+  it('a range reaching back more than 37 months starts where maximum starts', async () => {
+    const maximum = await graph.get(`${act()}/insights`, w.token, { fields: 'impressions', date_preset: 'maximum' });
+    const long = await insights(act(), { fields: 'impressions', time_range: { since: '2015-01-01', until: RANGE().until } });
+    expect(long.data).toEqual([{ impressions: String(totalsOf(w.events).impressions), date_start: maximum.body.data[0].date_start, date_stop: RANGE().until }]);
+    expect(long.data[0]!.date_start > '2015-01-01').toBe(true);
+  });
+
   it.each([
     ['date_preset=last_7d', { date_preset: 'last_7d' }, true],
     ['date_preset=maximum', { date_preset: 'maximum' }, true],
@@ -210,6 +225,36 @@ describe('GET /v24.0/<object>/insights', () => {
       filtering: [{ field: 'campaign.id', operator: 'IN', value: [w.other.campaigns[0]!.id] }],
     });
     expect(foreign.data).toEqual([]);
+  });
+
+  it('filtering: by effective status and by a number (spend in major units)', async () => {
+    const active = await insights(act(), {
+      fields: 'ad_id',
+      level: 'ad',
+      time_range: RANGE(),
+      filtering: [{ field: 'ad.effective_status', operator: 'IN', value: ['ACTIVE'] }],
+    });
+    expect(active.data).toHaveLength(w.tree.ads.length);
+    const paused = await insights(act(), {
+      level: 'ad',
+      time_range: RANGE(),
+      filtering: [{ field: 'ad.effective_status', operator: 'IN', value: ['PAUSED'] }],
+    });
+    expect(paused.data).toEqual([]);
+    const spends = w.tree.ads.map((ad) => totalsOf(eventsOfAds([ad.id])).spend);
+    const threshold = [...spends].sort((a, b) => a - b)[1]! / 100;
+    const over = await insights(act(), {
+      fields: 'ad_id,spend',
+      level: 'ad',
+      time_range: RANGE(),
+      filtering: [{ field: 'spend', operator: 'GREATER_THAN', value: threshold }],
+    });
+    expect(over.data.map((row) => row.ad_id).sort()).toEqual(
+      w.tree.ads
+        .filter((_, i) => spends[i]! / 100 > threshold)
+        .map((ad) => ad.id)
+        .sort(),
+    );
   });
 
   it('sort=spend_descending and spend_ascending', async () => {
@@ -331,6 +376,7 @@ describe('bad input: error 100 naming the parameter, never a 500', () => {
     ['time_range without until', { time_range: { since: '2026-01-01' } }, /time_range/],
     ['time_range with since after until', { time_range: { since: dayAgo(2), until: dayAgo(5) } }, /time_range/],
     ['time_range with a day that does not exist', { time_range: { since: '2026-02-30', until: '2026-03-01' } }, /time_range/],
+    ['time_range that ends before the account and 37 months back', { time_range: { since: '2015-01-01', until: '2015-01-31' } }, /time_range/],
     ['time_ranges that is not a list', { time_ranges: { since: dayAgo(2), until: dayAgo(1) } }, /time_ranges/],
     ['time_increment=0', { time_increment: 0 }, /time_increment/],
     ['time_increment=91', { time_increment: 91 }, /time_increment/],

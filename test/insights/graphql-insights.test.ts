@@ -179,6 +179,16 @@ describe('GraphQL insights', () => {
     expect(data.ad.insights.nodes).toEqual(expected([ad.id]));
   });
 
+  it('timeRanges, timeIncrement MONTHLY and actionBreakdowns', async () => {
+    const days = DELIVERY_DAYS.slice(0, 2).map(dayAgo);
+    const ranges = await accountInsights({ input: { timeRanges: days.map((day) => ({ since: day, until: day })) } });
+    expect(ranges.nodes.map((row: any) => [row.dateStart, row.dateStop])).toEqual(days.map((day) => [day, day]));
+    const monthly = await accountInsights({ input: { timeRange: RANGE(), timeIncrement: 'MONTHLY', actionBreakdowns: ['ACTION_TYPE'] } });
+    expect(monthly.nodes.reduce((sum: number, row: any) => sum + row.impressions, 0)).toBe(totalsOf(w.events).impressions);
+    const leads = monthly.nodes.flatMap((row: any) => row.actions.filter((a: any) => a.actionType === 'lead').map((a: any) => a.value));
+    expect(leads.reduce((a: number, b: number) => a + b, 0)).toBe(totalsOf(w.events).actions.lead);
+  });
+
   it('filtering and sort', async () => {
     const [first] = w.tree.campaigns;
     const filtered = await accountInsights({

@@ -100,26 +100,27 @@ export async function insightsConnection(
   info: GraphQLResolveInfo,
 ): Promise<InsightsConnectionModel> {
   const { input } = args;
-  if (input.timeIncrement != null && input.timeIncrementDays != null)
+  if (input.timeIncrement != null && input.timeIncrementDays != null) {
     throw badInput('time_increment_days', 'Use timeIncrement or timeIncrementDays, not both.');
+  }
   const wanted = selection(info);
-  const call = readInsightsParams({
-    fields: wanted.fields.length > 0 ? wanted.fields : undefined,
-    level: input.level,
-    date_preset: input.datePreset,
-    time_range: input.timeRange,
-    time_ranges: input.timeRanges,
-    time_increment: input.timeIncrementDays ?? input.timeIncrement,
-    breakdowns: input.breakdowns,
-    action_breakdowns: input.actionBreakdowns,
-    filtering: input.filtering,
-    sort: input.sort?.map((sort) => `${sort.field}_${sort.direction}`),
-  });
   try {
-    // With no field of a row asked for (only pageInfo), the default fields.
+    const call = readInsightsParams({
+      // With no field of a row asked for (only pageInfo), the default fields.
+      fields: wanted.fields.length > 0 ? wanted.fields : undefined,
+      level: input.level,
+      date_preset: input.datePreset,
+      time_range: input.timeRange,
+      time_ranges: input.timeRanges,
+      time_increment: input.timeIncrementDays ?? input.timeIncrement,
+      breakdowns: input.breakdowns,
+      action_breakdowns: input.actionBreakdowns,
+      filtering: input.filtering,
+      sort: input.sort?.map((sort) => `${sort.field}_${sort.direction}`),
+    });
     return { page: await insightsReport(ctx, target, call.query, pageOf(args), { summary: wanted.summary }) };
   } catch (error) {
-    // The engine names time_increment; a caller who sent days sent them as timeIncrementDays.
+    // The rules name time_increment; a caller who sent a number of days sent it as timeIncrementDays.
     if (input.timeIncrementDays != null && error instanceof DomainError && error.field === 'time_increment') {
       throw badInput('time_increment_days', error.message, { graph: error.graph });
     }
