@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.ts';
 import { expectGraphError, UNKNOWN_OBJECT, type GraphClient } from '../helpers/graph.ts';
+import { worldBuilder } from '../helpers/world.ts';
 import {
   ALL_FIELDS,
   DELIVERY_DAYS,
@@ -9,10 +10,12 @@ import {
   money,
   printedTotals,
   sortedLists,
-  surfaceServer,
+  surfaceSuite,
   totalsOf,
   type SurfaceWorld,
 } from './surface-world.ts';
+import { expectedBy, rowKey } from './oracle.ts';
+import type { Breakdown } from '../../src/insights/query.ts';
 
 /**
  * GET /v24.0/<act|campaign|adset|ad>/insights over real HTTP, every parameter, and `insights{...}` in `fields`
@@ -23,12 +26,7 @@ let server: TestServer;
 let graph: GraphClient;
 let w: SurfaceWorld;
 
-beforeAll(async () => {
-  ({ server, graph, w } = await surfaceServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
+surfaceSuite((suite) => ({ server, graph, w } = suite));
 
 const act = () => `act_${w.tree.account.id}`;
 const RANGE = DELIVERY_RANGE;
@@ -185,19 +183,18 @@ describe('GET /v24.0/<object>/insights', () => {
     ['publisher_platform,platform_position,device_platform', ['publisher_platform', 'platform_position', 'device_platform']],
   ])('breakdowns=%s: a row per value, under the breakdown names, summing to the whole', async (breakdowns, keys) => {
     const body = await insights(act(), { fields: 'impressions,reach', breakdowns, time_range: RANGE() });
-    const impressions = w.events.filter((e) => e.type === 'impression');
-    const groups = new Map<string, typeof impressions>();
-    for (const event of impressions) {
-      const key = keys.map((k) => (event as unknown as Record<string, string>)[k]).join('|');
-      groups.set(key, [...(groups.get(key) ?? []), event]);
-    }
+    const key = rowKey('account', w.tree.account.id, keys as Breakdown[]);
+    const groups = expectedBy(
+      w.events.filter((e) => e.type === 'impression'),
+      key,
+    );
     expect(body.data).toHaveLength(groups.size);
     for (const row of body.data) {
-      const group = groups.get(keys.map((k) => row[k]).join('|'))!;
+      const group = groups.get([w.tree.account.id, ...keys.map((k) => row[k])].join('|'));
       expect(group, JSON.stringify(row)).toBeDefined();
       expect(row).toEqual({
-        impressions: String(group.length),
-        reach: String(new Set(group.map((e) => e.person)).size),
+        impressions: String(group!.impressions),
+        reach: String(group!.reach),
         ...Object.fromEntries(keys.map((k) => [k, row[k]])),
         date_start: RANGE().since,
         date_stop: RANGE().until,
@@ -405,6 +402,23 @@ describe('bad input: error 100 naming the parameter, never a 500', () => {
   it("level=campaign on an ad set's insights (a level above the object) is error 100 naming level", async () => {
     const response = await graph.get(`${w.tree.adSets[0]!.id}/insights`, w.token, { level: 'campaign' });
     expectGraphError(response, { status: 400, code: 100, message: /level/ });
+  });
+
+  it('statistics follow the read permissions of their object: an auditor reads them, a moderator is refused as reading the object is', async () => {
+    const world = worldBuilder(server.deps);
+    const auditor = (await world.user({ organizationId: w.tree.account.organizationId, role: 'auditor' })).token;
+    expect((await insights(act(), { fields: 'impressions', time_range: RANGE() }, auditor)).data).toHaveLength(1);
+    const moderator = (await world.user({ organizationId: w.tree.account.organizationId, role: 'moderator' })).token;
+    for (const id of [act(), w.tree.campaigns[0]!.id, w.tree.adSets[0]!.id, w.tree.ads[0]!.id]) {
+      const object = await graph.get(id, moderator, { fields: 'name' });
+      const statistics = await graph.get(`${id}/insights`, moderator);
+      expect(object.status).toBeGreaterThanOrEqual(400);
+      expect({ status: statistics.status, code: statistics.body.error?.code, subcode: statistics.body.error?.error_subcode }).toEqual({
+        status: object.status,
+        code: object.body.error.code,
+        subcode: object.body.error.error_subcode,
+      });
+    }
   });
 
   it("another organization's object answers as missing (100/33); no token is 190", async () => {

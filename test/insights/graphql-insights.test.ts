@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../helpers/server.ts';
 import { dataOf, firstError } from '../helpers/api.ts';
 import type { GraphClient } from '../helpers/graph.ts';
-import { DELIVERY_DAYS, DELIVERY_RANGE, dayAgo, money, printedTotals, surfaceServer, totalsOf, type SurfaceWorld } from './surface-world.ts';
+import { DELIVERY_DAYS, DELIVERY_RANGE, dayAgo, money, printedTotals, surfaceSuite, totalsOf, type SurfaceWorld } from './surface-world.ts';
 
 /**
  * `insights(input, first, after, last, before)` on AdAccount, Campaign, AdSet and Ad (issue 19): typed rows,
@@ -14,12 +14,7 @@ let server: TestServer;
 let graph: GraphClient;
 let w: SurfaceWorld;
 
-beforeAll(async () => {
-  ({ server, graph, w } = await surfaceServer());
-});
-afterAll(async () => {
-  await server?.close();
-});
+surfaceSuite((suite) => ({ server, graph, w } = suite));
 
 const RANGE = DELIVERY_RANGE;
 

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import bizSdk from 'facebook-nodejs-business-sdk';
 import type { TestServer } from '../helpers/server.ts';
 import { pointSdkAt } from '../helpers/sdk.ts';
 import type { GraphClient } from '../helpers/graph.ts';
-import { DELIVERY_DAYS, DELIVERY_RANGE, money, surfaceServer, totalsOf, type SurfaceWorld } from './surface-world.ts';
+import { DELIVERY_DAYS, DELIVERY_RANGE, money, surfaceSuite, totalsOf, type SurfaceWorld } from './surface-world.ts';
 
 /**
  * Statistics through the reference client, facebook-nodejs-business-sdk 24.0.1 (issue 19): getInsights of
@@ -35,14 +35,11 @@ let graph: GraphClient;
 let w: SurfaceWorld;
 let restoreSdk: (() => void) | undefined;
 
-beforeAll(async () => {
-  ({ server, graph, w } = await surfaceServer());
+surfaceSuite((suite) => {
+  ({ server, graph, w } = suite);
   restoreSdk = pointSdkAt(server.url, w.token);
 });
-afterAll(async () => {
-  restoreSdk?.();
-  await server?.close();
-});
+afterAll(() => restoreSdk?.());
 
 const RANGE = DELIVERY_RANGE;
 

@@ -1,6 +1,8 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { AppDeps } from '../../src/context/index.ts';
 import type { AdRecord } from '../../src/ads/store.ts';
-import { adTree, importEvents, type AdTree, type DeliveryEvent } from '../helpers/insights.ts';
+import { adTree, importEvents, type AdTree } from '../helpers/insights.ts';
+import { expectedBy, importLine, type DayEvent, type Expected } from './oracle.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { graphClient, type GraphClient } from '../helpers/graph.ts';
@@ -8,9 +10,9 @@ import { graphClient, type GraphClient } from '../helpers/graph.ts';
 /**
  * The world the surface tests report on (/v24.0, GraphQL, the SDK): delivery imported through the real import
  * (test/helpers/insights.ts) into a USD account (2 campaigns, 2 ad sets each, 1 ad each) on four recent days, a
- * JPY account with one ad, and another organization's account. The expected numbers are computed here from the
- * raw events, apart from the engine: counts and money summed, reach and unique clicks as exact distinct counts
- * (small sets are exact in the sketch), ratios by the platform's rule (6 decimals, half up).
+ * JPY account with one ad, and another organization's account. The expected numbers come from the raw events,
+ * apart from the engine: totals by the report tests' oracle (oracle.ts: sums, and reach and unique clicks as exact
+ * distinct counts, which small sets match exactly), printed here by the platform's rules (6 decimals, half up).
  */
 
 const DAY_MS = 86_400_000;
@@ -21,18 +23,16 @@ export const DELIVERY_DAYS = [5, 4, 3, 2];
 /** The first and last day with delivery. */
 export const DELIVERY_RANGE = () => ({ since: dayAgo(DELIVERY_DAYS[0]!), until: dayAgo(DELIVERY_DAYS.at(-1)!) });
 
-export type Event = DeliveryEvent;
-
 /** The events of one ad on one day: enough variety for every breakdown, people shared across days and ads. */
-function eventsOf(ad: AdRecord, adIndex: number, dayIndex: number, day: string): DeliveryEvent[] {
+function eventsOf(ad: AdRecord, adIndex: number, dayIndex: number, day: string): DayEvent[] {
   const time = `${day}T12:00:00Z`;
-  const events: DeliveryEvent[] = [];
+  const of = { ad_id: ad.id, campaign_id: ad.campaignId, adset_id: ad.adsetId, time, day };
+  const events: DayEvent[] = [];
   const people = 10 + adIndex * 3 + dayIndex;
   for (let i = 0; i < people; i++) {
     events.push({
+      ...of,
       type: 'impression',
-      ad_id: ad.id,
-      time,
       person: `p${i}`,
       spend: 7 + adIndex,
       age: i % 2 === 0 ? '25-34' : '35-44',
@@ -44,10 +44,10 @@ function eventsOf(ad: AdRecord, adIndex: number, dayIndex: number, day: string):
     });
   }
   for (let i = 0; i < 2 + adIndex; i++) {
-    events.push({ type: 'click', ad_id: ad.id, time, person: `p${i}`, link: i % 2 === 0 } as DeliveryEvent);
+    events.push({ ...of, type: 'click', person: `p${i}`, link: i % 2 === 0 });
   }
-  events.push({ type: 'action', ad_id: ad.id, time, person: 'p1', action_type: 'lead' } as DeliveryEvent);
-  if ((adIndex + dayIndex) % 2 === 0) events.push({ type: 'action', ad_id: ad.id, time, person: 'p2', action_type: 'purchase', value: 1999 } as DeliveryEvent);
+  events.push({ ...of, type: 'action', person: 'p1', action_type: 'lead' });
+  if ((adIndex + dayIndex) % 2 === 0) events.push({ ...of, type: 'action', person: 'p2', action_type: 'purchase', value: 1999 });
   return events;
 }
 
@@ -55,8 +55,8 @@ export interface SurfaceWorld {
   tree: AdTree;
   jpy: AdTree;
   other: AdTree;
-  events: DeliveryEvent[];
-  jpyEvents: DeliveryEvent[];
+  events: DayEvent[];
+  jpyEvents: DayEvent[];
   token: string;
   otherToken: string;
 }
@@ -84,50 +84,39 @@ export async function surfaceWorld(deps: AppDeps, world: ReturnType<typeof world
     event.spend ? { ...event, spend: event.spend * 13 } : event,
   );
   const otherEvents = DELIVERY_DAYS.flatMap((daysAgo, k) => eventsOf(other.ads[0]!, 0, k, dayAgo(daysAgo)));
-  await importEvents(deps, [...events, ...jpyEvents, ...otherEvents]);
+  await importEvents(deps, [...events, ...jpyEvents, ...otherEvents].map(importLine));
   return { tree, jpy, other, events, jpyEvents, token, otherToken };
 }
 
-/** A test server over a fresh database holding the surface world, and a /v24.0 client for it. */
-export async function surfaceServer(): Promise<{ server: TestServer; graph: GraphClient; w: SurfaceWorld }> {
-  const server = await startTestServer();
-  return { server, graph: graphClient(server), w: await surfaceWorld(server.deps, worldBuilder(server.deps)) };
+export interface SurfaceSuite {
+  server: TestServer;
+  graph: GraphClient;
+  w: SurfaceWorld;
+}
+
+/**
+ * For a test file: before its tests, a test server over a fresh database holding the surface world, and a /v24.0
+ * client for it (handed to `use`); after them, the server closed.
+ */
+export function surfaceSuite(use: (suite: SurfaceSuite) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer();
+    use({ server, graph: graphClient(server), w: await surfaceWorld(server.deps, worldBuilder(server.deps)) });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
 }
 
 // --- The expected numbers, from the raw events ----------------------------------------------------------------
 
-export interface Totals {
-  impressions: number;
-  reach: number;
-  clicks: number;
-  uniqueClicks: number;
-  inlineLinkClicks: number;
-  spend: number;
-  actions: Record<string, number>;
-  actionValues: Record<string, number>;
-}
+export type Totals = Expected;
 
-export function totalsOf(events: readonly DeliveryEvent[]): Totals {
-  const impressions = events.filter((e) => e.type === 'impression');
-  const clicks = events.filter((e) => e.type === 'click');
-  const actions: Record<string, number> = {};
-  const actionValues: Record<string, number> = {};
-  for (const click of clicks) if (click.link) actions.link_click = (actions.link_click ?? 0) + 1;
-  for (const action of events.filter((e) => e.type === 'action')) {
-    actions[action.action_type!] = (actions[action.action_type!] ?? 0) + 1;
-    if (action.value !== undefined) actionValues[action.action_type!] = (actionValues[action.action_type!] ?? 0) + action.value;
-  }
-  return {
-    impressions: impressions.length,
-    reach: new Set(impressions.map((e) => e.person)).size,
-    clicks: clicks.length,
-    uniqueClicks: new Set(clicks.map((e) => e.person)).size,
-    inlineLinkClicks: clicks.filter((e) => e.link).length,
-    spend: events.reduce((sum, e) => sum + (e.spend ?? 0), 0),
-    actions,
-    actionValues,
-  };
-}
+const NONE: Expected = { impressions: 0, clicks: 0, inlineLinkClicks: 0, spend: 0, reach: 0, uniqueClicks: 0, actions: {}, actionValues: {} };
+
+/** The exact totals of these events. */
+export const totalsOf = (events: readonly DayEvent[]): Totals => expectedBy(events, () => '').get('') ?? NONE;
 
 /** Minor units as major units, by integer arithmetic: 1234 → "12.34" (digits 2), "1234" (digits 0). */
 export function money(minor: number, digits = 2): string {
