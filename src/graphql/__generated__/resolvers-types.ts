@@ -73,6 +73,7 @@ export type Ad = Node & {
   /** From its own status, its campaign's, its ad set's and the ad set's issues (ADSET_PAUSED when the ad set is paused). */
   effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<ad id>/insights). */
   insights: InsightsConnection;
   name: Scalars['String']['output'];
   status: ObjectStatus;
@@ -296,6 +297,7 @@ export type AdSet = Node & {
   existingCustomerBudgetPercentage?: Maybe<Scalars['BigInt']['output']>;
   frequencyControlSpecs?: Maybe<Scalars['JSON']['output']>;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<ad set id>/insights). */
   insights: InsightsConnection;
   instagramUserId?: Maybe<Scalars['String']['output']>;
   isDynamicCreative?: Maybe<Scalars['Boolean']['output']>;
@@ -684,6 +686,7 @@ export type Campaign = Node & {
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
   effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<campaign id>/insights). */
   insights: InsightsConnection;
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   name: Scalars['String']['output'];
