@@ -146,16 +146,16 @@ async function renderNode(out: Output, node: AnyGraphNode, record: unknown, sele
   for (const item of selection ?? []) {
     const field = node.fields[item.name];
     const edge = node.edges[item.name];
-    const target = item.name === 'insights' ? insightsTargetOf(node.name, record) : undefined;
-    if (target) {
-      const insights = await expandInsights(out.ctx, target, item, out.window);
-      if (insights) result.insights = insights;
-      continue;
-    }
     if (edge) {
       const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
       const filter = edge.filter?.(item.modifiers);
       result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children, filter)).body;
+      continue;
+    }
+    const target = item.name === 'insights' ? insightsTargetOf(node.name, record) : undefined;
+    if (target) {
+      const insights = await expandInsights(out.ctx, target, item, out.window);
+      if (insights) result.insights = insights;
       continue;
     }
     if (!field) throw unknownField(item.name, node.name);
