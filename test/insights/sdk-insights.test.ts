@@ -87,9 +87,10 @@ describe('facebook-nodejs-business-sdk 24.0.1: getInsights', () => {
     ['Ad', () => new Ad(w.tree.ads[3]!.id), () => [w.tree.ads[3]!]],
   ])('%s.getInsights with a breakdown and time_increment', async (_name, object, adsOf) => {
     const params = { breakdowns: ['publisher_platform'], time_increment: 1, date_preset: 'last_7d', limit: 3 };
-    const { rows } = await allPages(await object().getInsights(['impressions', 'spend', 'actions'], params));
+    const { rows, pages } = await allPages(await object().getInsights(['impressions', 'spend', 'actions'], params));
     const ids = adsOf().map((a) => a.id);
     expect(rows).toHaveLength(DELIVERY_DAYS.length * 2);
+    expect(pages).toBe(Math.ceil(rows.length / params.limit));
     for (const row of rows) {
       const events = w.events.filter(
         (e) =>
