@@ -18,7 +18,7 @@ import type { MigrationJob } from '../../src/dateformats/service.ts';
 import { PLACE_KINDS, SEVERITIES, TARGET_KINDS } from '../../src/dateformats/resolvers.ts';
 import * as insights from '../../src/insights/query.ts';
 import { AGE_BRACKETS, DEVICE_PLATFORMS, GENDERS, PLATFORM_POSITIONS, PUBLISHER_PLATFORMS } from '../../src/insights/rules/breakdowns.ts';
-import type { NumberOperator } from '../../src/insights/rules/params.ts';
+import { NUMBER_OPERATORS, SET_OPERATORS } from '../../src/insights/rules/params.ts';
 import { ageEnumName } from '../../src/insights/resolvers/index.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
@@ -68,18 +68,7 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   InsightsTimeIncrement: ['all_days', 'monthly'] satisfies Array<insights.TimeIncrement>,
   InsightsBreakdown: insights.BREAKDOWNS,
   InsightsActionBreakdown: insights.ACTION_BREAKDOWNS,
-  InsightsFilterOperator: [
-    'EQUAL',
-    'NOT_EQUAL',
-    'GREATER_THAN',
-    'GREATER_THAN_OR_EQUAL',
-    'LESS_THAN',
-    'LESS_THAN_OR_EQUAL',
-    'IN_RANGE',
-    'NOT_IN_RANGE',
-    'IN',
-    'NOT_IN',
-  ] satisfies Array<NumberOperator | 'IN' | 'NOT_IN'>,
+  InsightsFilterOperator: [...new Set([...NUMBER_OPERATORS, ...SET_OPERATORS])],
   InsightsSortDirection: ['ascending', 'descending'] satisfies Array<insights.InsightsSort['direction']>,
   InsightsAge: AGE_BRACKETS,
   InsightsGender: GENDERS,
