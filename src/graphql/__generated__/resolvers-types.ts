@@ -1560,7 +1560,7 @@ export type InsightsPublisherPlatform =
 
 /**
  * One row of a report: an object of the report's level over one window of days, with one set of breakdown values.
- * Counts are exact; reach and uniqueClicks count distinct people (estimated within about 1%, never summed); a ratio
+ * Counts are exact; reach and uniqueClicks count distinct people (merged sketches, within 2%; never summed); a ratio
  * over zero (a cpc without clicks) is null.
  */
 export type InsightsRow = {
