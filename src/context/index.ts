@@ -9,6 +9,7 @@ import type { Principal } from '../authz/policy.ts';
 import { createIdentityLoaders } from '../identity/loaders.ts';
 import { createAdsLoaders } from '../ads/loaders.ts';
 import { createCommentLoaders } from '../comments/loaders.ts';
+import { createDeliveryLoaders } from '../insights/delivery.ts';
 import { createOAuthLoaders } from '../oauth/loaders.ts';
 import { loaderById, loaderGroup } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
@@ -27,6 +28,8 @@ export interface AppDeps {
   keys: KeyRing;
   /** The background runner of stored asynchronous requests, when this process runs one (the server does). */
   jobs?: JobRunner;
+  /** The time now: what "today" and learning read (tests fix it). */
+  now: () => Date;
 }
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
@@ -41,6 +44,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
     passwords: createPasswordHasher(config.bcryptThreads),
     keys: new KeyRing(db),
+    now: () => new Date(),
   };
 }
 
@@ -61,6 +65,7 @@ export function createLoaders(db: Db) {
     identity: createIdentityLoaders(db),
     ads: createAdsLoaders(db),
     comments: createCommentLoaders(db),
+    delivery: createDeliveryLoaders(db),
     oauth: createOAuthLoaders(db),
   }));
 }
