@@ -28,9 +28,12 @@ export interface AppDeps {
   keys: KeyRing;
   /** The background runner of stored asynchronous requests, when this process runs one (the server does). */
   jobs?: JobRunner;
-  /** The time now: what "today" and learning read (tests fix it). */
-  now: () => Date;
+  /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
+  clock?: () => Date;
 }
+
+/** The time now: the dependencies' clock, else the system's. */
+export const timeNow = (deps: Pick<AppDeps, 'clock'>): Date => deps.clock?.() ?? new Date();
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
 export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; rateLimitPrefix?: string } = {}): AppDeps {
@@ -44,7 +47,6 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
     passwords: createPasswordHasher(config.bcryptThreads),
     keys: new KeyRing(db),
-    now: () => new Date(),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../context/index.ts';
+import { timeNow, type RequestContext } from '../context/index.ts';
 import type { Db } from '../db/index.ts';
 import { loaderMaker } from '../db/batch.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../ads/store.ts';
@@ -86,7 +86,7 @@ const spendOf = (ctx: RequestContext, level: InsightsLevel, objectId: string, da
 /** What is left of the budget the object holds; "0" when it holds none (the other level holds it), as the platform reads. */
 async function remainingOf(ctx: RequestContext, level: 'adset' | 'campaign', object: BudgetHolder & { id: string; accountId: string }): Promise<string> {
   const account = await accountOf(ctx, object.accountId);
-  const period = budgetPeriod(object, ctx.now(), account.timezoneName);
+  const period = budgetPeriod(object, timeNow(ctx), account.timezoneName);
   if (period === null) return '0';
   return String(budgetRemaining(period, await spendOf(ctx, level, object.id, period.days)));
 }
@@ -102,7 +102,7 @@ export async function accountAmountSpent(ctx: RequestContext, account: AdAccount
 /** The running length of the ad set's campaign, in seconds. */
 export async function campaignActiveTime(ctx: RequestContext, adSet: AdSetRecord): Promise<string> {
   const campaign = await ctx.loaders.ads.campaignById.load(adSet.campaignId);
-  return String(campaign ? campaignActiveSeconds(campaign, ctx.now()) : 0);
+  return String(campaign ? campaignActiveSeconds(campaign, timeNow(ctx)) : 0);
 }
 
 /** Where the ad set is in learning; null when its optimization goal has no event to learn from (NONE). */
@@ -114,7 +114,7 @@ export async function learningStageInfo(ctx: RequestContext, adSet: AdSetRecord)
   const days = await ctx.loaders.delivery.days.load(keyOf('adset', adSet.id, learningDays(editedAt, account.timezoneName)));
   const conversions = countEvents(event, days);
   return {
-    status: learningStatus(conversions, editedAt, ctx.now()),
+    status: learningStatus(conversions, editedAt, timeNow(ctx)),
     conversions,
     lastSignificantEdit: editedAt,
     attributionWindows: attributionWindows(adSet.attributionSpec),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
 import { camel } from '../../db/rows.ts';
 import type { Params } from '../../graph-api/params.ts';
 import { adSetViolations, withAdSetDefaults, type AdSetDraft, type AdSetRuleContext } from '../rules/ad-set.ts';
@@ -161,7 +161,7 @@ export async function updateAdSet(ctx: RequestContext, adSetId: string, params: 
     const { draft, context, violations } = await updateViolations(ctx, trx, current, input, sentNames, true);
     refuseFirst(violations);
     recommendations = wantsRecommendations(input, draft, context);
-    const now = ctx.now();
+    const now = timeNow(ctx);
     const patch = patchOf(current, draft);
     if (Object.keys(patch).length === 0) return;
     await trx(adSets.table)
@@ -201,7 +201,7 @@ async function cascadeToAds(trx: Knex.Transaction, adSetId: string, status: 'DEL
 export async function deleteAdSet(ctx: RequestContext, adSetId: string): Promise<void> {
   await writeLocked(ctx, AD_SET, adSetId, 'delete', async (trx, current) => {
     if (current.status === 'DELETED') return;
-    const now = ctx.now();
+    const now = timeNow(ctx);
     await trx(adSets.table).where({ id: current.id }).update({ status: 'DELETED', status_changed_time: now, updated_time: now });
     await cascadeToAds(trx, current.id, 'DELETED', now);
   });

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { graphId, jsonObject, oneOf, optionalParam, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { CREATE_STATUSES, OBJECT_STATUSES } from '../rules/enums.ts';
@@ -66,7 +66,7 @@ export function createAd(ctx: RequestContext, accountId: string, params: Params)
         },
       ]);
       // An ad added is a significant edit of its ad set: learning starts again.
-      await restartLearning(trx, { adSetId: adsetId }, ctx.now());
+      await restartLearning(trx, { adSetId: adsetId }, timeNow(ctx));
       return created!;
     },
     loader: AD.loader,
@@ -85,7 +85,7 @@ export function updateAd(ctx: RequestContext, adId: string, params: Params): Pro
     refuseFirst(stateViolations('ad', current.id, current.status, sent, { status: input.status }));
     // Only the state table's transitions are allowed, so an ad never returns from ARCHIVED or DELETED and
     // the count of the ad set's live ads cannot grow here.
-    const now = ctx.now();
+    const now = timeNow(ctx);
     const patch: Partial<AdRecord> = { ...definedOnly({ name: input.name, status: input.status, creative: input.creative }), updatedTime: now };
     await trx(ads.table).where({ id: current.id }).update(ads.toRow(patch));
     // A new creative is a significant edit of the ad set: learning starts again.

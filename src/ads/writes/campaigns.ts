@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { dateTime, list, oneOf, optionalParam, paramError, positiveInteger, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { BID_STRATEGIES, CREATE_STATUSES, OBJECT_STATUSES, OBJECTIVES, SPECIAL_AD_CATEGORIES, type ObjectStatus } from '../rules/enums.ts';
@@ -147,7 +147,7 @@ export async function updateCampaign(ctx: RequestContext, campaignId: string, pa
       stopTime: changes.stopTime ?? current.stopTime,
     };
     assertCampaignCoherent(changes, after);
-    const now = ctx.now();
+    const now = timeNow(ctx);
     const patch: Partial<CampaignRecord> = { ...definedOnly(changes), updatedTime: now };
     delete patch.objective;
     // Its running length counts ACTIVE spells; a campaign budget's significant edits restart its ad sets' learning.
@@ -164,7 +164,7 @@ export async function updateCampaign(ctx: RequestContext, campaignId: string, pa
 export async function deleteCampaign(ctx: RequestContext, campaignId: string): Promise<void> {
   await writeLocked(ctx, CAMPAIGN, campaignId, 'delete', async (trx, current) => {
     if (current.status === 'DELETED') return;
-    const now = ctx.now();
+    const now = timeNow(ctx);
     await trx(campaigns.table)
       .where({ id: current.id })
       .update(campaigns.toRow({ status: 'DELETED', ...afterStatusChange(current, now), updatedTime: now }));
