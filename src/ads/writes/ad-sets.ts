@@ -86,7 +86,7 @@ export async function createAdSet(ctx: RequestContext, accountId: string, params
     const locked = (await lockRow(ctx.db, trx, 'ad_accounts', account.id)) ? await accountRow(trx, account.id) : account;
     const { draft, context, violations } = await createViolations(ctx, trx, locked, input, true);
     refuseFirst(violations);
-    const [adSet] = await insertAdSets(trx, [draft]);
+    const [adSet] = await insertAdSets(trx, [{ ...draft, createdTime: timeNow(ctx) }]);
     return { adSet: adSet!, recommendations: wantsRecommendations(input, draft, context) };
   });
   ctx.loaders.ads.adSetById.clear(result.adSet.id).prime(result.adSet.id, result.adSet);

@@ -112,6 +112,9 @@ export function createCampaign(ctx: RequestContext, accountId: string, params: P
           activeSeconds: '0',
           statusChangedTime: null,
           ...fields,
+          // On the clock that running lengths and learning read.
+          createdTime: timeNow(ctx),
+          updatedTime: timeNow(ctx),
         },
       ]);
       return campaign!;
