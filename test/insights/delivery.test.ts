@@ -3,7 +3,9 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { graphClient, type GraphClient } from '../helpers/graph.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { adTree, DEFAULT_PLACEMENT, importLines, type AdTree } from '../helpers/insights.ts';
+import bizSdk from 'facebook-nodejs-business-sdk';
 import type { AdRecord } from '../../src/ads/store.ts';
+import { pointSdkAt } from '../helpers/sdk.ts';
 
 // The object fields that depend on delivery (issue 19), read on /v24.0 and GraphQL over real HTTP, from statistics
 // imported through the real import (test/helpers/insights.ts), with the server's clock fixed (deps.clock). Every
@@ -201,6 +203,25 @@ describe('budget_remaining in JPY: lifetime budgets, campaign budgets, overspend
   it('amount_spent in yen', async () => {
     expect((await read(`act_${tokyo.account.id}`, 'amount_spent,currency')).amount_spent).toBe(String(5000 + 7000 + 1234 + 999 + 800 + 1500 + 1000 + 9999));
   });
+
+  it('the official SDK reads them', async () => {
+    type Readable = new (id: string) => { get(fields: string[]): Promise<{ _data: Record<string, unknown> }> };
+    const { AdAccount, AdSet, Campaign } = bizSdk as unknown as Record<'AdAccount' | 'AdSet' | 'Campaign', Readable>;
+    const restore = pointSdkAt(server.url, token);
+    try {
+      const adSet = await new AdSet(tokyo.adSets[0]!.id).get(['budget_remaining', 'lifetime_budget', 'campaign_active_time']);
+      expect(adSet._data).toEqual({
+        id: tokyo.adSets[0]!.id,
+        budget_remaining: String(30000 - 7000 - 1234),
+        lifetime_budget: '30000',
+        campaign_active_time: expect.stringMatching(/^\d+$/),
+      });
+      expect((await new Campaign(tokyo.campaigns[1]!.id).get(['budget_remaining']))._data.budget_remaining).toBe(String(10000 - 1500 - 1000));
+      expect((await new AdAccount(`act_${tokyo.account.id}`).get(['amount_spent']))._data.amount_spent).toBe(String(27532));
+    } finally {
+      restore();
+    }
+  });
 });
 
 describe('learning_stage_info and the edits that restart learning', () => {
@@ -305,6 +326,33 @@ describe('learning_stage_info and the edits that restart learning', () => {
     setClock(after(29 * DAY));
     await post(adSetId, { status: 'ACTIVE' });
     await expectStage('LEARNING', 0, after(26 * DAY + HOUR));
+  });
+
+  it("a campaign budget's significant change restarts the learning of its ad sets; a small one does not", async () => {
+    setClock(after(30 * DAY));
+    const campaign = await post(`act_${accountId}/campaigns`, {
+      name: 'Campaign budget',
+      objective: 'OUTCOME_TRAFFIC',
+      status: 'ACTIVE',
+      special_ad_categories: [],
+      daily_budget: 20000,
+      bid_strategy: 'LOWEST_COST_WITHOUT_CAP',
+    });
+    const shared = await post(`act_${accountId}/adsets`, {
+      name: 'Shares it',
+      campaign_id: campaign.id,
+      billing_event: 'IMPRESSIONS',
+      optimization_goal: 'LINK_CLICKS',
+      targeting: { geo_locations: { countries: ['US'] } },
+    });
+    const lastEdit = async () => (await read(shared.id, 'learning_stage_info')).learning_stage_info.last_sig_edit_ts;
+    expect(await lastEdit()).toBe(seconds(after(30 * DAY)));
+    setClock(after(31 * DAY));
+    await post(campaign.id, { daily_budget: 30000 });
+    expect(await lastEdit()).toBe(seconds(after(31 * DAY)));
+    setClock(after(32 * DAY));
+    await post(campaign.id, { daily_budget: 31000 });
+    expect(await lastEdit()).toBe(seconds(after(31 * DAY)));
   });
 
   it('an ad set whose goal has no event to learn from has no learning stage', async () => {
