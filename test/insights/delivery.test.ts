@@ -309,6 +309,14 @@ describe('learning_stage_info and the edits that restart learning', () => {
     await expectStage('LEARNING', 0, after(18 * DAY));
   });
 
+  it("an ad's new creative restarts it; its new name does not", async () => {
+    setClock(after(18 * DAY + HOUR));
+    await post(firstAd.id, { name: 'First, renamed' });
+    await expectStage('LEARNING', 0, after(18 * DAY));
+    await post(firstAd.id, { creative: { title: 'New words' } });
+    await expectStage('LEARNING', 0, after(18 * DAY + HOUR));
+  });
+
   it('a budget 50% higher restarts it', async () => {
     setClock(after(19 * DAY));
     await post(adSetId, { daily_budget: 16500 });

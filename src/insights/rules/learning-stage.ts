@@ -1,5 +1,5 @@
 import type { DayRange } from '../query.ts';
-import { accountDay } from './budget-period.ts';
+import { todayIn } from './windows.ts';
 
 /**
  * An ad set's learning stage (learning_stage_info), as the platform reports it: delivery learns until the ad set
@@ -86,7 +86,7 @@ export function countEvents(event: OptimizationEvent, days: readonly LearningDay
 
 /** The account days whose events count towards learning after an edit at `editedAt`. */
 export function learningDays(editedAt: Date, timeZone: string): DayRange {
-  return { since: accountDay(editedAt, timeZone), until: accountDay(new Date(editedAt.getTime() + LEARNING_DAYS * DAY_MS), timeZone) };
+  return { since: todayIn(timeZone, editedAt), until: todayIn(timeZone, new Date(editedAt.getTime() + LEARNING_DAYS * DAY_MS)) };
 }
 
 export function learningStatus(events: number, editedAt: Date, now: Date): LearningStatus {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { accountDay, addDays, budgetPeriod, budgetRemaining, type BudgetHolder } from '../../../src/insights/rules/budget-period.ts';
+import { budgetPeriod, budgetRemaining, type BudgetHolder } from '../../../src/insights/rules/budget-period.ts';
+import { todayIn } from '../../../src/insights/rules/windows.ts';
 import { afterStatusChange, campaignActiveSeconds, type CampaignActivity } from '../../../src/insights/rules/active-time.ts';
 import {
   attributionWindows,
@@ -15,25 +16,18 @@ const at = (iso: string) => new Date(iso);
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-describe('accountDay: an instant on the account calendar', () => {
+describe('the account day of an instant (what today, budgets and learning read)', () => {
   it.each([
     ['UTC midnight is the new day in UTC', '2026-03-10T00:00:00Z', 'Etc/UTC', '2026-03-10'],
     ['06:59 UTC is still yesterday in Los Angeles (PDT, UTC-7)', '2026-03-10T06:59:59Z', 'America/Los_Angeles', '2026-03-09'],
     ['07:00 UTC is the new day in Los Angeles (PDT)', '2026-03-10T07:00:00Z', 'America/Los_Angeles', '2026-03-10'],
     ['08:00 UTC is the new day in Los Angeles in winter (PST, UTC-8)', '2026-01-10T08:00:00Z', 'America/Los_Angeles', '2026-01-10'],
     ['15:00 UTC is already tomorrow in Tokyo', '2026-03-10T15:00:00Z', 'Asia/Tokyo', '2026-03-11'],
-    ['the 23-hour day of spring forward is one day', '2026-03-08T07:30:00Z', 'America/Los_Angeles', '2026-03-07'],
-    ['the 23-hour day, late in it', '2026-03-09T06:30:00Z', 'America/Los_Angeles', '2026-03-08'],
+    ['the 23-hour day of spring forward (03-08) begins at 08:00 UTC', '2026-03-08T07:30:00Z', 'America/Los_Angeles', '2026-03-07'],
+    ['the 23-hour day ends at 07:00 UTC on the 9th (PDT)', '2026-03-09T06:30:00Z', 'America/Los_Angeles', '2026-03-08'],
     ['the 25-hour day of fall back, its last hour', '2026-11-02T07:30:00Z', 'America/Los_Angeles', '2026-11-01'],
   ])('%s', (_rule, instant, zone, day) => {
-    expect(accountDay(at(instant), zone)).toBe(day);
-  });
-
-  it('adds calendar days across months, years and a leap day', () => {
-    expect(addDays('2026-01-31', 1)).toBe('2026-02-01');
-    expect(addDays('2027-12-31', 1)).toBe('2028-01-01');
-    expect(addDays('2028-02-28', 1)).toBe('2028-02-29');
-    expect(addDays('2026-03-01', -1)).toBe('2026-02-28');
+    expect(todayIn(zone, at(instant))).toBe(day);
   });
 });
 
