@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { graphClient, type GraphClient } from '../helpers/graph.ts';
+import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient } from '../helpers/graph.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { adTree, DEFAULT_PLACEMENT, importLines, type AdTree } from '../helpers/insights.ts';
 import bizSdk from 'facebook-nodejs-business-sdk';
@@ -138,6 +138,24 @@ describe('budget_remaining of a daily budget: today is the account day', () => {
     setClock(at('2026-10-25T12:00:00Z'));
     expect(await adSetRemaining(la.adSets[0]!.id)).toBe('5000');
     expect(await campaignRemaining(la.campaigns[0]!.id)).toBe('0');
+  });
+
+  it("follow the objects' read permission: an auditor reads them, another organization's member finds no object", async () => {
+    const { token: auditor } = await world.user({ organizationId, role: 'auditor' });
+    const fields = 'budget_remaining,learning_stage_info,campaign_active_time';
+    const allowed = await graph.get(la.adSets[0]!.id, auditor, { fields });
+    expect(allowed.status, allowed.text).toBe(200);
+    expect(allowed.body.budget_remaining).toBe('5000');
+    const outsider = (await world.user({ organizationId: (await world.organization()).id, role: 'admin' })).token;
+    expectGraphError(await graph.get(la.adSets[0]!.id, outsider, { fields }), {
+      status: 400,
+      code: 100,
+      subcode: 33,
+      message: UNKNOWN_OBJECT(la.adSets[0]!.id),
+    });
+    expectGraphError(await graph.get(`act_${la.account.id}`, outsider, { fields: 'amount_spent' }), { status: 400, code: 100, subcode: 33 });
+    const { body } = await server.graphql('query ($id: ID!) { adAccount(id: $id) { amountSpent } }', { id: la.account.id }, outsider);
+    expect(body).toEqual({ data: { adAccount: null } });
   });
 
   it('amount_spent is all the account ever spent, on both surfaces', async () => {
