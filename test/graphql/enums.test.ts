@@ -20,6 +20,7 @@ import * as insights from '../../src/insights/query.ts';
 import { AGE_BRACKETS, DEVICE_PLATFORMS, GENDERS, PLATFORM_POSITIONS, PUBLISHER_PLATFORMS } from '../../src/insights/rules/breakdowns.ts';
 import { NUMBER_OPERATORS, SET_OPERATORS } from '../../src/insights/rules/params.ts';
 import { ageEnumName } from '../../src/insights/resolvers/index.ts';
+import { LEARNING_STATUSES } from '../../src/insights/rules/learning-stage.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -62,6 +63,7 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   DateFormatSeverity: SEVERITIES,
   DateFormatPlaceKind: PLACE_KINDS,
   DateFormatTargetKind: TARGET_KINDS,
+  LearningStageStatus: LEARNING_STATUSES,
   DateFormatMigrationState: ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies Array<MigrationJob['state']>,
   InsightsLevel: insights.INSIGHTS_LEVELS,
   InsightsDatePreset: insights.DATE_PRESETS,
