@@ -115,11 +115,11 @@ function bindingsOf(fact: Fact): Knex.RawBinding[] {
   ];
 }
 
-/** The stored rows of these facts' objects and days, by fact key. */
+/** The stored rows of these facts' objects, families and days (a prefix of the unique key's index), by fact key. */
 async function storedRows(trx: Knex.Transaction, facts: Fact[]): Promise<Map<string, Fact>> {
-  const objectDays = new Map<string, [string, string, string]>();
-  for (const fact of facts) objectDays.set(`${fact.level}:${fact.objectId}:${fact.day}`, [fact.level, fact.objectId, fact.day]);
-  const rows: Array<Record<string, unknown>> = await trx('insight_facts').whereIn(['level', 'object_id', 'day'], [...objectDays.values()]);
+  const prefixes = new Map<string, [string, string, string, string]>();
+  for (const fact of facts) prefixes.set(`${fact.level}:${fact.objectId}:${fact.family}:${fact.day}`, [fact.level, fact.objectId, fact.family, fact.day]);
+  const rows: Array<Record<string, unknown>> = await trx('insight_facts').whereIn(['level', 'object_id', 'family', 'day'], [...prefixes.values()]);
   const stored = new Map<string, Fact>();
   for (const row of rows) {
     const fact = factOf(row);

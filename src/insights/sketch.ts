@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import xxhash from 'xxhash-wasm';
 
 /**
@@ -24,6 +25,7 @@ const MAX_RANK = RANK_BITS + 1;
 /** Past this many distinct hashes the sparse form (4 bytes each) is no smaller than the dense one's share. */
 export const SPARSE_LIMIT = 3072;
 
+const LITTLE_ENDIAN = endianness() === 'LE';
 const SPARSE = 1;
 const DENSE = 2;
 
@@ -46,13 +48,18 @@ function rankOf(hash: number): number {
 }
 
 export class ReachSketch {
+  /**
+   * The sparse form's hashes, kept as signed 32-bit integers (hash | 0): V8 stores those unboxed, so adding one
+   * allocates nothing, several times faster than the unsigned values above 2^31 (the import adds every person
+   * reached to four of these per event). Serialized, and in the dense form, they are the same 32 bits.
+   */
   private sparse: Set<number> | null = new Set();
   private dense: Uint8Array | null = null;
 
   /** Adds one person by their hash (personHash). */
   add(hash: number): void {
     if (this.sparse) {
-      this.sparse.add(hash);
+      this.sparse.add(hash | 0);
       if (this.sparse.size > SPARSE_LIMIT) this.densify();
       return;
     }
@@ -83,10 +90,15 @@ export class ReachSketch {
 
   serialize(): Buffer {
     if (this.sparse) {
-      const hashes = Uint32Array.from(this.sparse).sort();
+      const hashes = new Uint32Array(this.sparse.size);
+      let i = 0;
+      for (const hash of this.sparse) hashes[i++] = hash;
+      hashes.sort();
       const out = Buffer.allocUnsafe(1 + hashes.length * 4);
       out[0] = SPARSE;
-      for (let i = 0; i < hashes.length; i++) out.writeUInt32LE(hashes[i]!, 1 + i * 4);
+      // The import serializes millions of hashes: on a little-endian machine (all of today's) one copy does.
+      if (LITTLE_ENDIAN) out.set(new Uint8Array(hashes.buffer), 1);
+      else for (let j = 0; j < hashes.length; j++) out.writeUInt32LE(hashes[j]!, 1 + j * 4);
       return out;
     }
     const out = Buffer.allocUnsafe(1 + REGISTERS);

@@ -24,8 +24,8 @@ export const MAX_PROBLEMS = 100;
 /** Lines read before their ads are looked up together. */
 const LOOKUP_BATCH = 4096;
 /** Facts held in memory before they are added to the database (inside the one transaction). */
-const FLUSH_FACTS = 50_000;
-const FLUSH_PEOPLE = 2_000_000;
+const FLUSH_FACTS = 20_000;
+const FLUSH_PEOPLE = 1_000_000;
 
 export interface ImportOptions {
   /** The file name, or '-' for standard input (recorded in insight_imports). */
@@ -134,11 +134,13 @@ class AdDirectory {
   }
 }
 
+type Line = string | { tooLong: number };
+
 /**
- * Splits a byte stream into lines, hashing every byte. Lines longer than MAX_LINE_BYTES are not kept whole:
- * they are reported as too long and skipped up to their end.
+ * Splits a byte stream into lines, a chunk's lines at a time, hashing every byte. Lines longer than MAX_LINE_BYTES
+ * are not kept whole: they are reported as too long and skipped up to their end.
  */
-async function* linesOf(source: Readable, hash: ReturnType<typeof createHash>, counted: { bytes: number }): AsyncGenerator<string | { tooLong: number }> {
+async function* linesOf(source: Readable, hash: ReturnType<typeof createHash>, counted: { bytes: number }): AsyncGenerator<Line[]> {
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let skipping = false;
@@ -146,40 +148,38 @@ async function* linesOf(source: Readable, hash: ReturnType<typeof createHash>, c
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     hash.update(bytes);
     counted.bytes += bytes.length;
+    const lines: Line[] = [];
     let start = 0;
     for (;;) {
       const end = bytes.indexOf(10, start);
       if (end === -1) break;
       if (skipping) {
         skipping = false;
-        carry = [];
-        carryBytes = 0;
       } else if (carryBytes + end - start > MAX_LINE_BYTES) {
-        yield { tooLong: carryBytes + end - start };
-        carry = [];
-        carryBytes = 0;
+        lines.push({ tooLong: carryBytes + end - start });
       } else if (carryBytes > 0) {
         carry.push(bytes.subarray(start, end));
-        yield Buffer.concat(carry).toString('utf8');
-        carry = [];
-        carryBytes = 0;
+        lines.push(Buffer.concat(carry).toString('utf8'));
       } else {
-        yield bytes.toString('utf8', start, end);
+        lines.push(bytes.toString('utf8', start, end));
       }
+      carry = [];
+      carryBytes = 0;
       start = end + 1;
     }
     if (start < bytes.length && !skipping) {
       carry.push(bytes.subarray(start));
       carryBytes += bytes.length - start;
       if (carryBytes > MAX_LINE_BYTES) {
-        yield { tooLong: carryBytes };
+        lines.push({ tooLong: carryBytes });
         skipping = true;
         carry = [];
         carryBytes = 0;
       }
     }
+    yield lines;
   }
-  if (!skipping && carryBytes > 0) yield Buffer.concat(carry).toString('utf8');
+  if (!skipping && carryBytes > 0) yield [Buffer.concat(carry).toString('utf8')];
 }
 
 /** The work of one import, inside its transaction. */
@@ -208,15 +208,15 @@ class ImportRun {
     if (this.problems.length < MAX_PROBLEMS) this.problems.push({ line, reason });
   }
 
-  async take(text: string | { tooLong: number }): Promise<void> {
-    const line = ++this.lines;
-    if (typeof text !== 'string') {
-      this.problem(line, `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)`);
-      return;
+  async take(lines: Line[]): Promise<void> {
+    for (const text of lines) {
+      const line = ++this.lines;
+      if (typeof text !== 'string') this.pending.push({ line, read: { problem: `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)` } });
+      else if (text.trim() !== '') {
+        this.records++;
+        this.pending.push({ line, read: readLine(text, this.format) });
+      }
     }
-    if (text.trim() === '') return;
-    this.records++;
-    this.pending.push({ line, read: readLine(text, this.format) });
     if (this.pending.length >= LOOKUP_BATCH) await this.settle();
   }
 
@@ -224,7 +224,9 @@ class ImportRun {
   async settle(): Promise<void> {
     const pending = this.pending;
     this.pending = [];
-    await this.ads.load(pending.flatMap(({ read }) => ('cell' in read ? [read.cell.adId] : [])));
+    const unknown = new Set<string>();
+    for (const { read } of pending) if ('cell' in read && this.ads.get(read.cell.adId) === undefined) unknown.add(read.cell.adId);
+    if (unknown.size > 0) await this.ads.load(unknown);
     for (const { line, read } of pending) {
       if ('problem' in read) {
         this.problem(line, read.problem);
@@ -276,8 +278,8 @@ export async function importDelivery(deps: Pick<AppDeps, 'db'>, source: Readable
       const current = new ImportRun(trx, new AdDirectory(trx, now), options.format);
       run = current;
       let reported = 0;
-      for await (const line of linesOf(source, hash, counted)) {
-        await current.take(line);
+      for await (const lines of linesOf(source, hash, counted)) {
+        await current.take(lines);
         if (options.onProgress && counted.bytes - reported >= 256 * 1024) {
           reported = counted.bytes;
           options.onProgress({ bytes: counted.bytes, lines: current.lines, records: current.records });
