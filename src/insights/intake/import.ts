@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../context/index.ts';
@@ -334,5 +335,39 @@ function totals(run: ImportRun, status: ImportTotals['status'], sha256: string, 
     spend: run.spend,
     firstDay: run.firstDay,
     lastDay: run.lastDay,
+  };
+}
+
+/** The SHA-256 of a file's bytes (hex), streamed. */
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The totals of an earlier import of the same bytes (status 'already_imported'), or undefined when there was none. */
+export async function importedBefore(
+  deps: Pick<AppDeps, 'db'>,
+  sha256: string,
+  file: { name: string; format: ImportFormat; bytes: number },
+): Promise<ImportTotals | undefined> {
+  const row = await deps.db('insight_imports').where({ sha256 }).first();
+  if (!row) return undefined;
+  return {
+    status: 'already_imported',
+    sha256,
+    source: file.name,
+    format: file.format,
+    bytes: file.bytes,
+    lines: Number(row.lines),
+    records: Number(row.records),
+    factsWritten: 0,
+    ads: 0,
+    accounts: 0,
+    impressions: 0,
+    clicks: 0,
+    spend: {},
+    firstDay: null,
+    lastDay: null,
   };
 }
