@@ -31,12 +31,14 @@ function megabytes(bytes: number): string {
 
 /**
  * Progress on standard error: a bar redrawn in place on a terminal (at most ten times a second); with
- * --progress and no terminal, a line at the start and then at most one a second (for logs and scripts).
+ * --progress and no terminal, a line for the first bytes and then one each tenth of the file (each 10 MB from
+ * standard input), for logs and scripts.
  */
 function progressDisplay(totalBytes: number | undefined, lines: boolean, stream: NodeJS.WriteStream = process.stderr) {
   const bar = stream.isTTY === true;
   let last = 0;
   let drawn = false;
+  let step = -1;
   const describe = (p: ImportProgress) => {
     const share = totalBytes ? ` of ${megabytes(totalBytes)} (${Math.floor((100 * p.bytes) / Math.max(1, totalBytes))}%)` : '';
     return `${megabytes(p.bytes)}${share}, ${number(p.lines)} lines`;
@@ -51,8 +53,10 @@ function progressDisplay(totalBytes: number | undefined, lines: boolean, stream:
         const filled = totalBytes ? Math.round(Math.min(1, p.bytes / totalBytes) * width) : 0;
         stream.write(`\rimport [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${describe(p)}\x1b[K`);
         drawn = true;
-      } else if (lines && (last === 0 || now - last >= 1000)) {
-        last = now;
+      } else if (lines) {
+        const reached = totalBytes ? Math.floor((10 * p.bytes) / Math.max(1, totalBytes)) : Math.floor(p.bytes / 10e6);
+        if (reached === step) return;
+        step = reached;
         stream.write(`import: read ${describe(p)}\n`);
       }
     },
