@@ -5,10 +5,13 @@
  * time order over as many days as give each ad about EVENTS_PER_AD_DAY events a day (an ad spending some $50 a
  * day at a $10 CPM), from a pool of people, with breakdown values drawn at random (so about 50 fact rows per ad
  * and day). Each file is imported through importDelivery (what `adgraph stats import` runs), in this one process,
- * from a file stream, to the end of its transaction. Memory is the heap's peak during the import above what it
- * held before: flat means the large file's peak is not four times the small one's.
+ * from a file stream, to the end of its transaction. Memory is measured in a second, untimed import of the same
+ * file (its facts deleted first): the live heap (after a full garbage collection, every 16 MB read) at its
+ * largest, above what it was before; flat means the large file's is not four times the small one's.
  */
 import { once } from 'node:events';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +20,7 @@ import { closeAppDeps, createAppDeps, type AppDeps } from '../src/context/index.
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { createLogger } from '../src/logging/index.ts';
 import { createOrganization } from '../src/identity/service.ts';
-import { importDelivery } from '../src/insights/intake/import.ts';
+import { importDelivery, type ImportProgress } from '../src/insights/intake/import.ts';
 import { AGE_BRACKETS, GENDERS } from '../src/insights/rules/breakdowns.ts';
 import { accountWithCampaigns, addAds, fillCampaign } from './fixtures.ts';
 import { DEMO_ORGANIZATION, positive, printTable, type Goal, type SectionOutcome } from './harness.ts';
@@ -105,24 +108,38 @@ interface Measured {
   facts: number;
 }
 
-async function timeImport(deps: AppDeps, file: string, events: number, bytes: number): Promise<Measured> {
-  globalThis.gc?.();
-  const before = process.memoryUsage().heapUsed;
-  let peak = before;
+/** A full garbage collection, to measure the live heap (the flag is set at run time, as for `node --expose-gc`). */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+async function runImport(deps: AppDeps, file: string, events: number, onProgress?: (p: ImportProgress) => void): Promise<number> {
+  const totals = await importDelivery(deps, createReadStream(file, { highWaterMark: 1 << 20 }), { name: file, format: 'events', onProgress });
+  if (totals.status !== 'imported' || totals.records !== events) throw new Error(`import of ${file}: ${JSON.stringify(totals)}`);
+  return totals.factsWritten;
+}
+
+async function measureImport(deps: AppDeps, file: string, events: number, bytes: number): Promise<Measured> {
+  collectGarbage();
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
-  const totals = await importDelivery(deps, createReadStream(file, { highWaterMark: 1 << 20 }), {
-    name: file,
-    format: 'events',
-    onProgress: () => {
-      peak = Math.max(peak, process.memoryUsage().heapUsed);
-    },
-  });
+  const facts = await runImport(deps, file, events);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const used = process.cpuUsage(cpu);
-  const cpuSeconds = (used.user + used.system) / 1e6;
-  if (totals.status !== 'imported' || totals.records !== events) throw new Error(`import of ${file}: ${JSON.stringify(totals)}`);
-  return { events, bytes, seconds, cpuSeconds, peakHeapMiB: (peak - before) / 2 ** 20, facts: totals.factsWritten };
+
+  // The same file again, untimed, into empty tables, its live heap sampled.
+  await deps.db('insight_facts').delete();
+  await deps.db('insight_imports').delete();
+  collectGarbage();
+  const before = process.memoryUsage().heapUsed;
+  let peak = before;
+  let sampledAt = 0;
+  await runImport(deps, file, events, (p) => {
+    if (p.bytes - sampledAt < 16 * 2 ** 20) return;
+    sampledAt = p.bytes;
+    collectGarbage();
+    peak = Math.max(peak, process.memoryUsage().heapUsed);
+  });
+  return { events, bytes, seconds, cpuSeconds: (used.user + used.system) / 1e6, peakHeapMiB: (peak - before) / 2 ** 20, facts };
 }
 
 export async function benchImport(): Promise<SectionOutcome> {
@@ -143,7 +160,7 @@ export async function benchImport(): Promise<SectionOutcome> {
     for (const events of [Math.round(EVENTS / 4), EVENTS]) {
       const file = join(dir, `events-${events}.ndjson`);
       const bytes = await writeEvents(file, adIds, events);
-      runs.push(await timeImport(deps, file, events, bytes));
+      runs.push(await measureImport(deps, file, events, bytes));
       rmSync(file);
     }
     console.log(
@@ -159,7 +176,7 @@ export async function benchImport(): Promise<SectionOutcome> {
         'events/s': Math.round(run.events / run.seconds).toLocaleString('en'),
         'events/CPU s': Math.round(run.events / run.cpuSeconds).toLocaleString('en'),
         'fact rows written': run.facts.toLocaleString('en'),
-        'peak heap MiB': run.peakHeapMiB.toFixed(0),
+        'live heap MiB': run.peakHeapMiB.toFixed(0),
       })),
     );
     const [small, large] = runs as [Measured, Measured];
@@ -175,7 +192,7 @@ export async function benchImport(): Promise<SectionOutcome> {
         pass: rate >= GOAL_EVENTS_PER_SECOND,
       },
       {
-        label: 'import: peak heap, 4x the events vs 1x (flat: < 2x)',
+        label: 'import: live heap, 4x the events vs 1x (flat: < 2x)',
         measured: `${memoryRatio.toFixed(2)}x`,
         target: '< 2x',
         pass: memoryRatio < 2,

@@ -69,13 +69,35 @@ export class ReachSketch {
   /** Adds everyone another sketch counted. */
   merge(other: ReachSketch): void {
     if (other.sparse) {
-      for (const hash of other.sparse) this.add(hash);
+      if (this.sparse) for (const hash of other.sparse) this.add(hash);
+      else for (const hash of other.sparse) this.addDense(hash);
       return;
     }
     if (this.sparse) this.densify();
     const mine = this.dense as Uint8Array;
     const theirs = other.dense as Uint8Array;
     for (let i = 0; i < REGISTERS; i++) if (theirs[i]! > mine[i]!) mine[i] = theirs[i]!;
+  }
+
+  /** A sketch of the same people, independent of this one (cheaper than merging into an empty one). */
+  copy(): ReachSketch {
+    const copy = new ReachSketch();
+    copy.sparse = this.sparse && new Set(this.sparse);
+    copy.dense = this.dense && this.dense.slice();
+    return copy;
+  }
+
+  /**
+   * Adds everyone a serialized sketch counted, without building it first (the import merges what it adds into
+   * the stored facts' sketches this way).
+   */
+  mergeSerialized(bytes: Uint8Array): void {
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    if (view[0] === SPARSE && (view.length - 1) % 4 === 0) {
+      for (let offset = 1; offset < view.length; offset += 4) this.add(view.readUInt32LE(offset));
+      return;
+    }
+    this.merge(ReachSketch.deserialize(bytes));
   }
 
   /** The estimated number of distinct people (exact in the sparse form, but for hash collisions). */
@@ -111,7 +133,7 @@ export class ReachSketch {
     const sketch = new ReachSketch();
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (view[0] === SPARSE && (view.length - 1) % 4 === 0) {
-      for (let offset = 1; offset < view.length; offset += 4) sketch.add(view.readUInt32LE(offset));
+      sketch.mergeSerialized(view);
       return sketch;
     }
     if (view[0] === DENSE && view.length === 1 + REGISTERS) {

@@ -227,10 +227,18 @@ function rollUp(facts: Fact[], level: FactLevel, objectIdOf: (fact: Fact) => str
         spend: 0,
         actions: {},
         actionValues: {},
-        reach: fact.reach && new ReachSketch(),
-        clickers: fact.clickers && new ReachSketch(),
+        // The first child's people copied (many ad sets have one ad), the others' merged in.
+        reach: fact.reach && fact.reach.copy(),
+        clickers: fact.clickers && fact.clickers.copy(),
       };
+      addCounts(rolled.actions, fact.actions);
+      addCounts(rolled.actionValues, fact.actionValues);
+      rolled.impressions = fact.impressions;
+      rolled.clicks = fact.clicks;
+      rolled.inlineLinkClicks = fact.inlineLinkClicks;
+      rolled.spend = fact.spend;
       rollups.set(key, rolled);
+      continue;
     }
     addFact(rolled, fact);
   }
