@@ -112,12 +112,26 @@ interface Cell {
   clickers: PendingPeople;
 }
 
-/** The cells of one ad on one day, one per family and breakdown values. */
+/**
+ * The cells of one ad on one day, one per family and breakdown values, in maps nested by value: values are
+ * looked up as they are (short strings from JSON.parse come interned, their hashes known), never joined into a
+ * new key string per event.
+ */
 interface AdDay {
   total: Cell;
-  ageGender: Map<string, Cell>;
+  ageGender: Map<string, Map<string, Cell>>;
   country: Map<string, Cell>;
-  placement: Map<string, Cell>;
+  placement: Map<string, Map<string, Map<string, Cell>>>;
+}
+
+/** The map under `key`, made when missing. */
+function inner<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let found = map.get(key);
+  if (!found) {
+    found = new Map();
+    map.set(key, found);
+  }
+  return found;
 }
 
 const SEPARATOR = '\u0001';
@@ -246,7 +260,7 @@ function rollUp(facts: Fact[], level: FactLevel, objectIdOf: (fact: Fact) => str
 }
 
 export class FactsAggregator {
-  private adDays = new Map<string, AdDay>();
+  private adDays = new Map<string, Map<string, AdDay>>();
   private cellCount = 0;
   private peopleAdded = 0;
 
@@ -261,27 +275,20 @@ export class FactsAggregator {
   }
 
   add(cell: DeliveryCell): void {
-    const adDayKey = cell.adId + SEPARATOR + cell.day;
-    let adDay = this.adDays.get(adDayKey);
+    const days = inner(this.adDays, cell.adId);
+    let adDay = days.get(cell.day);
     if (!adDay) {
       const total = emptyFact('ad', cell.adId, cell.day, '');
       total.adId = cell.adId;
       adDay = { total: newCell(total), ageGender: new Map(), country: new Map(), placement: new Map() };
-      this.adDays.set(adDayKey, adDay);
+      days.set(cell.day, adDay);
       this.cellCount++;
     }
     addCell(adDay.total, cell);
-    addCell(this.cellOf(adDay.ageGender, cell, 'age,gender', cell.age + SEPARATOR + cell.gender), cell);
-    addCell(this.cellOf(adDay.country, cell, 'country', cell.country), cell);
-    addCell(
-      this.cellOf(
-        adDay.placement,
-        cell,
-        'publisher_platform,platform_position,device_platform',
-        cell.publisherPlatform + SEPARATOR + cell.platformPosition + SEPARATOR + cell.devicePlatform,
-      ),
-      cell,
-    );
+    addCell(this.cellOf(inner(adDay.ageGender, cell.age), cell.gender, cell, 'age,gender'), cell);
+    addCell(this.cellOf(adDay.country, cell.country, cell, 'country'), cell);
+    const positions = inner(adDay.placement, cell.publisherPlatform);
+    addCell(this.cellOf(inner(positions, cell.platformPosition), cell.devicePlatform, cell, 'publisher_platform,platform_position,device_platform'), cell);
     if (cell.people && !(cell.people instanceof ReachSketch)) this.peopleAdded += 4 * (Array.isArray(cell.people) ? cell.people.length : 1);
   }
 
@@ -291,16 +298,20 @@ export class FactsAggregator {
    */
   drain(parentsOf: (adId: string) => AdParents | undefined): Fact[] {
     const adFacts: Fact[] = [];
-    for (const adDay of this.adDays.values()) {
-      const adId = adDay.total.fact.objectId;
+    for (const [adId, days] of this.adDays) {
       const parents = parentsOf(adId);
       if (!parents) throw new Error(`FactsAggregator: no parents for ad ${adId}`);
-      for (const cell of [adDay.total, ...adDay.ageGender.values(), ...adDay.country.values(), ...adDay.placement.values()]) {
-        const fact = settled(cell);
-        fact.accountId = parents.accountId;
-        fact.campaignId = parents.campaignId;
-        fact.adsetId = parents.adsetId;
-        adFacts.push(fact);
+      for (const adDay of days.values()) {
+        const cells = [adDay.total, ...adDay.country.values()];
+        for (const byGender of adDay.ageGender.values()) cells.push(...byGender.values());
+        for (const positions of adDay.placement.values()) for (const devices of positions.values()) cells.push(...devices.values());
+        for (const cell of cells) {
+          const fact = settled(cell);
+          fact.accountId = parents.accountId;
+          fact.campaignId = parents.campaignId;
+          fact.adsetId = parents.adsetId;
+          adFacts.push(fact);
+        }
       }
     }
     this.clear();
@@ -318,8 +329,9 @@ export class FactsAggregator {
     this.peopleAdded = 0;
   }
 
-  private cellOf(cells: Map<string, Cell>, cell: DeliveryCell, family: BreakdownFamily, values: string): Cell {
-    const known = cells.get(values);
+  /** The cell under `value` in the innermost map of a family, made when missing. */
+  private cellOf(cells: Map<string, Cell>, value: string, cell: DeliveryCell, family: BreakdownFamily): Cell {
+    const known = cells.get(value);
     if (known) return known;
     const fact = emptyFact('ad', cell.adId, cell.day, family);
     fact.adId = cell.adId;
@@ -334,7 +346,7 @@ export class FactsAggregator {
       fact.devicePlatform = cell.devicePlatform;
     }
     const created = newCell(fact);
-    cells.set(values, created);
+    cells.set(value, created);
     this.cellCount++;
     return created;
   }

@@ -196,7 +196,9 @@ class ImportRun {
   readonly spend: Record<string, number> = {};
   firstDay: string | null = null;
   lastDay: string | null = null;
-  private pending: Array<{ line: number; read: ReadLine }> = [];
+  /** Lines read and not yet settled: their numbers and what they held, side by side (one object less per line). */
+  private pendingLines: number[] = [];
+  private pendingReads: ReadLine[] = [];
 
   constructor(
     private readonly trx: Knex.Transaction,
@@ -212,23 +214,30 @@ class ImportRun {
   async take(lines: Line[]): Promise<void> {
     for (const text of lines) {
       const line = ++this.lines;
-      if (typeof text !== 'string') this.pending.push({ line, read: { problem: `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)` } });
-      else if (text.trim() !== '') {
+      if (typeof text !== 'string') {
+        this.pendingLines.push(line);
+        this.pendingReads.push({ problem: `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)` });
+      } else if (text.charCodeAt(0) > 32 || text.trim() !== '') {
         this.records++;
-        this.pending.push({ line, read: readLine(text, this.format) });
+        this.pendingLines.push(line);
+        this.pendingReads.push(readLine(text, this.format));
       }
     }
-    if (this.pending.length >= LOOKUP_BATCH) await this.settle();
+    if (this.pendingLines.length >= LOOKUP_BATCH) await this.settle();
   }
 
   /** Looks up the ads of the lines read so far and adds their cells (or reports them), in line order. */
   async settle(): Promise<void> {
-    const pending = this.pending;
-    this.pending = [];
+    const lines = this.pendingLines;
+    const reads = this.pendingReads;
+    this.pendingLines = [];
+    this.pendingReads = [];
     const unknown = new Set<string>();
-    for (const { read } of pending) if ('cell' in read && this.ads.get(read.cell.adId) === undefined) unknown.add(read.cell.adId);
+    for (const read of reads) if ('cell' in read && this.ads.get(read.cell.adId) === undefined) unknown.add(read.cell.adId);
     if (unknown.size > 0) await this.ads.load(unknown);
-    for (const { line, read } of pending) {
+    for (let i = 0; i < reads.length; i++) {
+      const line = lines[i]!;
+      const read = reads[i]!;
       if ('problem' in read) {
         this.problem(line, read.problem);
         continue;
