@@ -104,6 +104,7 @@ class PendingPeople {
   }
 }
 const PENDING_PEOPLE = 1024;
+const SKETCH_WEIGHT = 1024;
 
 /** A fact being aggregated, with the people not yet added to its sketches. */
 interface Cell {
@@ -269,7 +270,7 @@ export class FactsAggregator {
     return this.cellCount;
   }
 
-  /** People added to sketches since the last drain (an upper bound of the hashes held). */
+  /** People added to sketches since the last drain (an upper bound of the hashes held; a whole sketch counts as 1,024). */
   get people(): number {
     return this.peopleAdded;
   }
@@ -289,7 +290,10 @@ export class FactsAggregator {
     addCell(this.cellOf(adDay.country, cell.country, cell, 'country'), cell);
     const positions = inner(adDay.placement, cell.publisherPlatform);
     addCell(this.cellOf(inner(positions, cell.platformPosition), cell.devicePlatform, cell, 'publisher_platform,platform_position,device_platform'), cell);
-    if (cell.people && !(cell.people instanceof ReachSketch)) this.peopleAdded += 4 * (Array.isArray(cell.people) ? cell.people.length : 1);
+    // What memory the cell's people may take in the four families' sketches: a hash each, or for a whole sketch
+    // (a daily row's) about what a dense one weighs (16 KB, some thousand hashes in a set).
+    if (cell.people instanceof ReachSketch) this.peopleAdded += 4 * SKETCH_WEIGHT;
+    else if (cell.people) this.peopleAdded += 4 * (Array.isArray(cell.people) ? cell.people.length : 1);
   }
 
   /**
