@@ -120,7 +120,8 @@ async function storedRows(trx: Knex.Transaction, facts: Fact[]): Promise<Map<str
 
 /**
  * Adds facts (as FactsAggregator.drain gives them: ad level and rollups) to insight_facts, in the caller's
- * transaction. Returns how many rows were written (inserted or added to).
+ * transaction; the facts are consumed (what is stored is added into them before they are written). Returns how
+ * many rows were written (inserted or added to).
  */
 export async function addFacts(trx: Knex.Transaction, given: Fact[]): Promise<number> {
   // One row per key (a statement may not upsert the same row twice).

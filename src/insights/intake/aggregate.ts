@@ -5,8 +5,8 @@ import type { BreakdownFamily } from '../rules/breakdowns.ts';
  * Delivery aggregated into daily facts in memory, before src/insights/facts-store.ts adds them to insight_facts.
  *
  * A DeliveryCell is what was delivered for one ad on one day of its account, at the finest grain (every breakdown
- * value known): one imported event is a cell of 0/1 counts, a daily row or part B's synthetic generator gives
- * whole cells. Every cell counts once in every breakdown family (src/insights/rules/breakdowns.ts), so a report
+ * value known): one imported event is a cell of 0/1 counts, a daily row or the synthetic generator gives whole
+ * cells. Every cell counts once in every breakdown family (src/insights/rules/breakdowns.ts), so a report
  * by age and one by placement both add up to the unbroken total. Rollups to ad set, campaign and account are
  * derived when the facts are taken out (drain), not per cell: that costs as much as the cells, not the events.
  */
@@ -168,11 +168,10 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
   for (const key in from) into[key] = (into[key] ?? 0) + from[key]!;
 }
 
-/** Adds people to a sketch; unknown people make the sketch unknown for good. */
-function addPeople(sketch: ReachSketch | null, people: Iterable<number> | ReachSketch | null): ReachSketch | null {
+/** Merges one sketch into another; unknown people (null) make the sketch unknown for good. */
+function mergePeople(sketch: ReachSketch | null, people: ReachSketch | null): ReachSketch | null {
   if (sketch === null || people === null) return null;
-  if (people instanceof ReachSketch) sketch.merge(people);
-  else for (const hash of people) sketch.add(hash);
+  sketch.merge(people);
   return sketch;
 }
 
@@ -184,8 +183,8 @@ export function addFact(into: Fact, from: Fact): void {
   into.spend += from.spend;
   addCounts(into.actions, from.actions);
   addCounts(into.actionValues, from.actionValues);
-  into.reach = addPeople(into.reach, from.reach);
-  into.clickers = addPeople(into.clickers, from.clickers);
+  into.reach = mergePeople(into.reach, from.reach);
+  into.clickers = mergePeople(into.clickers, from.clickers);
 }
 
 /** Adds people to a sketch through its pending list; unknown people make the sketch unknown for good. */
@@ -227,35 +226,24 @@ function rollUp(facts: Fact[], level: FactLevel, objectIdOf: (fact: Fact) => str
     const key = [objectId, fact.day, fact.family, fact.age, fact.gender, fact.country, fact.publisherPlatform, fact.platformPosition, fact.devicePlatform].join(
       SEPARATOR,
     );
-    let rolled = rollups.get(key);
-    if (!rolled) {
-      rolled = {
-        ...fact,
-        level,
-        objectId,
-        adId: null,
-        adsetId: level === 'adset' ? fact.adsetId : null,
-        campaignId: level === 'account' ? null : fact.campaignId,
-        impressions: 0,
-        clicks: 0,
-        inlineLinkClicks: 0,
-        spend: 0,
-        actions: {},
-        actionValues: {},
-        // The first child's people copied (many ad sets have one ad), the others' merged in.
-        reach: fact.reach && fact.reach.copy(),
-        clickers: fact.clickers && fact.clickers.copy(),
-      };
-      addCounts(rolled.actions, fact.actions);
-      addCounts(rolled.actionValues, fact.actionValues);
-      rolled.impressions = fact.impressions;
-      rolled.clicks = fact.clicks;
-      rolled.inlineLinkClicks = fact.inlineLinkClicks;
-      rolled.spend = fact.spend;
-      rollups.set(key, rolled);
+    const rolled = rollups.get(key);
+    if (rolled) {
+      addFact(rolled, fact);
       continue;
     }
-    addFact(rolled, fact);
+    // The first child's counts and people copied (many ad sets have one ad), the others' added in.
+    rollups.set(key, {
+      ...fact,
+      level,
+      objectId,
+      adId: null,
+      adsetId: level === 'adset' ? fact.adsetId : null,
+      campaignId: level === 'account' ? null : fact.campaignId,
+      actions: { ...fact.actions },
+      actionValues: { ...fact.actionValues },
+      reach: fact.reach && fact.reach.copy(),
+      clickers: fact.clickers && fact.clickers.copy(),
+    });
   }
   return [...rollups.values()];
 }
