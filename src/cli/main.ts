@@ -4,6 +4,7 @@ import { DomainError } from '../errors/index.ts';
 import { CURRENCY_CODES } from '../ads/rules/currencies.ts';
 import { FLAG_REASONS } from '../ads/rules/enums.ts';
 import { addDateClusterCommands } from '../dateformats/cli.ts';
+import { addStatsCommands } from '../insights/cli.ts';
 import type { AppDeps } from '../context/index.ts';
 import type { RunningServer } from '../server/index.ts';
 import type { DemoSummary } from '../../db/seeds/demo.ts';
@@ -499,6 +500,9 @@ output: the first line says so, and --json prints "output": null), 1 bad input.`
   });
 // dates scan, dates migrate (src/dateformats/cli.ts)
 addDateClusterCommands(dates);
+
+// stats import, and the group's other commands (src/insights/cli.ts)
+addStatsCommands(program.command('stats').description('statistics of delivery (Insights): import delivery data'), { withDeps });
 
 /** One line, no stack: what went wrong and, for a field, which one. */
 function reason(error: unknown): string {
