@@ -189,7 +189,9 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
   const keyset = cursor && 'g' in cursor ? cursor : undefined;
   const rowsOf = (facts: Parameters<typeof groupFacts>[0]) => groupFacts(facts, plan.query.breakdowns.breakdowns, plan.bucketsOfDay);
   const collected: Group[] = [];
-  if (keyset) {
+  // Without breakdowns a bucket holds one row, so a cursor on an object's last (first) bucket leaves nothing of it.
+  const edgeBucket = backward ? 0 : plan.buckets.length - 1;
+  if (keyset && !(keyset.b === edgeBucket && plan.query.breakdowns.breakdowns.length === 0)) {
     // Going forward, the rest of the cursor's object lies in its bucket or later ones (their days, at least).
     const fromDay = backward
       ? undefined

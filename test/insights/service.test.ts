@@ -28,8 +28,11 @@ let tokyo: AdTree;
 let foreign: AdTree;
 let laEvents: DayEvent[];
 let tokyoEvents: DayEvent[];
+let fallBack: AdTree;
 let viewer: Principal;
+let member: Principal;
 let outsider: Principal;
+let organizationId: string;
 
 function deliveryFor(
   ad: AdRecord,
@@ -84,11 +87,23 @@ beforeAll(async () => {
     70,
     (day, i) => `${day}T${String(1 + (i % 20)).padStart(2, '0')}:00:00+09:00`,
   );
+  // 2025-11-02 in Los Angeles has 25 hours (PDT until 02:00, PST after): its first and last minutes are one day.
+  fallBack = await adTree(bed.world, org.id, { account: { timezoneName: 'America/Los_Angeles' } });
+  const fallBackEvents = ['2025-11-01T23:30:00-07:00', '2025-11-02T00:30:00-07:00', '2025-11-02T23:30:00-08:00', '2025-11-03T00:10:00-08:00'].map((time) => ({
+    type: 'impression',
+    ad_id: fallBack.ads[0]!.id,
+    time,
+    person: `fall-${time}`,
+    spend: 100,
+  }));
   const foreignEvents = deliveryFor(foreign.ads[0]!, 60, LA_DAYS.slice(0, 5), 10, 20, (day) => `${day}T12:00:00Z`);
-  await importLines(bed.deps, [...laEvents, ...tokyoEvents, ...foreignEvents].map(importLine));
+  await importLines(bed.deps, [...[...laEvents, ...tokyoEvents, ...foreignEvents].map(importLine), ...fallBackEvents]);
   await bed.deps.db('ads').where({ id: la.ads[5]!.id }).update({ status: 'PAUSED' });
   const { user } = await bed.world.user({ organizationId: org.id, role: 'auditor' });
   viewer = (await restorePrincipal(bed.deps, { kind: 'user', userId: user.id }))!;
+  organizationId = org.id;
+  const { user: plain } = await bed.world.user({ organizationId: org.id, role: 'member' });
+  member = (await restorePrincipal(bed.deps, { kind: 'user', userId: plain.id }))!;
   const { user: stranger } = await bed.world.user({ organizationId: other.id, role: 'admin' });
   outsider = (await restorePrincipal(bed.deps, { kind: 'user', userId: stranger.id }))!;
 }, 120_000);
@@ -198,6 +213,15 @@ describe('days', () => {
     for (const row of page.rows) expectMatches(row, expected.get(row.dateStart), row.dateStart);
   });
 
+  it('the day clocks fall back (25 hours) is one row too', async () => {
+    const page = await report(account(fallBack), { timeRange: { since: '2025-11-01', until: '2025-11-03' }, timeIncrement: 1 });
+    expect(page.rows.map((r) => [r.dateStart, r.impressions, r.reach, r.spend])).toEqual([
+      ['2025-11-01', 1, 1, 100],
+      ['2025-11-02', 2, 2, 200],
+      ['2025-11-03', 1, 1, 100],
+    ]);
+  });
+
   it('time_increment=1: a row per day with delivery, empty days left out', async () => {
     const lastAd = la.ads.at(-1)!;
     const page = await report({ kind: 'ad', id: lastAd.id }, { datePreset: 'maximum', timeIncrement: 1 });
@@ -213,21 +237,20 @@ describe('days', () => {
         ['2026-02-17', '2026-02-23'],
         ['2026-02-24', '2026-03-02'],
         ['2026-03-03', '2026-03-09'],
-        ['2026-03-10', '2026-03-16'],
-        ['2026-03-17', '2026-03-20'],
+        ['2026-03-10', '2026-03-15'],
       ],
     ],
     [
       'monthly',
       [
         ['2026-02-10', '2026-02-28'],
-        ['2026-03-01', '2026-03-20'],
+        ['2026-03-01', '2026-03-15'],
       ],
     ],
-  ])('time_increment=%s cuts the range into buckets, each summed and its people merged', async (increment, buckets) => {
+  ])('time_increment=%s cuts the range (up to today) into buckets, each summed and its people merged', async (increment, buckets) => {
     const page = await report(account(), { timeRange: { since: '2026-02-10', until: '2026-03-20' }, timeIncrement: increment });
-    // Buckets without delivery (before the 2nd, after the 15th) have no row.
-    expect(page.rows.map((r) => [r.dateStart, r.dateStop])).toEqual(buckets.filter(([since, until]) => until >= '2026-03-02' && since <= '2026-03-15'));
+    // Buckets without delivery (before the 2nd) have no row.
+    expect(page.rows.map((r) => [r.dateStart, r.dateStop])).toEqual(buckets.filter(([, until]) => until >= '2026-03-02'));
     for (const row of page.rows) {
       expectMatches(row, expectedBy(laEvents.filter(inDays(row.dateStart, row.dateStop)), () => 'all').get('all'), row.dateStart);
     }
@@ -381,6 +404,7 @@ describe('filtering, sorting, summary', () => {
     await expect(report(account(), { filtering: [{ field: 'campaign.id', operator: 'CONTAIN', value: '1' }] })).rejects.toMatchObject({ field: 'filtering' });
     await expect(report(account(), { sort: [{ field: 'ad_name', direction: 'ascending' }] })).rejects.toMatchObject({ field: 'sort' });
     await expect(report(account(), { fields: ['impressions', 'nope'] })).rejects.toMatchObject({ field: 'fields' });
+    await expect(report(account(), { actionBreakdowns: ['action_device' as never] })).rejects.toMatchObject({ field: 'action_breakdowns' });
   });
 });
 
@@ -403,6 +427,43 @@ describe('paging', () => {
       before = page.hasPrevious ? page.before : undefined;
     }
     expect([...backward.flat(), ...pages.at(-1)!.rows]).toEqual(whole);
+  });
+
+  it('pages cut within an object and within a bucket of breakdown values', async () => {
+    const q = { level: 'adset' as const, timeIncrement: 1, datePreset: 'last_7d' as const, breakdowns: ['age', 'gender'] as Breakdown[] };
+    const whole = (await report(account(), q)).rows;
+    expect(whole.length).toBeGreaterThan(50);
+    expect((await allPages(account(), q, 7)).rows).toEqual(whole);
+  });
+
+  /** Rows of insight_facts a piece of work reads. */
+  async function factRowsRead(work: () => Promise<unknown>): Promise<number> {
+    let rows = 0;
+    const listener = (response: unknown, query: { sql: string }) => {
+      if (/insight_facts/.test(query.sql) && /impressions/.test(query.sql) && Array.isArray(response)) rows += response.length;
+    };
+    bed.deps.db.on('query-response', listener);
+    try {
+      await work();
+      return rows;
+    } finally {
+      bed.deps.db.off('query-response', listener);
+    }
+  }
+
+  it("an account's report reads the account's own rows: one per day, whatever the number of ads", async () => {
+    expect(await factRowsRead(() => report(account(), { datePreset: 'last_7d', timeIncrement: 1 }))).toBe(7);
+    expect(await factRowsRead(() => report(account(), { datePreset: 'last_7d' }, 500, true))).toBe(14);
+  });
+
+  it('a page of a level=ad report reads the facts of a few objects past the cursor, not the whole result', async () => {
+    const q = { level: 'ad' as const, datePreset: 'last_7d' as const };
+    const whole = await factRowsRead(() => report(account(), q));
+    const first = await insightsReport(ctxFor(), account(), query(q), { limit: 2 });
+    const second = await factRowsRead(() => insightsReport(ctxFor(), account(), query(q), { limit: 2, after: first.after }));
+    // Two rows wanted: the cursor's object (its rest) and the next few objects' days, at most 4 ads of 7 days.
+    expect(second).toBeLessThanOrEqual(4 * 7);
+    expect(second).toBeLessThan(whole);
   });
 
   it('a sorted report pages by position', async () => {
@@ -445,5 +506,19 @@ describe('money and visibility', () => {
     await expect(report(account(), {}, 5, false, ctxFor(ANONYMOUS))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     const theirs = await report(account(foreign), { datePreset: 'maximum' }, 5, false, ctxFor(outsider));
     expect(theirs.rows).toHaveLength(1);
+  });
+
+  it('statistics follow the read permission of the object: ads_read and roles that read ads, not plain members', async () => {
+    const client = (scope: string): Principal => ({
+      kind: 'client',
+      clientId: `c-${scope}`,
+      apiClientId: '1',
+      organizationId,
+      scopes: new Set([scope]) as never,
+    });
+    const adsRead = await report({ kind: 'adset', id: la.adSets[0]!.id }, { datePreset: 'maximum' }, 5, false, ctxFor(client('ads_read')));
+    expect(adsRead.rows).toHaveLength(1);
+    await expect(report(account(), {}, 5, false, ctxFor(client('pages_read_engagement')))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(report({ kind: 'campaign', id: la.campaigns[0]!.id }, {}, 5, false, ctxFor(member))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });
