@@ -80,8 +80,10 @@ function scoped(db: Db, scope: FactScope, days: readonly DayRange[] = scope.rang
 }
 
 const nullableId = (value: unknown) => (value === null || value === undefined ? null : String(value));
+const NO_ACTIONS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+// Most facts have no actions (SQLite returns the text '{}'): no parse for them.
 const json = (value: unknown): Record<string, number> =>
-  typeof value === 'string' ? (JSON.parse(value) as Record<string, number>) : ((value ?? {}) as Record<string, number>);
+  typeof value === 'string' ? (value === '{}' ? NO_ACTIONS : (JSON.parse(value) as Record<string, number>)) : ((value ?? NO_ACTIONS) as Record<string, number>);
 const bytes = (value: unknown): Uint8Array | null => (value === null || value === undefined ? null : (value as Uint8Array));
 
 function toFact(scope: FactScope, breakdowns: readonly Breakdown[], row: Record<string, unknown>): FactRow {
