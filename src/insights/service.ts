@@ -24,6 +24,11 @@ export const DEFAULT_INSIGHTS_PAGE = 25;
 /** allInsights returns at most this many rows (an asynchronous report's whole result, held in memory). */
 export const ALL_INSIGHTS_MAX_ROWS = 100_000;
 
+/** Buckets the database sums days into at most (beyond, it sums by day and the buckets are made in JS). */
+const MAX_SUMMED_BUCKETS = 400;
+/** Fields that need the actions counted type by type. */
+const ACTION_COUNT_FIELDS: ReadonlySet<string> = new Set(['actions', 'cost_per_action_type', 'conversions']);
+
 const KIND_LABEL = { account: 'Ad account', campaign: 'Campaign', adset: 'Ad set', ad: 'Ad' } as const;
 
 interface ResolvedTarget {
@@ -88,6 +93,11 @@ async function plan(ctx: RequestContext, target: InsightsTarget, raw: InsightsQu
       ranges,
       objectFilters,
       sketches,
+      breakdowns: query.breakdowns.breakdowns,
+      // The database sums days into increments' buckets when that is fewer rows than days (a CASE term per bucket).
+      sumBuckets: !several && query.increment !== 1 && buckets.length <= MAX_SUMMED_BUCKETS ? buckets : null,
+      actions: query.fields.some((field) => ACTION_COUNT_FIELDS.has(field)),
+      actionValues: query.fields.includes('action_values'),
     },
     metricFilters,
     today,

@@ -483,6 +483,48 @@ describe('paging', () => {
   });
 });
 
+describe('sums by the database (no people asked)', () => {
+  const SUMMED = ['impressions', 'clicks', 'inline_link_clicks', 'spend', 'actions', 'action_values', 'ad_name'];
+  const overlapping = [
+    { since: '2026-03-02', until: '2026-03-08' },
+    { since: '2026-03-05', until: '2026-03-14' },
+  ];
+  it.each<Partial<InsightsQuery>>([
+    { level: 'ad', datePreset: 'maximum' },
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 7 },
+    { level: 'ad', datePreset: 'last_7d', timeIncrement: 1 },
+    { level: 'adset', datePreset: 'last_14d', breakdowns: ['age'] },
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 'monthly', breakdowns: ['publisher_platform', 'platform_position'] },
+    { level: 'campaign', timeRanges: overlapping, breakdowns: ['country'] },
+    { level: 'account', datePreset: 'maximum', timeIncrement: 3, filtering: [{ field: 'ad.effective_status', operator: 'IN', value: ['ACTIVE'] }] },
+    { level: 'ad', datePreset: 'maximum', sort: [{ field: 'clicks', direction: 'descending' }] },
+  ])('%j: the same rows as summing every fact', async (q) => {
+    const summed = await report(account(), { ...q, fields: SUMMED });
+    const stored = await report(account(), q);
+    expect(summed.rows.length).toBeGreaterThan(0);
+    expect(summed.rows).toEqual(stored.rows.map((row) => ({ ...row, reach: 0, uniqueClicks: 0 })));
+  });
+
+  it('without actions asked, the rows are the same rows (their actions left empty)', async () => {
+    const q = { level: 'ad' as const, datePreset: 'maximum' as const, timeIncrement: 1 };
+    const withActions = await report(account(), { ...q, fields: SUMMED });
+    const without = await report(account(), { ...q, fields: ['impressions', 'spend'] });
+    expect(without.rows).toEqual(withActions.rows.map((row) => ({ ...row, actions: [], actionValues: [] })));
+  });
+
+  it('a 7-day report by ad moves one row per ad, and pages the same', async () => {
+    const q = { level: 'ad' as const, datePreset: 'last_7d' as const, fields: SUMMED };
+    let rows = 0;
+    const listener = (response: unknown, sent: { sql: string }) => {
+      if (/sum\(impressions\)/.test(sent.sql) && Array.isArray(response)) rows += response.length;
+    };
+    bed.deps.db.on('query-response', listener);
+    const whole = await report(account(), q).finally(() => bed.deps.db.off('query-response', listener));
+    expect(rows).toBe(la.ads.length);
+    expect((await allPages(account(), q, 3)).rows).toEqual(whole.rows);
+  });
+});
+
 describe('money and visibility', () => {
   it('JPY: whole yen, summed exactly', async () => {
     const page = await report(account(tokyo), { datePreset: 'maximum' });
