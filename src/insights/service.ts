@@ -67,8 +67,15 @@ async function plan(ctx: RequestContext, target: InsightsTarget, raw: InsightsQu
   const { account } = resolved;
   const query = checkQuery(raw, target.kind);
   const today = todayIn(account.timezoneName, now(ctx));
-  const span = await dataSpan(ctx.db, account.id);
   const createdDay = todayIn(account.timezoneName, account.createdTime);
+  // The days with data matter to data_maximum, and to a range ending before the account was created (is it before
+  // the first data too?); other reports need not read them.
+  const askedRanges = raw.timeRanges ?? (raw.timeRange ? [raw.timeRange] : []);
+  const needsSpan =
+    askedRanges.length === 0
+      ? raw.datePreset === 'data_maximum'
+      : askedRanges.some((range) => !(typeof range?.until === 'string' && range.until >= createdDay));
+  const span = needsSpan ? await dataSpan(ctx.db, account.id) : null;
   const firstDay = span && span.since < createdDay ? span.since : createdDay;
   const ranges = reportRanges(raw, { today, firstDay, dataSpan: span });
   const several = raw.timeRanges !== undefined;
@@ -129,15 +136,21 @@ function rowOf(plan: Plan, dates: DayRange, totals: Totals, group?: Group): Insi
   };
 }
 
-/** Names, objective and optimization goal of the objects on one page: batched lookups (DataLoader), nothing else. */
-async function labelled(ctx: RequestContext, rows: InsightsRow[]): Promise<InsightsRow[]> {
+/**
+ * Names, objective and optimization goal of the objects on one page, those the fields ask for: batched lookups
+ * (DataLoader) of the page's objects, nothing else.
+ */
+async function labelled(ctx: RequestContext, rows: InsightsRow[], fields: readonly string[]): Promise<InsightsRow[]> {
   const loaders = ctx.loaders.ads;
+  const asks = (...names: string[]) => names.some((name) => fields.includes(name));
+  const [campaigns, adSets, ads] = [asks('campaign_name', 'objective'), asks('adset_name', 'optimization_goal'), asks('ad_name')];
+  if (!campaigns && !adSets && !ads) return rows;
   return Promise.all(
     rows.map(async (row) => {
       const [campaign, adSet, ad] = await Promise.all([
-        row.campaignId ? loaders.campaignById.load(row.campaignId) : null,
-        row.adsetId ? loaders.adSetById.load(row.adsetId) : null,
-        row.adId ? loaders.adById.load(row.adId) : null,
+        campaigns && row.campaignId ? loaders.campaignById.load(row.campaignId) : null,
+        adSets && row.adsetId ? loaders.adSetById.load(row.adsetId) : null,
+        ads && row.adId ? loaders.adById.load(row.adId) : null,
       ]);
       return {
         ...row,
@@ -329,6 +342,7 @@ export async function insightsReport(
   const rows = await labelled(
     ctx,
     groupPage.groups.map((group) => rowOf(planned, planned.buckets[group.bucket]!, group.totals, group)),
+    planned.query.fields,
   );
   const first = groupPage.groups[0];
   const last = groupPage.groups.at(-1);
@@ -357,6 +371,7 @@ export async function allInsights(ctx: RequestContext, target: InsightsTarget, q
     labelled(
       ctx,
       groups.map((group) => rowOf(planned, planned.buckets[group.bucket]!, group.totals, group)),
+      planned.query.fields,
     );
   if (planned.query.sort.length > 0 || planned.metricFilters.length > 0) {
     const whole = await wholeResult(ctx, planned);
