@@ -235,7 +235,10 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
     collected.push(...(backward ? groups.reverse() : groups));
     last = ids.at(-1);
     if (ids.length < step) break;
-    step = Math.min(MAX_WALK_STEP, step * 2);
+    // The next step reads as many objects as the rows still wanted need at the rows per object seen so far
+    // (breakdowns multiply them), one more for slack.
+    const rowsPerObject = Math.max(groups.length / ids.length, 0.1);
+    step = Math.min(MAX_WALK_STEP, Math.ceil((limit + 1 - collected.length) / rowsPerObject) + 1);
   }
   const more = collected.length > limit;
   const groups = collected.slice(0, limit);

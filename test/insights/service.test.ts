@@ -365,6 +365,21 @@ describe('filtering, sorting, summary', () => {
     expect(others.rows.map((r) => r.adId)).toEqual(la.ads.filter((_, i) => i !== 5).map((a) => a.id));
   });
 
+  it('campaign and ad set effective statuses filter too', async () => {
+    const active = await report(account(), {
+      level: 'ad',
+      filtering: [{ field: 'campaign.effective_status', operator: 'IN', value: ['ACTIVE'] }],
+      datePreset: 'maximum',
+    });
+    expect(active.rows.map((r) => r.adId)).toEqual(la.ads.map((a) => a.id));
+    const paused = await report(account(), {
+      level: 'adset',
+      filtering: [{ field: 'adset.effective_status', operator: 'EQUAL', value: 'PAUSED' }],
+      datePreset: 'maximum',
+    });
+    expect(paused.rows).toEqual([]);
+  });
+
   it('sort by spend descending, and a numeric filter in major units', async () => {
     const expected = expectedBy(laEvents, rowKey('ad', la.account.id));
     const sorted = await report(account(), { level: 'ad', datePreset: 'maximum', sort: [{ field: 'spend', direction: 'descending' }] });
