@@ -65,6 +65,12 @@ function mergedRanges(ranges: readonly DayRange[]): DayRange[] {
 function scoped(db: Db, scope: FactScope, days: readonly DayRange[] = scope.ranges): Knex.QueryBuilder {
   const query = db('insight_facts').where({ account_id: scope.accountId, level: scope.readLevel, family: scope.family });
   if (scope.target.level !== 'account') query.where(columnOf(scope, scope.target.level), scope.target.id);
+  if (scope.target.level !== 'account' && scope.target.level !== scope.readLevel) {
+    // The same objects again, by their ids: the facts' index leads with the account, so without this a campaign's
+    // report by ad would walk every ad of the account; the children's own (parent, id) index lists just its own.
+    const table = STATUS_TABLE[scope.readLevel as Exclude<InsightsLevel, 'account'>];
+    query.whereIn('object_id', db(table).select('id').where(ANCESTOR_COLUMN[scope.target.level], scope.target.id));
+  }
   const ranges = mergedRanges(days);
   query.where((inner) => {
     for (const range of ranges) inner.orWhereBetween('day', [range.since, range.until]);
