@@ -9,6 +9,7 @@ import type { Breakdown, InsightsLevel, InsightsPage, InsightsQuery, InsightsRow
 import { metricOf, printRatio } from '../../src/insights/rules/metrics.ts';
 import { SPARSE_LIMIT } from '../../src/insights/sketch.ts';
 import { adTree, importLines, statsTestBed, type AdTree } from '../helpers/insights.ts';
+import { countStatements } from '../helpers/database.ts';
 import { expectedBy, importLine, peoplePool, personDelivery, random, rowKey, type DayEvent, type Expected } from './oracle.ts';
 
 // The reports engine through its service, on worlds imported through the real import (test/helpers/insights.ts),
@@ -132,6 +133,19 @@ async function allPages(target: InsightsTarget, q: Partial<InsightsQuery>, limit
     after = page.hasNext ? page.after : undefined;
   } while (after);
   return { rows: pages.flatMap((p) => p.rows), pages };
+}
+
+/** Every row of a report read backward from its last page: the rows before it, a page at a time, and that page. */
+async function backwardFromLast(target: InsightsTarget, q: Partial<InsightsQuery>, limit: number): Promise<InsightsRow[]> {
+  const last = (await allPages(target, q, limit)).pages.at(-1)!;
+  const pages: InsightsRow[][] = [last.rows];
+  let before = last.hasPrevious ? last.before : undefined;
+  while (before) {
+    const page = await insightsReport(ctxFor(), target, query(q), { limit, before });
+    pages.unshift(page.rows);
+    before = page.hasPrevious ? page.before : undefined;
+  }
+  return pages.flat();
 }
 
 const asRecord = (stats: InsightsRow['actions']) => Object.fromEntries(stats.map((s) => [s.actionType, s.value]));
@@ -525,6 +539,24 @@ describe('sums by the database (no people asked)', () => {
     const withActions = await report(account(), { ...q, fields: SUMMED });
     const without = await report(account(), { ...q, fields: ['impressions', 'spend', 'ad_name'] });
     expect(without.rows).toEqual(withActions.rows.map((row) => ({ ...row, actions: [], actionValues: [] })));
+  });
+
+  it.each<Partial<InsightsQuery>>([
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 1 },
+    { level: 'adset', datePreset: 'last_14d', timeIncrement: 5, breakdowns: ['publisher_platform', 'platform_position'] },
+    { level: 'campaign', datePreset: 'maximum', breakdowns: ['age', 'gender'] },
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 'monthly', filtering: [{ field: 'campaign.id', operator: 'NOT_IN', value: ['1'] }] },
+  ])('%j pages forward and back through the same rows, in a fixed number of statements', async (q) => {
+    const fields = { ...q, fields: SUMMED };
+    const whole = (await report(account(), fields)).rows;
+    expect(whole.length).toBeGreaterThan(4);
+    const { rows, pages } = await allPages(account(), fields, 4);
+    expect(rows).toEqual(whole);
+    expect(await backwardFromLast(account(), fields, 4)).toEqual(whole);
+    const second = await countStatements(bed.deps.db, () => insightsReport(ctxFor(), account(), query(fields), { limit: 4, after: pages[1]!.after }));
+    // The rest of the cursor's object, then the rows after it: each one statement, and one each for their actions
+    // and the actions' values. Never a walk object by object.
+    expect(second.statements.filter((sql) => /insight_facts/.test(sql)).length).toBeLessThanOrEqual(6);
   });
 
   it('a 7-day report by ad moves one row per ad, and pages the same', async () => {
