@@ -166,7 +166,7 @@ const eachAction = (db: Db, column: 'actions' | 'action_values') =>
  * (a third for their values), only when asked; whether a row had any action is kept, so the rows a report has do
  * not depend on the fields asked.
  */
-async function summedFacts(db: Db, base: () => Knex.QueryBuilder, scope: FactScope, page?: { limit: number; backward: boolean }): Promise<FactRow[]> {
+async function summedFacts(db: Db, base: () => Knex.QueryBuilder, scope: FactScope): Promise<FactRow[]> {
   const breakdowns = scope.breakdowns as readonly string[];
   const key = dayKey(scope.sumBuckets);
   const ancestors = ancestorColumns(scope);
@@ -183,27 +183,14 @@ async function summedFacts(db: Db, base: () => Knex.QueryBuilder, scope: FactSco
       db.raw('sum(impressions) as impressions, sum(clicks) as clicks, sum(inline_link_clicks) as inline_link_clicks, sum(spend) as spend'),
       db.raw('max(case when actions <> ? then 1 else 0 end) as has_actions', ['{}']),
     )
-    .groupByRaw(grouping)
-    .modify((query) => {
-      if (!page) return;
-      // A page: report rows in report order (byte order of the values, as JS compares them), none without delivery.
-      const direction = page.backward ? 'desc' : 'asc';
-      const collate = db.client.config.client === 'pg' ? ' collate "C"' : '';
-      query
-        .havingRaw('sum(impressions) > 0 or sum(clicks) > 0 or sum(spend) > 0 or max(case when actions <> ? then 1 else 0 end) = 1', ['{}'])
-        .orderByRaw([`report_group ${direction}`, `day_key ${direction}`, ...breakdowns.map((b) => `${b}${collate} ${direction}`)].join(', '))
-        .limit(page.limit);
-    })) as Array<Record<string, unknown>>;
+    .groupByRaw(grouping)) as Array<Record<string, unknown>>;
   const facts = rows.map((row) => toFact(scope, breakdowns, { ...row, [groupColumn(scope)]: row.report_group, day: row.day_key }));
   const factKey = (row: Record<string, unknown>) => [row.report_group, row.day_key, ...breakdowns.map((b) => row[b])].join('\u0000');
   const byKey = new Map(facts.map((fact) => [[fact.group, fact.day, ...breakdowns.map((b) => fact.breakdownValues[b as Breakdown])].join('\u0000'), fact]));
   const columns = [...(scope.actions ? (['actions'] as const) : []), ...(scope.actionValues ? (['action_values'] as const) : [])];
-  // A page's actions: those of its objects (the last one's other rows, beyond the page, find no row to join).
-  const actionsBase = page ? () => base().whereIn(groupColumn(scope), [...new Set(facts.map((fact) => fact.group))]) : base;
   for (const column of columns) {
-    if (facts.length === 0) break;
     const amount = db.client.config.client === 'pg' ? 'sum(je.value::bigint)' : 'sum(je.value)';
-    const typed = (await actionsBase()
+    const typed = (await base()
       .crossJoin(eachAction(db, column) as never)
       .select(
         db.raw(`${groupColumn(scope)} as report_group`),
@@ -238,19 +225,6 @@ export async function factsOfGroups(db: Db, scope: FactScope, groups: readonly s
     : scope.ranges;
   if (days.length === 0) return [];
   return readBy(db, scope, () => scoped(db, scope, days).whereIn(groupColumn(scope), groups as string[]));
-}
-
-/**
- * The next report rows after (before) an object, summed by the database in report order: one statement that stops
- * after `limit` rows. Only when each summed row is a report row (no sketches; buckets summed by the database, or
- * daily), so the service checks `summedRowsAreReportRows` first.
- */
-export function nextSummedRows(db: Db, scope: FactScope, after: string | undefined, limit: number, backward: boolean): Promise<FactRow[]> {
-  const column = groupColumn(scope);
-  return summedFacts(db, () => (after === undefined ? scoped(db, scope) : scoped(db, scope).where(column, backward ? '<' : '>', after)), scope, {
-    limit,
-    backward,
-  });
 }
 
 /** The next report-level objects with facts in the scope, in id order (descending when walking backward). */

@@ -7,7 +7,7 @@ import { actionStats, addFact, addTotals, bucketFinder, compareGroups, emptyTota
 import { metricOf, REACH_FIELDS, UNIQUE_CLICK_FIELDS } from './rules/metrics.ts';
 import { checkQuery, finer, passesMetric, type CheckedQuery, type MetricFilter, type ObjectFilter } from './rules/params.ts';
 import { bucketsOf, reportRanges, todayIn } from './rules/windows.ts';
-import { allFacts, dataSpan, factsOfGroups, nextGroups, nextSummedRows, ownFacts, type FactScope } from './report-store.ts';
+import { allFacts, dataSpan, factsOfGroups, nextGroups, ownFacts, type FactScope } from './report-store.ts';
 
 /**
  * Statistics (Insights) of an ad account, campaign, ad set or ad: the one service both surfaces call (GET
@@ -57,11 +57,6 @@ interface Plan {
   scope: FactScope;
   metricFilters: MetricFilter[];
   today: string;
-  /**
-   * Each row the database sums is one report row (no sketches; its buckets are the database's, or days): a page
-   * is then one statement that stops after the page.
-   */
-  summedRowsAreReportRows: boolean;
 }
 
 /** "Now", injectable for tests through the dependencies' clock. */
@@ -90,7 +85,6 @@ async function plan(ctx: RequestContext, target: InsightsTarget, raw: InsightsQu
   const readLevel = objectFilters.reduce((level, filter) => finer(level, filter.level), query.level);
   const asked = [...query.fields, ...query.sort.map((s) => s.field), ...metricFilters.map((f) => f.field)];
   const sketches = asked.some((field) => REACH_FIELDS.has(field) || UNIQUE_CLICK_FIELDS.has(field));
-  const sumsBuckets = !several && query.increment !== 1 && buckets.length <= MAX_SUMMED_BUCKETS;
   return {
     account,
     query,
@@ -108,13 +102,12 @@ async function plan(ctx: RequestContext, target: InsightsTarget, raw: InsightsQu
       sketches,
       breakdowns: query.breakdowns.breakdowns,
       // The database sums days into increments' buckets when that is fewer rows than days (a CASE term per bucket).
-      sumBuckets: sumsBuckets ? buckets : null,
+      sumBuckets: !several && query.increment !== 1 && buckets.length <= MAX_SUMMED_BUCKETS ? buckets : null,
       actions: query.fields.some((field) => ACTION_COUNT_FIELDS.has(field)),
       actionValues: query.fields.includes('action_values'),
     },
     metricFilters,
     today,
-    summedRowsAreReportRows: !sketches && !several && (sumsBuckets || query.increment === 1),
   };
 }
 
@@ -234,13 +227,6 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
     collected.push(...(backward ? rest.reverse() : rest));
   }
   let last = keyset?.g;
-  if (plan.summedRowsAreReportRows) {
-    // The database sums, orders and stops after the rows still wanted: one statement for the rest of the page.
-    const wanted = limit + 1 - collected.length;
-    const rows = wanted > 0 ? rowsOf(await nextSummedRows(ctx.db, plan.scope, last, wanted, backward)) : [];
-    collected.push(...(backward ? rows.reverse() : rows));
-    return pageOf(collected, limit, backward, keyset !== undefined);
-  }
   let step = Math.min(MAX_WALK_STEP, Math.ceil((limit + 1) / Math.max(1, plan.buckets.length)) + 1);
   while (collected.length <= limit) {
     const ids = await nextGroups(ctx.db, plan.scope, last, step, backward);
@@ -254,18 +240,13 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
     const rowsPerObject = Math.max(groups.length / ids.length, 0.1);
     step = Math.min(MAX_WALK_STEP, Math.ceil((limit + 1 - collected.length) / rowsPerObject) + 1);
   }
-  return pageOf(collected, limit, backward, keyset !== undefined);
-}
-
-/** Rows collected in the direction of travel (one more than the page, when there are more) as a page. */
-function pageOf(collected: Group[], limit: number, backward: boolean, fromCursor: boolean): GroupPage {
   const more = collected.length > limit;
   const groups = collected.slice(0, limit);
   if (backward) groups.reverse();
   return {
     groups,
     hasNext: backward ? true : more,
-    hasPrevious: backward ? more : fromCursor,
+    hasPrevious: backward ? more : keyset !== undefined,
     cursorOf: (group) => ({ g: group.group, b: group.bucket, k: group.key }),
   };
 }
