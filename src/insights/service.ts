@@ -167,10 +167,14 @@ async function labelled(ctx: RequestContext, rows: InsightsRow[], fields: readon
 /** A keyset position (object, bucket, breakdown values of a row) or, for a result sorted by a metric, an offset. */
 type Cursor = { g: string; b: number; k: string } | { i: number };
 
+/** Cursors this service writes are far shorter (ids, a bucket, breakdown values); longer input is not one. */
+const MAX_CURSOR_LENGTH = 1024;
+
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
 function decodeCursor(value: string, field: string): Cursor {
   try {
+    if (value.length > MAX_CURSOR_LENGTH) throw new RangeError('too long');
     const cursor = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
     if (typeof cursor.i === 'number' && Number.isSafeInteger(cursor.i) && cursor.i >= 0) return { i: cursor.i };
     if (typeof cursor.g === 'string' && /^[1-9][0-9]{0,18}$/.test(cursor.g) && Number.isSafeInteger(cursor.b) && typeof cursor.k === 'string') {

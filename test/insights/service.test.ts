@@ -509,6 +509,10 @@ describe('paging', () => {
   it('a cursor not returned by the API is error 100 naming after', async () => {
     await expect(insightsReport(ctxFor(), account(), query(), { limit: 5, after: 'bm90IGEgY3Vyc29y' })).rejects.toMatchObject({ field: 'after' });
     await expect(insightsReport(ctxFor(), account(), query(), { limit: 0 })).rejects.toMatchObject({ field: 'limit' });
+    await expect(insightsReport(ctxFor(), account(), query(), { limit: 5, before: 'A'.repeat(5000) })).rejects.toMatchObject({ field: 'before' });
+    const sorted = await insightsReport(ctxFor(), account(), query({ sort: [{ field: 'spend', direction: 'ascending' }] }), { limit: 5 });
+    // A position in a sorted report is no cursor of an unsorted one.
+    await expect(insightsReport(ctxFor(), account(), query(), { limit: 5, after: sorted.after })).rejects.toMatchObject({ field: 'after' });
   });
 });
 
