@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from '../db/index.ts';
+import { dialect, type Db } from '../db/index.ts';
 import { statusFilters } from '../ads/edges.ts';
 import type { Breakdown, DayRange, InsightsLevel } from './query.ts';
 import { BREAKDOWN_FAMILIES, type BreakdownFamily } from './rules/breakdowns.ts';
@@ -62,8 +62,14 @@ function mergedRanges(ranges: readonly DayRange[]): DayRange[] {
   return merged;
 }
 
-function scoped(db: Db, scope: FactScope, days: readonly DayRange[] = scope.ranges): Knex.QueryBuilder {
-  const query = db('insight_facts').where({ account_id: scope.accountId, level: scope.readLevel, family: scope.family });
+/**
+ * The scope's facts. `inObjectOrder` reads them by the (account, level, family, object, day) index: SQLite, without
+ * statistics, prefers the window index for a range of days and would group a whole window before a page's LIMIT.
+ */
+function scoped(db: Db, scope: FactScope, days: readonly DayRange[] = scope.ranges, inObjectOrder = false): Knex.QueryBuilder {
+  const table: Knex.QueryBuilder =
+    inObjectOrder && dialect(db) === 'sqlite' ? db.from(db.raw('?? indexed by ??', ['insight_facts', 'insight_facts_account_objects'])) : db('insight_facts');
+  const query = table.where({ account_id: scope.accountId, level: scope.readLevel, family: scope.family });
   if (scope.target.level !== 'account') query.where(columnOf(scope, scope.target.level), scope.target.id);
   if (scope.target.level !== 'account' && scope.target.level !== scope.readLevel) {
     // The same objects again, by their ids: the facts' index leads with the account, so without this a campaign's
@@ -158,7 +164,7 @@ function dayKey(buckets: readonly DayRange[] | null): { sql: string; bindings: s
 
 /** Each action type of a JSON column as rows (key, value): SQLite's json_each, PostgreSQL's jsonb_each_text. */
 const eachAction = (db: Db, column: 'actions' | 'action_values') =>
-  db.client.config.client === 'pg' ? db.raw(`jsonb_each_text(insight_facts.${column}) as je(key, value)`) : db.raw(`json_each(insight_facts.${column}) as je`);
+  dialect(db) === 'postgres' ? db.raw(`jsonb_each_text(insight_facts.${column}) as je(key, value)`) : db.raw(`json_each(insight_facts.${column}) as je`);
 
 /**
  * Facts summed by the database (no sketches asked): one row per report object, bucket and breakdown values asked,
@@ -185,11 +191,23 @@ async function summedFacts(db: Db, base: () => Knex.QueryBuilder, scope: FactSco
     )
     .groupByRaw(grouping)) as Array<Record<string, unknown>>;
   const facts = rows.map((row) => toFact(scope, breakdowns, { ...row, [groupColumn(scope)]: row.report_group, day: row.day_key }));
-  const factKey = (row: Record<string, unknown>) => [row.report_group, row.day_key, ...breakdowns.map((b) => row[b])].join('\u0000');
-  const byKey = new Map(facts.map((fact) => [[fact.group, fact.day, ...breakdowns.map((b) => fact.breakdownValues[b as Breakdown])].join('\u0000'), fact]));
+  await addActions(db, base, scope, facts);
+  return facts;
+}
+
+/**
+ * The actions (and their values) of summed facts, type by type, when asked: one statement each, grouped as the
+ * facts were (object, bucket or day, breakdown values); groups not among the facts find none to join.
+ */
+async function addActions(db: Db, base: () => Knex.QueryBuilder, scope: FactScope, facts: FactRow[]): Promise<void> {
+  const breakdowns = scope.breakdowns as readonly string[];
+  const key = dayKey(scope.sumBuckets);
+  const keyOf = (parts: unknown[]) => parts.join('\u0000');
+  const byKey = new Map(facts.map((fact) => [keyOf([fact.group, fact.day, ...breakdowns.map((b) => fact.breakdownValues[b as Breakdown])]), fact]));
   const columns = [...(scope.actions ? (['actions'] as const) : []), ...(scope.actionValues ? (['action_values'] as const) : [])];
   for (const column of columns) {
-    const amount = db.client.config.client === 'pg' ? 'sum(je.value::bigint)' : 'sum(je.value)';
+    if (facts.length === 0) break;
+    const amount = dialect(db) === 'postgres' ? 'sum(je.value::bigint)' : 'sum(je.value)';
     const typed = (await base()
       .crossJoin(eachAction(db, column) as never)
       .select(
@@ -200,13 +218,48 @@ async function summedFacts(db: Db, base: () => Knex.QueryBuilder, scope: FactSco
       )
       .groupByRaw(['report_group', 'day_key', ...breakdowns, 'je.key'].join(', '))) as Array<Record<string, unknown>>;
     for (const row of typed) {
-      const fact = byKey.get(factKey(row));
+      const fact = byKey.get(keyOf([row.report_group, row.day_key, ...breakdowns.map((b) => row[b])]));
       if (!fact) continue;
       const into = column === 'actions' ? 'actions' : 'actionValues';
       if (fact[into] === NO_ACTIONS) fact[into] = {};
       fact[into][String(row.action_type)] = Number(row.amount);
     }
   }
+}
+
+/**
+ * The next rows of a report whose rows are its own objects' totals over one range (`range`), or their days (null),
+ * without breakdowns or people: summed by the database in the order of the facts' index (account, level, family,
+ * object, day), so it aggregates as it reads and stops after `limit` rows. A page is one statement (and one per
+ * kind of actions asked), whatever the size of the account.
+ */
+export async function streamedRows(
+  db: Db,
+  scope: FactScope,
+  after: string | undefined,
+  limit: number,
+  backward: boolean,
+  range: DayRange | null,
+): Promise<FactRow[]> {
+  const base = () => {
+    const query = scoped(db, scope, scope.ranges, true);
+    return after === undefined ? query : query.where('object_id', backward ? '<' : '>', after);
+  };
+  const ancestors = ancestorColumns(scope).filter((column) => column !== 'object_id');
+  const direction = backward ? 'desc' : 'asc';
+  const rows = (await base()
+    .select(db.raw('object_id as report_group'), ...ancestors.map((column) => db.raw(`max(${column}) as ${column}`)), ...(range ? [] : ['day']))
+    .select(
+      db.raw('sum(impressions) as impressions, sum(clicks) as clicks, sum(inline_link_clicks) as inline_link_clicks, sum(spend) as spend'),
+      db.raw('max(case when actions <> ? then 1 else 0 end) as has_actions', ['{}']),
+    )
+    .groupByRaw(range ? 'object_id' : 'object_id, day')
+    // A day or object without delivery has no row, so the page's LIMIT counts only rows the report shows.
+    .havingRaw('sum(impressions) > 0 or sum(clicks) > 0 or sum(spend) > 0 or max(case when actions <> ? then 1 else 0 end) = 1', ['{}'])
+    .orderByRaw(range ? `object_id ${direction}` : `object_id ${direction}, day ${direction}`)
+    .limit(limit)) as Array<Record<string, unknown>>;
+  const facts = rows.map((row) => toFact(scope, [], { ...row, object_id: row.report_group, day: range ? range.since : row.day }));
+  await addActions(db, () => base().whereIn('object_id', [...new Set(facts.map((fact) => fact.group))]), scope, facts);
   return facts;
 }
 

@@ -7,7 +7,7 @@ import { actionStats, addFact, addTotals, bucketFinder, compareGroups, emptyTota
 import { metricOf, REACH_FIELDS, UNIQUE_CLICK_FIELDS } from './rules/metrics.ts';
 import { checkQuery, finer, passesMetric, type CheckedQuery, type MetricFilter, type ObjectFilter } from './rules/params.ts';
 import { bucketsOf, reportRanges, todayIn } from './rules/windows.ts';
-import { allFacts, dataSpan, factsOfGroups, nextGroups, ownFacts, type FactScope } from './report-store.ts';
+import { allFacts, dataSpan, factsOfGroups, nextGroups, ownFacts, streamedRows, type FactScope } from './report-store.ts';
 
 /**
  * Statistics (Insights) of an ad account, campaign, ad set or ad: the one service both surfaces call (GET
@@ -57,6 +57,11 @@ interface Plan {
   scope: FactScope;
   metricFilters: MetricFilter[];
   today: string;
+  /**
+   * Pages the database can sum as it reads the facts' index (report-store.ts streamedRows): rows of the report's own
+   * objects, all days in one range (its range) or day by day (null), no breakdowns, no people. Otherwise undefined.
+   */
+  stream?: { range: DayRange | null };
 }
 
 /** "Now", injectable for tests through the dependencies' clock. */
@@ -108,6 +113,13 @@ async function plan(ctx: RequestContext, target: InsightsTarget, raw: InsightsQu
     },
     metricFilters,
     today,
+    ...(!sketches && query.breakdowns.breakdowns.length === 0 && readLevel === query.level && !several && ranges.length === 1
+      ? query.increment === 'all_days'
+        ? { stream: { range: ranges[0]! } }
+        : query.increment === 1
+          ? { stream: { range: null } }
+          : {}
+      : {}),
   };
 }
 
@@ -231,6 +243,13 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
     collected.push(...(backward ? rest.reverse() : rest));
   }
   let last = keyset?.g;
+  if (plan.stream) {
+    // The database sums, orders and stops after the rows still wanted: one statement for the rest of the page.
+    const wanted = limit + 1 - collected.length;
+    const rows = wanted > 0 ? rowsOf(await streamedRows(ctx.db, plan.scope, last, wanted, backward, plan.stream.range)) : [];
+    collected.push(...(backward ? rows.reverse() : rows));
+    return pageOf(collected, limit, backward, keyset !== undefined);
+  }
   let step = Math.min(MAX_WALK_STEP, Math.ceil((limit + 1) / Math.max(1, plan.buckets.length)) + 1);
   while (collected.length <= limit) {
     const ids = await nextGroups(ctx.db, plan.scope, last, step, backward);
@@ -244,13 +263,18 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
     const rowsPerObject = Math.max(groups.length / ids.length, 0.1);
     step = Math.min(MAX_WALK_STEP, Math.ceil((limit + 1 - collected.length) / rowsPerObject) + 1);
   }
+  return pageOf(collected, limit, backward, keyset !== undefined);
+}
+
+/** Rows collected in the direction of travel (one more than the page, when there are more) as a page. */
+function pageOf(collected: Group[], limit: number, backward: boolean, fromCursor: boolean): GroupPage {
   const more = collected.length > limit;
   const groups = collected.slice(0, limit);
   if (backward) groups.reverse();
   return {
     groups,
     hasNext: backward ? true : more,
-    hasPrevious: backward ? more : keyset !== undefined,
+    hasPrevious: backward ? more : fromCursor,
     cursorOf: (group) => ({ g: group.group, b: group.bucket, k: group.key }),
   };
 }

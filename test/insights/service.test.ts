@@ -573,6 +573,12 @@ describe('sums by the database (no people asked)', () => {
     const whole = await report(account(), q).finally(() => bed.deps.db.off('query-response', listener));
     expect(rows).toBe(la.ads.length);
     expect((await allPages(account(), q, 3)).rows).toEqual(whole.rows);
+    // A page of 2 moves 3 summed rows (one to tell whether more follow), not the account's.
+    rows = 0;
+    bed.deps.db.on('query-response', listener);
+    const page = await insightsReport(ctxFor(), account(), query(q), { limit: 2 }).finally(() => bed.deps.db.off('query-response', listener));
+    expect(page.rows).toEqual(whole.rows.slice(0, 2));
+    expect(rows).toBe(3);
   });
 });
 
