@@ -538,6 +538,16 @@ describe('sums by the database (no people asked)', () => {
     expect(summed.rows).toEqual(stored.rows.map((row) => ({ ...row, reach: 0, uniqueClicks: 0 })));
   });
 
+  it("a campaign's and an ad set's reports by ad day by day: the same rows, page by page", async () => {
+    for (const target of [{ kind: 'campaign', id: la.campaigns[1]!.id } as const, { kind: 'adset', id: la.adSets[0]!.id } as const]) {
+      const q = { level: 'ad' as const, datePreset: 'maximum' as const, timeIncrement: 1 };
+      const stored = await report(target, { ...q, fields: [...query().fields, 'ad_name'] });
+      const expected = stored.rows.map((row) => ({ ...row, reach: 0, uniqueClicks: 0 }));
+      expect(expected.length).toBeGreaterThan(10);
+      expect((await allPages(target, { ...q, fields: SUMMED }, 5)).rows).toEqual(expected);
+    }
+  });
+
   it('without actions asked, the rows are the same rows (their actions left empty)', async () => {
     const q = { level: 'ad' as const, datePreset: 'maximum' as const, timeIncrement: 1 };
     const withActions = await report(account(), { ...q, fields: SUMMED });
