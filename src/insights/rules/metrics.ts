@@ -110,7 +110,10 @@ export const CONVERSION_ACTION_TYPES: ReadonlySet<string> = new Set([
   'donate',
 ]);
 
-export const conversionsOf = (actions: readonly ActionStat[]) => actions.filter((action) => CONVERSION_ACTION_TYPES.has(action.actionType));
+/** A conversion: a standard conversion event, or a pixel's custom one (offsite_conversion.*). */
+export const isConversion = (actionType: string) => CONVERSION_ACTION_TYPES.has(actionType) || actionType.startsWith('offsite_conversion.');
+
+export const conversionsOf = (actions: readonly ActionStat[]) => actions.filter((action) => isConversion(action.actionType));
 
 export interface PrintedActionStat {
   action_type: string;
