@@ -107,11 +107,11 @@ export interface InsightsRow {
   optimizationGoal?: string;
   breakdownValues: Partial<Record<Breakdown, string>>;
   impressions: number;
-  /** Distinct people reached (merged sketches), not a sum. */
-  reach: number;
+  /** Distinct people reached (merged sketches), not a sum; null when some of the facts carried no sketch. */
+  reach: number | null;
   clicks: number;
-  /** Distinct people who clicked. */
-  uniqueClicks: number;
+  /** Distinct people who clicked; null when unknown, as reach. */
+  uniqueClicks: number | null;
   inlineLinkClicks: number;
   /** Minor units of accountCurrency. */
   spend: number;

@@ -138,9 +138,9 @@ function rowOf(plan: Plan, dates: DayRange, totals: Totals, group?: Group): Insi
     breakdownValues: group?.breakdownValues ?? {},
     impressions: totals.impressions,
     // Without sketches read (no field needs them) these stay 0; the surfaces print only the fields asked for.
-    reach: totals.reach.estimate(),
+    reach: totals.reachUnknown ? null : totals.reach.estimate(),
     clicks: totals.clicks,
-    uniqueClicks: totals.clickers.estimate(),
+    uniqueClicks: totals.clickersUnknown ? null : totals.clickers.estimate(),
     inlineLinkClicks: totals.inlineLinkClicks,
     spend: totals.spend,
     actions: actionStats(totals.actions),

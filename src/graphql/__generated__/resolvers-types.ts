@@ -1608,9 +1608,11 @@ export type InsightsRow = {
   optimizationGoal?: Maybe<Scalars['String']['output']>;
   platformPosition?: Maybe<InsightsPlatformPosition>;
   publisherPlatform?: Maybe<InsightsPublisherPlatform>;
-  reach: Scalars['BigInt']['output'];
+  /** Distinct people; null when some of the delivery was imported as daily rows without a reach sketch. */
+  reach?: Maybe<Scalars['BigInt']['output']>;
   spend: Scalars['Money']['output'];
-  uniqueClicks: Scalars['BigInt']['output'];
+  /** Distinct people who clicked; null when unknown, as reach. */
+  uniqueClicks?: Maybe<Scalars['BigInt']['output']>;
   uniqueCtr?: Maybe<Scalars['Float']['output']>;
 };
 
@@ -3679,9 +3681,9 @@ export type InsightsRowResolvers<ContextType = RequestContext, ParentType extend
   optimizationGoal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   platformPosition?: Resolver<Maybe<ResolversTypes['InsightsPlatformPosition']>, ParentType, ContextType>;
   publisherPlatform?: Resolver<Maybe<ResolversTypes['InsightsPublisherPlatform']>, ParentType, ContextType>;
-  reach?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  reach?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   spend?: Resolver<ResolversTypes['Money'], ParentType, ContextType>;
-  uniqueClicks?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  uniqueClicks?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   uniqueCtr?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
 }>;
 

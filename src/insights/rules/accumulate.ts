@@ -35,6 +35,9 @@ export interface Totals {
   actionValues: Map<string, number>;
   reach: ReachSketch;
   clickers: ReachSketch;
+  /** Some fact carried no sketch (a daily row imported without one): its people are unknown, so the total is too. */
+  reachUnknown: boolean;
+  clickersUnknown: boolean;
   /** Some fact had actions, though they were not read. */
   hasActions: boolean;
 }
@@ -48,6 +51,8 @@ export const emptyTotals = (): Totals => ({
   actionValues: new Map(),
   reach: new ReachSketch(),
   clickers: new ReachSketch(),
+  reachUnknown: false,
+  clickersUnknown: false,
   hasActions: false,
 });
 
@@ -64,8 +69,10 @@ export function addFact(totals: Totals, fact: FactRow): void {
   addTo(totals.actions, fact.actions);
   addTo(totals.actionValues, fact.actionValues);
   if (fact.hasActions) totals.hasActions = true;
-  if (fact.reachSketch && fact.reachSketch.length > 0) totals.reach.merge(ReachSketch.deserialize(fact.reachSketch));
-  if (fact.clickerSketch && fact.clickerSketch.length > 0) totals.clickers.merge(ReachSketch.deserialize(fact.clickerSketch));
+  if (fact.reachSketch === null) totals.reachUnknown = true;
+  else if (fact.reachSketch.length > 0) totals.reach.merge(ReachSketch.deserialize(fact.reachSketch));
+  if (fact.clickerSketch === null) totals.clickersUnknown = true;
+  else if (fact.clickerSketch.length > 0) totals.clickers.merge(ReachSketch.deserialize(fact.clickerSketch));
 }
 
 /** Adds other totals (a summary over report rows): people merge, so one person in two rows counts once. */
@@ -78,6 +85,8 @@ export function addTotals(totals: Totals, other: Totals): void {
   addTo(totals.actionValues, other.actionValues);
   totals.reach.merge(other.reach);
   totals.clickers.merge(other.clickers);
+  totals.reachUnknown ||= other.reachUnknown;
+  totals.clickersUnknown ||= other.clickersUnknown;
   totals.hasActions ||= other.hasActions;
 }
 
