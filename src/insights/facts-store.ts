@@ -1,0 +1,160 @@
+import type { Knex } from 'knex';
+import { lockRow } from '../db/locks.ts';
+import { ReachSketch } from './sketch.ts';
+import { addFact, type Fact, type FactLevel } from './intake/aggregate.ts';
+import type { BreakdownFamily } from './rules/breakdowns.ts';
+
+/**
+ * Writing facts (insight_facts, see its migration). Facts are added, never replaced: counts and money summed,
+ * actions added key by key, sketches merged. Sketches cannot be merged in SQL on both databases, so a batch
+ * reads the rows it touches, merges in memory and writes them back with one multi-row upsert; the accounts'
+ * rows are locked first, so two imports touching the same account add one after the other and neither's
+ * additions are lost.
+ */
+
+const KEY_COLUMNS = ['level', 'object_id', 'day', 'family', 'age', 'gender', 'country', 'publisher_platform', 'platform_position', 'device_platform'] as const;
+const COLUMNS = [
+  ...KEY_COLUMNS,
+  'account_id',
+  'campaign_id',
+  'adset_id',
+  'ad_id',
+  'impressions',
+  'clicks',
+  'inline_link_clicks',
+  'spend',
+  'actions',
+  'action_values',
+  'reach_sketch',
+  'clicker_sketch',
+] as const;
+const VALUE_COLUMNS = COLUMNS.slice(KEY_COLUMNS.length + 4);
+
+/** Rows per statement: 22 bindings each stay far below both databases' limits. */
+const BATCH = 500;
+
+const upsertSql = (rows: number) =>
+  `insert into insight_facts (${COLUMNS.join(', ')}) values ${Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')} ` +
+  `on conflict (${['level', 'object_id', 'family', 'day', 'age', 'gender', 'country', 'publisher_platform', 'platform_position', 'device_platform'].join(', ')}) ` +
+  `do update set ${VALUE_COLUMNS.map((column) => `${column} = excluded.${column}`).join(', ')}`;
+const fullBatchSql = upsertSql(BATCH);
+
+function keyOf(level: string, objectId: string, day: string, family: string, values: string[]): string {
+  return [level, objectId, day, family, ...values].join('\u0001');
+}
+
+const factKey = (fact: Fact) =>
+  keyOf(fact.level, fact.objectId, fact.day, fact.family, [
+    fact.age,
+    fact.gender,
+    fact.country,
+    fact.publisherPlatform,
+    fact.platformPosition,
+    fact.devicePlatform,
+  ]);
+
+const json = (value: unknown): Record<string, number> => (typeof value === 'string' ? JSON.parse(value) : (value as Record<string, number>));
+
+function sketchOf(bytes: unknown): ReachSketch | null {
+  return bytes === null || bytes === undefined ? null : ReachSketch.deserialize(bytes as Uint8Array);
+}
+
+/** A stored row as a fact (to add the new one to). */
+function factOf(row: Record<string, unknown>): Fact {
+  const id = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  return {
+    level: row.level as FactLevel,
+    objectId: String(row.object_id),
+    accountId: String(row.account_id),
+    campaignId: id(row.campaign_id),
+    adsetId: id(row.adset_id),
+    adId: id(row.ad_id),
+    day: row.day as string,
+    family: row.family as BreakdownFamily,
+    age: row.age as string,
+    gender: row.gender as string,
+    country: row.country as string,
+    publisherPlatform: row.publisher_platform as string,
+    platformPosition: row.platform_position as string,
+    devicePlatform: row.device_platform as string,
+    impressions: Number(row.impressions),
+    clicks: Number(row.clicks),
+    inlineLinkClicks: Number(row.inline_link_clicks),
+    spend: Number(row.spend),
+    actions: json(row.actions),
+    actionValues: json(row.action_values),
+    reach: sketchOf(row.reach_sketch),
+    clickers: sketchOf(row.clicker_sketch),
+  };
+}
+
+function bindingsOf(fact: Fact): Knex.RawBinding[] {
+  return [
+    fact.level,
+    fact.objectId,
+    fact.day,
+    fact.family,
+    fact.age,
+    fact.gender,
+    fact.country,
+    fact.publisherPlatform,
+    fact.platformPosition,
+    fact.devicePlatform,
+    fact.accountId,
+    fact.campaignId,
+    fact.adsetId,
+    fact.adId,
+    fact.impressions,
+    fact.clicks,
+    fact.inlineLinkClicks,
+    fact.spend,
+    JSON.stringify(fact.actions),
+    JSON.stringify(fact.actionValues),
+    fact.reach?.serialize() ?? null,
+    fact.clickers?.serialize() ?? null,
+  ];
+}
+
+/** The stored rows of these facts' objects and days, by fact key. */
+async function storedRows(trx: Knex.Transaction, facts: Fact[]): Promise<Map<string, Fact>> {
+  const objectDays = new Map<string, [string, string, string]>();
+  for (const fact of facts) objectDays.set(`${fact.level}:${fact.objectId}:${fact.day}`, [fact.level, fact.objectId, fact.day]);
+  const rows: Array<Record<string, unknown>> = await trx('insight_facts').whereIn(['level', 'object_id', 'day'], [...objectDays.values()]);
+  const stored = new Map<string, Fact>();
+  for (const row of rows) {
+    const fact = factOf(row);
+    stored.set(factKey(fact), fact);
+  }
+  return stored;
+}
+
+/**
+ * Adds facts (as FactsAggregator.drain gives them: ad level and rollups) to insight_facts, in the caller's
+ * transaction. Returns how many rows were written (inserted or added to).
+ */
+export async function addFacts(trx: Knex.Transaction, given: Fact[]): Promise<number> {
+  // One row per key (a statement may not upsert the same row twice).
+  const byKey = new Map<string, Fact>();
+  for (const fact of given) {
+    const key = factKey(fact);
+    const same = byKey.get(key);
+    if (same) addFact(same, fact);
+    else byKey.set(key, fact);
+  }
+  const facts = [...byKey.values()];
+  const accounts = [...new Set(facts.map((fact) => fact.accountId))].sort();
+  // In id order, so two imports touching the same accounts cannot deadlock.
+  for (const account of accounts) await lockRow(trx, trx, 'ad_accounts', account);
+  for (let start = 0; start < facts.length; start += BATCH) {
+    const batch = facts.slice(start, start + BATCH);
+    const stored = await storedRows(trx, batch);
+    const bindings: Knex.RawBinding[] = [];
+    for (const fact of batch) {
+      const existing = stored.get(factKey(fact));
+      if (existing) addFact(existing, fact);
+      bindings.push(...bindingsOf(existing ?? fact));
+    }
+    await trx.raw(batch.length === BATCH ? fullBatchSql : upsertSql(batch.length), bindings);
+  }
+  return facts.length;
+}

@@ -1,0 +1,68 @@
+import { COUNTRY_CODES } from '../../ads/rules/enums.ts';
+import type { Breakdown } from '../query.ts';
+
+/**
+ * Breakdown families (issue 19's shared design). Facts are kept per family: every delivered cell is counted once
+ * in each family, with that family's columns holding its values and the other breakdown columns ''. A report's
+ * breakdowns pick the family that holds them all and sum (counts) or merge (sketches) over its other columns.
+ */
+export const BREAKDOWN_FAMILIES = {
+  '': [],
+  'age,gender': ['age', 'gender'],
+  country: ['country'],
+  'publisher_platform,platform_position,device_platform': ['publisher_platform', 'platform_position', 'device_platform'],
+} as const satisfies Record<string, readonly Breakdown[]>;
+export type BreakdownFamily = keyof typeof BREAKDOWN_FAMILIES;
+export const FAMILY_NAMES = Object.keys(BREAKDOWN_FAMILIES) as BreakdownFamily[];
+
+/** The breakdown combinations a report may ask for (comma-joined in this order), each with the family serving it. */
+export const SERVED_BREAKDOWNS: Readonly<Record<string, BreakdownFamily>> = {
+  age: 'age,gender',
+  gender: 'age,gender',
+  'age,gender': 'age,gender',
+  country: 'country',
+  publisher_platform: 'publisher_platform,platform_position,device_platform',
+  'publisher_platform,platform_position': 'publisher_platform,platform_position,device_platform',
+  'publisher_platform,platform_position,device_platform': 'publisher_platform,platform_position,device_platform',
+  device_platform: 'publisher_platform,platform_position,device_platform',
+  'publisher_platform,device_platform': 'publisher_platform,platform_position,device_platform',
+};
+
+export const AGE_BRACKETS = ['13-17', '18-24', '25-34', '35-44', '45-54', '55-64', '65+'] as const;
+export const GENDERS = ['male', 'female', 'unknown'] as const;
+export const PUBLISHER_PLATFORMS = ['facebook', 'instagram', 'audience_network', 'messenger', 'threads'] as const;
+export const PLATFORM_POSITIONS = [
+  'feed',
+  'right_hand_column',
+  'marketplace',
+  'video_feeds',
+  'story',
+  'search',
+  'instream_video',
+  'facebook_reels',
+  'facebook_reels_overlay',
+  'profile_feed',
+  'notification',
+  'instagram_explore',
+  'instagram_explore_grid_home',
+  'instagram_stories',
+  'instagram_reels',
+  'instagram_profile_feed',
+  'instagram_search',
+  'messenger_inbox',
+  'messenger_stories',
+  'an_classic',
+  'rewarded_video',
+  'threads_feed',
+] as const;
+export const DEVICE_PLATFORMS = ['mobile', 'desktop'] as const;
+
+/** The values each breakdown takes (country: ISO 3166-1 alpha-2, upper case). */
+export const BREAKDOWN_VALUES: Readonly<Record<Breakdown, ReadonlySet<string>>> = {
+  age: new Set(AGE_BRACKETS),
+  gender: new Set(GENDERS),
+  country: COUNTRY_CODES,
+  publisher_platform: new Set(PUBLISHER_PLATFORMS),
+  platform_position: new Set(PLATFORM_POSITIONS),
+  device_platform: new Set(DEVICE_PLATFORMS),
+};

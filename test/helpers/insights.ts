@@ -1,0 +1,116 @@
+import { Readable } from 'node:stream';
+import { loadConfig } from '../../src/config/index.ts';
+import { closeAppDeps, createAppDeps, type AppDeps } from '../../src/context/index.ts';
+import { createLogger } from '../../src/logging/index.ts';
+import type { AdAccountRecord, AdRecord, AdSetRecord, CampaignRecord } from '../../src/ads/store.ts';
+import { importDelivery, type ImportTotals } from '../../src/insights/intake/import.ts';
+import type { ImportFormat } from '../../src/insights/intake/lines.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+import { worldBuilder } from './world.ts';
+
+/**
+ * Statistics for test worlds: delivery imported through the real import service (src/insights/intake/import.ts),
+ * so facts and rollups are exactly what `adgraph stats import` would write.
+ */
+
+/** One delivery event as an import line has it (the README's "Statistics" section documents the format). */
+export interface DeliveryEvent {
+  type: 'impression' | 'click' | 'action';
+  ad_id: string;
+  /** ISO 8601 with an offset, or seconds since 1970. */
+  time: string | number;
+  person: string;
+  age?: string;
+  gender?: string;
+  country?: string;
+  publisher_platform?: string;
+  platform_position?: string;
+  device_platform?: string;
+  /** Minor units of the account currency. */
+  spend?: number;
+  /** A click on a link (counts in inline_link_clicks and the link_click action). */
+  link?: boolean;
+  action_type?: string;
+  /** Minor units of the account currency. */
+  value?: number;
+}
+
+/** Breakdown values an event gets unless it names its own. */
+export const DEFAULT_PLACEMENT = {
+  age: '25-34',
+  gender: 'female',
+  country: 'US',
+  publisher_platform: 'facebook',
+  platform_position: 'feed',
+  device_platform: 'mobile',
+} as const;
+
+/** An event with the default breakdown values filled in. */
+export function deliveryEvent(event: Omit<DeliveryEvent, keyof typeof DEFAULT_PLACEMENT> & Partial<DeliveryEvent>): DeliveryEvent {
+  return { ...DEFAULT_PLACEMENT, ...event } as DeliveryEvent;
+}
+
+/** NDJSON text of some lines (objects are written as JSON, strings as they are). */
+export function ndjson(lines: Array<object | string>): string {
+  return lines.map((line) => (typeof line === 'string' ? line : JSON.stringify(line))).join('\n') + '\n';
+}
+
+/** Imports delivery lines (events by default; missing breakdown values of events take DEFAULT_PLACEMENT). */
+export async function importLines(
+  deps: Pick<AppDeps, 'db'>,
+  lines: Array<object | string>,
+  options: { format?: ImportFormat; name?: string } = {},
+): Promise<ImportTotals> {
+  const format = options.format ?? 'events';
+  const filled = format === 'events' ? lines.map((line) => (typeof line === 'string' ? line : { ...DEFAULT_PLACEMENT, ...line })) : lines;
+  return importDelivery(deps, Readable.from([Buffer.from(ndjson(filled))]), { name: options.name ?? 'test.ndjson', format });
+}
+
+/** Imports delivery events (missing breakdown values take DEFAULT_PLACEMENT). */
+export function importEvents(deps: Pick<AppDeps, 'db'>, events: Array<Partial<DeliveryEvent> & Pick<DeliveryEvent, 'type' | 'ad_id' | 'time' | 'person'>>) {
+  return importLines(deps, events);
+}
+
+/** A fresh database with the application's dependencies (no server) and a world builder over them. */
+export async function statsTestBed(): Promise<{ deps: AppDeps; database: TestDatabase; world: ReturnType<typeof worldBuilder>; close(): Promise<void> }> {
+  const database = await createTestDatabase();
+  const deps = createAppDeps(loadConfig({ DATABASE_URL: database.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent' }), {
+    db: database.db,
+    log: createLogger('silent'),
+  });
+  return {
+    deps,
+    database,
+    world: worldBuilder(deps),
+    async close() {
+      await closeAppDeps(deps);
+      await database.dispose().catch(() => undefined);
+    },
+  };
+}
+
+export interface AdTree {
+  account: AdAccountRecord;
+  campaigns: CampaignRecord[];
+  adSets: AdSetRecord[];
+  ads: AdRecord[];
+}
+
+/** An ad account with campaigns, ad sets under each and ads under each ad set (every ad set and ad active). */
+export async function adTree(
+  world: ReturnType<typeof worldBuilder>,
+  organizationId: string,
+  shape: { campaigns?: number; adSetsPerCampaign?: number; adsPerAdSet?: number; account?: Partial<AdAccountRecord> } = {},
+): Promise<AdTree> {
+  const account = await world.adAccount(organizationId, shape.account);
+  const campaigns = await world.campaigns(account, shape.campaigns ?? 1);
+  const adSets: AdSetRecord[] = [];
+  const ads: AdRecord[] = [];
+  for (const campaign of campaigns) {
+    for (const adSet of await world.adSets(campaign, shape.adSetsPerCampaign ?? 1)) {
+      adSets.push(adSet);
+      ads.push(...(await world.ads(adSet, shape.adsPerAdSet ?? 1)));
+    }
+  }
+  return { account, campaigns, adSets, ads };
+}
