@@ -49,7 +49,7 @@ export interface JobKind<J extends QueuedJob> {
   /** Runs a claimed job and ends it through `lease.finish`; throws a DomainError for a failure its caller should see. */
   run(deps: AppDeps, job: J, lease: Lease, log: Logger): Promise<void>;
   /** The fields that end a job in failure (the error as its caller reads it). */
-  failed(error: DomainError, job: J): Record<string, unknown>;
+  failed(error: DomainError, job: J, deps: AppDeps): Record<string, unknown>;
   /** Deletes what has outlived its time (a report's result); answers how many jobs it deleted. */
   sweep?(deps: AppDeps, now: Date): Promise<number>;
 }
@@ -140,7 +140,7 @@ export async function runClaimed<J extends QueuedJob>(
   const log = deps.log.child({ job: kind.name, jobId: job.id });
   const lease = leaseOf(deps.db, kind, job, instanceId, options.leaseSeconds ?? deps.config.asyncJobs.leaseSeconds);
   const end = async (error: DomainError) => {
-    await lease.finish(deps.db, kind.failed(error, job));
+    await lease.finish(deps.db, kind.failed(error, job, deps));
     log.info({ code: error.graph?.code, subcode: error.graph?.subcode }, 'job failed');
   };
   try {
