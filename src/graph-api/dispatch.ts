@@ -1,6 +1,8 @@
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
 import { findObject } from '../authz/objects.ts';
+import { readReportRunInsights } from './report-runs.ts';
+import type { ReportRunRecord } from '../insights/reports/store.ts';
 import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
 import { DomainError } from '../errors/index.ts';
 import { decodeJsonText, paramError } from './params.ts';
@@ -12,8 +14,6 @@ import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge } from './nodes.ts';
 import { writeOf } from './writes.ts';
-import { reportRunRows } from './report-runs.ts';
-import type { ReportRunRecord } from '../insights/reports/store.ts';
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
 
 export const CURRENT_VERSION = 'v24.0';
@@ -149,7 +149,7 @@ function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefi
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
 async function renderNode(out: Output, node: AnyGraphNode, record: unknown, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { id: node.id(record) };
-  for (const item of selection ?? []) {
+  for (const item of selection ?? node.defaultSelection ?? []) {
     const field = node.fields[item.name];
     const edge = node.edges[item.name];
     if (edge) {
@@ -210,15 +210,6 @@ function pagingLink(publicUrl: string, request: GraphRequest, direction: 'after'
   return `${publicUrl}/${request.version}/${request.path.join('/')}?${query.toString()}`;
 }
 
-/** Adds the links to the neighbouring pages to a page's cursors. */
-function withPagingLinks<B extends Pick<EdgeBody, 'paging'>>(deps: AppDeps, request: GraphRequest, body: B, hasNext: boolean, hasPrevious: boolean): B {
-  if (body.paging) {
-    if (hasNext) body.paging.next = pagingLink(deps.config.publicUrl, request, 'after', body.paging.cursors.after);
-    if (hasPrevious) body.paging.previous = pagingLink(deps.config.publicUrl, request, 'before', body.paging.cursors.before);
-  }
-  return body;
-}
-
 async function handle(deps: AppDeps, request: GraphRequest, headers: Record<string, string>): Promise<unknown> {
   checkVersion(request.method, request.version);
   const token = stringParam(request.params, 'access_token') ?? request.headerToken;
@@ -252,29 +243,31 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
       if (!write) throw unsupported(method, edgeName === undefined ? id : `${id}/${edgeName}`);
       return await write(ctx, record, request.params);
     }
+    if (nodeName === 'AdReportRun' && edgeName === 'insights' && method === 'GET') {
+      // The result of an asynchronous report, printed as the report asked when it was made (report-runs.ts).
+      const page = pageRequest({ limit: stringParam(request.params, 'limit'), after: stringParam(request.params, 'after'), before: stringParam(request.params, 'before') });
+      return await readReportRunInsights(ctx, record as ReportRunRecord, page, (to, cursor) => pagingLink(deps.config.publicUrl, request, to, cursor));
+    }
     if (edgeName === undefined) {
       if (method !== 'GET') throw unsupported(method, id);
-      const shown = selection ?? (node.defaultFields ? parseFields(node.defaultFields.join(',')) : undefined);
-      checkSelection(node, shown);
+      checkSelection(node, selection);
       checkReportingWindow(request.params);
-      return await renderNode(out, node, record, shown);
+      return await renderNode(out, node, record, selection);
     }
+    const edge = node.edges[edgeName];
+    if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
     const page = pageRequest({
       limit: stringParam(request.params, 'limit'),
       after: stringParam(request.params, 'after'),
       before: stringParam(request.params, 'before'),
     });
-    if (nodeName === 'AdReportRun' && edgeName === 'insights' && method === 'GET') {
-      // The result of an asynchronous report, printed as the report asked when it was made (report-runs.ts).
-      const { hasNext, hasPrevious, ...body } = await reportRunRows(ctx, record as ReportRunRecord, page);
-      return withPagingLinks(deps, request, body, hasNext, hasPrevious);
-    }
-    const edge = node.edges[edgeName];
-    if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
     checkReportingWindow(request.params);
     const filter = edge.filter?.(request.params);
     const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection, filter);
-    withPagingLinks(deps, request, body, hasNext, hasPrevious);
+    if (body.paging) {
+      if (hasNext) body.paging.next = pagingLink(deps.config.publicUrl, request, 'after', body.paging.cursors.after);
+      if (hasPrevious) body.paging.previous = pagingLink(deps.config.publicUrl, request, 'before', body.paging.cursors.before);
+    }
     const summary = stringParam(request.params, 'summary');
     if (summary === 'total_count' || summary === 'true') body.summary = { total_count: await edge.edge.count(ctx, record, filter) };
     return body;

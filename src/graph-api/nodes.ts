@@ -1,6 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import type { ObjectKind } from '../authz/objects.ts';
 import type { Edge } from '../authz/edges.ts';
+import type { FieldSelection } from './fields.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import * as ads from '../ads/service.ts';
 import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter } from '../ads/edges.ts';
@@ -61,7 +62,7 @@ export interface GraphNode<T> {
   /** The ad account a call about this object counts against (rate limit, usage header). */
   accountId?(record: T): string;
   /** What a read without `fields` shows, where the platform shows more than the id (an AdReportRun). */
-  defaultFields?: string[];
+  defaultSelection?: FieldSelection[];
   fields: Record<string, GraphField<T>>;
   edges: Record<string, GraphEdge<T>>;
 }

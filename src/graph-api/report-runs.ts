@@ -8,6 +8,7 @@ import type { ReportRunRecord } from '../insights/reports/store.ts';
 import { insightsRowJson, readInsightsParams } from './insights.ts';
 import type { GraphNode } from './nodes.ts';
 import type { Params } from './params.ts';
+import { parseFields } from './fields.ts';
 
 /**
  * Asynchronous reports on /v24.0 (AdReportRun): `POST /<object>/insights` takes the parameters of
@@ -31,7 +32,7 @@ export const REPORT_RUN: GraphNode<ReportRunRecord> = {
   name: 'AdReportRun',
   id: (run) => run.id,
   accountId: (run) => run.accountId,
-  defaultFields: ['id', 'account_id', 'time_ref', 'time_completed', 'async_status', 'async_percent_completion', 'date_start', 'date_stop'],
+  defaultSelection: parseFields('id,account_id,time_ref,time_completed,async_status,async_percent_completion,date_start,date_stop'),
   fields: {
     id: { kind: 'plain', get: (run) => run.id },
     account_id: { kind: 'plain', get: (run) => run.accountId },
@@ -54,20 +55,26 @@ export const REPORT_RUN: GraphNode<ReportRunRecord> = {
 export interface ReportRowsBody {
   data: Array<Record<string, unknown>>;
   paging?: { cursors: { before: string; after: string }; next?: string; previous?: string };
-  hasNext: boolean;
-  hasPrevious: boolean;
 }
 
-/** A page of the run's rows with the fields the report asked for; none until the run has completed. */
-export async function reportRunRows(ctx: RequestContext, run: ReportRunRecord, page: PageRequest): Promise<ReportRowsBody> {
+/**
+ * `GET /<report_run_id>/insights`: a page of the run's rows with the fields the report asked for (none until it
+ * has completed), with cursors and the links `link` builds.
+ */
+export async function readReportRunInsights(
+  ctx: RequestContext,
+  run: ReportRunRecord,
+  page: PageRequest,
+  link: (direction: 'after' | 'before', cursor: string) => string,
+): Promise<ReportRowsBody> {
   const slice = await reportRows(ctx, run, page);
-  const body: ReportRowsBody = {
-    data: slice.items.map((item) => insightsRowJson(item.row, run.query.fields)),
-    hasNext: slice.hasNextPage,
-    hasPrevious: slice.hasPreviousPage,
-  };
+  const body: ReportRowsBody = { data: slice.items.map((item) => insightsRowJson(item.row, run.query.fields)) };
   const first = slice.items[0];
   const last = slice.items.at(-1);
-  if (first && last) body.paging = { cursors: { before: encodeCursor(first.id), after: encodeCursor(last.id) } };
+  if (first && last) {
+    body.paging = { cursors: { before: encodeCursor(first.id), after: encodeCursor(last.id) } };
+    if (slice.hasNextPage) body.paging.next = link('after', body.paging.cursors.after);
+    if (slice.hasPreviousPage) body.paging.previous = link('before', body.paging.cursors.before);
+  }
   return body;
 }
