@@ -6,6 +6,7 @@ import { notFound } from '../../errors/index.ts';
 import { ownerOf, storedPrincipal } from '../../identity/principals.ts';
 import * as ads from '../../ads/service.ts';
 import { checkQuery } from '../rules/params.ts';
+import { checkRange } from '../rules/windows.ts';
 import type { InsightsQuery, InsightsTarget } from '../query.ts';
 import { isLive } from './rules.ts';
 import { reportRowsPage, reportRuns, type ReportRunRecord, type StoredReportRow } from './store.ts';
@@ -43,6 +44,9 @@ export async function createReportRun(ctx: RequestContext, target: InsightsTarge
   requireSignedIn(ctx);
   const object = await reportTarget(ctx, target);
   checkQuery(query, target.kind);
+  // The days are checked now too; what depends on the account's data (clipping to its first day) when it runs.
+  if (query.timeRange) checkRange(query.timeRange, 'time_range');
+  for (const range of query.timeRanges ?? []) checkRange(range, 'time_ranges');
   const principal = storedPrincipal(ctx.viewer);
   const [run] = await ctx.db.transaction((trx) =>
     insertObjects<ReportRunRecord>(trx, 'insights_report_run', reportRuns, [
