@@ -27,6 +27,8 @@ export interface AppDeps {
   keys: KeyRing;
   /** The background runner of stored jobs (src/jobs), when this process runs one (the server does). */
   jobs?: JobRunner;
+  /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
+  clock?: () => Date;
 }
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */

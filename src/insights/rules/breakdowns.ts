@@ -1,5 +1,6 @@
 import { COUNTRY_CODES } from '../../ads/rules/enums.ts';
-import type { Breakdown } from '../query.ts';
+import { badInput } from '../../errors/index.ts';
+import { BREAKDOWNS, type Breakdown } from '../query.ts';
 
 /**
  * Breakdown families (issue 19's shared design). Facts are kept per family: every delivered cell is counted once
@@ -15,7 +16,11 @@ export const BREAKDOWN_FAMILIES = {
 export type BreakdownFamily = keyof typeof BREAKDOWN_FAMILIES;
 export const FAMILY_NAMES = Object.keys(BREAKDOWN_FAMILIES) as BreakdownFamily[];
 
-/** The breakdown combinations a report may ask for (comma-joined in this order), each with the family serving it. */
+/**
+ * The breakdown combinations a report may ask for (comma-joined in this order), each with the family serving it.
+ * Placement breakdowns need publisher_platform beside platform_position (a position is a position of one
+ * platform); device_platform combines with publisher_platform, with both placement columns, or stands alone.
+ */
 export const SERVED_BREAKDOWNS: Readonly<Record<string, BreakdownFamily>> = {
   age: 'age,gender',
   gender: 'age,gender',
@@ -66,3 +71,29 @@ export const BREAKDOWN_VALUES: Readonly<Record<Breakdown, ReadonlySet<string>>> 
   platform_position: new Set(PLATFORM_POSITIONS),
   device_platform: new Set(DEVICE_PLATFORMS),
 };
+
+export interface BreakdownSelection {
+  family: BreakdownFamily;
+  /** The breakdowns asked for, in the family's column order (rows carry these values). */
+  breakdowns: readonly Breakdown[];
+}
+
+const ORDER = BREAKDOWNS as readonly string[];
+const inOrder = (breakdowns: readonly string[]) => [...breakdowns].sort((a, b) => ORDER.indexOf(a) - ORDER.indexOf(b));
+
+/** The family that serves these breakdowns (in any order), or error 100 naming `breakdowns`. */
+export function familyFor(breakdowns: readonly string[]): BreakdownSelection {
+  for (const breakdown of breakdowns) {
+    if (!ORDER.includes(breakdown)) {
+      throw badInput('breakdowns', `Param breakdowns[] must be one of {${BREAKDOWNS.join(', ')}}: ${breakdown} is not a breakdown.`);
+    }
+  }
+  if (new Set(breakdowns).size !== breakdowns.length) throw badInput('breakdowns', 'Param breakdowns names a breakdown twice.');
+  const ordered = inOrder(breakdowns);
+  const family = breakdowns.length === 0 ? '' : SERVED_BREAKDOWNS[ordered.join(',')];
+  if (family === undefined) {
+    const allowed = Object.keys(SERVED_BREAKDOWNS).map((combination) => `[${combination.split(',').join(', ')}]`);
+    throw badInput('breakdowns', `Current combination of data breakdown columns (${breakdowns.join(', ')}) is invalid. Allowed: ${allowed.join(', ')}.`);
+  }
+  return { family, breakdowns: ordered as Breakdown[] };
+}
