@@ -245,7 +245,11 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     }
     if (nodeName === 'AdReportRun' && edgeName === 'insights' && method === 'GET') {
       // The result of an asynchronous report, printed as the report asked when it was made (report-runs.ts).
-      const page = pageRequest({ limit: stringParam(request.params, 'limit'), after: stringParam(request.params, 'after'), before: stringParam(request.params, 'before') });
+      const page = pageRequest({
+        limit: stringParam(request.params, 'limit'),
+        after: stringParam(request.params, 'after'),
+        before: stringParam(request.params, 'before'),
+      });
       return await readReportRunInsights(ctx, record as ReportRunRecord, page, (to, cursor) => pagingLink(deps.config.publicUrl, request, to, cursor));
     }
     if (edgeName === undefined) {

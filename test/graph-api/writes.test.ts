@@ -640,7 +640,11 @@ describe('asynchronous insights reports', () => {
       const answer = await ok(post(`${objectOf(s)}/insights`, { fields: 'impressions,spend', date_preset: 'last_7d' }));
       expect(answer).toEqual({ report_run_id: expect.stringMatching(/^\d+$/) });
       const run = await ok(graph.get(answer.report_run_id, tokens.advertiser, { fields: 'account_id,async_status' }));
-      expect(run).toEqual({ id: answer.report_run_id, account_id: s.account.id, async_status: expect.stringMatching(/^Job (Not Started|Started|Running|Completed)$/) });
+      expect(run).toEqual({
+        id: answer.report_run_id,
+        account_id: s.account.id,
+        async_status: expect.stringMatching(/^Job (Not Started|Started|Running|Completed)$/),
+      });
     });
   }
 });

@@ -10,14 +10,29 @@ describe('report run rules', () => {
 
   const row = (dateStart: string, dateStop: string) => ({ dateStart, dateStop });
   it.each([
-    ['an explicit range, whatever the rows', { timeRange: { since: '2026-01-01', until: '2026-01-31' } }, [row('2026-01-05', '2026-01-05')], { since: '2026-01-01', until: '2026-01-31' }],
+    [
+      'an explicit range, whatever the rows',
+      { timeRange: { since: '2026-01-01', until: '2026-01-31' } },
+      [row('2026-01-05', '2026-01-05')],
+      { since: '2026-01-01', until: '2026-01-31' },
+    ],
     [
       'several ranges: from the first day of any to the last',
-      { timeRanges: [{ since: '2026-02-01', until: '2026-02-07' }, { since: '2026-01-10', until: '2026-01-12' }] },
+      {
+        timeRanges: [
+          { since: '2026-02-01', until: '2026-02-07' },
+          { since: '2026-01-10', until: '2026-01-12' },
+        ],
+      },
       [],
       { since: '2026-01-10', until: '2026-02-07' },
     ],
-    ['a preset: the span of the rows', {}, [row('2026-03-02', '2026-03-02'), row('2026-03-01', '2026-03-01'), row('2026-03-04', '2026-03-04')], { since: '2026-03-01', until: '2026-03-04' }],
+    [
+      'a preset: the span of the rows',
+      {},
+      [row('2026-03-02', '2026-03-02'), row('2026-03-01', '2026-03-01'), row('2026-03-04', '2026-03-04')],
+      { since: '2026-03-01', until: '2026-03-04' },
+    ],
     ['a preset without rows: unknown', {}, [], null],
   ])('date_start and date_stop of %s', (_, query, rows, span) => {
     expect(reportSpan(query, rows)).toEqual(span);

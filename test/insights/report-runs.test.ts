@@ -179,9 +179,7 @@ describe('asynchronous insights reports on a running server', () => {
     expect(rows.status, rows.text).toBe(200);
     // 6 ads x 4 days x 2 impressions; spend (100 + 50 + i) per ad per day, in dollars.
     const cents = [0, 1, 2, 3, 4, 5].reduce((sum, i) => sum + 4 * (150 + i), 0);
-    expect(rows.body.data).toEqual([
-      { impressions: '48', spend: (cents / 100).toFixed(2), clicks: '24', date_start: SINCE, date_stop: UNTIL },
-    ]);
+    expect(rows.body.data).toEqual([{ impressions: '48', spend: (cents / 100).toFixed(2), clicks: '24', date_start: SINCE, date_stop: UNTIL }]);
   });
 
   it('bad parameters are error 100 naming the parameter at once, and store nothing', async () => {
@@ -241,7 +239,10 @@ describe('asynchronous insights reports on a running server', () => {
     expect(run.expiresAt!.getTime() - run.completedTime!.getTime()).toBe(server.deps.config.insightsReports.ttlSeconds * 1000);
     expect(Number(((await server.deps.db('insight_report_rows').where({ report_run_id: id }).count({ n: '*' })) as [{ n: unknown }])[0].n)).toBe(4);
 
-    await server.deps.db(reportRuns.table).where({ id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await server.deps
+      .db(reportRuns.table)
+      .where({ id })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expectGraphError(await graph.get(id, token), { status: 400, code: 100, subcode: 33 });
     await eventually(async () => !(await server.deps.db(reportRuns.table).where({ id }).first()), 10_000, 'the expired run to be deleted');
     expect(await server.deps.db('insight_report_rows').where({ report_run_id: id })).toEqual([]);
@@ -303,7 +304,10 @@ describe('report runs over a database shared by instances', () => {
   it('a run whose instance died is claimed again once its lease has expired', async () => {
     const response = await post(idle.graph, token, tree.campaigns[1]!.id, { time_range: TIME_RANGE });
     const id = response.body.report_run_id as string;
-    await database.db(reportRuns.table).where({ id }).update({ status: 'RUNNING', percent: 50, claimed_by: 'dead', lease_expires_at: new Date(Date.now() - 1000), attempts: 1 });
+    await database
+      .db(reportRuns.table)
+      .where({ id })
+      .update({ status: 'RUNNING', percent: 50, claimed_by: 'dead', lease_expires_at: new Date(Date.now() - 1000), attempts: 1 });
     const later = await instance();
     try {
       expect(await ended(database.db, id)).toMatchObject({ status: 'COMPLETED', attempts: 2, claimedBy: null });

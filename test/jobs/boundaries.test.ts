@@ -32,7 +32,10 @@ describe('module boundaries of background jobs', () => {
     for (const file of files) {
       for (const spec of importsOf(file)) {
         const target = relative(ROOT, resolve(dirname(file), spec));
-        expect(SURFACES.some((surface) => target.startsWith(surface)), `${relative(ROOT, file)} imports ${spec}`).toBe(false);
+        expect(
+          SURFACES.some((surface) => target.startsWith(surface)),
+          `${relative(ROOT, file)} imports ${spec}`,
+        ).toBe(false);
       }
     }
   });

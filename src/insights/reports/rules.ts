@@ -24,7 +24,10 @@ export const COMPUTING_PERCENT = 50;
  * the span of the rows it answered (a preset resolved by the engine in the account's time zone); null when
  * neither says (a preset over days without delivery).
  */
-export function reportSpan(query: Pick<InsightsQuery, 'timeRange' | 'timeRanges'>, rows: ReadonlyArray<Pick<InsightsRow, 'dateStart' | 'dateStop'>>): DayRange | null {
+export function reportSpan(
+  query: Pick<InsightsQuery, 'timeRange' | 'timeRanges'>,
+  rows: ReadonlyArray<Pick<InsightsRow, 'dateStart' | 'dateStop'>>,
+): DayRange | null {
   const ranges: DayRange[] = query.timeRanges ?? (query.timeRange ? [query.timeRange] : rows.map((row) => ({ since: row.dateStart, until: row.dateStop })));
   if (ranges.length === 0) return null;
   const since = ranges.reduce<Day>((min, range) => (range.since < min ? range.since : min), ranges[0]!.since);
