@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/database.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { eventually } from '../helpers/api.ts';
-import { pointSdkAt } from '../helpers/sdk.ts';
+import { pointSdkAt, type SdkCursor, type SdkObject } from '../helpers/sdk.ts';
 import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient } from '../helpers/graph.ts';
 import { adTree, importEvents, type AdTree } from '../helpers/insights.ts';
 import { loadConfig } from '../../src/config/index.ts';
@@ -27,15 +27,6 @@ import { JOB_KINDS } from '../../src/server/jobs.ts';
  * a failure is `Job Failed` with the error, a finished run expires, and another organization's run is missing.
  */
 
-interface SdkObject {
-  id: string;
-  _data: Record<string, any>;
-  [field: string]: unknown;
-}
-interface SdkCursor extends Array<SdkObject> {
-  hasNext(): boolean;
-  next(): Promise<SdkCursor>;
-}
 interface SdkInsightsOwner {
   getInsights(fields: string[], params?: Record<string, unknown>, fetchFirstPage?: boolean): Promise<SdkCursor>;
   getInsightsAsync(fields: string[], params?: Record<string, unknown>): Promise<SdkReportRun & SdkObject>;
