@@ -270,12 +270,15 @@ describe('report runs over a database shared by instances', () => {
     await database?.dispose();
   });
 
-  it('a run stored while no runner runs waits; a server started later completes it', async () => {
-    const response = await post(idle.graph, token, `act_${tree.account.id}`, { level: 'campaign', time_range: TIME_RANGE });
+  it('a run stored by a server that stops before running it is completed by a server started later', async () => {
+    const asker = await instance({ ASYNC_RUNNER: 'false' });
+    const response = await post(asker.graph, token, `act_${tree.account.id}`, { level: 'campaign', time_range: TIME_RANGE });
     const id = response.body.report_run_id as string;
-    const waiting = await idle.graph.get(id, token, { fields: 'async_status,async_percent_completion' });
+    const waiting = await asker.graph.get(id, token, { fields: 'async_status,async_percent_completion' });
     expect(waiting.body).toEqual({ id, async_status: 'Job Not Started', async_percent_completion: 0 });
     // The server that took the call stops; the run is a row, and the next instance runs it.
+    await asker.close();
+    expect(await runRow(database.db, id)).toMatchObject({ status: 'NOT_STARTED', attempts: 0 });
     const later = await instance();
     try {
       const run = await ended(database.db, id);
