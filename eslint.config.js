@@ -90,6 +90,7 @@ export default tseslint.config(
               'AdRecommendation',
               'AdSetViolation',
               'AdObjectId',
+              'LearningStageInfo',
               'OperationStatus',
               'MessageTag',
               'CommentLike',

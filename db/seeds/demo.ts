@@ -153,7 +153,6 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
           defaultDsaPayor: a.eu ? `${plan.name} SA` : null,
           defaultDsaBeneficiary: a.eu ? `${plan.name} SA` : null,
           spendCap: null,
-          amountSpent: '0',
         })),
       );
 
@@ -245,6 +244,8 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             dailyBudget: null,
             lifetimeBudget: null,
             spendCap: null,
+            activeSeconds: '0',
+            statusChangedTime: null,
             startTime: new Date(now - 30 * DAY),
             stopTime: null,
           })),

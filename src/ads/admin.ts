@@ -113,7 +113,6 @@ export async function createAdAccount(deps: AppDeps, input: CreateAdAccountInput
         defaultDsaPayor,
         defaultDsaBeneficiary,
         spendCap: null,
-        amountSpent: '0',
       },
     ]),
   );

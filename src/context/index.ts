@@ -9,6 +9,7 @@ import type { Principal } from '../authz/policy.ts';
 import { createIdentityLoaders } from '../identity/loaders.ts';
 import { createAdsLoaders } from '../ads/loaders.ts';
 import { createCommentLoaders } from '../comments/loaders.ts';
+import { createDeliveryLoaders } from '../insights/delivery.ts';
 import { createOAuthLoaders } from '../oauth/loaders.ts';
 import { loaderById, loaderGroup } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
@@ -30,6 +31,9 @@ export interface AppDeps {
   /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
   clock?: () => Date;
 }
+
+/** The time now: the dependencies' clock, else the system's. */
+export const timeNow = (deps: Pick<AppDeps, 'clock'>): Date => deps.clock?.() ?? new Date();
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
 export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; rateLimitPrefix?: string } = {}): AppDeps {
@@ -63,6 +67,7 @@ export function createLoaders(db: Db) {
     identity: createIdentityLoaders(db),
     ads: createAdsLoaders(db),
     comments: createCommentLoaders(db),
+    delivery: createDeliveryLoaders(db),
     oauth: createOAuthLoaders(db),
   }));
 }

@@ -4,6 +4,8 @@ import type { Edge } from '../authz/edges.ts';
 import type { FieldSelection } from './fields.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import * as ads from '../ads/service.ts';
+import * as delivery from '../insights/delivery.ts';
+import type { LearningStageInfo } from '../insights/rules/learning-stage.ts';
 import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter } from '../ads/edges.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
@@ -123,6 +125,7 @@ function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?
 
 const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>): GraphField<T> => ({ kind: 'plain', ref: node, get: load });
 const plain = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'plain', get });
+const money = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'money', get });
 /** An edge of ad objects: they all read effective_status (those without a status refuse it). */
 const edge = <T>(node: NodeName, of: Edge<T, { id: string }, EdgeFilter> | Edge<T, { id: string }>): GraphEdge<T> => ({
   node,
@@ -135,8 +138,9 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   id: (account) => `act_${account.id}`,
   accountId: (account) => account.id,
   fields: {
-    ...columns(adAccounts, { money: ['spend_cap', 'amount_spent'], hide: ['organization_id', 'country', 'is_bulk'] }),
+    ...columns(adAccounts, { money: ['spend_cap'], hide: ['organization_id', 'country', 'is_bulk'] }),
     id: plain((account) => `act_${account.id}`),
+    amount_spent: money((account, ctx) => delivery.accountAmountSpent(ctx, account)),
     account_id: plain((account) => account.id),
     business_country_code: plain((account) => account.country),
   },
@@ -157,7 +161,8 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
   id: (campaign) => campaign.id,
   accountId: (campaign) => campaign.accountId,
   fields: {
-    ...columns(campaigns, { money: ['daily_budget', 'lifetime_budget', 'spend_cap'], hide: ['organization_id'] }),
+    ...columns(campaigns, { money: ['daily_budget', 'lifetime_budget', 'spend_cap'], hide: ['organization_id', 'active_seconds', 'status_changed_time'] }),
+    budget_remaining: money((campaign, ctx) => delivery.campaignBudgetRemaining(ctx, campaign)),
     configured_status: plain((campaign) => campaign.status),
     effective_status: plain((campaign) => ads.campaignEffectiveStatus(campaign)),
     account: ref('AdAccount', accountOf),
@@ -170,7 +175,6 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
 
 const AD_SET_MONEY = [
   'bid_amount',
-  'budget_remaining',
   'daily_budget',
   'daily_min_spend_target',
   'daily_spend_cap',
@@ -189,12 +193,24 @@ const issueJson = (issue: AdSetIssue) => ({
   additional_info: issue.additionalInfo,
 });
 
+/** learning_stage_info as the platform prints it: the last significant edit in Unix seconds, whatever date_format says. */
+const learningStageJson = (info: LearningStageInfo | null) =>
+  info && {
+    status: info.status,
+    conversions: info.conversions,
+    last_sig_edit_ts: Math.floor(info.lastSignificantEdit.getTime() / 1000),
+    attribution_windows: info.attributionWindows,
+  };
+
 const AD_SET: GraphNode<AdSetRecord> = {
   name: 'AdSet',
   id: (adSet) => adSet.id,
   accountId: (adSet) => adSet.accountId,
   fields: {
-    ...columns(adSets, { money: AD_SET_MONEY, hide: ['organization_id'] }),
+    ...columns(adSets, { money: AD_SET_MONEY, hide: ['organization_id', 'last_significant_edit_time', 'status_changed_time'] }),
+    budget_remaining: money((adSet, ctx) => delivery.adSetBudgetRemaining(ctx, adSet)),
+    campaign_active_time: plain((adSet, ctx) => delivery.campaignActiveTime(ctx, adSet)),
+    learning_stage_info: plain(async (adSet, ctx) => learningStageJson(await delivery.learningStageInfo(ctx, adSet))),
     configured_status: plain((adSet) => adSet.status),
     effective_status: plain((adSet, ctx) => ads.adSetEffectiveStatus(ctx, adSet)),
     issues_info: plain(async (adSet, ctx) => (await ads.adSetIssues(ctx, adSet)).map(issueJson)),

@@ -16,6 +16,7 @@ import { INVITATION_STATUSES } from '../../src/identity/rules/invitations.ts';
 import { ERROR_CODES } from '../../src/errors/index.ts';
 import type { MigrationJob } from '../../src/dateformats/service.ts';
 import { PLACE_KINDS, SEVERITIES, TARGET_KINDS } from '../../src/dateformats/resolvers.ts';
+import { LEARNING_STATUSES } from '../../src/insights/rules/learning-stage.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -58,6 +59,7 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   DateFormatSeverity: SEVERITIES,
   DateFormatPlaceKind: PLACE_KINDS,
   DateFormatTargetKind: TARGET_KINDS,
+  LearningStageStatus: LEARNING_STATUSES,
   DateFormatMigrationState: ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies Array<MigrationJob['state']>,
 };
 

@@ -64,6 +64,7 @@ export type AdAccount = Node & {
   actId: Scalars['String']['output'];
   adSets: AdSetConnection;
   ads: AdConnection;
+  /** What its ads have spent, of all time (the statistics' total). */
   amountSpent: Scalars['BigInt']['output'];
   asyncRequestSets: AsyncRequestSetConnection;
   /** Its campaigns; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
@@ -222,12 +223,14 @@ export type AdSet = Node & {
   bidStrategy?: Maybe<BidStrategy>;
   billingEvent?: Maybe<BillingEvent>;
   brandSafetyConfig?: Maybe<Scalars['JSON']['output']>;
-  budgetRemaining?: Maybe<Scalars['BigInt']['output']>;
+  /** What is left of its budget in the budget's period (as Campaign.budgetRemaining); 0 under a campaign budget. */
+  budgetRemaining: Scalars['BigInt']['output'];
   budgetScheduleSpecs?: Maybe<Scalars['JSON']['output']>;
   budgetSource?: Maybe<BudgetSource>;
   budgetSplitSetId?: Maybe<Scalars['String']['output']>;
   campaign: Campaign;
-  campaignActiveTime?: Maybe<Scalars['BigInt']['output']>;
+  /** Its campaign's running length in seconds: the time the campaign has been ACTIVE within its schedule. */
+  campaignActiveTime: Scalars['BigInt']['output'];
   campaignAttribution?: Maybe<Scalars['String']['output']>;
   campaignId: Scalars['ID']['output'];
   campaignSpec?: Maybe<Scalars['JSON']['output']>;
@@ -257,7 +260,8 @@ export type AdSet = Node & {
   isSacCfcaTermsCertified?: Maybe<Scalars['Boolean']['output']>;
   /** What keeps it from delivering: one per restricted audience or conversion it uses (issues_info). */
   issues: Array<AdSetIssue>;
-  learningStageInfo?: Maybe<Scalars['JSON']['output']>;
+  /** Whether delivery is still learning; null when its optimization goal has no event to learn from. */
+  learningStageInfo?: Maybe<LearningStageInfo>;
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   lifetimeImps?: Maybe<Scalars['BigInt']['output']>;
   lifetimeMinSpendTarget?: Maybe<Scalars['BigInt']['output']>;
@@ -619,6 +623,8 @@ export type Campaign = Node & {
   adSets: AdSetConnection;
   ads: AdConnection;
   bidStrategy?: Maybe<BidStrategy>;
+  /** What is left of its budget in the budget's period (today's spend against a daily budget, the spend since its start against a lifetime budget); 0 when its ad sets hold the budgets. */
+  budgetRemaining: Scalars['BigInt']['output'];
   buyingType: Scalars['String']['output'];
   createdTime: Scalars['DateTime']['output'];
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
@@ -1323,6 +1329,27 @@ export type IndexMappingConversion = {
   /** The converted mappings, ready for PUT /<new index>. */
   mappings: Scalars['JSON']['output'];
 };
+
+/**
+ * An ad set's learning stage (learning_stage_info): LEARNING until it has had 50 optimization events within 7 days of
+ * its last significant edit, then SUCCESS; FAIL when those 7 days passed without them.
+ */
+export type LearningStageInfo = {
+  __typename?: 'LearningStageInfo';
+  /** The ad set's attribution windows as the platform names them: 7d_click, 1d_view, 1d_ev. */
+  attributionWindows: Array<Scalars['String']['output']>;
+  /** Optimization events (the action its optimization goal optimizes for) since the last significant edit. */
+  conversions: Scalars['Int']['output'];
+  /** When learning last restarted: the ad set's creation or its last significant edit (last_sig_edit_ts). */
+  lastSignificantEdit: Scalars['DateTime']['output'];
+  status: LearningStageStatus;
+};
+
+/** Where an ad set is in learning: LEARNING, SUCCESS (learned), or FAIL (learning limited). */
+export type LearningStageStatus =
+  | 'FAIL'
+  | 'LEARNING'
+  | 'SUCCESS';
 
 /** A started login conversion: the OAuth state to sign in at the provider with, before it expires. */
 export type LoginConversion = {
@@ -2525,6 +2552,8 @@ export type ResolversTypes = ResolversObject<{
   IndexMappingConversion: ResolverTypeWrapper<Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversTypes['DateFormatPlace']> }>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  LearningStageInfo: ResolverTypeWrapper<LearningStageInfo>;
+  LearningStageStatus: LearningStageStatus;
   LoginConversion: ResolverTypeWrapper<LoginConversion>;
   LoginInput: LoginInput;
   LoginPayload: ResolverTypeWrapper<LoginPayload>;
@@ -2650,6 +2679,7 @@ export type ResolversParentTypes = ResolversObject<{
   IndexMappingConversion: Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversParentTypes['DateFormatPlace']> };
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
+  LearningStageInfo: LearningStageInfo;
   LoginConversion: LoginConversion;
   LoginInput: LoginInput;
   LoginPayload: LoginPayload;
@@ -2787,12 +2817,12 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
   billingEvent?: Resolver<Maybe<ResolversTypes['BillingEvent']>, ParentType, ContextType>;
   brandSafetyConfig?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  budgetRemaining?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  budgetRemaining?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   budgetScheduleSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   budgetSource?: Resolver<Maybe<ResolversTypes['BudgetSource']>, ParentType, ContextType>;
   budgetSplitSetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   campaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType>;
-  campaignActiveTime?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  campaignActiveTime?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   campaignAttribution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   campaignId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   campaignSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -2818,7 +2848,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   isIncrementalAttributionEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isSacCfcaTermsCertified?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   issues?: Resolver<Array<ResolversTypes['AdSetIssue']>, ParentType, ContextType>;
-  learningStageInfo?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  learningStageInfo?: Resolver<Maybe<ResolversTypes['LearningStageInfo']>, ParentType, ContextType>;
   lifetimeBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeImps?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeMinSpendTarget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
@@ -2995,6 +3025,7 @@ export type CampaignResolvers<ContextType = RequestContext, ParentType extends R
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<CampaignAdSetsArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<CampaignAdsArgs>>;
   bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
+  budgetRemaining?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   buyingType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dailyBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
@@ -3237,6 +3268,13 @@ export type IndexMappingConversionResolvers<ContextType = RequestContext, Parent
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
+
+export type LearningStageInfoResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LearningStageInfo'] = ResolversParentTypes['LearningStageInfo']> = ResolversObject<{
+  attributionWindows?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  conversions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastSignificantEdit?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['LearningStageStatus'], ParentType, ContextType>;
+}>;
 
 export type LoginConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LoginConversion'] = ResolversParentTypes['LoginConversion']> = ResolversObject<{
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -3552,6 +3590,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   FlagReason?: FlagReasonResolvers;
   IndexMappingConversion?: IndexMappingConversionResolvers<ContextType>;
   JSON?: GraphQLScalarType;
+  LearningStageInfo?: LearningStageInfoResolvers<ContextType>;
   LoginConversion?: LoginConversionResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
   LoginType?: LoginTypeResolvers;

@@ -47,9 +47,17 @@ const quarterStart = (day: Day) => {
   return dayOf(year, month - ((month - 1) % 3), 1);
 };
 
+/** A formatter per time zone: building one costs about 0.15 ms, formatting with it a few microseconds. */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day an instant falls on in an IANA time zone. */
 export function todayIn(timeZone: string, now: Date): Day {
-  const formatted = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  let formatter = dayFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormatters.set(timeZone, formatter);
+  }
+  const formatted = formatter.formatToParts(now);
   const part = (type: string) => formatted.find((p) => p.type === type)!.value;
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
