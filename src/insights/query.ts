@@ -132,6 +132,8 @@ export interface InsightsPage {
   /** Opaque cursors of the first and last row of this page. */
   before?: string;
   after?: string;
+  /** The cursor of each row (rows[i] at cursors[i]): GraphQL's edges page from any row. */
+  cursors: string[];
   hasNext: boolean;
   hasPrevious: boolean;
 }

@@ -325,6 +325,7 @@ export async function insightsReport(
     ...(options.summary ? { summary: await summaryOf(ctx, planned, whole) } : {}),
     ...(first ? { before: encodeCursor(groupPage.cursorOf(first, 0)) } : {}),
     ...(last ? { after: encodeCursor(groupPage.cursorOf(last, groupPage.groups.length - 1)) } : {}),
+    cursors: groupPage.groups.map((group, index) => encodeCursor(groupPage.cursorOf(group, index))),
     hasNext: groupPage.hasNext,
     hasPrevious: groupPage.hasPrevious,
   };

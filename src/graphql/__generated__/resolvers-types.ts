@@ -14,6 +14,8 @@ import type { Conversion, PartConversion, Finding } from '../../dateformats/conv
 import type { AffectedPlace } from '../../dateformats/mapping.ts';
 import type { ScanResult, ScanTarget } from '../../dateformats/cluster.ts';
 import type { MigrationJob } from '../../dateformats/service.ts';
+import type { InsightsRow as InsightsRowModel } from '../../insights/query.ts';
+import type { InsightsConnectionModel } from '../../insights/resolvers/connection.ts';
 import type { RequestContext } from '../../context/index.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -34,6 +36,26 @@ export type Scalars = {
   EmailAddress: { input: string; output: string; }
   /** Any JSON value: the nested objects of the advertising API (targeting, promoted_object, ...). */
   JSON: { input: unknown; output: unknown; }
+  /**
+   * A sum of money in the account's currency, in its major units, as an exact decimal string: "12.34" (USD), "1234"
+   * (JPY). Totals are exact (whole minor units summed as integers); costs per result (cpc, cpm, cpp,
+   * costPerActionType) carry the platform's precision. The same text /v24.0 prints.
+   */
+  Money: { input: string; output: string; }
+};
+
+/** A count per action type (link_click, lead, purchase, ...). */
+export type ActionStat = {
+  __typename?: 'ActionStat';
+  actionType: Scalars['String']['output'];
+  value: Scalars['BigInt']['output'];
+};
+
+/** Money per action type: what actions were worth (actionValues) or cost each (costPerActionType). */
+export type ActionValue = {
+  __typename?: 'ActionValue';
+  actionType: Scalars['String']['output'];
+  value: Scalars['Money']['output'];
 };
 
 /** Who wrote a post or comment, or likes one: a person or a page. */
@@ -51,9 +73,21 @@ export type Ad = Node & {
   /** From its own status, its campaign's, its ad set's and the ad set's issues (ADSET_PAUSED when the ad set is paused). */
   effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<ad id>/insights). */
+  insights: InsightsConnection;
   name: Scalars['String']['output'];
   status: ObjectStatus;
   updatedTime: Scalars['DateTime']['output'];
+};
+
+
+/** An ad in an ad set; creative is JSON in the Graph API's shape. */
+export type AdInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
@@ -77,6 +111,8 @@ export type AdAccount = Node & {
   defaultDsaBeneficiary?: Maybe<Scalars['String']['output']>;
   defaultDsaPayor?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
+  /** Statistics of the account's ads (GET /v24.0/act_<id>/insights). */
+  insights: InsightsConnection;
   isBulk: Scalars['Boolean']['output'];
   name: Scalars['String']['output'];
   organization: Organization;
@@ -141,6 +177,16 @@ export type AdAccountCustomConversionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
+export type AdAccountInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -254,6 +300,8 @@ export type AdSet = Node & {
   existingCustomerBudgetPercentage?: Maybe<Scalars['BigInt']['output']>;
   frequencyControlSpecs?: Maybe<Scalars['JSON']['output']>;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<ad set id>/insights). */
+  insights: InsightsConnection;
   instagramUserId?: Maybe<Scalars['String']['output']>;
   isDynamicCreative?: Maybe<Scalars['Boolean']['output']>;
   isIncrementalAttributionEnabled?: Maybe<Scalars['Boolean']['output']>;
@@ -336,6 +384,20 @@ export type AdSetCopiesArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
+ * attribution ...) are JSON in the Graph API's own shape.
+ */
+export type AdSetInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -630,6 +692,8 @@ export type Campaign = Node & {
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
   effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<campaign id>/insights). */
+  insights: InsightsConnection;
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   name: Scalars['String']['output'];
   objective: CampaignObjective;
@@ -665,6 +729,19 @@ export type CampaignAdsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
+ * Amounts are whole numbers in the account currency's minor unit; null when not set.
+ */
+export type CampaignInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -1328,6 +1405,235 @@ export type IndexMappingConversion = {
   index: Scalars['String']['output'];
   /** The converted mappings, ready for PUT /<new index>. */
   mappings: Scalars['JSON']['output'];
+};
+
+/** How actions are broken down: by action type (link_click, lead, purchase, ...). */
+export type InsightsActionBreakdown =
+  | 'action_type';
+
+/** Age brackets, as the platform reports them (13-17 ... 65+). */
+export type InsightsAge =
+  | '13-17'
+  | '18-24'
+  | '25-34'
+  | '35-44'
+  | '45-54'
+  | '55-64'
+  | '65+';
+
+/**
+ * What rows are broken down by. Allowed together: AGE and GENDER; COUNTRY alone; PUBLISHER_PLATFORM,
+ * PLATFORM_POSITION and DEVICE_PLATFORM as the platform combines them.
+ */
+export type InsightsBreakdown =
+  | 'age'
+  | 'country'
+  | 'device_platform'
+  | 'gender'
+  | 'platform_position'
+  | 'publisher_platform';
+
+export type InsightsConnection = {
+  __typename?: 'InsightsConnection';
+  edges: Array<InsightsEdge>;
+  nodes: Array<InsightsRow>;
+  pageInfo: PageInfo;
+  /** Totals over every page (reach merged, not summed), over the whole window. */
+  summary?: Maybe<InsightsRow>;
+};
+
+/** The platform's date presets, computed in the ad account's time zone. MAXIMUM reads at most 37 months back. */
+export type InsightsDatePreset =
+  | 'data_maximum'
+  | 'last_3d'
+  | 'last_7d'
+  | 'last_14d'
+  | 'last_28d'
+  | 'last_30d'
+  | 'last_90d'
+  | 'last_month'
+  | 'last_quarter'
+  | 'last_week_mon_sun'
+  | 'last_week_sun_sat'
+  | 'last_year'
+  | 'maximum'
+  | 'this_month'
+  | 'this_quarter'
+  | 'this_week_mon_today'
+  | 'this_week_sun_today'
+  | 'this_year'
+  | 'today'
+  | 'yesterday';
+
+/** The kind of device an ad was shown on. */
+export type InsightsDevicePlatform =
+  | 'desktop'
+  | 'mobile';
+
+export type InsightsEdge = {
+  __typename?: 'InsightsEdge';
+  cursor: Scalars['String']['output'];
+  node: InsightsRow;
+};
+
+/**
+ * campaign.id, adset.id, ad.id (value: a list of ids for IN and NOT_IN), campaign.effective_status,
+ * adset.effective_status, ad.effective_status, or a numeric field of the report (spend, impressions, ...).
+ */
+export type InsightsFilter = {
+  field: Scalars['String']['input'];
+  operator: InsightsFilterOperator;
+  value: Scalars['JSON']['input'];
+};
+
+/** How a filter compares: EQUAL and NOT_EQUAL a value, IN and NOT_IN a list, the rest numbers (IN_RANGE takes [low, high]). */
+export type InsightsFilterOperator =
+  | 'EQUAL'
+  | 'GREATER_THAN'
+  | 'GREATER_THAN_OR_EQUAL'
+  | 'IN'
+  | 'IN_RANGE'
+  | 'LESS_THAN'
+  | 'LESS_THAN_OR_EQUAL'
+  | 'NOT_EQUAL'
+  | 'NOT_IN'
+  | 'NOT_IN_RANGE';
+
+/** Gender as people state it, or UNKNOWN. */
+export type InsightsGender =
+  | 'female'
+  | 'male'
+  | 'unknown';
+
+/**
+ * The parameters of GET /v24.0/<object>/insights. timeRanges wins over timeRange, which wins over datePreset, as on
+ * the platform; without any, LAST_30D.
+ */
+export type InsightsInput = {
+  actionBreakdowns?: InputMaybe<Array<InsightsActionBreakdown>>;
+  breakdowns?: InputMaybe<Array<InsightsBreakdown>>;
+  datePreset?: InputMaybe<InsightsDatePreset>;
+  filtering?: InputMaybe<Array<InsightsFilter>>;
+  level?: InputMaybe<InsightsLevel>;
+  sort?: InputMaybe<Array<InsightsSort>>;
+  timeIncrement?: InputMaybe<InsightsTimeIncrement>;
+  /** One row per this many days (1-90); not with timeIncrement. */
+  timeIncrementDays?: InputMaybe<Scalars['Int']['input']>;
+  timeRange?: InputMaybe<InsightsTimeRange>;
+  /** Several windows at once: one row per window (and object and breakdown). */
+  timeRanges?: InputMaybe<Array<InsightsTimeRange>>;
+};
+
+/** Whose rows a report answers: one per object of this level (the target's own level by default). */
+export type InsightsLevel =
+  | 'account'
+  | 'ad'
+  | 'adset'
+  | 'campaign';
+
+/** Where within the publisher platform an ad was shown. */
+export type InsightsPlatformPosition =
+  | 'an_classic'
+  | 'facebook_reels'
+  | 'facebook_reels_overlay'
+  | 'feed'
+  | 'instagram_explore'
+  | 'instagram_explore_grid_home'
+  | 'instagram_profile_feed'
+  | 'instagram_reels'
+  | 'instagram_search'
+  | 'instagram_stories'
+  | 'instream_video'
+  | 'marketplace'
+  | 'messenger_inbox'
+  | 'messenger_stories'
+  | 'notification'
+  | 'profile_feed'
+  | 'rewarded_video'
+  | 'right_hand_column'
+  | 'search'
+  | 'story'
+  | 'threads_feed'
+  | 'video_feeds';
+
+/** Where an ad was shown: the app or network. */
+export type InsightsPublisherPlatform =
+  | 'audience_network'
+  | 'facebook'
+  | 'instagram'
+  | 'messenger'
+  | 'threads';
+
+/**
+ * One row of a report: an object of the report's level over one window of days, with one set of breakdown values.
+ * Counts are exact; reach and uniqueClicks count distinct people (merged sketches, within 2%; never summed); a ratio
+ * over zero (a cpc without clicks) is null.
+ */
+export type InsightsRow = {
+  __typename?: 'InsightsRow';
+  accountCurrency: Scalars['String']['output'];
+  accountId: Scalars['ID']['output'];
+  accountName: Scalars['String']['output'];
+  actionValues: Array<ActionValue>;
+  actions: Array<ActionStat>;
+  adId?: Maybe<Scalars['ID']['output']>;
+  adName?: Maybe<Scalars['String']['output']>;
+  adSetId?: Maybe<Scalars['ID']['output']>;
+  adSetName?: Maybe<Scalars['String']['output']>;
+  age?: Maybe<InsightsAge>;
+  campaignId?: Maybe<Scalars['ID']['output']>;
+  campaignName?: Maybe<Scalars['String']['output']>;
+  clicks: Scalars['BigInt']['output'];
+  conversions: Array<ActionStat>;
+  costPerActionType: Array<ActionValue>;
+  /** ISO 3166-1 alpha-2. */
+  country?: Maybe<Scalars['String']['output']>;
+  /** Cost per click. */
+  cpc?: Maybe<Scalars['Money']['output']>;
+  /** Cost per 1,000 impressions. */
+  cpm?: Maybe<Scalars['Money']['output']>;
+  /** Cost per 1,000 people reached. */
+  cpp?: Maybe<Scalars['Money']['output']>;
+  /** Clicks per 100 impressions. */
+  ctr?: Maybe<Scalars['Float']['output']>;
+  dateStart: Scalars['String']['output'];
+  dateStop: Scalars['String']['output'];
+  devicePlatform?: Maybe<InsightsDevicePlatform>;
+  /** impressions / reach. */
+  frequency?: Maybe<Scalars['Float']['output']>;
+  gender?: Maybe<InsightsGender>;
+  impressions: Scalars['BigInt']['output'];
+  inlineLinkClicks: Scalars['BigInt']['output'];
+  objective?: Maybe<Scalars['String']['output']>;
+  optimizationGoal?: Maybe<Scalars['String']['output']>;
+  platformPosition?: Maybe<InsightsPlatformPosition>;
+  publisherPlatform?: Maybe<InsightsPublisherPlatform>;
+  reach: Scalars['BigInt']['output'];
+  spend: Scalars['Money']['output'];
+  uniqueClicks: Scalars['BigInt']['output'];
+  uniqueCtr?: Maybe<Scalars['Float']['output']>;
+};
+
+/** A numeric field of the report in its /v24.0 name (spend, impressions, reach, ctr, ...). */
+export type InsightsSort = {
+  direction: InsightsSortDirection;
+  field: Scalars['String']['input'];
+};
+
+/** Which way a sort goes. */
+export type InsightsSortDirection =
+  | 'ascending'
+  | 'descending';
+
+/** How rows are cut in time: one row for the whole window (ALL_DAYS, the default) or one per calendar month. For a number of days, timeIncrementDays. */
+export type InsightsTimeIncrement =
+  | 'all_days'
+  | 'monthly';
+
+/** Days of the ad account's calendar, YYYY-MM-DD, both included. */
+export type InsightsTimeRange = {
+  since: Scalars['String']['input'];
+  until: Scalars['String']['input'];
 };
 
 /**
@@ -2458,6 +2764,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = ResolversObject<{
+  ActionStat: ResolverTypeWrapper<ActionStat>;
+  ActionValue: ResolverTypeWrapper<ActionValue>;
   Actor: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['Actor']>;
   Ad: ResolverTypeWrapper<AdRecord>;
   AdAccount: ResolverTypeWrapper<AdAccountRecord>;
@@ -2550,6 +2858,25 @@ export type ResolversTypes = ResolversObject<{
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IndexMappingConversion: ResolverTypeWrapper<Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversTypes['DateFormatPlace']> }>;
+  InsightsActionBreakdown: null;
+  InsightsAge: null;
+  InsightsBreakdown: null;
+  InsightsConnection: ResolverTypeWrapper<InsightsConnectionModel>;
+  InsightsDatePreset: null;
+  InsightsDevicePlatform: null;
+  InsightsEdge: ResolverTypeWrapper<Omit<InsightsEdge, 'node'> & { node: ResolversTypes['InsightsRow'] }>;
+  InsightsFilter: InsightsFilter;
+  InsightsFilterOperator: InsightsFilterOperator;
+  InsightsGender: null;
+  InsightsInput: InsightsInput;
+  InsightsLevel: null;
+  InsightsPlatformPosition: null;
+  InsightsPublisherPlatform: null;
+  InsightsRow: ResolverTypeWrapper<InsightsRowModel>;
+  InsightsSort: InsightsSort;
+  InsightsSortDirection: null;
+  InsightsTimeIncrement: null;
+  InsightsTimeRange: InsightsTimeRange;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   LearningStageInfo: ResolverTypeWrapper<LearningStageInfo>;
@@ -2561,6 +2888,7 @@ export type ResolversTypes = ResolversObject<{
   MessageTag: ResolverTypeWrapper<MessageTag>;
   MessageTagType: null;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
+  Money: ResolverTypeWrapper<Scalars['Money']['output']>;
   MultiOptimizationGoalWeight: MultiOptimizationGoalWeight;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
@@ -2606,6 +2934,8 @@ export type ResolversTypes = ResolversObject<{
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = ResolversObject<{
+  ActionStat: ActionStat;
+  ActionValue: ActionValue;
   Actor: ResolversUnionTypes<ResolversParentTypes>['Actor'];
   Ad: AdRecord;
   AdAccount: AdAccountRecord;
@@ -2677,6 +3007,13 @@ export type ResolversParentTypes = ResolversObject<{
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   IndexMappingConversion: Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversParentTypes['DateFormatPlace']> };
+  InsightsConnection: InsightsConnectionModel;
+  InsightsEdge: Omit<InsightsEdge, 'node'> & { node: ResolversParentTypes['InsightsRow'] };
+  InsightsFilter: InsightsFilter;
+  InsightsInput: InsightsInput;
+  InsightsRow: InsightsRowModel;
+  InsightsSort: InsightsSort;
+  InsightsTimeRange: InsightsTimeRange;
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
   LearningStageInfo: LearningStageInfo;
@@ -2685,6 +3022,7 @@ export type ResolversParentTypes = ResolversObject<{
   LoginPayload: LoginPayload;
   MessageTag: MessageTag;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
+  Money: Scalars['Money']['output'];
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   OperationStatus: OperationStatus;
@@ -2714,6 +3052,16 @@ export type ResolversParentTypes = ResolversObject<{
   User: UserRecord;
 }>;
 
+export type ActionStatResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActionStat'] = ResolversParentTypes['ActionStat']> = ResolversObject<{
+  actionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+}>;
+
+export type ActionValueResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActionValue'] = ResolversParentTypes['ActionValue']> = ResolversObject<{
+  actionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['Money'], ParentType, ContextType>;
+}>;
+
 export type ActorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Actor'] = ResolversParentTypes['Actor']> = ResolversObject<{
   __resolveType?: TypeResolveFn<'Page' | 'Person', ParentType, ContextType>;
 }>;
@@ -2727,6 +3075,7 @@ export type AdResolvers<ContextType = RequestContext, ParentType extends Resolve
   creative?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdInsightsArgs, 'input'>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2749,6 +3098,7 @@ export type AdAccountResolvers<ContextType = RequestContext, ParentType extends 
   defaultDsaBeneficiary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   defaultDsaPayor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdAccountInsightsArgs, 'input'>>;
   isBulk?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
@@ -2843,6 +3193,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   existingCustomerBudgetPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   frequencyControlSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdSetInsightsArgs, 'input'>>;
   instagramUserId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   isDynamicCreative?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isIncrementalAttributionEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -3031,6 +3382,7 @@ export type CampaignResolvers<ContextType = RequestContext, ParentType extends R
   dailyBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<CampaignInsightsArgs, 'input'>>;
   lifetimeBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   objective?: Resolver<ResolversTypes['CampaignObjective'], ParentType, ContextType>;
@@ -3265,6 +3617,78 @@ export type IndexMappingConversionResolvers<ContextType = RequestContext, Parent
   mappings?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
 }>;
 
+export type InsightsActionBreakdownResolvers = { ACTION_TYPE: 'action_type' };
+
+export type InsightsAgeResolvers = { AGE_13_17: '13-17', AGE_18_24: '18-24', AGE_25_34: '25-34', AGE_35_44: '35-44', AGE_45_54: '45-54', AGE_55_64: '55-64', AGE_65_PLUS: '65+' };
+
+export type InsightsBreakdownResolvers = { AGE: 'age', COUNTRY: 'country', DEVICE_PLATFORM: 'device_platform', GENDER: 'gender', PLATFORM_POSITION: 'platform_position', PUBLISHER_PLATFORM: 'publisher_platform' };
+
+export type InsightsConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsConnection'] = ResolversParentTypes['InsightsConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['InsightsEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['InsightsRow']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['InsightsRow']>, ParentType, ContextType>;
+}>;
+
+export type InsightsDatePresetResolvers = { DATA_MAXIMUM: 'data_maximum', LAST_3D: 'last_3d', LAST_7D: 'last_7d', LAST_14D: 'last_14d', LAST_28D: 'last_28d', LAST_30D: 'last_30d', LAST_90D: 'last_90d', LAST_MONTH: 'last_month', LAST_QUARTER: 'last_quarter', LAST_WEEK_MON_SUN: 'last_week_mon_sun', LAST_WEEK_SUN_SAT: 'last_week_sun_sat', LAST_YEAR: 'last_year', MAXIMUM: 'maximum', THIS_MONTH: 'this_month', THIS_QUARTER: 'this_quarter', THIS_WEEK_MON_TODAY: 'this_week_mon_today', THIS_WEEK_SUN_TODAY: 'this_week_sun_today', THIS_YEAR: 'this_year', TODAY: 'today', YESTERDAY: 'yesterday' };
+
+export type InsightsDevicePlatformResolvers = { DESKTOP: 'desktop', MOBILE: 'mobile' };
+
+export type InsightsEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsEdge'] = ResolversParentTypes['InsightsEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['InsightsRow'], ParentType, ContextType>;
+}>;
+
+export type InsightsGenderResolvers = { FEMALE: 'female', MALE: 'male', UNKNOWN: 'unknown' };
+
+export type InsightsLevelResolvers = { ACCOUNT: 'account', AD: 'ad', ADSET: 'adset', CAMPAIGN: 'campaign' };
+
+export type InsightsPlatformPositionResolvers = { AN_CLASSIC: 'an_classic', FACEBOOK_REELS: 'facebook_reels', FACEBOOK_REELS_OVERLAY: 'facebook_reels_overlay', FEED: 'feed', INSTAGRAM_EXPLORE: 'instagram_explore', INSTAGRAM_EXPLORE_GRID_HOME: 'instagram_explore_grid_home', INSTAGRAM_PROFILE_FEED: 'instagram_profile_feed', INSTAGRAM_REELS: 'instagram_reels', INSTAGRAM_SEARCH: 'instagram_search', INSTAGRAM_STORIES: 'instagram_stories', INSTREAM_VIDEO: 'instream_video', MARKETPLACE: 'marketplace', MESSENGER_INBOX: 'messenger_inbox', MESSENGER_STORIES: 'messenger_stories', NOTIFICATION: 'notification', PROFILE_FEED: 'profile_feed', REWARDED_VIDEO: 'rewarded_video', RIGHT_HAND_COLUMN: 'right_hand_column', SEARCH: 'search', STORY: 'story', THREADS_FEED: 'threads_feed', VIDEO_FEEDS: 'video_feeds' };
+
+export type InsightsPublisherPlatformResolvers = { AUDIENCE_NETWORK: 'audience_network', FACEBOOK: 'facebook', INSTAGRAM: 'instagram', MESSENGER: 'messenger', THREADS: 'threads' };
+
+export type InsightsRowResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsRow'] = ResolversParentTypes['InsightsRow']> = ResolversObject<{
+  accountCurrency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  accountName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  actionValues?: Resolver<Array<ResolversTypes['ActionValue']>, ParentType, ContextType>;
+  actions?: Resolver<Array<ResolversTypes['ActionStat']>, ParentType, ContextType>;
+  adId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  adName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  adSetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  adSetName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  age?: Resolver<Maybe<ResolversTypes['InsightsAge']>, ParentType, ContextType>;
+  campaignId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  campaignName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  clicks?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  conversions?: Resolver<Array<ResolversTypes['ActionStat']>, ParentType, ContextType>;
+  costPerActionType?: Resolver<Array<ResolversTypes['ActionValue']>, ParentType, ContextType>;
+  country?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  cpc?: Resolver<Maybe<ResolversTypes['Money']>, ParentType, ContextType>;
+  cpm?: Resolver<Maybe<ResolversTypes['Money']>, ParentType, ContextType>;
+  cpp?: Resolver<Maybe<ResolversTypes['Money']>, ParentType, ContextType>;
+  ctr?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  dateStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  dateStop?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  devicePlatform?: Resolver<Maybe<ResolversTypes['InsightsDevicePlatform']>, ParentType, ContextType>;
+  frequency?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  gender?: Resolver<Maybe<ResolversTypes['InsightsGender']>, ParentType, ContextType>;
+  impressions?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  inlineLinkClicks?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  objective?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  optimizationGoal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  platformPosition?: Resolver<Maybe<ResolversTypes['InsightsPlatformPosition']>, ParentType, ContextType>;
+  publisherPlatform?: Resolver<Maybe<ResolversTypes['InsightsPublisherPlatform']>, ParentType, ContextType>;
+  reach?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  spend?: Resolver<ResolversTypes['Money'], ParentType, ContextType>;
+  uniqueClicks?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  uniqueCtr?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+}>;
+
+export type InsightsSortDirectionResolvers = { ASCENDING: 'ascending', DESCENDING: 'descending' };
+
+export type InsightsTimeIncrementResolvers = { ALL_DAYS: 'all_days', MONTHLY: 'monthly' };
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
@@ -3299,6 +3723,10 @@ export type MessageTagResolvers<ContextType = RequestContext, ParentType extends
 }>;
 
 export type MessageTagTypeResolvers = { GROUP: 'group', PAGE: 'page', USER: 'user' };
+
+export interface MoneyScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Money'], any> {
+  name: 'Money';
+}
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
   acceptOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationAcceptOrganizationInvitationArgs, 'id'>>;
@@ -3525,6 +3953,8 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
 export type UserStatusResolvers = { ACTIVE: 'active', DORMANT: 'dormant', SUSPENDED: 'suspended' };
 
 export type Resolvers<ContextType = RequestContext> = ResolversObject<{
+  ActionStat?: ActionStatResolvers<ContextType>;
+  ActionValue?: ActionValueResolvers<ContextType>;
   Actor?: ActorResolvers<ContextType>;
   Ad?: AdResolvers<ContextType>;
   AdAccount?: AdAccountResolvers<ContextType>;
@@ -3589,6 +4019,20 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   EmailAddress?: GraphQLScalarType;
   FlagReason?: FlagReasonResolvers;
   IndexMappingConversion?: IndexMappingConversionResolvers<ContextType>;
+  InsightsActionBreakdown?: InsightsActionBreakdownResolvers;
+  InsightsAge?: InsightsAgeResolvers;
+  InsightsBreakdown?: InsightsBreakdownResolvers;
+  InsightsConnection?: InsightsConnectionResolvers<ContextType>;
+  InsightsDatePreset?: InsightsDatePresetResolvers;
+  InsightsDevicePlatform?: InsightsDevicePlatformResolvers;
+  InsightsEdge?: InsightsEdgeResolvers<ContextType>;
+  InsightsGender?: InsightsGenderResolvers;
+  InsightsLevel?: InsightsLevelResolvers;
+  InsightsPlatformPosition?: InsightsPlatformPositionResolvers;
+  InsightsPublisherPlatform?: InsightsPublisherPlatformResolvers;
+  InsightsRow?: InsightsRowResolvers<ContextType>;
+  InsightsSortDirection?: InsightsSortDirectionResolvers;
+  InsightsTimeIncrement?: InsightsTimeIncrementResolvers;
   JSON?: GraphQLScalarType;
   LearningStageInfo?: LearningStageInfoResolvers<ContextType>;
   LoginConversion?: LoginConversionResolvers<ContextType>;
@@ -3596,6 +4040,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   LoginType?: LoginTypeResolvers;
   MessageTag?: MessageTagResolvers<ContextType>;
   MessageTagType?: MessageTagTypeResolvers;
+  Money?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   OperationStatus?: OperationStatusResolvers<ContextType>;
