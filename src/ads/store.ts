@@ -220,7 +220,6 @@ export interface CustomConversionRecord extends Owned {
   flaggedReason: FlagReason | null;
 }
 
-
 export interface AsyncRequestSetRecord extends Owned {
   accountId: string;
   name: string;
