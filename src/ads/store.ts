@@ -5,6 +5,7 @@ import type { ObjectStatus } from './rules/enums.ts';
 import { audienceIdsOf, conversionIdsOf, RESTRICTED_LOOKALIKE_CODE } from './rules/restrictions.ts';
 import { LIVE_AD_STATUSES } from './rules/limits.ts';
 import type { FlagReason } from './rules/enums.ts';
+import type { StoredPrincipal } from '../identity/principals.ts';
 
 export type { ObjectStatus };
 type Json = unknown;
@@ -218,9 +219,6 @@ export interface CustomConversionRecord extends Owned {
   customEventType: string | null;
   flaggedReason: FlagReason | null;
 }
-
-/** How a stored job acts for the principal who asked: the user, or the API client with the scopes it had. */
-export type StoredPrincipal = { kind: 'user'; userId: string } | { kind: 'client'; apiClientId: string; scopes: string[] };
 
 export interface AsyncRequestSetRecord extends Owned {
   accountId: string;

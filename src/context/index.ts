@@ -13,7 +13,7 @@ import { createDeliveryLoaders } from '../insights/delivery.ts';
 import { createOAuthLoaders } from '../oauth/loaders.ts';
 import { loaderById, loaderGroup } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
-import type { JobRunner } from '../ads/async-runner.ts';
+import type { JobRunner } from '../jobs/index.ts';
 
 /** What lives as long as the process: one per server. */
 export interface AppDeps {
@@ -26,7 +26,7 @@ export interface AppDeps {
   passwords: PasswordHasher;
   /** The token signing keys, read from the database (shared by every instance). */
   keys: KeyRing;
-  /** The background runner of stored asynchronous requests, when this process runs one (the server does). */
+  /** The background runner of stored jobs (src/jobs), when this process runs one (the server does). */
   jobs?: JobRunner;
   /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
   clock?: () => Date;

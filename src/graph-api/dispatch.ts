@@ -1,6 +1,8 @@
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
 import { findObject } from '../authz/objects.ts';
+import { readReportRunInsights } from './report-runs.ts';
+import type { ReportRunRecord } from '../insights/reports/store.ts';
 import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
 import { DomainError } from '../errors/index.ts';
 import { decodeJsonText, optionalParam, paramError } from './params.ts';
@@ -143,7 +145,7 @@ function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefi
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
 async function renderNode(out: Output, node: AnyGraphNode, record: unknown, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { id: node.id(record) };
-  for (const item of selection ?? []) {
+  for (const item of selection ?? node.defaultSelection ?? []) {
     const field = node.fields[item.name];
     const edge = node.edges[item.name];
     if (edge) {
@@ -246,6 +248,15 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
       const write = writeOf(nodeName, method, edgeName);
       if (!write) throw unsupported(method, edgeName === undefined ? id : `${id}/${edgeName}`);
       return await write(ctx, record, request.params);
+    }
+    if (nodeName === 'AdReportRun' && edgeName === 'insights' && method === 'GET') {
+      // The result of an asynchronous report, printed as the report asked when it was made (report-runs.ts).
+      const page = pageRequest({
+        limit: stringParam(request.params, 'limit'),
+        after: stringParam(request.params, 'after'),
+        before: stringParam(request.params, 'before'),
+      });
+      return await readReportRunInsights(ctx, record as ReportRunRecord, page, (to, cursor) => pagingLink(deps.config.publicUrl, request, to, cursor));
     }
     if (edgeName === undefined) {
       if (method !== 'GET') throw unsupported(method, id);

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import type { ObjectKind } from '../authz/objects.ts';
 import type { Edge } from '../authz/edges.ts';
+import type { FieldSelection } from './fields.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import * as ads from '../ads/service.ts';
 import * as delivery from '../insights/delivery.ts';
@@ -13,6 +14,8 @@ import * as comments from '../comments/service.ts';
 import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
 import { commentFilter, effectiveStatusFilter, type FilterReader } from './edge-filters.ts';
+import { REPORT_RUN } from './report-runs.ts';
+import type { ReportRunRecord } from '../insights/reports/store.ts';
 import {
   adAccounts,
   ads as adsTable,
@@ -60,6 +63,8 @@ export interface GraphNode<T> {
   id(record: T): string;
   /** The ad account a call about this object counts against (rate limit, usage header). */
   accountId?(record: T): string;
+  /** What a read without `fields` shows, where the platform shows more than the id (an AdReportRun). */
+  defaultSelection?: FieldSelection[];
   fields: Record<string, GraphField<T>>;
   edges: Record<string, GraphEdge<T>>;
 }
@@ -75,6 +80,7 @@ export type NodeName =
   | 'Post'
   | 'AdAsyncRequestSet'
   | 'AdAsyncRequest'
+  | 'AdReportRun'
   | 'Comment'
   | 'Like'
   | 'Reaction';
@@ -91,6 +97,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   Post: PostRecord;
   AdAsyncRequestSet: AsyncRequestSetRecord;
   AdAsyncRequest: AsyncRequestRecord;
+  AdReportRun: ReportRunRecord;
   Comment: CommentRecord;
   Like: CommentLikeRecord;
   Reaction: CommentLikeRecord;
@@ -393,6 +400,7 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   Post: POST,
   AdAsyncRequestSet: ASYNC_REQUEST_SET,
   AdAsyncRequest: ASYNC_REQUEST,
+  AdReportRun: REPORT_RUN,
   Comment: COMMENT,
   Like: LIKE,
   Reaction: REACTION,
@@ -411,5 +419,6 @@ export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   post: 'Post',
   async_request_set: 'AdAsyncRequestSet',
   async_request: 'AdAsyncRequest',
+  insights_report_run: 'AdReportRun',
   comment: 'Comment',
 };

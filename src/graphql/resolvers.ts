@@ -8,6 +8,7 @@ import { adsResolvers } from '../ads/resolvers/index.ts';
 import { commentsResolvers } from '../comments/resolvers.ts';
 import { dateFormatResolvers } from '../dateformats/resolvers.ts';
 import { insightsResolvers } from '../insights/resolvers/index.ts';
+import { insightsReportsResolvers } from '../insights/reports/resolvers.ts';
 
 const MAX_NODES = 100;
 
@@ -37,4 +38,5 @@ export const resolvers: Resolvers[] = [
   commentsResolvers,
   dateFormatResolvers,
   insightsResolvers,
+  insightsReportsResolvers,
 ];

@@ -14,6 +14,7 @@ import { ACTIONS, RESOURCE_TYPES, ROLES } from '../../src/authz/policy.ts';
 import { LOGIN_TYPES, USER_STATUSES } from '../../src/identity/store.ts';
 import { INVITATION_STATUSES } from '../../src/identity/rules/invitations.ts';
 import { ERROR_CODES } from '../../src/errors/index.ts';
+import { REPORT_RUN_STATUSES } from '../../src/insights/reports/store.ts';
 import type { MigrationJob } from '../../src/dateformats/service.ts';
 import { PLACE_KINDS, SEVERITIES, TARGET_KINDS } from '../../src/dateformats/resolvers.ts';
 import * as insights from '../../src/insights/query.ts';
@@ -63,6 +64,7 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   DateFormatSeverity: SEVERITIES,
   DateFormatPlaceKind: PLACE_KINDS,
   DateFormatTargetKind: TARGET_KINDS,
+  InsightsReportStatus: REPORT_RUN_STATUSES,
   LearningStageStatus: LEARNING_STATUSES,
   DateFormatMigrationState: ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies Array<MigrationJob['state']>,
   InsightsLevel: insights.INSIGHTS_LEVELS,

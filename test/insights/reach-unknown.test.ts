@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext } from '../../src/context/index.ts';
-import { restorePrincipal } from '../../src/http/authenticate.ts';
+import { restorePrincipal } from '../../src/identity/principals.ts';
 import { insightsReport } from '../../src/insights/service.ts';
 import type { InsightsQuery } from '../../src/insights/query.ts';
 import { metricOf } from '../../src/insights/rules/metrics.ts';

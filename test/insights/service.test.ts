@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext, type RequestContext } from '../../src/context/index.ts';
-import { restorePrincipal } from '../../src/http/authenticate.ts';
+import { restorePrincipal } from '../../src/identity/principals.ts';
 import { ANONYMOUS, type Principal } from '../../src/authz/policy.ts';
 import { DomainError } from '../../src/errors/index.ts';
 import type { AdRecord } from '../../src/ads/store.ts';

@@ -16,6 +16,7 @@ import type { ScanResult, ScanTarget } from '../../dateformats/cluster.ts';
 import type { MigrationJob } from '../../dateformats/service.ts';
 import type { InsightsRow as InsightsRowModel } from '../../insights/query.ts';
 import type { InsightsConnectionModel } from '../../insights/resolvers/connection.ts';
+import type { ReportRunRecord } from '../../insights/reports/store.ts';
 import type { RequestContext } from '../../context/index.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -1565,6 +1566,49 @@ export type InsightsPublisherPlatform =
   | 'threads';
 
 /**
+ * An insights report computed in the background (createInsightsReport), as GET /v24.0/<report_run_id> shows it. Its
+ * rows are readable once it is COMPLETED, until expiresTime; then it is deleted.
+ */
+export type InsightsReport = Node & {
+  __typename?: 'InsightsReport';
+  completedTime?: Maybe<Scalars['DateTime']['output']>;
+  createdTime: Scalars['DateTime']['output'];
+  /** The first and last day the report covers (YYYY-MM-DD, the account's calendar), once known. */
+  dateStart?: Maybe<Scalars['String']['output']>;
+  dateStop?: Maybe<Scalars['String']['output']>;
+  /** On FAILED: the Graph API error (message, code, error_subcode, error_user_msg ...). */
+  error?: Maybe<Scalars['JSON']['output']>;
+  /** Until when the result (or the failure) can be read; null while the report has not ended. */
+  expiresTime?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  /** 0 to 100. */
+  percentCompletion: Scalars['Int']['output'];
+  /** The result, in the report's order; empty until COMPLETED. Every field of a row is computed. */
+  rows: InsightsConnection;
+  status: InsightsReportStatus;
+};
+
+
+/**
+ * An insights report computed in the background (createInsightsReport), as GET /v24.0/<report_run_id> shows it. Its
+ * rows are readable once it is COMPLETED, until expiresTime; then it is deleted.
+ */
+export type InsightsReportRowsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Where an asynchronous insights report stands (the platform's AdReportRun async_status: Job Not Started ... Job Failed). */
+export type InsightsReportStatus =
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'NOT_STARTED'
+  | 'RUNNING'
+  | 'STARTED';
+
+/**
  * One row of a report: an object of the report's level over one window of days, with one set of breakdown values.
  * Counts are exact; reach and uniqueClicks count distinct people (merged sketches, within 2%; never summed); a ratio
  * over zero (a cpc without clicks) is null.
@@ -1762,6 +1806,11 @@ export type Mutation = {
   createCustomAudience: CustomAudience;
   /** Creates a custom conversion in the ad account (act_<id> is accepted). */
   createCustomConversion: CustomConversion;
+  /**
+   * Starts an insights report of an ad account (act_<id> is accepted), campaign, ad set or ad, computed in the
+   * background (POST /v24.0/<object>/insights): the report is NOT_STARTED, then read it with insightsReport(id).
+   */
+  createInsightsReport: InsightsReport;
   /** Posts on a page's feed, as the page or as a visitor (see CreatePagePostInput). */
   createPagePost: Post;
   /** Declines an invitation to your address. */
@@ -1872,6 +1921,12 @@ export type MutationCreateCustomAudienceArgs = {
 export type MutationCreateCustomConversionArgs = {
   accountId: Scalars['ID']['input'];
   input: CreateCustomConversionInput;
+};
+
+
+export type MutationCreateInsightsReportArgs = {
+  input: InsightsInput;
+  objectId: Scalars['ID']['input'];
 };
 
 
@@ -2373,6 +2428,8 @@ export type Query = {
   convertIndexMapping: Array<IndexMappingConversion>;
   /** A migration by the id migrateIndexDateFormats answered (owners and admins); NOT_FOUND once this server has restarted. */
   dateFormatMigration?: Maybe<DateFormatMigration>;
+  /** An asynchronous insights report; null when it does not exist, has expired or you may not see it. */
+  insightsReport?: Maybe<InsightsReport>;
   /** The signed-in user; null for API clients. */
   me?: Maybe<User>;
   /** Invitations to your e-mail address that you may still accept (PENDING); empty for API clients. */
@@ -2468,6 +2525,11 @@ export type QueryConvertIndexMappingArgs = {
 
 
 export type QueryDateFormatMigrationArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryInsightsReportArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -2756,6 +2818,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( CommentRecord )
     | ( CustomAudienceRecord )
     | ( CustomConversionRecord )
+    | ( ReportRunRecord )
     | ( OrganizationRecord )
     | ( MembershipRecord )
     | ( PageRecord )
@@ -2874,6 +2937,8 @@ export type ResolversTypes = ResolversObject<{
   InsightsLevel: null;
   InsightsPlatformPosition: null;
   InsightsPublisherPlatform: null;
+  InsightsReport: ResolverTypeWrapper<ReportRunRecord>;
+  InsightsReportStatus: InsightsReportStatus;
   InsightsRow: ResolverTypeWrapper<InsightsRowModel>;
   InsightsSort: InsightsSort;
   InsightsSortDirection: null;
@@ -3013,6 +3078,7 @@ export type ResolversParentTypes = ResolversObject<{
   InsightsEdge: Omit<InsightsEdge, 'node'> & { node: ResolversParentTypes['InsightsRow'] };
   InsightsFilter: InsightsFilter;
   InsightsInput: InsightsInput;
+  InsightsReport: ReportRunRecord;
   InsightsRow: InsightsRowModel;
   InsightsSort: InsightsSort;
   InsightsTimeRange: InsightsTimeRange;
@@ -3649,6 +3715,20 @@ export type InsightsPlatformPositionResolvers = { AN_CLASSIC: 'an_classic', FACE
 
 export type InsightsPublisherPlatformResolvers = { AUDIENCE_NETWORK: 'audience_network', FACEBOOK: 'facebook', INSTAGRAM: 'instagram', MESSENGER: 'messenger', THREADS: 'threads' };
 
+export type InsightsReportResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsReport'] = ResolversParentTypes['InsightsReport']> = ResolversObject<{
+  completedTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  dateStart?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dateStop?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  expiresTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  percentCompletion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rows?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, Partial<InsightsReportRowsArgs>>;
+  status?: Resolver<ResolversTypes['InsightsReportStatus'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
 export type InsightsRowResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsRow'] = ResolversParentTypes['InsightsRow']> = ResolversObject<{
   accountCurrency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3742,6 +3822,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationCreateCampaignArgs, 'accountId' | 'input'>>;
   createCustomAudience?: Resolver<ResolversTypes['CustomAudience'], ParentType, ContextType, RequireFields<MutationCreateCustomAudienceArgs, 'accountId' | 'input'>>;
   createCustomConversion?: Resolver<ResolversTypes['CustomConversion'], ParentType, ContextType, RequireFields<MutationCreateCustomConversionArgs, 'accountId' | 'input'>>;
+  createInsightsReport?: Resolver<ResolversTypes['InsightsReport'], ParentType, ContextType, RequireFields<MutationCreateInsightsReportArgs, 'input' | 'objectId'>>;
   createPagePost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePagePostArgs, 'input' | 'pageId'>>;
   declineOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationDeclineOrganizationInvitationArgs, 'id'>>;
   deleteAd?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdArgs, 'id'>>;
@@ -3768,7 +3849,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
 }>;
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
 }>;
 
 export type OperationStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OperationStatus'] = ResolversParentTypes['OperationStatus']> = ResolversObject<{
@@ -3927,6 +4008,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   convertDateFormat?: Resolver<ResolversTypes['DateFormatConversion'], ParentType, ContextType, RequireFields<QueryConvertDateFormatArgs, 'format'>>;
   convertIndexMapping?: Resolver<Array<ResolversTypes['IndexMappingConversion']>, ParentType, ContextType, RequireFields<QueryConvertIndexMappingArgs, 'mapping'>>;
   dateFormatMigration?: Resolver<Maybe<ResolversTypes['DateFormatMigration']>, ParentType, ContextType, RequireFields<QueryDateFormatMigrationArgs, 'id'>>;
+  insightsReport?: Resolver<Maybe<ResolversTypes['InsightsReport']>, ParentType, ContextType, RequireFields<QueryInsightsReportArgs, 'id'>>;
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   myInvitations?: Resolver<ResolversTypes['OrganizationInvitationConnection'], ParentType, ContextType, Partial<QueryMyInvitationsArgs>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
@@ -4032,6 +4114,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   InsightsLevel?: InsightsLevelResolvers;
   InsightsPlatformPosition?: InsightsPlatformPositionResolvers;
   InsightsPublisherPlatform?: InsightsPublisherPlatformResolvers;
+  InsightsReport?: InsightsReportResolvers<ContextType>;
   InsightsRow?: InsightsRowResolvers<ContextType>;
   InsightsSortDirection?: InsightsSortDirectionResolvers;
   InsightsTimeIncrement?: InsightsTimeIncrementResolvers;

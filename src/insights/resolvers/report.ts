@@ -3,7 +3,7 @@ import type { RequestContext } from '../../context/index.ts';
 import type { InsightsInput } from '../../graphql/__generated__/resolvers-types.ts';
 import { badInput, DomainError } from '../../errors/index.ts';
 import type { RelayArgs } from '../../db/pagination.ts';
-import { readInsightsParams } from '../../graph-api/insights.ts';
+import { readInsightsParams, type InsightsCall } from '../../graph-api/insights.ts';
 import { DEFAULT_INSIGHTS_PAGE, insightsReport, MAX_INSIGHTS_PAGE } from '../service.ts';
 import type { InsightsPageRequest, InsightsTarget } from '../query.ts';
 import type { InsightsConnectionModel } from './connection.ts';
@@ -89,6 +89,40 @@ function pageOf(args: RelayArgs): InsightsPageRequest {
 }
 
 /**
+ * An InsightsInput as the /v24.0 parameters it stands for, read by the same reader (graph-api/insights.ts), with
+ * these fields (none: the default fields). Asynchronous reports (createInsightsReport) read their input here too.
+ */
+export function insightsCallOfInput(input: InsightsInput, fields: readonly string[]): InsightsCall {
+  if (input.timeIncrement != null && input.timeIncrementDays != null) {
+    throw badInput('time_increment_days', 'Use timeIncrement or timeIncrementDays, not both.');
+  }
+  return readInsightsParams({
+    fields: fields.length > 0 ? fields : undefined,
+    level: input.level,
+    date_preset: input.datePreset,
+    time_range: input.timeRange,
+    time_ranges: input.timeRanges,
+    time_increment: input.timeIncrementDays ?? input.timeIncrement,
+    breakdowns: input.breakdowns,
+    action_breakdowns: input.actionBreakdowns,
+    filtering: input.filtering,
+    sort: input.sort?.map((sort) => `${sort.field}_${sort.direction}`),
+  });
+}
+
+/** The rules name time_increment; a caller who sent a number of days sent it as timeIncrementDays: errors say so. */
+export async function namingInputFields<T>(input: InsightsInput, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (input.timeIncrementDays != null && error instanceof DomainError && error.field === 'time_increment') {
+      throw badInput('time_increment_days', error.message, { graph: error.graph });
+    }
+    throw error;
+  }
+}
+
+/**
  * `insights(input, first, after, last, before)` of an account, campaign, ad set or ad: the input becomes the
  * /v24.0 parameters and goes through the same reader (graph-api/insights.ts) to the same service, so both
  * surfaces refuse and answer alike; errors name the input's fields (graphql/errors.ts translates).
@@ -100,30 +134,10 @@ export async function insightsConnection(
   info: GraphQLResolveInfo,
 ): Promise<InsightsConnectionModel> {
   const { input } = args;
-  if (input.timeIncrement != null && input.timeIncrementDays != null) {
-    throw badInput('time_increment_days', 'Use timeIncrement or timeIncrementDays, not both.');
-  }
   const wanted = selection(info);
-  try {
-    const call = readInsightsParams({
-      // With no field of a row asked for (only pageInfo), the default fields.
-      fields: wanted.fields.length > 0 ? wanted.fields : undefined,
-      level: input.level,
-      date_preset: input.datePreset,
-      time_range: input.timeRange,
-      time_ranges: input.timeRanges,
-      time_increment: input.timeIncrementDays ?? input.timeIncrement,
-      breakdowns: input.breakdowns,
-      action_breakdowns: input.actionBreakdowns,
-      filtering: input.filtering,
-      sort: input.sort?.map((sort) => `${sort.field}_${sort.direction}`),
-    });
+  // With no field of a row asked for (only pageInfo), the default fields.
+  return namingInputFields(input, async () => {
+    const call = insightsCallOfInput(input, wanted.fields);
     return { page: await insightsReport(ctx, target, call.query, pageOf(args), { summary: wanted.summary }) };
-  } catch (error) {
-    // The rules name time_increment; a caller who sent a number of days sent it as timeIncrementDays.
-    if (input.timeIncrementDays != null && error instanceof DomainError && error.field === 'time_increment') {
-      throw badInput('time_increment_days', error.message, { graph: error.graph });
-    }
-    throw error;
-  }
+  });
 }
