@@ -90,6 +90,7 @@ export default tseslint.config(
               'AdRecommendation',
               'AdSetViolation',
               'AdObjectId',
+              'LearningStageInfo',
               'OperationStatus',
               'MessageTag',
               'CommentLike',
@@ -101,6 +102,10 @@ export default tseslint.config(
               'DateFormatPlace',
               'DateFormatScanTarget',
               'DateFormatScan',
+              // A report's rows and their per-action values are values, not objects with an identity.
+              'InsightsRow',
+              'ActionStat',
+              'ActionValue',
             ],
           },
         },

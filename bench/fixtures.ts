@@ -29,6 +29,8 @@ export async function accountWithCampaigns(
         dailyBudget: null,
         lifetimeBudget: null,
         spendCap: null,
+        activeSeconds: '0',
+        statusChangedTime: null,
         startTime: null,
         stopTime: null,
       })),

@@ -113,7 +113,6 @@ describe('accounts create', () => {
       accountStatus: 1,
       timezoneName: 'Etc/UTC',
       spendCap: null,
-      amountSpent: '0',
     });
     expect(await database.db('graph_objects').where({ id: value.id }).first()).toMatchObject({ type: 'ad_account' });
   });
@@ -268,7 +267,6 @@ describe('audiences flag and conversions flag', () => {
           defaultDsaPayor: null,
           defaultDsaBeneficiary: null,
           spendCap: null,
-          amountSpent: '0',
         })),
       )) as [AdAccountRecord, AdAccountRecord];
       const make = (

@@ -36,6 +36,8 @@ beforeAll(async () => {
         dailyBudget: null,
         lifetimeBudget: null,
         spendCap: null,
+        activeSeconds: '0',
+        statusChangedTime: null,
         startTime: null,
         stopTime: null,
       },

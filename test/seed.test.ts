@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.ts';
 import { DEMO_PASSWORD, DEMO_STATISTICS_DAYS, isDatabaseEmpty, seedDemo, type DemoSummary } from '../db/seeds/demo.ts';
 import { createRequestContext } from '../src/context/index.ts';
-import { restorePrincipal } from '../src/http/authenticate.ts';
+import { restorePrincipal } from '../src/identity/principals.ts';
 import type { InsightsQuery } from '../src/insights/query.ts';
 import { insightsReport } from '../src/insights/service.ts';
 
@@ -185,7 +185,7 @@ describe('demo seed', () => {
       const [whole] = (await report(id, {})).rows;
       expect(whole!.spend).toBe(daily.reduce((sum, row) => sum + row.spend, 0));
       expect(whole!.impressions).toBe(daily.reduce((sum, row) => sum + row.impressions, 0));
-      expect(whole!.reach).toBeLessThan(daily.reduce((sum, row) => sum + row.reach, 0));
+      expect(whole!.reach).toBeLessThan(daily.reduce((sum, row) => sum + row.reach!, 0));
       expect(whole!.actions.map((a) => a.actionType)).toContain('link_click');
       const byAge = (await report(id, { breakdowns: ['age'] })).rows;
       expect(byAge.length).toBeGreaterThan(3);

@@ -10,6 +10,8 @@ import * as groups from './20261122000800_groups.ts';
 import * as pagingIndexes from './20261122000900_paging_indexes.ts';
 import * as organizationInvitations from './20261122001000_organization_invitations.ts';
 import * as insights from './20261126000100_insights.ts';
+import * as insightReportRuns from './20261126000200_insight_report_runs.ts';
+import * as deliveryState from './20261126000300_delivery_state.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -27,6 +29,8 @@ const migrations: Record<string, Knex.Migration> = {
   '20261122000900_paging_indexes': pagingIndexes,
   '20261122001000_organization_invitations': organizationInvitations,
   '20261126000100_insights': insights,
+  '20261126000200_insight_report_runs': insightReportRuns,
+  '20261126000300_delivery_state': deliveryState,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

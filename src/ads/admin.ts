@@ -113,7 +113,6 @@ export async function createAdAccount(deps: AppDeps, input: CreateAdAccountInput
         defaultDsaPayor,
         defaultDsaBeneficiary,
         spendCap: null,
-        amountSpent: '0',
       },
     ]),
   );
@@ -129,6 +128,7 @@ const TYPE_NAMES: Record<GraphObjectType, string> = {
   custom_conversion: 'a custom conversion',
   async_request: 'an async request',
   async_request_set: 'an async request set',
+  insights_report_run: 'an insights report run',
   page: 'a page',
   post: 'a post',
   comment: 'a comment',

@@ -5,6 +5,7 @@ import type { ObjectStatus } from './rules/enums.ts';
 import { audienceIdsOf, conversionIdsOf, RESTRICTED_LOOKALIKE_CODE } from './rules/restrictions.ts';
 import { LIVE_AD_STATUSES } from './rules/limits.ts';
 import type { FlagReason } from './rules/enums.ts';
+import type { StoredPrincipal } from '../identity/principals.ts';
 
 export type { ObjectStatus };
 type Json = unknown;
@@ -19,7 +20,6 @@ export interface AdAccountRecord extends Owned {
   defaultDsaPayor: string | null;
   defaultDsaBeneficiary: string | null;
   spendCap: string | null;
-  amountSpent: string;
 }
 
 export interface CampaignRecord extends Owned {
@@ -36,6 +36,10 @@ export interface CampaignRecord extends Owned {
   spendCap: string | null;
   startTime: Date | null;
   stopTime: Date | null;
+  /** Running length of its ended ACTIVE spells, seconds (src/insights/rules/active-time.ts adds the current one). */
+  activeSeconds: string;
+  /** When its status last changed; null while the status has held since creation. */
+  statusChangedTime: Date | null;
 }
 
 /** Scalar columns of an ad set beyond the ones every object has, with their kinds. */
@@ -44,8 +48,6 @@ const AD_SET_SCALARS = {
   bid_amount: 'bigint',
   bid_strategy: 'string',
   billing_event: 'string',
-  budget_remaining: 'bigint',
-  campaign_active_time: 'bigint',
   campaign_attribution: 'string',
   daily_budget: 'bigint',
   daily_min_spend_target: 'bigint',
@@ -56,6 +58,8 @@ const AD_SET_SCALARS = {
   dsa_payor: 'string',
   start_time: 'date',
   end_time: 'date',
+  last_significant_edit_time: 'date',
+  status_changed_time: 'date',
   lifetime_budget: 'bigint',
   lifetime_imps: 'int',
   lifetime_min_spend_target: 'bigint',
@@ -97,7 +101,6 @@ export const AD_SET_JSON_COLUMNS = [
   'contextual_bundling_spec',
   'creative_sequence',
   'frequency_control_specs',
-  'learning_stage_info',
   'pacing_type',
   'promoted_object',
   'regional_regulated_categories',
@@ -117,8 +120,6 @@ export interface AdSetRecord extends Owned {
   bidAmount: string | null;
   bidStrategy: string | null;
   billingEvent: string | null;
-  budgetRemaining: string | null;
-  campaignActiveTime: string | null;
   campaignAttribution: string | null;
   dailyBudget: string | null;
   dailyMinSpendTarget: string | null;
@@ -129,6 +130,10 @@ export interface AdSetRecord extends Owned {
   dsaPayor: string | null;
   startTime: Date | null;
   endTime: Date | null;
+  /** When learning last restarted (src/insights/rules/significant-edits.ts); its creation at first. */
+  lastSignificantEditTime: Date | null;
+  /** When its status last changed; null while the status has held since creation. */
+  statusChangedTime: Date | null;
   lifetimeBudget: string | null;
   /** int32 in the resource table: a number, not a numeric string. */
   lifetimeImps: number | null;
@@ -168,7 +173,6 @@ export interface AdSetRecord extends Owned {
   contextualBundlingSpec: Json;
   creativeSequence: Json;
   frequencyControlSpecs: Json;
-  learningStageInfo: Json;
   pacingType: Json;
   promotedObject: Json;
   regionalRegulatedCategories: Json;
@@ -216,9 +220,6 @@ export interface CustomConversionRecord extends Owned {
   flaggedReason: FlagReason | null;
 }
 
-/** How a stored job acts for the principal who asked: the user, or the API client with the scopes it had. */
-export type StoredPrincipal = { kind: 'user'; userId: string } | { kind: 'client'; apiClientId: string; scopes: string[] };
-
 export interface AsyncRequestSetRecord extends Owned {
   accountId: string;
   name: string;
@@ -255,7 +256,6 @@ export const adAccounts = defineTable<AdAccountRecord>('ad_accounts', {
   default_dsa_payor: 'string',
   default_dsa_beneficiary: 'string',
   spend_cap: 'bigint',
-  amount_spent: 'bigint',
 });
 
 export const campaigns = defineTable<CampaignRecord>('campaigns', {
@@ -273,6 +273,8 @@ export const campaigns = defineTable<CampaignRecord>('campaigns', {
   spend_cap: 'bigint',
   start_time: 'date',
   stop_time: 'date',
+  active_seconds: 'bigint',
+  status_changed_time: 'date',
 });
 
 export const adSets = defineTable<AdSetRecord>('ad_sets', {
@@ -378,8 +380,14 @@ async function insertReferences(trx: Knex, rows: Array<Record<string, unknown>>)
  * Inserts ad sets with their references (the audiences and conversions they use), in the caller's transaction.
  * Every insert of ad sets goes through here, so the references never fall behind the JSON they come from.
  */
-export async function insertAdSets(trx: Knex, inputs: NewAdSet[]): Promise<AdSetRecord[]> {
-  const records = await insertObjects<AdSetRecord>(trx, 'ad_set', adSets, inputs);
+export async function insertAdSets(trx: Knex, inputs: Array<NewAdSet & Partial<Pick<AdSetRecord, 'createdTime' | 'updatedTime'>>>): Promise<AdSetRecord[]> {
+  // A new ad set (a copy too) starts learning, and holds its status, from its creation.
+  const now = new Date();
+  const fresh = inputs.map((input) => {
+    const createdTime = input.createdTime ?? now;
+    return { ...input, createdTime, updatedTime: input.updatedTime ?? createdTime, lastSignificantEditTime: createdTime, statusChangedTime: null };
+  });
+  const records = await insertObjects<AdSetRecord>(trx, 'ad_set', adSets, fresh);
   await insertReferences(trx, records.flatMap(referenceRows));
   return records;
 }
@@ -399,6 +407,15 @@ export function adSetHasIssuesSql(adSetIdSql: string): string {
   return `exists (select 1 from ad_set_references r where r.ad_set_id = ${adSetIdSql} and (
     (r.kind = 'custom_audience' and exists (select 1 from custom_audiences a where a.id = r.object_id and (a.flagged_reason is not null or a.operation_status_code = ${RESTRICTED_LOOKALIKE_CODE})))
     or (r.kind = 'custom_conversion' and exists (select 1 from custom_conversions c where c.id = r.object_id and c.flagged_reason is not null))))`;
+}
+
+/**
+ * Restarts the learning of ad sets (a significant edit made elsewhere: an ad added or its creative changed, a campaign
+ * budget changed): by ad set id or by campaign. Deleted ad sets keep theirs.
+ */
+export async function restartLearning(trx: Knex, of: { adSetId: string } | { campaignId: string }, now: Date): Promise<void> {
+  const where = 'adSetId' in of ? { id: of.adSetId } : { campaign_id: of.campaignId };
+  await trx('ad_sets').where(where).whereNot({ status: 'DELETED' }).update({ last_significant_edit_time: now });
 }
 
 // --- What the limits count ------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import type { GraphObjectType } from '../db/ids.ts';
 import { isNumericId, isUuid } from '../db/ids.ts';
 import * as ads from '../ads/service.ts';
 import * as comments from '../comments/service.ts';
+import * as reports from '../insights/reports/service.ts';
 import * as identity from '../identity/service.ts';
 import * as oauth from '../oauth/service.ts';
 import { parseCommentId } from '../comments/store.ts';
@@ -38,6 +39,8 @@ export const RESOURCE_TYPE_OF: Record<ObjectKind, ResourceType> = {
   // Asynchronous requests act on ad sets, and are authorized as them.
   async_request_set: 'ad_set',
   async_request: 'ad_set',
+  // A report run holds its ad account's statistics: read as the account is.
+  insights_report_run: 'ad_account',
 };
 
 const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'organization_member' | 'comment'>, OwnedFinder> = {
@@ -52,6 +55,7 @@ const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'org
   api_client: oauth.findApiClient,
   async_request_set: ads.findAsyncRequestSet,
   async_request: ads.findAsyncRequest,
+  insights_report_run: reports.findReportRun,
 };
 
 const owned = (kind: ObjectKind, record: { organizationId: string } | null): FoundObject | null =>

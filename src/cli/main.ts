@@ -4,7 +4,7 @@ import { DomainError } from '../errors/index.ts';
 import { CURRENCY_CODES } from '../ads/rules/currencies.ts';
 import { FLAG_REASONS } from '../ads/rules/enums.ts';
 import { addDateClusterCommands } from '../dateformats/cli.ts';
-import { addGenerateCommand } from '../insights/generate-cli.ts';
+import { addStatsCommands } from '../insights/cli.ts';
 import type { AppDeps } from '../context/index.ts';
 import type { RunningServer } from '../server/index.ts';
 import type { DemoSummary } from '../../db/seeds/demo.ts';
@@ -150,7 +150,7 @@ db.command('seed')
       print(
         !!options.json,
         summary,
-        `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads, ${summary.counts.statisticsDays} days of statistics (password ${summary.password})`,
+        `demo data loaded: ${summary.users.length} users, ${summary.counts.adSets} ad sets, ${summary.counts.ads} ads (password ${summary.password})`,
       );
     }),
   );
@@ -501,9 +501,8 @@ output: the first line says so, and --json prints "output": null), 1 bad input.`
 // dates scan, dates migrate (src/dateformats/cli.ts)
 addDateClusterCommands(dates);
 
-const stats = program.command('stats').description('statistics of delivery (Insights)');
-// stats generate (src/insights/generate-cli.ts)
-addGenerateCommand(stats, withDeps);
+// stats import, and the group's other commands (src/insights/cli.ts)
+addStatsCommands(program.command('stats').description('statistics of delivery (Insights): import delivery data, generate synthetic delivery'), { withDeps });
 
 /** One line, no stack: what went wrong and, for a field, which one. */
 function reason(error: unknown): string {

@@ -66,6 +66,10 @@ export interface Config {
     pollMs: number;
     leaseSeconds: number;
   };
+  insightsReports: {
+    /** How long an asynchronous report's result (or failure) stays readable before the runner deletes it. */
+    ttlSeconds: number;
+  };
 }
 
 function list(env: Env, name: string, fallback: readonly string[], pattern: RegExp, what: string): string[] {
@@ -244,6 +248,9 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: boolean(env, 'ASYNC_RUNNER', true),
       pollMs: integer(env, 'ASYNC_POLL_MS', 1_000, 10, 600_000),
       leaseSeconds: integer(env, 'ASYNC_LEASE_SECONDS', 300, 5, 86_400),
+    },
+    insightsReports: {
+      ttlSeconds: integer(env, 'INSIGHTS_REPORT_TTL_SECONDS', 7 * 86_400, 1, 366 * 86_400),
     },
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),

@@ -9,10 +9,11 @@ import type { Principal } from '../authz/policy.ts';
 import { createIdentityLoaders } from '../identity/loaders.ts';
 import { createAdsLoaders } from '../ads/loaders.ts';
 import { createCommentLoaders } from '../comments/loaders.ts';
+import { createDeliveryLoaders } from '../insights/delivery.ts';
 import { createOAuthLoaders } from '../oauth/loaders.ts';
 import { loaderById, loaderGroup } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
-import type { JobRunner } from '../ads/async-runner.ts';
+import type { JobRunner } from '../jobs/index.ts';
 
 /** What lives as long as the process: one per server. */
 export interface AppDeps {
@@ -25,11 +26,14 @@ export interface AppDeps {
   passwords: PasswordHasher;
   /** The token signing keys, read from the database (shared by every instance). */
   keys: KeyRing;
-  /** The background runner of stored asynchronous requests, when this process runs one (the server does). */
+  /** The background runner of stored jobs (src/jobs), when this process runs one (the server does). */
   jobs?: JobRunner;
   /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
   clock?: () => Date;
 }
+
+/** The time now: the dependencies' clock, else the system's. */
+export const timeNow = (deps: Pick<AppDeps, 'clock'>): Date => deps.clock?.() ?? new Date();
 
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
 export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; rateLimitPrefix?: string } = {}): AppDeps {
@@ -63,6 +67,7 @@ export function createLoaders(db: Db) {
     identity: createIdentityLoaders(db),
     ads: createAdsLoaders(db),
     comments: createCommentLoaders(db),
+    delivery: createDeliveryLoaders(db),
     oauth: createOAuthLoaders(db),
   }));
 }

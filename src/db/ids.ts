@@ -9,6 +9,7 @@ export type GraphObjectType =
   | 'custom_conversion'
   | 'async_request'
   | 'async_request_set'
+  | 'insights_report_run'
   | 'page'
   | 'group'
   | 'post'

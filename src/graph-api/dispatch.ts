@@ -1,17 +1,19 @@
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
 import { findObject } from '../authz/objects.ts';
+import { readReportRunInsights } from './report-runs.ts';
+import type { ReportRunRecord } from '../insights/reports/store.ts';
 import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
 import { DomainError } from '../errors/index.ts';
-import { decodeJsonText, paramError } from './params.ts';
+import { decodeJsonText, optionalParam, paramError } from './params.ts';
 import { refuseDiscontinuedId } from '../comments/service.ts';
-import { DATE_PRESETS } from '../ads/rules/enums.ts';
 import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge } from './nodes.ts';
 import { writeOf } from './writes.ts';
+import { datePreset as readDatePreset, expandInsights, hasInsights, insightsTargetOf, readInsights, type ReportingWindow } from './insights.ts';
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
 
 export const CURRENT_VERSION = 'v24.0';
@@ -84,17 +86,11 @@ function pageRequest(params: { limit?: string; after?: string; before?: string }
 
 /**
  * date_preset (the enum; `lifetime`, disabled since v10.0, reads as `maximum`) and time_range ({since, until};
- * an invalid range is ignored, as the platform ignores it). They scope statistics, which this gateway does not
- * keep, so a read answers the same objects with or without them; a wrong preset is still error 100.
+ * an invalid range is ignored, as the platform ignores it). They scope the `insights{...}` a read expands
+ * (insights.ts); a wrong preset is error 100.
  */
-function checkReportingWindow(params: Record<string, unknown>): { datePreset?: string; timeRange?: { since: string; until: string } } {
-  const preset = params.date_preset;
-  let datePreset: string | undefined;
-  if (preset !== undefined && preset !== null && preset !== '') {
-    if (preset === 'lifetime') datePreset = 'maximum';
-    else if (typeof preset === 'string' && (DATE_PRESETS as readonly string[]).includes(preset)) datePreset = preset;
-    else throw paramError('date_preset', `Param date_preset must be one of {${DATE_PRESETS.join(', ')}}`);
-  }
+function checkReportingWindow(params: Record<string, unknown>): ReportingWindow {
+  const datePreset = params.date_preset === '' ? undefined : optionalParam(params, 'date_preset', readDatePreset);
   let timeRange: { since: string; until: string } | undefined;
   try {
     const range = decodeJsonText(params.time_range, 'time_range') as { since?: unknown; until?: unknown } | undefined;
@@ -120,6 +116,7 @@ function checkReportingWindow(params: Record<string, unknown>): { datePreset?: s
 interface Output {
   ctx: RequestContext;
   dateFormat: 'iso' | 'unix';
+  window: ReportingWindow;
 }
 
 function formatValue(out: Output, kind: string, value: unknown): unknown {
@@ -133,6 +130,7 @@ function formatValue(out: Output, kind: string, value: unknown): unknown {
 function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefined): void {
   for (const item of selection ?? []) {
     const edge = node.edges[item.name];
+    if (item.name === 'insights' && hasInsights(node.name)) continue;
     if (edge) {
       checkSelection(NODES[edge.node], item.children);
       continue;
@@ -147,13 +145,19 @@ function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefi
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
 async function renderNode(out: Output, node: AnyGraphNode, record: unknown, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { id: node.id(record) };
-  for (const item of selection ?? []) {
+  for (const item of selection ?? node.defaultSelection ?? []) {
     const field = node.fields[item.name];
     const edge = node.edges[item.name];
     if (edge) {
       const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
       const filter = edge.filter?.(item.modifiers);
       result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children, filter)).body;
+      continue;
+    }
+    const target = item.name === 'insights' ? insightsTargetOf(node.name, record) : undefined;
+    if (target) {
+      const insights = await expandInsights(out.ctx, target, item, out.window);
+      if (insights) result.insights = insights;
       continue;
     }
     if (!field) throw unknownField(item.name, node.name);
@@ -231,22 +235,36 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
   let started: Awaited<ReturnType<typeof checkAccountAllowance>> | undefined;
   try {
     if (accountId) started = await checkAccountAllowance(deps, accountId);
-    const out: Output = { ctx, dateFormat: stringParam(request.params, 'date_format') === 'U' ? 'unix' : 'iso' };
+    const method = request.method.toUpperCase();
+    const out: Output = {
+      ctx,
+      dateFormat: stringParam(request.params, 'date_format') === 'U' ? 'unix' : 'iso',
+      window: method === 'GET' ? checkReportingWindow(request.params) : {},
+    };
     const fieldsParam = stringParam(request.params, 'fields');
     const selection = fieldsParam !== undefined ? parseFields(fieldsParam) : undefined;
-    const method = request.method.toUpperCase();
 
     if (method === 'POST' || method === 'DELETE') {
       const write = writeOf(nodeName, method, edgeName);
       if (!write) throw unsupported(method, edgeName === undefined ? id : `${id}/${edgeName}`);
       return await write(ctx, record, request.params);
     }
+    if (nodeName === 'AdReportRun' && edgeName === 'insights' && method === 'GET') {
+      // The result of an asynchronous report, printed as the report asked when it was made (report-runs.ts).
+      const page = pageRequest({
+        limit: stringParam(request.params, 'limit'),
+        after: stringParam(request.params, 'after'),
+        before: stringParam(request.params, 'before'),
+      });
+      return await readReportRunInsights(ctx, record as ReportRunRecord, page, (to, cursor) => pagingLink(deps.config.publicUrl, request, to, cursor));
+    }
     if (edgeName === undefined) {
       if (method !== 'GET') throw unsupported(method, id);
       checkSelection(node, selection);
-      checkReportingWindow(request.params);
       return await renderNode(out, node, record, selection);
     }
+    const target = edgeName === 'insights' && method === 'GET' ? insightsTargetOf(nodeName, record) : undefined;
+    if (target) return await readInsights(ctx, target, request.params, (to, cursor) => pagingLink(deps.config.publicUrl, request, to, cursor));
     const edge = node.edges[edgeName];
     if (method !== 'GET' || !edge) throw unsupported(method, `${id}/${edgeName}`);
     const page = pageRequest({
@@ -254,7 +272,6 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
       after: stringParam(request.params, 'after'),
       before: stringParam(request.params, 'before'),
     });
-    checkReportingWindow(request.params);
     const filter = edge.filter?.(request.params);
     const { body, hasNext, hasPrevious } = await renderEdge(out, edge, record, page, selection, filter);
     if (body.paging) {

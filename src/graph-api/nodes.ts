@@ -1,8 +1,11 @@
 import type { RequestContext } from '../context/index.ts';
 import type { ObjectKind } from '../authz/objects.ts';
 import type { Edge } from '../authz/edges.ts';
+import type { FieldSelection } from './fields.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import * as ads from '../ads/service.ts';
+import * as delivery from '../insights/delivery.ts';
+import type { LearningStageInfo } from '../insights/rules/learning-stage.ts';
 import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter } from '../ads/edges.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
@@ -11,6 +14,8 @@ import * as comments from '../comments/service.ts';
 import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
 import { commentFilter, effectiveStatusFilter, type FilterReader } from './edge-filters.ts';
+import { REPORT_RUN } from './report-runs.ts';
+import type { ReportRunRecord } from '../insights/reports/store.ts';
 import {
   adAccounts,
   ads as adsTable,
@@ -58,6 +63,8 @@ export interface GraphNode<T> {
   id(record: T): string;
   /** The ad account a call about this object counts against (rate limit, usage header). */
   accountId?(record: T): string;
+  /** What a read without `fields` shows, where the platform shows more than the id (an AdReportRun). */
+  defaultSelection?: FieldSelection[];
   fields: Record<string, GraphField<T>>;
   edges: Record<string, GraphEdge<T>>;
 }
@@ -73,6 +80,7 @@ export type NodeName =
   | 'Post'
   | 'AdAsyncRequestSet'
   | 'AdAsyncRequest'
+  | 'AdReportRun'
   | 'Comment'
   | 'Like'
   | 'Reaction';
@@ -89,6 +97,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   Post: PostRecord;
   AdAsyncRequestSet: AsyncRequestSetRecord;
   AdAsyncRequest: AsyncRequestRecord;
+  AdReportRun: ReportRunRecord;
   Comment: CommentRecord;
   Like: CommentLikeRecord;
   Reaction: CommentLikeRecord;
@@ -116,6 +125,7 @@ function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?
 
 const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>): GraphField<T> => ({ kind: 'plain', ref: node, get: load });
 const plain = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'plain', get });
+const money = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'money', get });
 /** An edge of ad objects: they all read effective_status (those without a status refuse it). */
 const edge = <T>(node: NodeName, of: Edge<T, { id: string }, EdgeFilter> | Edge<T, { id: string }>): GraphEdge<T> => ({
   node,
@@ -128,8 +138,9 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   id: (account) => `act_${account.id}`,
   accountId: (account) => account.id,
   fields: {
-    ...columns(adAccounts, { money: ['spend_cap', 'amount_spent'], hide: ['organization_id', 'country', 'is_bulk'] }),
+    ...columns(adAccounts, { money: ['spend_cap'], hide: ['organization_id', 'country', 'is_bulk'] }),
     id: plain((account) => `act_${account.id}`),
+    amount_spent: money((account, ctx) => delivery.accountAmountSpent(ctx, account)),
     account_id: plain((account) => account.id),
     business_country_code: plain((account) => account.country),
   },
@@ -150,7 +161,8 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
   id: (campaign) => campaign.id,
   accountId: (campaign) => campaign.accountId,
   fields: {
-    ...columns(campaigns, { money: ['daily_budget', 'lifetime_budget', 'spend_cap'], hide: ['organization_id'] }),
+    ...columns(campaigns, { money: ['daily_budget', 'lifetime_budget', 'spend_cap'], hide: ['organization_id', 'active_seconds', 'status_changed_time'] }),
+    budget_remaining: money((campaign, ctx) => delivery.campaignBudgetRemaining(ctx, campaign)),
     configured_status: plain((campaign) => campaign.status),
     effective_status: plain((campaign) => ads.campaignEffectiveStatus(campaign)),
     account: ref('AdAccount', accountOf),
@@ -163,7 +175,6 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
 
 const AD_SET_MONEY = [
   'bid_amount',
-  'budget_remaining',
   'daily_budget',
   'daily_min_spend_target',
   'daily_spend_cap',
@@ -182,12 +193,24 @@ const issueJson = (issue: AdSetIssue) => ({
   additional_info: issue.additionalInfo,
 });
 
+/** learning_stage_info as the platform prints it: the last significant edit in Unix seconds, whatever date_format says. */
+const learningStageJson = (info: LearningStageInfo | null) =>
+  info && {
+    status: info.status,
+    conversions: info.conversions,
+    last_sig_edit_ts: Math.floor(info.lastSignificantEdit.getTime() / 1000),
+    attribution_windows: info.attributionWindows,
+  };
+
 const AD_SET: GraphNode<AdSetRecord> = {
   name: 'AdSet',
   id: (adSet) => adSet.id,
   accountId: (adSet) => adSet.accountId,
   fields: {
-    ...columns(adSets, { money: AD_SET_MONEY, hide: ['organization_id'] }),
+    ...columns(adSets, { money: AD_SET_MONEY, hide: ['organization_id', 'last_significant_edit_time', 'status_changed_time'] }),
+    budget_remaining: money((adSet, ctx) => delivery.adSetBudgetRemaining(ctx, adSet)),
+    campaign_active_time: plain((adSet, ctx) => delivery.campaignActiveTime(ctx, adSet)),
+    learning_stage_info: plain(async (adSet, ctx) => learningStageJson(await delivery.learningStageInfo(ctx, adSet))),
     configured_status: plain((adSet) => adSet.status),
     effective_status: plain((adSet, ctx) => ads.adSetEffectiveStatus(ctx, adSet)),
     issues_info: plain(async (adSet, ctx) => (await ads.adSetIssues(ctx, adSet)).map(issueJson)),
@@ -377,6 +400,7 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   Post: POST,
   AdAsyncRequestSet: ASYNC_REQUEST_SET,
   AdAsyncRequest: ASYNC_REQUEST,
+  AdReportRun: REPORT_RUN,
   Comment: COMMENT,
   Like: LIKE,
   Reaction: REACTION,
@@ -395,5 +419,6 @@ export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   post: 'Post',
   async_request_set: 'AdAsyncRequestSet',
   async_request: 'AdAsyncRequest',
+  insights_report_run: 'AdReportRun',
   comment: 'Comment',
 };

@@ -10,6 +10,7 @@ import { createAsyncBatch } from '../ads/writes/async-requests.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import { createFeedPost } from '../comments/writes/posts.ts';
 import { refuseExecutionOptions } from '../ads/writes/common.ts';
+import { postReportRun } from './report-runs.ts';
 import type { Params } from './params.ts';
 import type { NodeName, NodeRecords } from './nodes.ts';
 
@@ -52,22 +53,30 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
       customaudiences: (ctx, account, params) => created(audiences.createCustomAudience(ctx, account.id, params)),
       customconversions: (ctx, account, params) => created(audiences.createCustomConversion(ctx, account.id, params)),
       async_batch_requests: (ctx, account, params) => created(createAsyncBatch(ctx, account.id, params)),
+      insights: (ctx, account, params) => postReportRun(ctx, { kind: 'account', id: account.id }, params),
     },
   },
   Campaign: {
     update: (ctx, campaign, params) => succeeded(campaigns.updateCampaign(ctx, campaign.id, params)),
     remove: (ctx, campaign) => campaigns.deleteCampaign(ctx, campaign.id),
+    create: {
+      insights: (ctx, campaign, params) => postReportRun(ctx, { kind: 'campaign', id: campaign.id }, params),
+    },
   },
   AdSet: {
     update: (ctx, adSet, params) => adSetAnswer(adSets.updateAdSet(ctx, adSet.id, params), false),
     remove: (ctx, adSet) => adSets.deleteAdSet(ctx, adSet.id),
     create: {
       copies: async (ctx, adSet, params) => copyResultJson(await copyAdSet(ctx, adSet.id, params)),
+      insights: (ctx, adSet, params) => postReportRun(ctx, { kind: 'adset', id: adSet.id }, params),
     },
   },
   Ad: {
     update: (ctx, ad, params) => succeeded(adWrites.updateAd(ctx, ad.id, params)),
     remove: (ctx, ad) => adWrites.deleteAd(ctx, ad.id),
+    create: {
+      insights: (ctx, ad, params) => postReportRun(ctx, { kind: 'ad', id: ad.id }, params),
+    },
   },
   Page: {
     create: {

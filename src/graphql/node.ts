@@ -23,6 +23,7 @@ const TYPENAME: Record<ObjectKind, string> = {
   comment: 'Comment',
   async_request_set: 'AsyncRequestSet',
   async_request: 'AsyncRequest',
+  insights_report_run: 'InsightsReport',
 };
 
 /** Any object by its global id, or null when it does not exist or the caller may not see it. */

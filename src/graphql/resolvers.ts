@@ -7,6 +7,8 @@ import { oauthResolvers } from '../oauth/resolvers.ts';
 import { adsResolvers } from '../ads/resolvers/index.ts';
 import { commentsResolvers } from '../comments/resolvers.ts';
 import { dateFormatResolvers } from '../dateformats/resolvers.ts';
+import { insightsResolvers } from '../insights/resolvers/index.ts';
+import { insightsReportsResolvers } from '../insights/reports/resolvers.ts';
 
 const MAX_NODES = 100;
 
@@ -28,4 +30,13 @@ const rootResolvers: Resolvers = {
 };
 
 /** Every resolver map, merged by makeExecutableSchema: one per domain, plus the root. */
-export const resolvers: Resolvers[] = [rootResolvers, identityResolvers, oauthResolvers, adsResolvers, commentsResolvers, dateFormatResolvers];
+export const resolvers: Resolvers[] = [
+  rootResolvers,
+  identityResolvers,
+  oauthResolvers,
+  adsResolvers,
+  commentsResolvers,
+  dateFormatResolvers,
+  insightsResolvers,
+  insightsReportsResolvers,
+];

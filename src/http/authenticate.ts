@@ -1,13 +1,10 @@
 import type { RequestHandler } from 'express';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
-import { ANONYMOUS, expandScopes, type Principal } from '../authz/policy.ts';
-import { authenticateSessionToken, principalForUser } from '../identity/service.ts';
-import { membershipsOfUser, users } from '../identity/store.ts';
-import { apiClients } from '../oauth/store.ts';
+import { ANONYMOUS, type Principal } from '../authz/policy.ts';
+import { authenticateSessionToken } from '../identity/service.ts';
 import { looksLikeJwt, TOKEN_FAILURE_MESSAGES, verifyAccessToken } from '../oauth/tokens.ts';
 import { invalidAccessToken } from '../errors/index.ts';
-import type { StoredPrincipal } from '../ads/store.ts';
 
 const MAX_TOKEN_LENGTH = 8192;
 
@@ -41,30 +38,6 @@ export async function resolvePrincipal(deps: AppDeps, token: string): Promise<Pr
     return check.principal;
   }
   return token.length > MAX_TOKEN_LENGTH ? null : authenticateSessionToken(deps, token);
-}
-
-/**
- * The principal a stored job acts as, as it is now: the user with its current roles (none if suspended or
- * gone), or the API client with the scopes it had when it asked that it still holds (none if deleted).
- */
-export async function restorePrincipal(deps: AppDeps, stored: StoredPrincipal): Promise<Principal | null> {
-  if (stored.kind === 'user') {
-    const row = await deps.db(users.table).where({ id: stored.userId }).first();
-    const user = row ? users.fromRow(row) : null;
-    if (!user || user.status === 'suspended') return null;
-    return principalForUser(user, await membershipsOfUser(deps.db, user.id));
-  }
-  const row = await deps.db(apiClients.table).where({ id: stored.apiClientId }).first();
-  if (!row) return null;
-  const client = apiClients.fromRow(row);
-  const granted = expandScopes(client.scope.split(' '));
-  return {
-    kind: 'client',
-    clientId: client.clientId,
-    apiClientId: client.id,
-    organizationId: client.organizationId,
-    scopes: new Set(stored.scopes.filter((scope) => granted.has(scope as never)) as never[]),
-  };
 }
 
 /**

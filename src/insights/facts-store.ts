@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { lockRow } from '../db/locks.ts';
-import { ReachSketch } from './sketch.ts';
-import { addFact, type Fact, type FactLevel } from './intake/aggregate.ts';
-import type { BreakdownFamily } from './rules/breakdowns.ts';
+import type { ReachSketch } from './sketch.ts';
+import { addFact, type Fact } from './intake/aggregate.ts';
 
 /**
  * Writing facts (insight_facts, see its migration). Facts are added, never replaced: counts and money summed,
@@ -55,37 +54,28 @@ const factKey = (fact: Fact) =>
 
 const json = (value: unknown): Record<string, number> => (typeof value === 'string' ? JSON.parse(value) : (value as Record<string, number>));
 
-function sketchOf(bytes: unknown): ReachSketch | null {
-  return bytes === null || bytes === undefined ? null : ReachSketch.deserialize(bytes as Uint8Array);
+function addCounts(into: Record<string, number>, stored: unknown): void {
+  const from = json(stored);
+  for (const key in from) into[key] = (into[key] ?? 0) + from[key]!;
 }
 
-/** A stored row as a fact (to add the new one to). */
-function factOf(row: Record<string, unknown>): Fact {
-  const id = (value: unknown) => (value === null || value === undefined ? null : String(value));
-  return {
-    level: row.level as FactLevel,
-    objectId: String(row.object_id),
-    accountId: String(row.account_id),
-    campaignId: id(row.campaign_id),
-    adsetId: id(row.adset_id),
-    adId: id(row.ad_id),
-    day: row.day as string,
-    family: row.family as BreakdownFamily,
-    age: row.age as string,
-    gender: row.gender as string,
-    country: row.country as string,
-    publisherPlatform: row.publisher_platform as string,
-    platformPosition: row.platform_position as string,
-    devicePlatform: row.device_platform as string,
-    impressions: Number(row.impressions),
-    clicks: Number(row.clicks),
-    inlineLinkClicks: Number(row.inline_link_clicks),
-    spend: Number(row.spend),
-    actions: json(row.actions),
-    actionValues: json(row.action_values),
-    reach: sketchOf(row.reach_sketch),
-    clickers: sketchOf(row.clicker_sketch),
-  };
+/** Merges a stored sketch into a fact's (unknown on either side: unknown). */
+function addStoredPeople(sketch: ReachSketch | null, stored: unknown): ReachSketch | null {
+  if (sketch === null || stored === null || stored === undefined) return null;
+  sketch.mergeSerialized(stored as Uint8Array);
+  return sketch;
+}
+
+/** Adds a stored row to a fact of the same key (which is then written back in its place). */
+function addStoredRow(fact: Fact, row: Record<string, unknown>): void {
+  fact.impressions += Number(row.impressions);
+  fact.clicks += Number(row.clicks);
+  fact.inlineLinkClicks += Number(row.inline_link_clicks);
+  fact.spend += Number(row.spend);
+  addCounts(fact.actions, row.actions);
+  addCounts(fact.actionValues, row.action_values);
+  fact.reach = addStoredPeople(fact.reach, row.reach_sketch);
+  fact.clickers = addStoredPeople(fact.clickers, row.clicker_sketch);
 }
 
 function bindingsOf(fact: Fact): Knex.RawBinding[] {
@@ -115,22 +105,23 @@ function bindingsOf(fact: Fact): Knex.RawBinding[] {
   ];
 }
 
-/** The stored rows of these facts' objects and days, by fact key. */
-async function storedRows(trx: Knex.Transaction, facts: Fact[]): Promise<Map<string, Fact>> {
-  const objectDays = new Map<string, [string, string, string]>();
-  for (const fact of facts) objectDays.set(`${fact.level}:${fact.objectId}:${fact.day}`, [fact.level, fact.objectId, fact.day]);
-  const rows: Array<Record<string, unknown>> = await trx('insight_facts').whereIn(['level', 'object_id', 'day'], [...objectDays.values()]);
-  const stored = new Map<string, Fact>();
+/** The stored rows of these facts' objects, families and days (a prefix of the unique key's index), by fact key. */
+async function storedRows(trx: Knex.Transaction, facts: Fact[]): Promise<Map<string, Record<string, unknown>>> {
+  const prefixes = new Map<string, [string, string, string, string]>();
+  for (const fact of facts) prefixes.set(`${fact.level}:${fact.objectId}:${fact.family}:${fact.day}`, [fact.level, fact.objectId, fact.family, fact.day]);
+  const rows: Array<Record<string, unknown>> = await trx('insight_facts').whereIn(['level', 'object_id', 'family', 'day'], [...prefixes.values()]);
+  const stored = new Map<string, Record<string, unknown>>();
   for (const row of rows) {
-    const fact = factOf(row);
-    stored.set(factKey(fact), fact);
+    const values = [row.age, row.gender, row.country, row.publisher_platform, row.platform_position, row.device_platform] as string[];
+    stored.set(keyOf(row.level as string, String(row.object_id), row.day as string, row.family as string, values), row);
   }
   return stored;
 }
 
 /**
  * Adds facts (as FactsAggregator.drain gives them: ad level and rollups) to insight_facts, in the caller's
- * transaction. Returns how many rows were written (inserted or added to).
+ * transaction; the facts are consumed (what is stored is added into them before they are written). Returns how
+ * many rows were written (inserted or added to).
  */
 export async function addFacts(trx: Knex.Transaction, given: Fact[]): Promise<number> {
   // One row per key (a statement may not upsert the same row twice).
@@ -151,8 +142,8 @@ export async function addFacts(trx: Knex.Transaction, given: Fact[]): Promise<nu
     const bindings: Knex.RawBinding[] = [];
     for (const fact of batch) {
       const existing = stored.get(factKey(fact));
-      if (existing) addFact(existing, fact);
-      bindings.push(...bindingsOf(existing ?? fact));
+      if (existing) addStoredRow(fact, existing);
+      bindings.push(...bindingsOf(fact));
     }
     await trx.raw(batch.length === BATCH ? fullBatchSql : upsertSql(batch.length), bindings);
   }

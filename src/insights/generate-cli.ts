@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { AppDeps } from '../context/index.ts';
+import type { StatsCommandContext } from './cli.ts';
 
 /**
- * `adgraph stats generate`, added to the `stats` group of src/cli/main.ts. Like every command it loads what it
- * needs when it runs, prints JSON with --json, and on bad input exits non-zero with one line.
+ * `adgraph stats generate`, one of the `stats` group's commands (src/insights/cli.ts). Like every command it loads
+ * what it needs when it runs, prints JSON with --json, and on bad input exits non-zero with one line.
  */
-export function addGenerateCommand(stats: Command, withDeps: <T>(work: (d: AppDeps) => Promise<T>) => Promise<T>): void {
+export function addGenerateCommand(stats: Command, { withDeps }: StatsCommandContext): void {
   stats
     .command('generate')
     .description(

@@ -107,11 +107,11 @@ export interface InsightsRow {
   optimizationGoal?: string;
   breakdownValues: Partial<Record<Breakdown, string>>;
   impressions: number;
-  /** Distinct people reached (merged sketches), not a sum. */
-  reach: number;
+  /** Distinct people reached (merged sketches), not a sum; null when some of the facts carried no sketch. */
+  reach: number | null;
   clicks: number;
-  /** Distinct people who clicked. */
-  uniqueClicks: number;
+  /** Distinct people who clicked; null when unknown, as reach. */
+  uniqueClicks: number | null;
   inlineLinkClicks: number;
   /** Minor units of accountCurrency. */
   spend: number;
@@ -132,6 +132,8 @@ export interface InsightsPage {
   /** Opaque cursors of the first and last row of this page. */
   before?: string;
   after?: string;
+  /** The cursor of each row (rows[i] at cursors[i]): GraphQL's edges page from any row. */
+  cursors: string[];
   hasNext: boolean;
   hasPrevious: boolean;
 }

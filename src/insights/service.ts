@@ -7,7 +7,7 @@ import { actionStats, addFact, addTotals, bucketFinder, compareGroups, emptyTota
 import { metricOf, REACH_FIELDS, UNIQUE_CLICK_FIELDS } from './rules/metrics.ts';
 import { checkQuery, finer, passesMetric, type CheckedQuery, type MetricFilter, type ObjectFilter } from './rules/params.ts';
 import { bucketsOf, reportRanges, todayIn } from './rules/windows.ts';
-import { allFacts, dataSpan, factsOfGroups, nextGroups, ownFacts, type FactScope } from './report-store.ts';
+import { allFacts, dataSpan, factsOfGroups, nextGroups, ownFacts, streamedRows, type FactScope } from './report-store.ts';
 
 /**
  * Statistics (Insights) of an ad account, campaign, ad set or ad: the one service both surfaces call (GET
@@ -23,6 +23,11 @@ export const MAX_INSIGHTS_PAGE = 500;
 export const DEFAULT_INSIGHTS_PAGE = 25;
 /** allInsights returns at most this many rows (an asynchronous report's whole result, held in memory). */
 export const ALL_INSIGHTS_MAX_ROWS = 100_000;
+
+/** Buckets the database sums days into at most (beyond, it sums by day and the buckets are made in JS). */
+const MAX_SUMMED_BUCKETS = 400;
+/** Fields that need the actions counted type by type. */
+const ACTION_COUNT_FIELDS: ReadonlySet<string> = new Set(['actions', 'cost_per_action_type', 'conversions']);
 
 const KIND_LABEL = { account: 'Ad account', campaign: 'Campaign', adset: 'Ad set', ad: 'Ad' } as const;
 
@@ -52,6 +57,11 @@ interface Plan {
   scope: FactScope;
   metricFilters: MetricFilter[];
   today: string;
+  /**
+   * Pages the database can sum as it reads the facts' index (report-store.ts streamedRows): rows of the report's own
+   * objects, all days in one range (its range) or day by day (null), no breakdowns, no people. Otherwise undefined.
+   */
+  stream?: { range: DayRange | null };
 }
 
 /** "Now", injectable for tests through the dependencies' clock. */
@@ -62,8 +72,15 @@ async function plan(ctx: RequestContext, target: InsightsTarget, raw: InsightsQu
   const { account } = resolved;
   const query = checkQuery(raw, target.kind);
   const today = todayIn(account.timezoneName, now(ctx));
-  const span = await dataSpan(ctx.db, account.id);
   const createdDay = todayIn(account.timezoneName, account.createdTime);
+  // The days with data matter to data_maximum, and to a range ending before the account was created (is it before
+  // the first data too?); other reports need not read them.
+  const askedRanges = raw.timeRanges ?? (raw.timeRange ? [raw.timeRange] : []);
+  const needsSpan =
+    askedRanges.length === 0
+      ? raw.datePreset === 'data_maximum'
+      : askedRanges.some((range) => !(typeof range?.until === 'string' && range.until >= createdDay));
+  const span = needsSpan ? await dataSpan(ctx.db, account.id) : null;
   const firstDay = span && span.since < createdDay ? span.since : createdDay;
   const ranges = reportRanges(raw, { today, firstDay, dataSpan: span });
   const several = raw.timeRanges !== undefined;
@@ -88,9 +105,21 @@ async function plan(ctx: RequestContext, target: InsightsTarget, raw: InsightsQu
       ranges,
       objectFilters,
       sketches,
+      breakdowns: query.breakdowns.breakdowns,
+      // The database sums days into increments' buckets when that is fewer rows than days (a CASE term per bucket).
+      sumBuckets: !several && query.increment !== 1 && buckets.length <= MAX_SUMMED_BUCKETS ? buckets : null,
+      actions: query.fields.some((field) => ACTION_COUNT_FIELDS.has(field)),
+      actionValues: query.fields.includes('action_values'),
     },
     metricFilters,
     today,
+    ...(!sketches && query.breakdowns.breakdowns.length === 0 && readLevel === query.level && !several && ranges.length === 1
+      ? query.increment === 'all_days'
+        ? { stream: { range: ranges[0]! } }
+        : query.increment === 1
+          ? { stream: { range: null } }
+          : {}
+      : {}),
   };
 }
 
@@ -109,9 +138,9 @@ function rowOf(plan: Plan, dates: DayRange, totals: Totals, group?: Group): Insi
     breakdownValues: group?.breakdownValues ?? {},
     impressions: totals.impressions,
     // Without sketches read (no field needs them) these stay 0; the surfaces print only the fields asked for.
-    reach: totals.reach.estimate(),
+    reach: totals.reachUnknown ? null : totals.reach.estimate(),
     clicks: totals.clicks,
-    uniqueClicks: totals.clickers.estimate(),
+    uniqueClicks: totals.clickersUnknown ? null : totals.clickers.estimate(),
     inlineLinkClicks: totals.inlineLinkClicks,
     spend: totals.spend,
     actions: actionStats(totals.actions),
@@ -119,15 +148,21 @@ function rowOf(plan: Plan, dates: DayRange, totals: Totals, group?: Group): Insi
   };
 }
 
-/** Names, objective and optimization goal of the objects on one page: batched lookups (DataLoader), nothing else. */
-async function labelled(ctx: RequestContext, rows: InsightsRow[]): Promise<InsightsRow[]> {
+/**
+ * Names, objective and optimization goal of the objects on one page, those the fields ask for: batched lookups
+ * (DataLoader) of the page's objects, nothing else.
+ */
+async function labelled(ctx: RequestContext, rows: InsightsRow[], fields: readonly string[]): Promise<InsightsRow[]> {
   const loaders = ctx.loaders.ads;
+  const asks = (...names: string[]) => names.some((name) => fields.includes(name));
+  const [campaigns, adSets, ads] = [asks('campaign_name', 'objective'), asks('adset_name', 'optimization_goal'), asks('ad_name')];
+  if (!campaigns && !adSets && !ads) return rows;
   return Promise.all(
     rows.map(async (row) => {
       const [campaign, adSet, ad] = await Promise.all([
-        row.campaignId ? loaders.campaignById.load(row.campaignId) : null,
-        row.adsetId ? loaders.adSetById.load(row.adsetId) : null,
-        row.adId ? loaders.adById.load(row.adId) : null,
+        campaigns && row.campaignId ? loaders.campaignById.load(row.campaignId) : null,
+        adSets && row.adsetId ? loaders.adSetById.load(row.adsetId) : null,
+        ads && row.adId ? loaders.adById.load(row.adId) : null,
       ]);
       return {
         ...row,
@@ -144,10 +179,14 @@ async function labelled(ctx: RequestContext, rows: InsightsRow[]): Promise<Insig
 /** A keyset position (object, bucket, breakdown values of a row) or, for a result sorted by a metric, an offset. */
 type Cursor = { g: string; b: number; k: string } | { i: number };
 
+/** Cursors this service writes are far shorter (ids, a bucket, breakdown values); longer input is not one. */
+const MAX_CURSOR_LENGTH = 1024;
+
 const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify(cursor), 'utf8').toString('base64url');
 
 function decodeCursor(value: string, field: string): Cursor {
   try {
+    if (value.length > MAX_CURSOR_LENGTH) throw new RangeError('too long');
     const cursor = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as Record<string, unknown>;
     if (typeof cursor.i === 'number' && Number.isSafeInteger(cursor.i) && cursor.i >= 0) return { i: cursor.i };
     if (typeof cursor.g === 'string' && /^[1-9][0-9]{0,18}$/.test(cursor.g) && Number.isSafeInteger(cursor.b) && typeof cursor.k === 'string') {
@@ -189,7 +228,9 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
   const keyset = cursor && 'g' in cursor ? cursor : undefined;
   const rowsOf = (facts: Parameters<typeof groupFacts>[0]) => groupFacts(facts, plan.query.breakdowns.breakdowns, plan.bucketsOfDay);
   const collected: Group[] = [];
-  if (keyset) {
+  // Without breakdowns a bucket holds one row, so a cursor on an object's last (first) bucket leaves nothing of it.
+  const edgeBucket = backward ? 0 : plan.buckets.length - 1;
+  if (keyset && !(keyset.b === edgeBucket && plan.query.breakdowns.breakdowns.length === 0)) {
     // Going forward, the rest of the cursor's object lies in its bucket or later ones (their days, at least).
     const fromDay = backward
       ? undefined
@@ -202,6 +243,13 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
     collected.push(...(backward ? rest.reverse() : rest));
   }
   let last = keyset?.g;
+  if (plan.stream) {
+    // The database sums, orders and stops after the rows still wanted: one statement for the rest of the page.
+    const wanted = limit + 1 - collected.length;
+    const rows = wanted > 0 ? rowsOf(await streamedRows(ctx.db, plan.scope, last, wanted, backward, plan.stream.range)) : [];
+    collected.push(...(backward ? rows.reverse() : rows));
+    return pageOf(collected, limit, backward, keyset !== undefined);
+  }
   let step = Math.min(MAX_WALK_STEP, Math.ceil((limit + 1) / Math.max(1, plan.buckets.length)) + 1);
   while (collected.length <= limit) {
     const ids = await nextGroups(ctx.db, plan.scope, last, step, backward);
@@ -210,15 +258,23 @@ async function walkPage(ctx: RequestContext, plan: Plan, limit: number, cursor: 
     collected.push(...(backward ? groups.reverse() : groups));
     last = ids.at(-1);
     if (ids.length < step) break;
-    step = Math.min(MAX_WALK_STEP, step * 2);
+    // The next step reads as many objects as the rows still wanted need at the rows per object seen so far
+    // (breakdowns multiply them), one more for slack.
+    const rowsPerObject = Math.max(groups.length / ids.length, 0.1);
+    step = Math.min(MAX_WALK_STEP, Math.ceil((limit + 1 - collected.length) / rowsPerObject) + 1);
   }
+  return pageOf(collected, limit, backward, keyset !== undefined);
+}
+
+/** Rows collected in the direction of travel (one more than the page, when there are more) as a page. */
+function pageOf(collected: Group[], limit: number, backward: boolean, fromCursor: boolean): GroupPage {
   const more = collected.length > limit;
   const groups = collected.slice(0, limit);
   if (backward) groups.reverse();
   return {
     groups,
     hasNext: backward ? true : more,
-    hasPrevious: backward ? more : keyset !== undefined,
+    hasPrevious: backward ? more : fromCursor,
     cursorOf: (group) => ({ g: group.group, b: group.bucket, k: group.key }),
   };
 }
@@ -317,6 +373,7 @@ export async function insightsReport(
   const rows = await labelled(
     ctx,
     groupPage.groups.map((group) => rowOf(planned, planned.buckets[group.bucket]!, group.totals, group)),
+    planned.query.fields,
   );
   const first = groupPage.groups[0];
   const last = groupPage.groups.at(-1);
@@ -325,6 +382,7 @@ export async function insightsReport(
     ...(options.summary ? { summary: await summaryOf(ctx, planned, whole) } : {}),
     ...(first ? { before: encodeCursor(groupPage.cursorOf(first, 0)) } : {}),
     ...(last ? { after: encodeCursor(groupPage.cursorOf(last, groupPage.groups.length - 1)) } : {}),
+    cursors: groupPage.groups.map((group, index) => encodeCursor(groupPage.cursorOf(group, index))),
     hasNext: groupPage.hasNext,
     hasPrevious: groupPage.hasPrevious,
   };
@@ -345,6 +403,7 @@ export async function allInsights(ctx: RequestContext, target: InsightsTarget, q
     labelled(
       ctx,
       groups.map((group) => rowOf(planned, planned.buckets[group.bucket]!, group.totals, group)),
+      planned.query.fields,
     );
   if (planned.query.sort.length > 0 || planned.metricFilters.length > 0) {
     const whole = await wholeResult(ctx, planned);

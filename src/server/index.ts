@@ -5,7 +5,8 @@ import { closeAppDeps, type AppDeps } from '../context/index.ts';
 import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
-import { startJobRunner } from '../ads/async-runner.ts';
+import { startJobRunner } from '../jobs/index.ts';
+import { JOB_KINDS } from './jobs.ts';
 import { httpStop, LISTEN_BACKLOG } from './shutdown.ts';
 
 export interface RunningServer {
@@ -53,9 +54,9 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
     await app.apollo.stop();
     throw new ListenError(host, port, error);
   }
-  // Stored asynchronous requests (ad set copies) run in the background of every serving instance.
+  // Stored jobs (ad set copies, insights reports) run in the background of every serving instance.
   if (deps.config.asyncJobs.enabled && !deps.jobs) {
-    deps.jobs = startJobRunner(deps, { pollMs: deps.config.asyncJobs.pollMs, leaseSeconds: deps.config.asyncJobs.leaseSeconds });
+    deps.jobs = startJobRunner(deps, JOB_KINDS, { pollMs: deps.config.asyncJobs.pollMs, leaseSeconds: deps.config.asyncJobs.leaseSeconds });
   }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -321,6 +321,8 @@ describe('POST /act_<ID>/adsets: success', () => {
       frequency_control_specs: sent.frequency_control_specs,
       issues_info: [],
       is_incremental_attribution_enabled: false,
+      // Derived from delivery (test/insights/delivery.test.ts): a new ad set starts learning at its creation.
+      learning_stage_info: { status: 'LEARNING', conversions: 0, last_sig_edit_ts: expect.any(Number), attribution_windows: ['7d_click'] },
       min_budget_spend_percentage: '10',
       multi_optimization_goal_weight: 'BALANCED',
       optimization_goal: 'LINK_CLICKS',

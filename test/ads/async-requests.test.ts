@@ -13,21 +13,26 @@ import { createAppDeps, createRequestContext, type AppDeps } from '../../src/con
 import { createDatabase } from '../../src/db/index.ts';
 import { createLogger } from '../../src/logging/index.ts';
 import { startServer } from '../../src/server/index.ts';
-import { restorePrincipal } from '../../src/http/authenticate.ts';
+import { restorePrincipal } from '../../src/identity/principals.ts';
 import { findMembership, updateMembershipRole } from '../../src/identity/store.ts';
 import { flagAudience } from '../../src/ads/admin.ts';
-import { claimNext, runRequest } from '../../src/ads/async-runner.ts';
+import { claimNext as claimJob, runClaimed } from '../../src/jobs/index.ts';
+import { adSetCopyJobs } from '../../src/ads/copy-jobs.ts';
 import { copyAdSetIn, readCopyParams } from '../../src/ads/writes/ad-set-copies.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import { asyncRequests, customAudiences, type AdAccountRecord, type AdSetRecord, type AsyncRequestRecord } from '../../src/ads/store.ts';
 
 /**
  * Asynchronous ad set copies (DECISIONS section 5): POST /v24.0/act_<ID>/async_batch_requests stores a request
- * set and answers its id at once; a durable runner (src/ads/async-runner.ts) completes the requests; the set,
+ * set and answers its id at once; the durable job runner (src/jobs, kind src/ads/copy-jobs.ts) completes the requests; the set,
  * its `requests` edge and the ad set's `asyncadrequests` edge report progress. Bad items are refused whole
  * (error 100 naming adbatch[i]); requests survive a restart, an expired lease is claimed again, and two
  * runners over one database make every copy exactly once. A deep copy of 51 ads is a handful of statements.
  */
+
+/** The runner's claim and run, for the copy kind. */
+const claimNext = (db: AppDeps['db'], instanceId: string, leaseSeconds: number, now?: Date) => claimJob(db, adSetCopyJobs, instanceId, leaseSeconds, now);
+const runRequest = (deps: AppDeps, request: AsyncRequestRecord, instanceId: string) => runClaimed(deps, adSetCopyJobs, request, instanceId);
 
 /** What an ad set inserted directly needs for its copies to pass the rules (a budget, a billing event). */
 const VALID_AD_SET = { billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '1000' } as const;
@@ -672,7 +677,7 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
     for (const p of processes) expect(p.errors(), p.output()).toEqual([]);
   });
 
-  // startJobRunner's loop awaits runRequest without a catch (only claimNext is guarded), so whatever runRequest throws
+  // startJobRunner's loop awaits runClaimed without a catch (only claimNext is guarded), so whatever runClaimed throws
   // becomes an unhandled rejection of the server process. A database failure must leave the request to its lease instead.
   it('runRequest does not reject when the database fails between the claim and the run (the request waits for its lease to expire)', async () => {
     const {

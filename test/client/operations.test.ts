@@ -6,6 +6,7 @@ import type { ResultOf, VariablesOf } from '@graphql-typed-document-node/core';
 import * as documents from '../../client/__generated__/graphql.ts';
 import {
   AdAccountsDocument,
+  AdSetInsightsDocument,
   AdSetsDocument,
   ChangePasswordWithOneTimePasscodeDocument,
   ConvertDateFormatDocument,
@@ -29,6 +30,7 @@ import {
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { PASSWORD, worldBuilder } from '../helpers/world.ts';
 import { eventually } from '../helpers/api.ts';
+import { adTree, importEvents } from '../helpers/insights.ts';
 import { passcodeFrom } from '../helpers/smtp.ts';
 import type { AdAccountRecord, CampaignRecord } from '../../src/ads/store.ts';
 
@@ -189,6 +191,32 @@ const cases: Record<string, () => Promise<void>> = {
     expect([...names(first.edges), ...names(rest.edges)].sort()).toEqual(['Ad set 1', 'Ad set 2', 'Ad set 3']);
     const paused = (await client(token).request(AdSetsDocument, { accountId: `act_${account.id}`, effectiveStatus: ['PAUSED'] })).adSets;
     expect(paused.edges.map((edge) => [edge.node.name, edge.node.status, edge.node.campaign.id])).toEqual([['Paused one', 'PAUSED', campaign.id]]);
+  },
+
+  async AdSetInsights() {
+    const { organization, token } = await member();
+    const { adSets, ads } = await adTree(world, organization.id, { adsPerAdSet: 2 });
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const time = `${yesterday}T12:00:00Z`;
+    await importEvents(server.deps, [
+      { type: 'impression', ad_id: ads[0]!.id, time, person: 'a', spend: 150 },
+      { type: 'impression', ad_id: ads[0]!.id, time, person: 'b', spend: 150 },
+      { type: 'impression', ad_id: ads[1]!.id, time, person: 'a', spend: 100 },
+      { type: 'click', ad_id: ads[1]!.id, time, person: 'a', link: true },
+    ]);
+    const input = { level: 'AD' as const, datePreset: 'YESTERDAY' as const };
+    const first = (await client(token).request(AdSetInsightsDocument, { adSetId: adSets[0]!.id, input, first: 1 })).adSet!;
+    expect(first.insights.pageInfo.hasNextPage).toBe(true);
+    expect(first.insights.summary).toEqual({ impressions: 3, reach: 2, spend: '4.00' });
+    const rest = (await client(token).request(AdSetInsightsDocument, { adSetId: adSets[0]!.id, input, first: 1, after: nextAfter(first.insights.pageInfo) }))
+      .adSet!;
+    expect(rest.insights.pageInfo.hasNextPage).toBe(false);
+    const rows = [...first.insights.nodes, ...rest.insights.nodes].sort((a, b) => (a.adId ?? '').localeCompare(b.adId ?? ''));
+    expect(rows.map((row) => [row.adId, row.impressions, row.spend, row.cpc, row.dateStart])).toEqual([
+      [ads[0]!.id, 2, '3.00', null, yesterday],
+      [ads[1]!.id, 1, '1.00', '1', yesterday],
+    ]);
+    expect(rows[1]!.actions).toEqual([{ actionType: 'link_click', value: 1 }]);
   },
 
   async CreateAdSet() {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bizSdk from 'facebook-nodejs-business-sdk';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import { pointSdkAt } from '../helpers/sdk.ts';
+import { pointSdkAt, type SdkCursor, type SdkObject } from '../helpers/sdk.ts';
 import { expectGraphError, graphClient, type GraphClient } from '../helpers/graph.ts';
 import { adSets, type AdAccountRecord, type AdSetRecord, type CampaignRecord } from '../../src/ads/store.ts';
 
@@ -16,15 +16,6 @@ import { adSets, type AdAccountRecord, type AdSetRecord, type CampaignRecord } f
  * The bundle ships no types (test/types/facebook-nodejs-business-sdk.d.ts declares what sdk.test.ts uses); the
  * classes used here are typed locally below.
  */
-interface SdkObject {
-  id: string;
-  _data: Record<string, any>;
-  [field: string]: unknown;
-}
-interface SdkCursor extends Array<SdkObject> {
-  hasNext(): boolean;
-  next(): Promise<SdkCursor>;
-}
 interface SdkCrud extends SdkObject {
   get(fields: string[], params?: Record<string, unknown>): Promise<SdkObject>;
   update(fields: string[], params?: Record<string, unknown>): Promise<Record<string, unknown>>;

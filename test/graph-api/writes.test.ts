@@ -626,6 +626,29 @@ describe('writes in a batch', () => {
   });
 });
 
+describe('asynchronous insights reports', () => {
+  // The rest (the run completing, its rows, failures, expiry, visibility) is test/insights/report-runs.test.ts.
+  const targets: Array<[string, (s: Awaited<ReturnType<typeof scene>>) => string]> = [
+    ['AdAccount', (s) => s.act],
+    ['Campaign', (s) => s.campaign.id],
+    ['AdSet', (s) => s.adSets[0]!.id],
+    ['Ad', (s) => s.ads[0]!.id],
+  ];
+  for (const [node, objectOf] of targets) {
+    writeTest(`POST /<${node}>/insights`, "answers {report_run_id} at once; the run reads back as an AdReportRun of the object's account", async () => {
+      const s = await scene({ adSets: 1, ads: 1 });
+      const answer = await ok(post(`${objectOf(s)}/insights`, { fields: 'impressions,spend', date_preset: 'last_7d' }));
+      expect(answer).toEqual({ report_run_id: expect.stringMatching(/^\d+$/) });
+      const run = await ok(graph.get(answer.report_run_id, tokens.advertiser, { fields: 'account_id,async_status' }));
+      expect(run).toEqual({
+        id: answer.report_run_id,
+        account_id: s.account.id,
+        async_status: expect.stringMatching(/^Job (Not Started|Started|Running|Completed)$/),
+      });
+    });
+  }
+});
+
 describe('the list of writes', () => {
   it('has a test above for every write the dispatcher wires (src/graph-api/writes.ts)', () => {
     expect([...tested].sort()).toEqual(wiredWrites().sort());

@@ -14,8 +14,14 @@ import { ACTIONS, RESOURCE_TYPES, ROLES } from '../../src/authz/policy.ts';
 import { LOGIN_TYPES, USER_STATUSES } from '../../src/identity/store.ts';
 import { INVITATION_STATUSES } from '../../src/identity/rules/invitations.ts';
 import { ERROR_CODES } from '../../src/errors/index.ts';
+import { REPORT_RUN_STATUSES } from '../../src/insights/reports/store.ts';
 import type { MigrationJob } from '../../src/dateformats/service.ts';
 import { PLACE_KINDS, SEVERITIES, TARGET_KINDS } from '../../src/dateformats/resolvers.ts';
+import * as insights from '../../src/insights/query.ts';
+import { AGE_BRACKETS, DEVICE_PLATFORMS, GENDERS, PLATFORM_POSITIONS, PUBLISHER_PLATFORMS } from '../../src/insights/rules/breakdowns.ts';
+import { NUMBER_OPERATORS, SET_OPERATORS } from '../../src/insights/rules/params.ts';
+import { ageEnumName } from '../../src/insights/resolvers/index.ts';
+import { LEARNING_STATUSES } from '../../src/insights/rules/learning-stage.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -58,8 +64,25 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   DateFormatSeverity: SEVERITIES,
   DateFormatPlaceKind: PLACE_KINDS,
   DateFormatTargetKind: TARGET_KINDS,
+  InsightsReportStatus: REPORT_RUN_STATUSES,
+  LearningStageStatus: LEARNING_STATUSES,
   DateFormatMigrationState: ['RUNNING', 'SUCCEEDED', 'FAILED'] satisfies Array<MigrationJob['state']>,
+  InsightsLevel: insights.INSIGHTS_LEVELS,
+  InsightsDatePreset: insights.DATE_PRESETS,
+  InsightsTimeIncrement: ['all_days', 'monthly'] satisfies Array<insights.TimeIncrement>,
+  InsightsBreakdown: insights.BREAKDOWNS,
+  InsightsActionBreakdown: insights.ACTION_BREAKDOWNS,
+  InsightsFilterOperator: [...new Set([...NUMBER_OPERATORS, ...SET_OPERATORS])],
+  InsightsSortDirection: ['ascending', 'descending'] satisfies Array<insights.InsightsSort['direction']>,
+  InsightsAge: AGE_BRACKETS,
+  InsightsGender: GENDERS,
+  InsightsPublisherPlatform: PUBLISHER_PLATFORMS,
+  InsightsPlatformPosition: PLATFORM_POSITIONS,
+  InsightsDevicePlatform: DEVICE_PLATFORMS,
 };
+
+/** The GraphQL name of a domain value: upper-cased, ALL for authcheck's *, AGE_25_34 for an age bracket (no digits first, no -). */
+const enumName = (type: string, value: string) => (value === '*' ? 'ALL' : type === 'InsightsAge' ? ageEnumName(value) : value.toUpperCase());
 
 const schema = buildSchema();
 // By tag, not instanceof: the schema may come from the other build of graphql-js under the test runner.
@@ -78,8 +101,8 @@ describe('GraphQL enums are the domain lists', () => {
         .map((value) => value.value)
         .sort(),
     ).toEqual([...DOMAIN_LISTS[name]!].sort());
-    // Named as the specification writes them, upper-cased (ALL for authcheck's *).
-    for (const value of type.getValues()) expect(value.name).toBe(value.value === '*' ? 'ALL' : String(value.value).toUpperCase());
+    // Named as the specification writes them, upper-cased (ALL for authcheck's *, AGE_25_34 for 25-34).
+    for (const value of type.getValues()) expect(value.name).toBe(enumName(name, String(value.value)));
   });
 
   it('no input or output says "One of" in prose any more: closed sets are enums', () => {

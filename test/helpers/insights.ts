@@ -114,3 +114,59 @@ export async function adTree(
   }
   return { account, campaigns, adSets, ads };
 }
+
+/** A deterministic pseudo-random sequence (mulberry32). */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const AGES = ['18-24', '25-34', '45-54', '65+'];
+const GENDERS = ['male', 'female', 'unknown'];
+const COUNTRIES = ['US', 'MX', 'CA'];
+const PLACEMENTS = [
+  ['facebook', 'feed', 'mobile'],
+  ['facebook', 'right_hand_column', 'desktop'],
+  ['instagram', 'instagram_stories', 'mobile'],
+  ['audience_network', 'an_classic', 'mobile'],
+];
+
+export const daysAgo = (days: number) => Date.now() - days * 86_400_000;
+
+/** `count` events (deterministic for a seed) over the tree's ads and the last `days` days, times written both ways (ISO with offset, seconds). */
+export function randomEvents(tree: AdTree, count: number, options: { seed: number; people: number; days: number }): DeliveryEvent[] {
+  const next = random(options.seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+  return Array.from({ length: count }, (_, i) => {
+    const ms = daysAgo(1 + next() * options.days);
+    const [publisher, position, device] = pick(PLACEMENTS);
+    const roll = next();
+    const type = roll < 0.8 ? 'impression' : roll < 0.95 ? 'click' : 'action';
+    const event: DeliveryEvent = {
+      type,
+      ad_id: pick(tree.ads).id,
+      // Seconds since 1970 for half of them; ISO 8601 with a -05:00 offset for the others (the same instant).
+      time: i % 2 ? Math.floor(ms / 1000) : new Date(Math.floor(ms / 1000) * 1000 - 5 * 3_600_000).toISOString().replace('Z', '-05:00'),
+      person: `person-${Math.floor(next() * options.people)}`,
+      age: pick(AGES),
+      gender: pick(GENDERS),
+      country: pick(COUNTRIES),
+      publisher_platform: publisher!,
+      platform_position: position!,
+      device_platform: device!,
+    };
+    if (type === 'impression') event.spend = Math.floor(next() * 5);
+    if (type === 'click') event.link = next() < 0.6;
+    if (type === 'action') {
+      event.action_type = pick(['purchase', 'lead', 'video_view']);
+      if (event.action_type === 'purchase') event.value = 500 + Math.floor(next() * 5000);
+    }
+    return event;
+  });
+}

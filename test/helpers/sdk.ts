@@ -18,3 +18,16 @@ export function pointSdkAt(url: string, token: string): () => void {
     if (original) Object.defineProperty(FacebookAdsApi, 'GRAPH', original);
   };
 }
+
+/** An object of the SDK as its classes return it (the bundle ships no types): its id and the fields it read. */
+export interface SdkObject {
+  id: string;
+  _data: Record<string, any>;
+  [field: string]: unknown;
+}
+
+/** A page of an edge as the SDK's Cursor holds it, with the way to the next. */
+export interface SdkCursor extends Array<SdkObject> {
+  hasNext(): boolean;
+  next(): Promise<SdkCursor>;
+}

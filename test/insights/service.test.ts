@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRequestContext, type RequestContext } from '../../src/context/index.ts';
-import { restorePrincipal } from '../../src/http/authenticate.ts';
+import { restorePrincipal } from '../../src/identity/principals.ts';
 import { ANONYMOUS, type Principal } from '../../src/authz/policy.ts';
 import { DomainError } from '../../src/errors/index.ts';
 import type { AdRecord } from '../../src/ads/store.ts';
@@ -9,6 +9,7 @@ import type { Breakdown, InsightsLevel, InsightsPage, InsightsQuery, InsightsRow
 import { metricOf, printRatio } from '../../src/insights/rules/metrics.ts';
 import { SPARSE_LIMIT } from '../../src/insights/sketch.ts';
 import { adTree, importLines, statsTestBed, type AdTree } from '../helpers/insights.ts';
+import { countStatements } from '../helpers/database.ts';
 import { expectedBy, importLine, peoplePool, personDelivery, random, rowKey, type DayEvent, type Expected } from './oracle.ts';
 
 // The reports engine through its service, on worlds imported through the real import (test/helpers/insights.ts),
@@ -28,8 +29,11 @@ let tokyo: AdTree;
 let foreign: AdTree;
 let laEvents: DayEvent[];
 let tokyoEvents: DayEvent[];
+let fallBack: AdTree;
 let viewer: Principal;
+let member: Principal;
 let outsider: Principal;
+let organizationId: string;
 
 function deliveryFor(
   ad: AdRecord,
@@ -84,11 +88,23 @@ beforeAll(async () => {
     70,
     (day, i) => `${day}T${String(1 + (i % 20)).padStart(2, '0')}:00:00+09:00`,
   );
+  // 2025-11-02 in Los Angeles has 25 hours (PDT until 02:00, PST after): its first and last minutes are one day.
+  fallBack = await adTree(bed.world, org.id, { account: { timezoneName: 'America/Los_Angeles' } });
+  const fallBackEvents = ['2025-11-01T23:30:00-07:00', '2025-11-02T00:30:00-07:00', '2025-11-02T23:30:00-08:00', '2025-11-03T00:10:00-08:00'].map((time) => ({
+    type: 'impression',
+    ad_id: fallBack.ads[0]!.id,
+    time,
+    person: `fall-${time}`,
+    spend: 100,
+  }));
   const foreignEvents = deliveryFor(foreign.ads[0]!, 60, LA_DAYS.slice(0, 5), 10, 20, (day) => `${day}T12:00:00Z`);
-  await importLines(bed.deps, [...laEvents, ...tokyoEvents, ...foreignEvents].map(importLine));
+  await importLines(bed.deps, [...[...laEvents, ...tokyoEvents, ...foreignEvents].map(importLine), ...fallBackEvents]);
   await bed.deps.db('ads').where({ id: la.ads[5]!.id }).update({ status: 'PAUSED' });
   const { user } = await bed.world.user({ organizationId: org.id, role: 'auditor' });
   viewer = (await restorePrincipal(bed.deps, { kind: 'user', userId: user.id }))!;
+  organizationId = org.id;
+  const { user: plain } = await bed.world.user({ organizationId: org.id, role: 'member' });
+  member = (await restorePrincipal(bed.deps, { kind: 'user', userId: plain.id }))!;
   const { user: stranger } = await bed.world.user({ organizationId: other.id, role: 'admin' });
   outsider = (await restorePrincipal(bed.deps, { kind: 'user', userId: stranger.id }))!;
 }, 120_000);
@@ -119,6 +135,19 @@ async function allPages(target: InsightsTarget, q: Partial<InsightsQuery>, limit
   return { rows: pages.flatMap((p) => p.rows), pages };
 }
 
+/** Every row of a report read backward from its last page: the rows before it, a page at a time, and that page. */
+async function backwardFromLast(target: InsightsTarget, q: Partial<InsightsQuery>, limit: number): Promise<InsightsRow[]> {
+  const last = (await allPages(target, q, limit)).pages.at(-1)!;
+  const pages: InsightsRow[][] = [last.rows];
+  let before = last.hasPrevious ? last.before : undefined;
+  while (before) {
+    const page = await insightsReport(ctxFor(), target, query(q), { limit, before });
+    pages.unshift(page.rows);
+    before = page.hasPrevious ? page.before : undefined;
+  }
+  return pages.flat();
+}
+
 const asRecord = (stats: InsightsRow['actions']) => Object.fromEntries(stats.map((s) => [s.actionType, s.value]));
 
 /** A row against the exact answer: sums exact, people within 2%, frequency impressions / reach. */
@@ -133,9 +162,10 @@ function expectMatches(row: InsightsRow, expected: Expected | undefined, what: s
   });
   expect(asRecord(row.actions), what).toEqual(exact.actions);
   expect(asRecord(row.actionValues), what).toEqual(exact.actionValues);
-  expect(Math.abs(row.reach - exact.reach), `${what}: reach ${row.reach} vs ${exact.reach}`).toBeLessThanOrEqual(exact.reach * 0.02);
-  expect(Math.abs(row.uniqueClicks - exact.uniqueClicks), `${what}: unique clicks`).toBeLessThanOrEqual(exact.uniqueClicks * 0.02);
-  if (row.reach > 0) expect(metricOf(row, 'frequency')?.printed).toBe(printRatio(BigInt(row.impressions), BigInt(row.reach)));
+  const reach = row.reach ?? NaN;
+  expect(Math.abs(reach - exact.reach), `${what}: reach ${row.reach} vs ${exact.reach}`).toBeLessThanOrEqual(exact.reach * 0.02);
+  expect(Math.abs((row.uniqueClicks ?? NaN) - exact.uniqueClicks), `${what}: unique clicks`).toBeLessThanOrEqual(exact.uniqueClicks * 0.02);
+  if (reach > 0) expect(metricOf(row, 'frequency')?.printed).toBe(printRatio(BigInt(row.impressions), BigInt(reach)));
 }
 
 const inDays = (since: string, until: string) => (event: DayEvent) => event.day >= since && event.day <= until;
@@ -198,6 +228,15 @@ describe('days', () => {
     for (const row of page.rows) expectMatches(row, expected.get(row.dateStart), row.dateStart);
   });
 
+  it('the day clocks fall back (25 hours) is one row too', async () => {
+    const page = await report(account(fallBack), { timeRange: { since: '2025-11-01', until: '2025-11-03' }, timeIncrement: 1 });
+    expect(page.rows.map((r) => [r.dateStart, r.impressions, r.reach, r.spend])).toEqual([
+      ['2025-11-01', 1, 1, 100],
+      ['2025-11-02', 2, 2, 200],
+      ['2025-11-03', 1, 1, 100],
+    ]);
+  });
+
   it('time_increment=1: a row per day with delivery, empty days left out', async () => {
     const lastAd = la.ads.at(-1)!;
     const page = await report({ kind: 'ad', id: lastAd.id }, { datePreset: 'maximum', timeIncrement: 1 });
@@ -213,21 +252,20 @@ describe('days', () => {
         ['2026-02-17', '2026-02-23'],
         ['2026-02-24', '2026-03-02'],
         ['2026-03-03', '2026-03-09'],
-        ['2026-03-10', '2026-03-16'],
-        ['2026-03-17', '2026-03-20'],
+        ['2026-03-10', '2026-03-15'],
       ],
     ],
     [
       'monthly',
       [
         ['2026-02-10', '2026-02-28'],
-        ['2026-03-01', '2026-03-20'],
+        ['2026-03-01', '2026-03-15'],
       ],
     ],
-  ])('time_increment=%s cuts the range into buckets, each summed and its people merged', async (increment, buckets) => {
+  ])('time_increment=%s cuts the range (up to today) into buckets, each summed and its people merged', async (increment, buckets) => {
     const page = await report(account(), { timeRange: { since: '2026-02-10', until: '2026-03-20' }, timeIncrement: increment });
-    // Buckets without delivery (before the 2nd, after the 15th) have no row.
-    expect(page.rows.map((r) => [r.dateStart, r.dateStop])).toEqual(buckets.filter(([since, until]) => until >= '2026-03-02' && since <= '2026-03-15'));
+    // Buckets without delivery (before the 2nd) have no row.
+    expect(page.rows.map((r) => [r.dateStart, r.dateStop])).toEqual(buckets.filter(([, until]) => until >= '2026-03-02'));
     for (const row of page.rows) {
       expectMatches(row, expectedBy(laEvents.filter(inDays(row.dateStart, row.dateStop)), () => 'all').get('all'), row.dateStart);
     }
@@ -342,6 +380,21 @@ describe('filtering, sorting, summary', () => {
     expect(others.rows.map((r) => r.adId)).toEqual(la.ads.filter((_, i) => i !== 5).map((a) => a.id));
   });
 
+  it('campaign and ad set effective statuses filter too', async () => {
+    const active = await report(account(), {
+      level: 'ad',
+      filtering: [{ field: 'campaign.effective_status', operator: 'IN', value: ['ACTIVE'] }],
+      datePreset: 'maximum',
+    });
+    expect(active.rows.map((r) => r.adId)).toEqual(la.ads.map((a) => a.id));
+    const paused = await report(account(), {
+      level: 'adset',
+      filtering: [{ field: 'adset.effective_status', operator: 'EQUAL', value: 'PAUSED' }],
+      datePreset: 'maximum',
+    });
+    expect(paused.rows).toEqual([]);
+  });
+
   it('sort by spend descending, and a numeric filter in major units', async () => {
     const expected = expectedBy(laEvents, rowKey('ad', la.account.id));
     const sorted = await report(account(), { level: 'ad', datePreset: 'maximum', sort: [{ field: 'spend', direction: 'descending' }] });
@@ -381,6 +434,7 @@ describe('filtering, sorting, summary', () => {
     await expect(report(account(), { filtering: [{ field: 'campaign.id', operator: 'CONTAIN', value: '1' }] })).rejects.toMatchObject({ field: 'filtering' });
     await expect(report(account(), { sort: [{ field: 'ad_name', direction: 'ascending' }] })).rejects.toMatchObject({ field: 'sort' });
     await expect(report(account(), { fields: ['impressions', 'nope'] })).rejects.toMatchObject({ field: 'fields' });
+    await expect(report(account(), { actionBreakdowns: ['action_device' as never] })).rejects.toMatchObject({ field: 'action_breakdowns' });
   });
 });
 
@@ -405,6 +459,43 @@ describe('paging', () => {
     expect([...backward.flat(), ...pages.at(-1)!.rows]).toEqual(whole);
   });
 
+  it('pages cut within an object and within a bucket of breakdown values', async () => {
+    const q = { level: 'adset' as const, timeIncrement: 1, datePreset: 'last_7d' as const, breakdowns: ['age', 'gender'] as Breakdown[] };
+    const whole = (await report(account(), q)).rows;
+    expect(whole.length).toBeGreaterThan(50);
+    expect((await allPages(account(), q, 7)).rows).toEqual(whole);
+  });
+
+  /** Rows of insight_facts a piece of work reads. */
+  async function factRowsRead(work: () => Promise<unknown>): Promise<number> {
+    let rows = 0;
+    const listener = (response: unknown, query: { sql: string }) => {
+      if (/insight_facts/.test(query.sql) && /impressions/.test(query.sql) && Array.isArray(response)) rows += response.length;
+    };
+    bed.deps.db.on('query-response', listener);
+    try {
+      await work();
+      return rows;
+    } finally {
+      bed.deps.db.off('query-response', listener);
+    }
+  }
+
+  it("an account's report reads the account's own rows: one per day, whatever the number of ads", async () => {
+    expect(await factRowsRead(() => report(account(), { datePreset: 'last_7d', timeIncrement: 1 }))).toBe(7);
+    expect(await factRowsRead(() => report(account(), { datePreset: 'last_7d' }, 500, true))).toBe(14);
+  });
+
+  it('a page of a level=ad report reads the facts of a few objects past the cursor, not the whole result', async () => {
+    const q = { level: 'ad' as const, datePreset: 'last_7d' as const };
+    const whole = await factRowsRead(() => report(account(), q));
+    const first = await insightsReport(ctxFor(), account(), query(q), { limit: 2 });
+    const second = await factRowsRead(() => insightsReport(ctxFor(), account(), query(q), { limit: 2, after: first.after }));
+    // Two rows wanted: the cursor's object (its rest) and the next few objects' days, at most 4 ads of 7 days.
+    expect(second).toBeLessThanOrEqual(4 * 7);
+    expect(second).toBeLessThan(whole);
+  });
+
   it('a sorted report pages by position', async () => {
     const q = { level: 'ad' as const, datePreset: 'maximum' as const, sort: [{ field: 'impressions', direction: 'ascending' as const }] };
     const whole = (await report(account(), q)).rows;
@@ -419,6 +510,86 @@ describe('paging', () => {
   it('a cursor not returned by the API is error 100 naming after', async () => {
     await expect(insightsReport(ctxFor(), account(), query(), { limit: 5, after: 'bm90IGEgY3Vyc29y' })).rejects.toMatchObject({ field: 'after' });
     await expect(insightsReport(ctxFor(), account(), query(), { limit: 0 })).rejects.toMatchObject({ field: 'limit' });
+    await expect(insightsReport(ctxFor(), account(), query(), { limit: 5, before: 'A'.repeat(5000) })).rejects.toMatchObject({ field: 'before' });
+    const sorted = await insightsReport(ctxFor(), account(), query({ sort: [{ field: 'spend', direction: 'ascending' }] }), { limit: 5 });
+    // A position in a sorted report is no cursor of an unsorted one.
+    await expect(insightsReport(ctxFor(), account(), query(), { limit: 5, after: sorted.after })).rejects.toMatchObject({ field: 'after' });
+  });
+});
+
+describe('sums by the database (no people asked)', () => {
+  const SUMMED = ['impressions', 'clicks', 'inline_link_clicks', 'spend', 'actions', 'action_values', 'ad_name'];
+  const overlapping = [
+    { since: '2026-03-02', until: '2026-03-08' },
+    { since: '2026-03-05', until: '2026-03-14' },
+  ];
+  it.each<Partial<InsightsQuery>>([
+    { level: 'ad', datePreset: 'maximum' },
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 7 },
+    { level: 'ad', datePreset: 'last_7d', timeIncrement: 1 },
+    { level: 'adset', datePreset: 'last_14d', breakdowns: ['age'] },
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 'monthly', breakdowns: ['publisher_platform', 'platform_position'] },
+    { level: 'campaign', timeRanges: overlapping, breakdowns: ['country'] },
+    { level: 'account', datePreset: 'maximum', timeIncrement: 3, filtering: [{ field: 'ad.effective_status', operator: 'IN', value: ['ACTIVE'] }] },
+    { level: 'ad', datePreset: 'maximum', sort: [{ field: 'clicks', direction: 'descending' }] },
+  ])('%j: the same rows as summing every fact', async (q) => {
+    const summed = await report(account(), { ...q, fields: SUMMED });
+    const stored = await report(account(), { ...q, fields: [...query().fields, 'ad_name'] });
+    expect(summed.rows.length).toBeGreaterThan(0);
+    expect(summed.rows).toEqual(stored.rows.map((row) => ({ ...row, reach: 0, uniqueClicks: 0 })));
+  });
+
+  it("a campaign's and an ad set's reports by ad day by day: the same rows, page by page", async () => {
+    for (const target of [{ kind: 'campaign', id: la.campaigns[1]!.id } as const, { kind: 'adset', id: la.adSets[0]!.id } as const]) {
+      const q = { level: 'ad' as const, datePreset: 'maximum' as const, timeIncrement: 1 };
+      const stored = await report(target, { ...q, fields: [...query().fields, 'ad_name'] });
+      const expected = stored.rows.map((row) => ({ ...row, reach: 0, uniqueClicks: 0 }));
+      expect(expected.length).toBeGreaterThan(10);
+      expect((await allPages(target, { ...q, fields: SUMMED }, 5)).rows).toEqual(expected);
+    }
+  });
+
+  it('without actions asked, the rows are the same rows (their actions left empty)', async () => {
+    const q = { level: 'ad' as const, datePreset: 'maximum' as const, timeIncrement: 1 };
+    const withActions = await report(account(), { ...q, fields: SUMMED });
+    const without = await report(account(), { ...q, fields: ['impressions', 'spend', 'ad_name'] });
+    expect(without.rows).toEqual(withActions.rows.map((row) => ({ ...row, actions: [], actionValues: [] })));
+  });
+
+  it.each<Partial<InsightsQuery>>([
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 1 },
+    { level: 'adset', datePreset: 'last_14d', timeIncrement: 5, breakdowns: ['publisher_platform', 'platform_position'] },
+    { level: 'campaign', datePreset: 'maximum', breakdowns: ['age', 'gender'] },
+    { level: 'ad', datePreset: 'maximum', timeIncrement: 'monthly', filtering: [{ field: 'campaign.id', operator: 'NOT_IN', value: ['1'] }] },
+  ])('%j pages forward and back through the same rows, in a fixed number of statements', async (q) => {
+    const fields = { ...q, fields: SUMMED };
+    const whole = (await report(account(), fields)).rows;
+    expect(whole.length).toBeGreaterThan(4);
+    const { rows, pages } = await allPages(account(), fields, 4);
+    expect(rows).toEqual(whole);
+    expect(await backwardFromLast(account(), fields, 4)).toEqual(whole);
+    const second = await countStatements(bed.deps.db, () => insightsReport(ctxFor(), account(), query(fields), { limit: 4, after: pages[1]!.after }));
+    // The rest of the cursor's object, then the next objects' ids and their rows: one statement each, and one each
+    // for the actions and their values. Never a statement per object.
+    expect(second.statements.filter((sql) => /insight_facts/.test(sql)).length).toBeLessThanOrEqual(7);
+  });
+
+  it('a 7-day report by ad moves one row per ad, and pages the same', async () => {
+    const q = { level: 'ad' as const, datePreset: 'last_7d' as const, fields: SUMMED };
+    let rows = 0;
+    const listener = (response: unknown, sent: { sql: string }) => {
+      if (/sum\(impressions\)/.test(sent.sql) && Array.isArray(response)) rows += response.length;
+    };
+    bed.deps.db.on('query-response', listener);
+    const whole = await report(account(), q).finally(() => bed.deps.db.off('query-response', listener));
+    expect(rows).toBe(la.ads.length);
+    expect((await allPages(account(), q, 3)).rows).toEqual(whole.rows);
+    // A page of 2 moves 3 summed rows (one to tell whether more follow), not the account's.
+    rows = 0;
+    bed.deps.db.on('query-response', listener);
+    const page = await insightsReport(ctxFor(), account(), query(q), { limit: 2 }).finally(() => bed.deps.db.off('query-response', listener));
+    expect(page.rows).toEqual(whole.rows.slice(0, 2));
+    expect(rows).toBe(3);
   });
 });
 
@@ -445,5 +616,19 @@ describe('money and visibility', () => {
     await expect(report(account(), {}, 5, false, ctxFor(ANONYMOUS))).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     const theirs = await report(account(foreign), { datePreset: 'maximum' }, 5, false, ctxFor(outsider));
     expect(theirs.rows).toHaveLength(1);
+  });
+
+  it('statistics follow the read permission of the object: ads_read and roles that read ads, not plain members', async () => {
+    const client = (scope: string): Principal => ({
+      kind: 'client',
+      clientId: `c-${scope}`,
+      apiClientId: '1',
+      organizationId,
+      scopes: new Set([scope]) as never,
+    });
+    const adsRead = await report({ kind: 'adset', id: la.adSets[0]!.id }, { datePreset: 'maximum' }, 5, false, ctxFor(client('ads_read')));
+    expect(adsRead.rows).toHaveLength(1);
+    await expect(report(account(), {}, 5, false, ctxFor(client('pages_read_engagement')))).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(report({ kind: 'campaign', id: la.campaigns[0]!.id }, {}, 5, false, ctxFor(member))).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -2,9 +2,11 @@ import type { AdAccountResolvers } from '../../graphql/__generated__/resolvers-t
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
 import { must } from '../../graphql/helpers.ts';
 import { accountEdges } from '../edges.ts';
+import * as delivery from '../../insights/delivery.ts';
 
 export const adAccountResolvers: AdAccountResolvers = {
   actId: (account) => `act_${account.id}`,
+  amountSpent: (account, _, ctx) => delivery.accountAmountSpent(ctx, account),
   organization: async (account, _, ctx) => must(await ctx.loaders.identity.organizationById.load(account.organizationId)),
   campaigns: (account, { effectiveStatus, status, ...args }, ctx) =>
     edgeConnection(accountEdges.campaigns, ctx, account, args, statusFilter({ effectiveStatus, status })),

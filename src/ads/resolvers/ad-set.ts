@@ -3,6 +3,7 @@ import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
 import { must } from '../../graphql/helpers.ts';
 import { adSetEdges } from '../edges.ts';
 import * as ads from '../service.ts';
+import * as delivery from '../../insights/delivery.ts';
 
 /** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
 export const adSetResolvers: AdSetResolvers = {
@@ -15,6 +16,9 @@ export const adSetResolvers: AdSetResolvers = {
   },
   account: async (adSet, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(adSet.accountId)),
   campaign: async (adSet, _, ctx) => must(await ctx.loaders.ads.campaignById.load(adSet.campaignId)),
+  budgetRemaining: (adSet, _, ctx) => delivery.adSetBudgetRemaining(ctx, adSet),
+  campaignActiveTime: (adSet, _, ctx) => delivery.campaignActiveTime(ctx, adSet),
+  learningStageInfo: (adSet, _, ctx) => delivery.learningStageInfo(ctx, adSet),
   sourceAdSet: (adSet, _, ctx) => (adSet.sourceAdsetId ? ads.findAdSet(ctx, adSet.sourceAdsetId) : null),
   // Stored values outside the enums (rows written before the rules) read as null rather than failing the query.
   bidStrategy: (adSet) => adSet.bidStrategy as never,

@@ -3,9 +3,11 @@ import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
 import { must } from '../../graphql/helpers.ts';
 import { campaignEdges } from '../edges.ts';
 import * as ads from '../service.ts';
+import * as delivery from '../../insights/delivery.ts';
 
 export const campaignResolvers: CampaignResolvers = {
   effectiveStatus: (campaign) => ads.campaignEffectiveStatus(campaign),
+  budgetRemaining: (campaign, _, ctx) => delivery.campaignBudgetRemaining(ctx, campaign),
   account: async (campaign, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(campaign.accountId)),
   adSets: (campaign, { effectiveStatus, status, ...args }, ctx) =>
     edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status })),

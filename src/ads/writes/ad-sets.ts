@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
 import { camel } from '../../db/rows.ts';
 import type { Params } from '../../graph-api/params.ts';
 import { adSetViolations, withAdSetDefaults, type AdSetDraft, type AdSetRuleContext } from '../rules/ad-set.ts';
@@ -12,6 +12,7 @@ import { adSets, countLiveAdSets, insertAdSets, newAdSet, replaceAdSetReferences
 import { lockRow } from '../../db/locks.ts';
 import { accountForCreate, visibleForWrite, writeLocked, type WriteTarget } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
+import { significantEdits } from '../../insights/rules/significant-edits.ts';
 import { AD_SET_PARAMS, readAdSetParams, statusOf, type AdSetInput } from './ad-set-params.ts';
 
 /**
@@ -85,7 +86,7 @@ export async function createAdSet(ctx: RequestContext, accountId: string, params
     const locked = (await lockRow(ctx.db, trx, 'ad_accounts', account.id)) ? await accountRow(trx, account.id) : account;
     const { draft, context, violations } = await createViolations(ctx, trx, locked, input, true);
     refuseFirst(violations);
-    const [adSet] = await insertAdSets(trx, [draft]);
+    const [adSet] = await insertAdSets(trx, [{ ...draft, createdTime: timeNow(ctx) }]);
     return { adSet: adSet!, recommendations: wantsRecommendations(input, draft, context) };
   });
   ctx.loaders.ads.adSetById.clear(result.adSet.id).prime(result.adSet.id, result.adSet);
@@ -130,6 +131,17 @@ function patchOf(current: AdSetRecord, draft: AdSetDraft): Partial<AdSetRecord> 
 }
 
 /**
+ * What an update means for delivery (src/insights/delivery.ts): a significant edit restarts learning, and a status
+ * change starts the new status's spell (a pause of 7 days or more is known by it).
+ */
+function deliveryStateOf(before: AdSetRecord, after: AdSetRecord, now: Date): Partial<AdSetRecord> {
+  return {
+    ...(significantEdits(before, after, now).length > 0 ? { lastSignificantEditTime: now } : {}),
+    ...(after.status !== before.status ? { statusChangedTime: now } : {}),
+  };
+}
+
+/**
  * POST /<AD_SET_ID>: any subset of the create parameters, and campaign_status. The state table first; then the
  * rules whose inputs change (a retargeting into the EU applies the DSA defaults and rules; a flagged audience
  * added is refused). DELETED and ARCHIVED reach the ad set's ads too.
@@ -149,12 +161,12 @@ export async function updateAdSet(ctx: RequestContext, adSetId: string, params: 
     const { draft, context, violations } = await updateViolations(ctx, trx, current, input, sentNames, true);
     refuseFirst(violations);
     recommendations = wantsRecommendations(input, draft, context);
-    const now = new Date();
+    const now = timeNow(ctx);
     const patch = patchOf(current, draft);
     if (Object.keys(patch).length === 0) return;
     await trx(adSets.table)
       .where({ id: current.id })
-      .update(adSets.toRow({ ...patch, updatedTime: now }));
+      .update(adSets.toRow({ ...patch, ...deliveryStateOf(current, { ...current, ...patch }, now), updatedTime: now }));
     if ('targeting' in patch || 'promotedObject' in patch) await replaceAdSetReferences(trx, { ...draft, id: current.id });
     if (patch.status === 'DELETED' || patch.status === 'ARCHIVED') await cascadeToAds(trx, current.id, patch.status, now);
   });
@@ -189,8 +201,8 @@ async function cascadeToAds(trx: Knex.Transaction, adSetId: string, status: 'DEL
 export async function deleteAdSet(ctx: RequestContext, adSetId: string): Promise<void> {
   await writeLocked(ctx, AD_SET, adSetId, 'delete', async (trx, current) => {
     if (current.status === 'DELETED') return;
-    const now = new Date();
-    await trx(adSets.table).where({ id: current.id }).update({ status: 'DELETED', updated_time: now });
+    const now = timeNow(ctx);
+    await trx(adSets.table).where({ id: current.id }).update({ status: 'DELETED', status_changed_time: now, updated_time: now });
     await cascadeToAds(trx, current.id, 'DELETED', now);
   });
 }

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { graphId, jsonObject, oneOf, optionalParam, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { CREATE_STATUSES, OBJECT_STATUSES } from '../rules/enums.ts';
@@ -7,7 +7,7 @@ import { MAX_ADS_PER_AD_SET } from '../rules/limits.ts';
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findAd } from '../service.ts';
-import { ads, countLiveAds, type AdRecord } from '../store.ts';
+import { ads, countLiveAds, restartLearning, type AdRecord } from '../store.ts';
 import { lockRow } from '../../db/locks.ts';
 import { createInAccount, definedOnly, sentOf, writeLocked, type WriteTarget } from './common.ts';
 
@@ -65,6 +65,8 @@ export function createAd(ctx: RequestContext, accountId: string, params: Params)
           sourceAdId: null,
         },
       ]);
+      // An ad added is a significant edit of its ad set: learning starts again.
+      await restartLearning(trx, { adSetId: adsetId }, timeNow(ctx));
       return created!;
     },
     loader: AD.loader,
@@ -83,8 +85,13 @@ export function updateAd(ctx: RequestContext, adId: string, params: Params): Pro
     refuseFirst(stateViolations('ad', current.id, current.status, sent, { status: input.status }));
     // Only the state table's transitions are allowed, so an ad never returns from ARCHIVED or DELETED and
     // the count of the ad set's live ads cannot grow here.
-    const patch: Partial<AdRecord> = { ...definedOnly({ name: input.name, status: input.status, creative: input.creative }), updatedTime: new Date() };
+    const now = timeNow(ctx);
+    const patch: Partial<AdRecord> = { ...definedOnly({ name: input.name, status: input.status, creative: input.creative }), updatedTime: now };
     await trx(ads.table).where({ id: current.id }).update(ads.toRow(patch));
+    // A new creative is a significant edit of the ad set: learning starts again.
+    if (input.creative !== undefined && JSON.stringify(input.creative) !== JSON.stringify(current.creative)) {
+      await restartLearning(trx, { adSetId: current.adsetId }, now);
+    }
   };
   return writeLocked(ctx, AD, adId, 'update', write, params);
 }

@@ -3,15 +3,8 @@ import { insertObjects } from '../../db/objects.ts';
 import { DomainError } from '../../errors/index.ts';
 import { itemParams, jsonObject, list, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { ASYNC_BATCH_MAX, DEEP_COPY_ASYNC_MAX } from '../rules/limits.ts';
-import {
-  asyncRequests,
-  asyncRequestSets,
-  countLiveAds,
-  type AdSetRecord,
-  type AsyncRequestRecord,
-  type AsyncRequestSetRecord,
-  type StoredPrincipal,
-} from '../store.ts';
+import { asyncRequests, asyncRequestSets, countLiveAds, type AdSetRecord, type AsyncRequestRecord, type AsyncRequestSetRecord } from '../store.ts';
+import { ownerOf, storedPrincipal } from '../../identity/principals.ts';
 import { accountForCreate } from './common.ts';
 import { readCopyParams, sourceForCopy } from './ad-set-copies.ts';
 
@@ -19,7 +12,7 @@ import { readCopyParams, sourceForCopy } from './ad-set-copies.ts';
  * POST /act_<ID>/async_batch_requests (DECISIONS section 5): a named set of requests the server runs in the
  * background, here ad set copies (`relative_url: "<AD_SET_ID>/copies"`, the body as a form string or an object)
  * with up to 51 ads each. Everything is checked when the set is created (each item's errors name
- * `adbatch[i]`); the set and its requests are stored in one transaction and a runner (async-runner.ts) takes them.
+ * `adbatch[i]`); the set and its requests are stored in one transaction and the job runner takes them (src/ads/copy-jobs.ts).
  */
 const COPY_URL = /^\/?(?:v\d+\.\d+\/)?([1-9][0-9]{0,18})\/copies\/?(?:\?(.*))?$/;
 
@@ -28,15 +21,6 @@ export interface BatchItem {
   adSetId: string;
   params: Params;
 }
-
-/** The principal as a job stores it: who to act as when it runs (never a token). */
-export function storedPrincipal(ctx: RequestContext): StoredPrincipal {
-  if (ctx.viewer.kind === 'user') return { kind: 'user', userId: ctx.viewer.userId };
-  if (ctx.viewer.kind === 'client') return { kind: 'client', apiClientId: ctx.viewer.apiClientId, scopes: [...ctx.viewer.scopes] };
-  throw new Error('a stored job needs a principal');
-}
-
-const ownerOf = (principal: StoredPrincipal) => (principal.kind === 'user' ? principal.userId : principal.apiClientId);
 
 /**
  * What can be known of an asynchronous copy when it is asked for: its parameters, the source and the right to
@@ -94,7 +78,7 @@ export async function enqueue(
   name: string,
   items: BatchItem[],
 ): Promise<AsyncRequestSetRecord> {
-  const principal = storedPrincipal(ctx);
+  const principal = storedPrincipal(ctx.viewer);
   const set = await ctx.db.transaction(async (trx) => {
     const [created] = await insertObjects<AsyncRequestSetRecord>(trx, 'async_request_set', asyncRequestSets, [
       {

@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { dateTime, list, oneOf, optionalParam, paramError, positiveInteger, requiredParam, text, type Params } from '../../graph-api/params.ts';
 import { BID_STRATEGIES, CREATE_STATUSES, OBJECT_STATUSES, OBJECTIVES, SPECIAL_AD_CATEGORIES, type ObjectStatus } from '../rules/enums.ts';
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findCampaign } from '../service.ts';
-import { campaigns, type CampaignRecord } from '../store.ts';
+import { campaigns, restartLearning, type CampaignRecord } from '../store.ts';
+import { afterStatusChange } from '../../insights/rules/active-time.ts';
+import { campaignSignificantEdits } from '../../insights/rules/significant-edits.ts';
 import { createInAccount, definedOnly, sentOf, writeLocked, type WriteTarget } from './common.ts';
 
 /** Campaign writes (DECISIONS section 8): POST /act_<ID>/campaigns, POST /<CAMPAIGN_ID>, DELETE /<CAMPAIGN_ID>. */
@@ -107,7 +109,12 @@ export function createCampaign(ctx: RequestContext, accountId: string, params: P
           bidStrategy: changes.bidStrategy ?? null,
           buyingType: 'AUCTION',
           spendCap: null,
+          activeSeconds: '0',
+          statusChangedTime: null,
           ...fields,
+          // On the clock that running lengths and learning read.
+          createdTime: timeNow(ctx),
+          updatedTime: timeNow(ctx),
         },
       ]);
       return campaign!;
@@ -120,7 +127,10 @@ export function createCampaign(ctx: RequestContext, accountId: string, params: P
 async function cascadeCampaignDelete(trx: Knex.Transaction, campaignId: string, now: Date): Promise<void> {
   // Ad sets first, then ads: an ad being created under one of these ad sets holds that ad set's row, and
   // is either committed before the ads update starts (and is deleted with the rest) or sees a DELETED ad set.
-  await trx('ad_sets').where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' }).update({ status: 'DELETED', updated_time: now });
+  await trx('ad_sets')
+    .where({ campaign_id: campaignId })
+    .whereNot({ status: 'DELETED' })
+    .update({ status: 'DELETED', status_changed_time: now, updated_time: now });
   await trx('ads').where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' }).update({ status: 'DELETED', updated_time: now });
 }
 
@@ -140,10 +150,14 @@ export async function updateCampaign(ctx: RequestContext, campaignId: string, pa
       stopTime: changes.stopTime ?? current.stopTime,
     };
     assertCampaignCoherent(changes, after);
-    const now = new Date();
+    const now = timeNow(ctx);
     const patch: Partial<CampaignRecord> = { ...definedOnly(changes), updatedTime: now };
     delete patch.objective;
+    // Its running length counts ACTIVE spells; a campaign budget's significant edits restart its ad sets' learning.
+    if (changes.status !== undefined && changes.status !== current.status) Object.assign(patch, afterStatusChange(current, now));
     await trx(campaigns.table).where({ id: current.id }).update(campaigns.toRow(patch));
+    const bidStrategy = changes.bidStrategy ?? current.bidStrategy;
+    if (campaignSignificantEdits(current, { ...after, bidStrategy }).length > 0) await restartLearning(trx, { campaignId: current.id }, now);
     if (changes.status === 'DELETED' && current.status !== 'DELETED') await cascadeCampaignDelete(trx, current.id, now);
   };
   return writeLocked(ctx, CAMPAIGN, campaignId, 'update', write, params);
@@ -153,8 +167,10 @@ export async function updateCampaign(ctx: RequestContext, campaignId: string, pa
 export async function deleteCampaign(ctx: RequestContext, campaignId: string): Promise<void> {
   await writeLocked(ctx, CAMPAIGN, campaignId, 'delete', async (trx, current) => {
     if (current.status === 'DELETED') return;
-    const now = new Date();
-    await trx(campaigns.table).where({ id: current.id }).update({ status: 'DELETED', updated_time: now });
+    const now = timeNow(ctx);
+    await trx(campaigns.table)
+      .where({ id: current.id })
+      .update(campaigns.toRow({ status: 'DELETED', ...afterStatusChange(current, now), updatedTime: now }));
     await cascadeCampaignDelete(trx, current.id, now);
   });
 }

@@ -14,6 +14,9 @@ import type { Conversion, PartConversion, Finding } from '../../dateformats/conv
 import type { AffectedPlace } from '../../dateformats/mapping.ts';
 import type { ScanResult, ScanTarget } from '../../dateformats/cluster.ts';
 import type { MigrationJob } from '../../dateformats/service.ts';
+import type { InsightsRow as InsightsRowModel } from '../../insights/query.ts';
+import type { InsightsConnectionModel } from '../../insights/resolvers/connection.ts';
+import type { ReportRunRecord } from '../../insights/reports/store.ts';
 import type { RequestContext } from '../../context/index.ts';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -34,6 +37,26 @@ export type Scalars = {
   EmailAddress: { input: string; output: string; }
   /** Any JSON value: the nested objects of the advertising API (targeting, promoted_object, ...). */
   JSON: { input: unknown; output: unknown; }
+  /**
+   * A sum of money in the account's currency, in its major units, as an exact decimal string: "12.34" (USD), "1234"
+   * (JPY). Totals are exact (whole minor units summed as integers); costs per result (cpc, cpm, cpp,
+   * costPerActionType) carry the platform's precision. The same text /v24.0 prints.
+   */
+  Money: { input: string; output: string; }
+};
+
+/** A count per action type (link_click, lead, purchase, ...). */
+export type ActionStat = {
+  __typename?: 'ActionStat';
+  actionType: Scalars['String']['output'];
+  value: Scalars['BigInt']['output'];
+};
+
+/** Money per action type: what actions were worth (actionValues) or cost each (costPerActionType). */
+export type ActionValue = {
+  __typename?: 'ActionValue';
+  actionType: Scalars['String']['output'];
+  value: Scalars['Money']['output'];
 };
 
 /** Who wrote a post or comment, or likes one: a person or a page. */
@@ -51,9 +74,21 @@ export type Ad = Node & {
   /** From its own status, its campaign's, its ad set's and the ad set's issues (ADSET_PAUSED when the ad set is paused). */
   effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<ad id>/insights). */
+  insights: InsightsConnection;
   name: Scalars['String']['output'];
   status: ObjectStatus;
   updatedTime: Scalars['DateTime']['output'];
+};
+
+
+/** An ad in an ad set; creative is JSON in the Graph API's shape. */
+export type AdInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
@@ -64,6 +99,7 @@ export type AdAccount = Node & {
   actId: Scalars['String']['output'];
   adSets: AdSetConnection;
   ads: AdConnection;
+  /** What its ads have spent, of all time (the statistics' total). */
   amountSpent: Scalars['BigInt']['output'];
   asyncRequestSets: AsyncRequestSetConnection;
   /** Its campaigns; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
@@ -76,6 +112,8 @@ export type AdAccount = Node & {
   defaultDsaBeneficiary?: Maybe<Scalars['String']['output']>;
   defaultDsaPayor?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
+  /** Statistics of the account's ads (GET /v24.0/act_<id>/insights). */
+  insights: InsightsConnection;
   isBulk: Scalars['Boolean']['output'];
   name: Scalars['String']['output'];
   organization: Organization;
@@ -140,6 +178,16 @@ export type AdAccountCustomConversionsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
+export type AdAccountInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -222,12 +270,14 @@ export type AdSet = Node & {
   bidStrategy?: Maybe<BidStrategy>;
   billingEvent?: Maybe<BillingEvent>;
   brandSafetyConfig?: Maybe<Scalars['JSON']['output']>;
-  budgetRemaining?: Maybe<Scalars['BigInt']['output']>;
+  /** What is left of its budget in the budget's period (as Campaign.budgetRemaining); 0 under a campaign budget. */
+  budgetRemaining: Scalars['BigInt']['output'];
   budgetScheduleSpecs?: Maybe<Scalars['JSON']['output']>;
   budgetSource?: Maybe<BudgetSource>;
   budgetSplitSetId?: Maybe<Scalars['String']['output']>;
   campaign: Campaign;
-  campaignActiveTime?: Maybe<Scalars['BigInt']['output']>;
+  /** Its campaign's running length in seconds: the time the campaign has been ACTIVE within its schedule. */
+  campaignActiveTime: Scalars['BigInt']['output'];
   campaignAttribution?: Maybe<Scalars['String']['output']>;
   campaignId: Scalars['ID']['output'];
   campaignSpec?: Maybe<Scalars['JSON']['output']>;
@@ -251,13 +301,16 @@ export type AdSet = Node & {
   existingCustomerBudgetPercentage?: Maybe<Scalars['BigInt']['output']>;
   frequencyControlSpecs?: Maybe<Scalars['JSON']['output']>;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<ad set id>/insights). */
+  insights: InsightsConnection;
   instagramUserId?: Maybe<Scalars['String']['output']>;
   isDynamicCreative?: Maybe<Scalars['Boolean']['output']>;
   isIncrementalAttributionEnabled?: Maybe<Scalars['Boolean']['output']>;
   isSacCfcaTermsCertified?: Maybe<Scalars['Boolean']['output']>;
   /** What keeps it from delivering: one per restricted audience or conversion it uses (issues_info). */
   issues: Array<AdSetIssue>;
-  learningStageInfo?: Maybe<Scalars['JSON']['output']>;
+  /** Whether delivery is still learning; null when its optimization goal has no event to learn from. */
+  learningStageInfo?: Maybe<LearningStageInfo>;
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   lifetimeImps?: Maybe<Scalars['BigInt']['output']>;
   lifetimeMinSpendTarget?: Maybe<Scalars['BigInt']['output']>;
@@ -332,6 +385,20 @@ export type AdSetCopiesArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
+ * attribution ...) are JSON in the Graph API's own shape.
+ */
+export type AdSetInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -619,11 +686,15 @@ export type Campaign = Node & {
   adSets: AdSetConnection;
   ads: AdConnection;
   bidStrategy?: Maybe<BidStrategy>;
+  /** What is left of its budget in the budget's period (today's spend against a daily budget, the spend since its start against a lifetime budget); 0 when its ad sets hold the budgets. */
+  budgetRemaining: Scalars['BigInt']['output'];
   buyingType: Scalars['String']['output'];
   createdTime: Scalars['DateTime']['output'];
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
   effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
+  /** Statistics of its ads (GET /v24.0/<campaign id>/insights). */
+  insights: InsightsConnection;
   lifetimeBudget?: Maybe<Scalars['BigInt']['output']>;
   name: Scalars['String']['output'];
   objective: CampaignObjective;
@@ -659,6 +730,19 @@ export type CampaignAdsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
+ * Amounts are whole numbers in the account currency's minor unit; null when not set.
+ */
+export type CampaignInsightsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  input: InsightsInput;
   last?: InputMaybe<Scalars['Int']['input']>;
 };
 
@@ -1324,6 +1408,301 @@ export type IndexMappingConversion = {
   mappings: Scalars['JSON']['output'];
 };
 
+/** How actions are broken down: by action type (link_click, lead, purchase, ...). */
+export type InsightsActionBreakdown =
+  | 'action_type';
+
+/** Age brackets, as the platform reports them (13-17 ... 65+). */
+export type InsightsAge =
+  | '13-17'
+  | '18-24'
+  | '25-34'
+  | '35-44'
+  | '45-54'
+  | '55-64'
+  | '65+';
+
+/**
+ * What rows are broken down by. Allowed together: AGE and GENDER; COUNTRY alone; PUBLISHER_PLATFORM,
+ * PLATFORM_POSITION and DEVICE_PLATFORM as the platform combines them.
+ */
+export type InsightsBreakdown =
+  | 'age'
+  | 'country'
+  | 'device_platform'
+  | 'gender'
+  | 'platform_position'
+  | 'publisher_platform';
+
+export type InsightsConnection = {
+  __typename?: 'InsightsConnection';
+  edges: Array<InsightsEdge>;
+  nodes: Array<InsightsRow>;
+  pageInfo: PageInfo;
+  /** Totals over every page (reach merged, not summed), over the whole window. */
+  summary?: Maybe<InsightsRow>;
+};
+
+/** The platform's date presets, computed in the ad account's time zone. MAXIMUM reads at most 37 months back. */
+export type InsightsDatePreset =
+  | 'data_maximum'
+  | 'last_3d'
+  | 'last_7d'
+  | 'last_14d'
+  | 'last_28d'
+  | 'last_30d'
+  | 'last_90d'
+  | 'last_month'
+  | 'last_quarter'
+  | 'last_week_mon_sun'
+  | 'last_week_sun_sat'
+  | 'last_year'
+  | 'maximum'
+  | 'this_month'
+  | 'this_quarter'
+  | 'this_week_mon_today'
+  | 'this_week_sun_today'
+  | 'this_year'
+  | 'today'
+  | 'yesterday';
+
+/** The kind of device an ad was shown on. */
+export type InsightsDevicePlatform =
+  | 'desktop'
+  | 'mobile';
+
+export type InsightsEdge = {
+  __typename?: 'InsightsEdge';
+  cursor: Scalars['String']['output'];
+  node: InsightsRow;
+};
+
+/**
+ * campaign.id, adset.id, ad.id (value: a list of ids for IN and NOT_IN), campaign.effective_status,
+ * adset.effective_status, ad.effective_status, or a numeric field of the report (spend, impressions, ...).
+ */
+export type InsightsFilter = {
+  field: Scalars['String']['input'];
+  operator: InsightsFilterOperator;
+  value: Scalars['JSON']['input'];
+};
+
+/** How a filter compares: EQUAL and NOT_EQUAL a value, IN and NOT_IN a list, the rest numbers (IN_RANGE takes [low, high]). */
+export type InsightsFilterOperator =
+  | 'EQUAL'
+  | 'GREATER_THAN'
+  | 'GREATER_THAN_OR_EQUAL'
+  | 'IN'
+  | 'IN_RANGE'
+  | 'LESS_THAN'
+  | 'LESS_THAN_OR_EQUAL'
+  | 'NOT_EQUAL'
+  | 'NOT_IN'
+  | 'NOT_IN_RANGE';
+
+/** Gender as people state it, or UNKNOWN. */
+export type InsightsGender =
+  | 'female'
+  | 'male'
+  | 'unknown';
+
+/**
+ * The parameters of GET /v24.0/<object>/insights. timeRanges wins over timeRange, which wins over datePreset, as on
+ * the platform; without any, LAST_30D.
+ */
+export type InsightsInput = {
+  actionBreakdowns?: InputMaybe<Array<InsightsActionBreakdown>>;
+  breakdowns?: InputMaybe<Array<InsightsBreakdown>>;
+  datePreset?: InputMaybe<InsightsDatePreset>;
+  filtering?: InputMaybe<Array<InsightsFilter>>;
+  level?: InputMaybe<InsightsLevel>;
+  sort?: InputMaybe<Array<InsightsSort>>;
+  timeIncrement?: InputMaybe<InsightsTimeIncrement>;
+  /** One row per this many days (1-90); not with timeIncrement. */
+  timeIncrementDays?: InputMaybe<Scalars['Int']['input']>;
+  timeRange?: InputMaybe<InsightsTimeRange>;
+  /** Several windows at once: one row per window (and object and breakdown). */
+  timeRanges?: InputMaybe<Array<InsightsTimeRange>>;
+};
+
+/** Whose rows a report answers: one per object of this level (the target's own level by default). */
+export type InsightsLevel =
+  | 'account'
+  | 'ad'
+  | 'adset'
+  | 'campaign';
+
+/** Where within the publisher platform an ad was shown. */
+export type InsightsPlatformPosition =
+  | 'an_classic'
+  | 'facebook_reels'
+  | 'facebook_reels_overlay'
+  | 'feed'
+  | 'instagram_explore'
+  | 'instagram_explore_grid_home'
+  | 'instagram_profile_feed'
+  | 'instagram_reels'
+  | 'instagram_search'
+  | 'instagram_stories'
+  | 'instream_video'
+  | 'marketplace'
+  | 'messenger_inbox'
+  | 'messenger_stories'
+  | 'notification'
+  | 'profile_feed'
+  | 'rewarded_video'
+  | 'right_hand_column'
+  | 'search'
+  | 'story'
+  | 'threads_feed'
+  | 'video_feeds';
+
+/** Where an ad was shown: the app or network. */
+export type InsightsPublisherPlatform =
+  | 'audience_network'
+  | 'facebook'
+  | 'instagram'
+  | 'messenger'
+  | 'threads';
+
+/**
+ * An insights report computed in the background (createInsightsReport), as GET /v24.0/<report_run_id> shows it. Its
+ * rows are readable once it is COMPLETED, until expiresTime; then it is deleted.
+ */
+export type InsightsReport = Node & {
+  __typename?: 'InsightsReport';
+  completedTime?: Maybe<Scalars['DateTime']['output']>;
+  createdTime: Scalars['DateTime']['output'];
+  /** The first and last day the report covers (YYYY-MM-DD, the account's calendar), once known. */
+  dateStart?: Maybe<Scalars['String']['output']>;
+  dateStop?: Maybe<Scalars['String']['output']>;
+  /** On FAILED: the Graph API error (message, code, error_subcode, error_user_msg ...). */
+  error?: Maybe<Scalars['JSON']['output']>;
+  /** Until when the result (or the failure) can be read; null while the report has not ended. */
+  expiresTime?: Maybe<Scalars['DateTime']['output']>;
+  id: Scalars['ID']['output'];
+  /** 0 to 100. */
+  percentCompletion: Scalars['Int']['output'];
+  /** The result, in the report's order; empty until COMPLETED. Every field of a row is computed. */
+  rows: InsightsConnection;
+  status: InsightsReportStatus;
+};
+
+
+/**
+ * An insights report computed in the background (createInsightsReport), as GET /v24.0/<report_run_id> shows it. Its
+ * rows are readable once it is COMPLETED, until expiresTime; then it is deleted.
+ */
+export type InsightsReportRowsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Where an asynchronous insights report stands (the platform's AdReportRun async_status: Job Not Started ... Job Failed). */
+export type InsightsReportStatus =
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'NOT_STARTED'
+  | 'RUNNING'
+  | 'STARTED';
+
+/**
+ * One row of a report: an object of the report's level over one window of days, with one set of breakdown values.
+ * Counts are exact; reach and uniqueClicks count distinct people (merged sketches, within 2%; never summed); a ratio
+ * over zero (a cpc without clicks) is null.
+ */
+export type InsightsRow = {
+  __typename?: 'InsightsRow';
+  accountCurrency: Scalars['String']['output'];
+  accountId: Scalars['ID']['output'];
+  accountName: Scalars['String']['output'];
+  actionValues: Array<ActionValue>;
+  actions: Array<ActionStat>;
+  adId?: Maybe<Scalars['ID']['output']>;
+  adName?: Maybe<Scalars['String']['output']>;
+  adSetId?: Maybe<Scalars['ID']['output']>;
+  adSetName?: Maybe<Scalars['String']['output']>;
+  age?: Maybe<InsightsAge>;
+  campaignId?: Maybe<Scalars['ID']['output']>;
+  campaignName?: Maybe<Scalars['String']['output']>;
+  clicks: Scalars['BigInt']['output'];
+  conversions: Array<ActionStat>;
+  costPerActionType: Array<ActionValue>;
+  /** ISO 3166-1 alpha-2. */
+  country?: Maybe<Scalars['String']['output']>;
+  /** Cost per click. */
+  cpc?: Maybe<Scalars['Money']['output']>;
+  /** Cost per 1,000 impressions. */
+  cpm?: Maybe<Scalars['Money']['output']>;
+  /** Cost per 1,000 people reached. */
+  cpp?: Maybe<Scalars['Money']['output']>;
+  /** Clicks per 100 impressions. */
+  ctr?: Maybe<Scalars['Float']['output']>;
+  dateStart: Scalars['String']['output'];
+  dateStop: Scalars['String']['output'];
+  devicePlatform?: Maybe<InsightsDevicePlatform>;
+  /** impressions / reach. */
+  frequency?: Maybe<Scalars['Float']['output']>;
+  gender?: Maybe<InsightsGender>;
+  impressions: Scalars['BigInt']['output'];
+  inlineLinkClicks: Scalars['BigInt']['output'];
+  objective?: Maybe<Scalars['String']['output']>;
+  optimizationGoal?: Maybe<Scalars['String']['output']>;
+  platformPosition?: Maybe<InsightsPlatformPosition>;
+  publisherPlatform?: Maybe<InsightsPublisherPlatform>;
+  /** Distinct people; null when some of the delivery was imported as daily rows without a reach sketch. */
+  reach?: Maybe<Scalars['BigInt']['output']>;
+  spend: Scalars['Money']['output'];
+  /** Distinct people who clicked; null when unknown, as reach. */
+  uniqueClicks?: Maybe<Scalars['BigInt']['output']>;
+  uniqueCtr?: Maybe<Scalars['Float']['output']>;
+};
+
+/** A numeric field of the report in its /v24.0 name (spend, impressions, reach, ctr, ...). */
+export type InsightsSort = {
+  direction: InsightsSortDirection;
+  field: Scalars['String']['input'];
+};
+
+/** Which way a sort goes. */
+export type InsightsSortDirection =
+  | 'ascending'
+  | 'descending';
+
+/** How rows are cut in time: one row for the whole window (ALL_DAYS, the default) or one per calendar month. For a number of days, timeIncrementDays. */
+export type InsightsTimeIncrement =
+  | 'all_days'
+  | 'monthly';
+
+/** Days of the ad account's calendar, YYYY-MM-DD, both included. */
+export type InsightsTimeRange = {
+  since: Scalars['String']['input'];
+  until: Scalars['String']['input'];
+};
+
+/**
+ * An ad set's learning stage (learning_stage_info): LEARNING until it has had 50 optimization events within 7 days of
+ * its last significant edit, then SUCCESS; FAIL when those 7 days passed without them.
+ */
+export type LearningStageInfo = {
+  __typename?: 'LearningStageInfo';
+  /** The ad set's attribution windows as the platform names them: 7d_click, 1d_view, 1d_ev. */
+  attributionWindows: Array<Scalars['String']['output']>;
+  /** Optimization events (the action its optimization goal optimizes for) since the last significant edit. */
+  conversions: Scalars['Int']['output'];
+  /** When learning last restarted: the ad set's creation or its last significant edit (last_sig_edit_ts). */
+  lastSignificantEdit: Scalars['DateTime']['output'];
+  status: LearningStageStatus;
+};
+
+/** Where an ad set is in learning: LEARNING, SUCCESS (learned), or FAIL (learning limited). */
+export type LearningStageStatus =
+  | 'FAIL'
+  | 'LEARNING'
+  | 'SUCCESS';
+
 /** A started login conversion: the OAuth state to sign in at the provider with, before it expires. */
 export type LoginConversion = {
   __typename?: 'LoginConversion';
@@ -1427,6 +1806,11 @@ export type Mutation = {
   createCustomAudience: CustomAudience;
   /** Creates a custom conversion in the ad account (act_<id> is accepted). */
   createCustomConversion: CustomConversion;
+  /**
+   * Starts an insights report of an ad account (act_<id> is accepted), campaign, ad set or ad, computed in the
+   * background (POST /v24.0/<object>/insights): the report is NOT_STARTED, then read it with insightsReport(id).
+   */
+  createInsightsReport: InsightsReport;
   /** Posts on a page's feed, as the page or as a visitor (see CreatePagePostInput). */
   createPagePost: Post;
   /** Declines an invitation to your address. */
@@ -1537,6 +1921,12 @@ export type MutationCreateCustomAudienceArgs = {
 export type MutationCreateCustomConversionArgs = {
   accountId: Scalars['ID']['input'];
   input: CreateCustomConversionInput;
+};
+
+
+export type MutationCreateInsightsReportArgs = {
+  input: InsightsInput;
+  objectId: Scalars['ID']['input'];
 };
 
 
@@ -2038,6 +2428,8 @@ export type Query = {
   convertIndexMapping: Array<IndexMappingConversion>;
   /** A migration by the id migrateIndexDateFormats answered (owners and admins); NOT_FOUND once this server has restarted. */
   dateFormatMigration?: Maybe<DateFormatMigration>;
+  /** An asynchronous insights report; null when it does not exist, has expired or you may not see it. */
+  insightsReport?: Maybe<InsightsReport>;
   /** The signed-in user; null for API clients. */
   me?: Maybe<User>;
   /** Invitations to your e-mail address that you may still accept (PENDING); empty for API clients. */
@@ -2133,6 +2525,11 @@ export type QueryConvertIndexMappingArgs = {
 
 
 export type QueryDateFormatMigrationArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryInsightsReportArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -2421,6 +2818,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( CommentRecord )
     | ( CustomAudienceRecord )
     | ( CustomConversionRecord )
+    | ( ReportRunRecord )
     | ( OrganizationRecord )
     | ( MembershipRecord )
     | ( PageRecord )
@@ -2431,6 +2829,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = ResolversObject<{
+  ActionStat: ResolverTypeWrapper<ActionStat>;
+  ActionValue: ResolverTypeWrapper<ActionValue>;
   Actor: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['Actor']>;
   Ad: ResolverTypeWrapper<AdRecord>;
   AdAccount: ResolverTypeWrapper<AdAccountRecord>;
@@ -2523,8 +2923,31 @@ export type ResolversTypes = ResolversObject<{
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IndexMappingConversion: ResolverTypeWrapper<Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversTypes['DateFormatPlace']> }>;
+  InsightsActionBreakdown: null;
+  InsightsAge: null;
+  InsightsBreakdown: null;
+  InsightsConnection: ResolverTypeWrapper<InsightsConnectionModel>;
+  InsightsDatePreset: null;
+  InsightsDevicePlatform: null;
+  InsightsEdge: ResolverTypeWrapper<Omit<InsightsEdge, 'node'> & { node: ResolversTypes['InsightsRow'] }>;
+  InsightsFilter: InsightsFilter;
+  InsightsFilterOperator: InsightsFilterOperator;
+  InsightsGender: null;
+  InsightsInput: InsightsInput;
+  InsightsLevel: null;
+  InsightsPlatformPosition: null;
+  InsightsPublisherPlatform: null;
+  InsightsReport: ResolverTypeWrapper<ReportRunRecord>;
+  InsightsReportStatus: InsightsReportStatus;
+  InsightsRow: ResolverTypeWrapper<InsightsRowModel>;
+  InsightsSort: InsightsSort;
+  InsightsSortDirection: null;
+  InsightsTimeIncrement: null;
+  InsightsTimeRange: InsightsTimeRange;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  LearningStageInfo: ResolverTypeWrapper<LearningStageInfo>;
+  LearningStageStatus: LearningStageStatus;
   LoginConversion: ResolverTypeWrapper<LoginConversion>;
   LoginInput: LoginInput;
   LoginPayload: ResolverTypeWrapper<LoginPayload>;
@@ -2532,6 +2955,7 @@ export type ResolversTypes = ResolversObject<{
   MessageTag: ResolverTypeWrapper<MessageTag>;
   MessageTagType: null;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
+  Money: ResolverTypeWrapper<Scalars['Money']['output']>;
   MultiOptimizationGoalWeight: MultiOptimizationGoalWeight;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
@@ -2577,6 +3001,8 @@ export type ResolversTypes = ResolversObject<{
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = ResolversObject<{
+  ActionStat: ActionStat;
+  ActionValue: ActionValue;
   Actor: ResolversUnionTypes<ResolversParentTypes>['Actor'];
   Ad: AdRecord;
   AdAccount: AdAccountRecord;
@@ -2648,13 +3074,23 @@ export type ResolversParentTypes = ResolversObject<{
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   IndexMappingConversion: Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversParentTypes['DateFormatPlace']> };
+  InsightsConnection: InsightsConnectionModel;
+  InsightsEdge: Omit<InsightsEdge, 'node'> & { node: ResolversParentTypes['InsightsRow'] };
+  InsightsFilter: InsightsFilter;
+  InsightsInput: InsightsInput;
+  InsightsReport: ReportRunRecord;
+  InsightsRow: InsightsRowModel;
+  InsightsSort: InsightsSort;
+  InsightsTimeRange: InsightsTimeRange;
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
+  LearningStageInfo: LearningStageInfo;
   LoginConversion: LoginConversion;
   LoginInput: LoginInput;
   LoginPayload: LoginPayload;
   MessageTag: MessageTag;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
+  Money: Scalars['Money']['output'];
   Mutation: Record<PropertyKey, never>;
   Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   OperationStatus: OperationStatus;
@@ -2684,6 +3120,16 @@ export type ResolversParentTypes = ResolversObject<{
   User: UserRecord;
 }>;
 
+export type ActionStatResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActionStat'] = ResolversParentTypes['ActionStat']> = ResolversObject<{
+  actionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+}>;
+
+export type ActionValueResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ActionValue'] = ResolversParentTypes['ActionValue']> = ResolversObject<{
+  actionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  value?: Resolver<ResolversTypes['Money'], ParentType, ContextType>;
+}>;
+
 export type ActorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Actor'] = ResolversParentTypes['Actor']> = ResolversObject<{
   __resolveType?: TypeResolveFn<'Page' | 'Person', ParentType, ContextType>;
 }>;
@@ -2697,6 +3143,7 @@ export type AdResolvers<ContextType = RequestContext, ParentType extends Resolve
   creative?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdInsightsArgs, 'input'>>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -2719,6 +3166,7 @@ export type AdAccountResolvers<ContextType = RequestContext, ParentType extends 
   defaultDsaBeneficiary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   defaultDsaPayor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdAccountInsightsArgs, 'input'>>;
   isBulk?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
@@ -2787,12 +3235,12 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
   billingEvent?: Resolver<Maybe<ResolversTypes['BillingEvent']>, ParentType, ContextType>;
   brandSafetyConfig?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  budgetRemaining?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  budgetRemaining?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   budgetScheduleSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   budgetSource?: Resolver<Maybe<ResolversTypes['BudgetSource']>, ParentType, ContextType>;
   budgetSplitSetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   campaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType>;
-  campaignActiveTime?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  campaignActiveTime?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   campaignAttribution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   campaignId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   campaignSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
@@ -2813,12 +3261,13 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   existingCustomerBudgetPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   frequencyControlSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdSetInsightsArgs, 'input'>>;
   instagramUserId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   isDynamicCreative?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isIncrementalAttributionEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isSacCfcaTermsCertified?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   issues?: Resolver<Array<ResolversTypes['AdSetIssue']>, ParentType, ContextType>;
-  learningStageInfo?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  learningStageInfo?: Resolver<Maybe<ResolversTypes['LearningStageInfo']>, ParentType, ContextType>;
   lifetimeBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeImps?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeMinSpendTarget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
@@ -2995,11 +3444,13 @@ export type CampaignResolvers<ContextType = RequestContext, ParentType extends R
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<CampaignAdSetsArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<CampaignAdsArgs>>;
   bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
+  budgetRemaining?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   buyingType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   dailyBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<CampaignInsightsArgs, 'input'>>;
   lifetimeBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   objective?: Resolver<ResolversTypes['CampaignObjective'], ParentType, ContextType>;
@@ -3234,9 +3685,102 @@ export type IndexMappingConversionResolvers<ContextType = RequestContext, Parent
   mappings?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
 }>;
 
+export type InsightsActionBreakdownResolvers = { ACTION_TYPE: 'action_type' };
+
+export type InsightsAgeResolvers = { AGE_13_17: '13-17', AGE_18_24: '18-24', AGE_25_34: '25-34', AGE_35_44: '35-44', AGE_45_54: '45-54', AGE_55_64: '55-64', AGE_65_PLUS: '65+' };
+
+export type InsightsBreakdownResolvers = { AGE: 'age', COUNTRY: 'country', DEVICE_PLATFORM: 'device_platform', GENDER: 'gender', PLATFORM_POSITION: 'platform_position', PUBLISHER_PLATFORM: 'publisher_platform' };
+
+export type InsightsConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsConnection'] = ResolversParentTypes['InsightsConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['InsightsEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['InsightsRow']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  summary?: Resolver<Maybe<ResolversTypes['InsightsRow']>, ParentType, ContextType>;
+}>;
+
+export type InsightsDatePresetResolvers = { DATA_MAXIMUM: 'data_maximum', LAST_3D: 'last_3d', LAST_7D: 'last_7d', LAST_14D: 'last_14d', LAST_28D: 'last_28d', LAST_30D: 'last_30d', LAST_90D: 'last_90d', LAST_MONTH: 'last_month', LAST_QUARTER: 'last_quarter', LAST_WEEK_MON_SUN: 'last_week_mon_sun', LAST_WEEK_SUN_SAT: 'last_week_sun_sat', LAST_YEAR: 'last_year', MAXIMUM: 'maximum', THIS_MONTH: 'this_month', THIS_QUARTER: 'this_quarter', THIS_WEEK_MON_TODAY: 'this_week_mon_today', THIS_WEEK_SUN_TODAY: 'this_week_sun_today', THIS_YEAR: 'this_year', TODAY: 'today', YESTERDAY: 'yesterday' };
+
+export type InsightsDevicePlatformResolvers = { DESKTOP: 'desktop', MOBILE: 'mobile' };
+
+export type InsightsEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsEdge'] = ResolversParentTypes['InsightsEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['InsightsRow'], ParentType, ContextType>;
+}>;
+
+export type InsightsGenderResolvers = { FEMALE: 'female', MALE: 'male', UNKNOWN: 'unknown' };
+
+export type InsightsLevelResolvers = { ACCOUNT: 'account', AD: 'ad', ADSET: 'adset', CAMPAIGN: 'campaign' };
+
+export type InsightsPlatformPositionResolvers = { AN_CLASSIC: 'an_classic', FACEBOOK_REELS: 'facebook_reels', FACEBOOK_REELS_OVERLAY: 'facebook_reels_overlay', FEED: 'feed', INSTAGRAM_EXPLORE: 'instagram_explore', INSTAGRAM_EXPLORE_GRID_HOME: 'instagram_explore_grid_home', INSTAGRAM_PROFILE_FEED: 'instagram_profile_feed', INSTAGRAM_REELS: 'instagram_reels', INSTAGRAM_SEARCH: 'instagram_search', INSTAGRAM_STORIES: 'instagram_stories', INSTREAM_VIDEO: 'instream_video', MARKETPLACE: 'marketplace', MESSENGER_INBOX: 'messenger_inbox', MESSENGER_STORIES: 'messenger_stories', NOTIFICATION: 'notification', PROFILE_FEED: 'profile_feed', REWARDED_VIDEO: 'rewarded_video', RIGHT_HAND_COLUMN: 'right_hand_column', SEARCH: 'search', STORY: 'story', THREADS_FEED: 'threads_feed', VIDEO_FEEDS: 'video_feeds' };
+
+export type InsightsPublisherPlatformResolvers = { AUDIENCE_NETWORK: 'audience_network', FACEBOOK: 'facebook', INSTAGRAM: 'instagram', MESSENGER: 'messenger', THREADS: 'threads' };
+
+export type InsightsReportResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsReport'] = ResolversParentTypes['InsightsReport']> = ResolversObject<{
+  completedTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  dateStart?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dateStop?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  expiresTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  percentCompletion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  rows?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, Partial<InsightsReportRowsArgs>>;
+  status?: Resolver<ResolversTypes['InsightsReportStatus'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type InsightsRowResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['InsightsRow'] = ResolversParentTypes['InsightsRow']> = ResolversObject<{
+  accountCurrency?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  accountName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  actionValues?: Resolver<Array<ResolversTypes['ActionValue']>, ParentType, ContextType>;
+  actions?: Resolver<Array<ResolversTypes['ActionStat']>, ParentType, ContextType>;
+  adId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  adName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  adSetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  adSetName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  age?: Resolver<Maybe<ResolversTypes['InsightsAge']>, ParentType, ContextType>;
+  campaignId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  campaignName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  clicks?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  conversions?: Resolver<Array<ResolversTypes['ActionStat']>, ParentType, ContextType>;
+  costPerActionType?: Resolver<Array<ResolversTypes['ActionValue']>, ParentType, ContextType>;
+  country?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  cpc?: Resolver<Maybe<ResolversTypes['Money']>, ParentType, ContextType>;
+  cpm?: Resolver<Maybe<ResolversTypes['Money']>, ParentType, ContextType>;
+  cpp?: Resolver<Maybe<ResolversTypes['Money']>, ParentType, ContextType>;
+  ctr?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  dateStart?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  dateStop?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  devicePlatform?: Resolver<Maybe<ResolversTypes['InsightsDevicePlatform']>, ParentType, ContextType>;
+  frequency?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  gender?: Resolver<Maybe<ResolversTypes['InsightsGender']>, ParentType, ContextType>;
+  impressions?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  inlineLinkClicks?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  objective?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  optimizationGoal?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  platformPosition?: Resolver<Maybe<ResolversTypes['InsightsPlatformPosition']>, ParentType, ContextType>;
+  publisherPlatform?: Resolver<Maybe<ResolversTypes['InsightsPublisherPlatform']>, ParentType, ContextType>;
+  reach?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  spend?: Resolver<ResolversTypes['Money'], ParentType, ContextType>;
+  uniqueClicks?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  uniqueCtr?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+}>;
+
+export type InsightsSortDirectionResolvers = { ASCENDING: 'ascending', DESCENDING: 'descending' };
+
+export type InsightsTimeIncrementResolvers = { ALL_DAYS: 'all_days', MONTHLY: 'monthly' };
+
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
+
+export type LearningStageInfoResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LearningStageInfo'] = ResolversParentTypes['LearningStageInfo']> = ResolversObject<{
+  attributionWindows?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  conversions?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastSignificantEdit?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['LearningStageStatus'], ParentType, ContextType>;
+}>;
 
 export type LoginConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LoginConversion'] = ResolversParentTypes['LoginConversion']> = ResolversObject<{
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -3262,6 +3806,10 @@ export type MessageTagResolvers<ContextType = RequestContext, ParentType extends
 
 export type MessageTagTypeResolvers = { GROUP: 'group', PAGE: 'page', USER: 'user' };
 
+export interface MoneyScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Money'], any> {
+  name: 'Money';
+}
+
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = ResolversObject<{
   acceptOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationAcceptOrganizationInvitationArgs, 'id'>>;
   addOrganizationMember?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationAddOrganizationMemberArgs, 'input'>>;
@@ -3274,6 +3822,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationCreateCampaignArgs, 'accountId' | 'input'>>;
   createCustomAudience?: Resolver<ResolversTypes['CustomAudience'], ParentType, ContextType, RequireFields<MutationCreateCustomAudienceArgs, 'accountId' | 'input'>>;
   createCustomConversion?: Resolver<ResolversTypes['CustomConversion'], ParentType, ContextType, RequireFields<MutationCreateCustomConversionArgs, 'accountId' | 'input'>>;
+  createInsightsReport?: Resolver<ResolversTypes['InsightsReport'], ParentType, ContextType, RequireFields<MutationCreateInsightsReportArgs, 'input' | 'objectId'>>;
   createPagePost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePagePostArgs, 'input' | 'pageId'>>;
   declineOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationDeclineOrganizationInvitationArgs, 'id'>>;
   deleteAd?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdArgs, 'id'>>;
@@ -3300,7 +3849,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
 }>;
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
 }>;
 
 export type OperationStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OperationStatus'] = ResolversParentTypes['OperationStatus']> = ResolversObject<{
@@ -3459,6 +4008,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   convertDateFormat?: Resolver<ResolversTypes['DateFormatConversion'], ParentType, ContextType, RequireFields<QueryConvertDateFormatArgs, 'format'>>;
   convertIndexMapping?: Resolver<Array<ResolversTypes['IndexMappingConversion']>, ParentType, ContextType, RequireFields<QueryConvertIndexMappingArgs, 'mapping'>>;
   dateFormatMigration?: Resolver<Maybe<ResolversTypes['DateFormatMigration']>, ParentType, ContextType, RequireFields<QueryDateFormatMigrationArgs, 'id'>>;
+  insightsReport?: Resolver<Maybe<ResolversTypes['InsightsReport']>, ParentType, ContextType, RequireFields<QueryInsightsReportArgs, 'id'>>;
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   myInvitations?: Resolver<ResolversTypes['OrganizationInvitationConnection'], ParentType, ContextType, Partial<QueryMyInvitationsArgs>>;
   node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
@@ -3487,6 +4037,8 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
 export type UserStatusResolvers = { ACTIVE: 'active', DORMANT: 'dormant', SUSPENDED: 'suspended' };
 
 export type Resolvers<ContextType = RequestContext> = ResolversObject<{
+  ActionStat?: ActionStatResolvers<ContextType>;
+  ActionValue?: ActionValueResolvers<ContextType>;
   Actor?: ActorResolvers<ContextType>;
   Ad?: AdResolvers<ContextType>;
   AdAccount?: AdAccountResolvers<ContextType>;
@@ -3551,12 +4103,29 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   EmailAddress?: GraphQLScalarType;
   FlagReason?: FlagReasonResolvers;
   IndexMappingConversion?: IndexMappingConversionResolvers<ContextType>;
+  InsightsActionBreakdown?: InsightsActionBreakdownResolvers;
+  InsightsAge?: InsightsAgeResolvers;
+  InsightsBreakdown?: InsightsBreakdownResolvers;
+  InsightsConnection?: InsightsConnectionResolvers<ContextType>;
+  InsightsDatePreset?: InsightsDatePresetResolvers;
+  InsightsDevicePlatform?: InsightsDevicePlatformResolvers;
+  InsightsEdge?: InsightsEdgeResolvers<ContextType>;
+  InsightsGender?: InsightsGenderResolvers;
+  InsightsLevel?: InsightsLevelResolvers;
+  InsightsPlatformPosition?: InsightsPlatformPositionResolvers;
+  InsightsPublisherPlatform?: InsightsPublisherPlatformResolvers;
+  InsightsReport?: InsightsReportResolvers<ContextType>;
+  InsightsRow?: InsightsRowResolvers<ContextType>;
+  InsightsSortDirection?: InsightsSortDirectionResolvers;
+  InsightsTimeIncrement?: InsightsTimeIncrementResolvers;
   JSON?: GraphQLScalarType;
+  LearningStageInfo?: LearningStageInfoResolvers<ContextType>;
   LoginConversion?: LoginConversionResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
   LoginType?: LoginTypeResolvers;
   MessageTag?: MessageTagResolvers<ContextType>;
   MessageTagType?: MessageTagTypeResolvers;
+  Money?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Node?: NodeResolvers<ContextType>;
   OperationStatus?: OperationStatusResolvers<ContextType>;

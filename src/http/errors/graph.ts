@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler } from 'express';
 import { DomainError } from '../../errors/index.ts';
+import { graphErrorBody, type GraphErrorBody } from '../../errors/graph.ts';
 import { classify, isBodyParseError, isBodyReadError } from './classify.ts';
 import { bearerChallenge } from './challenge.ts';
 
@@ -9,23 +10,10 @@ import { bearerChallenge } from './challenge.ts';
  *   "__fb_trace_id__", "__www_request_id__"}`.
  */
 export interface GraphErrorEnvelope {
-  error: {
-    message: string;
-    type: string;
-    code: number;
-    error_subcode?: number;
-    is_transient: boolean;
-    error_user_title?: string;
-    error_user_msg?: string;
-    error_data?: unknown;
-    fbtrace_id: string;
-  };
+  error: GraphErrorBody & { fbtrace_id: string };
   __fb_trace_id__: string;
   __www_request_id__: string;
 }
-
-export const unknownObjectMessage = (id: string) =>
-  `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation`;
 
 /** HTTP status by Graph code: permissions are 403, unexpected errors 500, everything the caller can fix 400. */
 function statusFor(code: number): number {
@@ -35,31 +23,9 @@ function statusFor(code: number): number {
 }
 
 export function graphError(error: DomainError, traceId: string): { status: number; body: GraphErrorEnvelope } {
-  const graph = error.graph ?? { code: 100 };
-  const type = graph.type ?? 'OAuthException';
-  const message =
-    error.code === 'NOT_FOUND'
-      ? unknownObjectMessage(error.detail ?? '')
-      : // 190 and the unsupported-request error (subcode 33) carry no (#code) prefix, as the platform writes them.
-        graph.code === 190 || graph.subcode === 33
-        ? error.message
-        : `(#${graph.code}) ${error.message}`;
-  const body: GraphErrorEnvelope = {
-    error: {
-      message,
-      type,
-      code: graph.code,
-      ...(graph.subcode !== undefined ? { error_subcode: graph.subcode } : {}),
-      is_transient: graph.isTransient ?? false,
-      ...(graph.userTitle ? { error_user_title: graph.userTitle } : {}),
-      ...(graph.userMessage ? { error_user_msg: graph.userMessage } : {}),
-      ...(graph.data !== undefined ? { error_data: graph.data } : {}),
-      fbtrace_id: traceId,
-    },
-    __fb_trace_id__: traceId,
-    __www_request_id__: traceId,
-  };
-  return { status: statusFor(graph.code), body };
+  const fields = graphErrorBody(error);
+  const body: GraphErrorEnvelope = { error: { ...fields, fbtrace_id: traceId }, __fb_trace_id__: traceId, __www_request_id__: traceId };
+  return { status: statusFor(fields.code), body };
 }
 
 export const UNEXPECTED_GRAPH_ERROR = { code: 1, message: 'An unknown error occurred' };

@@ -5,8 +5,8 @@ import type { BreakdownFamily } from '../rules/breakdowns.ts';
  * Delivery aggregated into daily facts in memory, before src/insights/facts-store.ts adds them to insight_facts.
  *
  * A DeliveryCell is what was delivered for one ad on one day of its account, at the finest grain (every breakdown
- * value known): one imported event is a cell of 0/1 counts, a daily row or part B's synthetic generator gives
- * whole cells. Every cell counts once in every breakdown family (src/insights/rules/breakdowns.ts), so a report
+ * value known): one imported event is a cell of 0/1 counts, a daily row or the synthetic generator gives whole
+ * cells. Every cell counts once in every breakdown family (src/insights/rules/breakdowns.ts), so a report
  * by age and one by placement both add up to the unbroken total. Rollups to ad set, campaign and account are
  * derived when the facts are taken out (drain), not per cell: that costs as much as the cells, not the events.
  */
@@ -77,12 +77,62 @@ export interface AdParents {
   accountId: string;
 }
 
-/** The cells of one ad on one day, one fact per family and breakdown values. */
+/**
+ * People on their way into a sketch. An event adds its person to four sketches, one per family, of the many its
+ * ad and day hold; added one at a time they would each touch a different hash table, far from the processor's
+ * cache. Collected here (a few bytes each) and added a thousand at a time, each table stays warm while it grows.
+ */
+class PendingPeople {
+  private hashes = new Int32Array(8);
+  private length = 0;
+
+  push(hash: number, into: ReachSketch): void {
+    if (this.length === this.hashes.length) {
+      if (this.length >= PENDING_PEOPLE) this.flush(into);
+      else {
+        const grown = new Int32Array(this.length * 2);
+        grown.set(this.hashes);
+        this.hashes = grown;
+      }
+    }
+    this.hashes[this.length++] = hash;
+  }
+
+  flush(into: ReachSketch | null): void {
+    if (into) for (let i = 0; i < this.length; i++) into.add(this.hashes[i]!);
+    this.length = 0;
+  }
+}
+const PENDING_PEOPLE = 1024;
+const SKETCH_WEIGHT = 1024;
+
+/** A fact being aggregated, with the people not yet added to its sketches. */
+interface Cell {
+  fact: Fact;
+  reach: PendingPeople;
+  clickers: PendingPeople;
+}
+
+/**
+ * The cells of one ad on one day, one per family and breakdown values, in maps nested by value: values are
+ * looked up as they are (short strings from JSON.parse come interned, their hashes known), never joined into a
+ * new key string per event.
+ */
 interface AdDay {
-  total: Fact;
-  ageGender: Map<string, Fact>;
-  country: Map<string, Fact>;
-  placement: Map<string, Fact>;
+  total: Cell;
+  ageGender: Map<string, Map<string, Cell>>;
+  country: Map<string, Cell>;
+  placement: Map<string, Map<string, Map<string, Cell>>>;
+}
+
+/** The map under `key`, made when missing. */
+function inner<V>(map: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let found = map.get(key);
+  if (!found) {
+    found = new Map();
+    map.set(key, found);
+  }
+  return found;
 }
 
 const SEPARATOR = '\u0001';
@@ -118,11 +168,10 @@ function addCounts(into: Record<string, number>, from: Record<string, number>): 
   for (const key in from) into[key] = (into[key] ?? 0) + from[key]!;
 }
 
-/** Adds people to a sketch; unknown people make the sketch unknown for good. */
-function addPeople(sketch: ReachSketch | null, people: Iterable<number> | ReachSketch | null): ReachSketch | null {
+/** Merges one sketch into another; unknown people (null) make the sketch unknown for good. */
+function mergePeople(sketch: ReachSketch | null, people: ReachSketch | null): ReachSketch | null {
   if (sketch === null || people === null) return null;
-  if (people instanceof ReachSketch) sketch.merge(people);
-  else for (const hash of people) sketch.add(hash);
+  sketch.merge(people);
   return sketch;
 }
 
@@ -134,38 +183,73 @@ export function addFact(into: Fact, from: Fact): void {
   into.spend += from.spend;
   addCounts(into.actions, from.actions);
   addCounts(into.actionValues, from.actionValues);
-  into.reach = addPeople(into.reach, from.reach);
-  into.clickers = addPeople(into.clickers, from.clickers);
+  into.reach = mergePeople(into.reach, from.reach);
+  into.clickers = mergePeople(into.clickers, from.clickers);
 }
 
-function addCell(fact: Fact, cell: DeliveryCell): void {
+/** Adds people to a sketch through its pending list; unknown people make the sketch unknown for good. */
+function addPending(sketch: ReachSketch | null, pending: PendingPeople, people: Iterable<number> | ReachSketch | null): ReachSketch | null {
+  if (sketch === null || people === null) return null;
+  if (people instanceof ReachSketch) sketch.merge(people);
+  else if (Array.isArray(people)) for (let i = 0; i < people.length; i++) pending.push(people[i] as number, sketch);
+  else for (const hash of people) pending.push(hash, sketch);
+  return sketch;
+}
+
+function addCell({ fact, reach, clickers }: Cell, cell: DeliveryCell): void {
   fact.impressions += cell.impressions;
   fact.clicks += cell.clicks;
   fact.inlineLinkClicks += cell.inlineLinkClicks;
   fact.spend += cell.spend;
   addCounts(fact.actions, cell.actions);
   addCounts(fact.actionValues, cell.actionValues);
-  fact.reach = addPeople(fact.reach, cell.people);
-  fact.clickers = addPeople(fact.clickers, cell.clickers);
+  fact.reach = addPending(fact.reach, reach, cell.people);
+  fact.clickers = addPending(fact.clickers, clickers, cell.clickers);
 }
 
-function factKey(fact: Fact): string {
-  return [
-    fact.level,
-    fact.objectId,
-    fact.day,
-    fact.family,
-    fact.age,
-    fact.gender,
-    fact.country,
-    fact.publisherPlatform,
-    fact.platformPosition,
-    fact.devicePlatform,
-  ].join(SEPARATOR);
+function newCell(fact: Fact): Cell {
+  return { fact, reach: new PendingPeople(), clickers: new PendingPeople() };
+}
+
+/** The cell's fact, with every pending person in its sketches. */
+function settled({ fact, reach, clickers }: Cell): Fact {
+  reach.flush(fact.reach);
+  clickers.flush(fact.clickers);
+  return fact;
+}
+
+/** The facts of the level above, each the sum (and merged sketches) of its children's with the same day and values. */
+function rollUp(facts: Fact[], level: FactLevel, objectIdOf: (fact: Fact) => string): Fact[] {
+  const rollups = new Map<string, Fact>();
+  for (const fact of facts) {
+    const objectId = objectIdOf(fact);
+    const key = [objectId, fact.day, fact.family, fact.age, fact.gender, fact.country, fact.publisherPlatform, fact.platformPosition, fact.devicePlatform].join(
+      SEPARATOR,
+    );
+    const rolled = rollups.get(key);
+    if (rolled) {
+      addFact(rolled, fact);
+      continue;
+    }
+    // The first child's counts and people copied (many ad sets have one ad), the others' added in.
+    rollups.set(key, {
+      ...fact,
+      level,
+      objectId,
+      adId: null,
+      adsetId: level === 'adset' ? fact.adsetId : null,
+      campaignId: level === 'account' ? null : fact.campaignId,
+      actions: { ...fact.actions },
+      actionValues: { ...fact.actionValues },
+      reach: fact.reach && fact.reach.copy(),
+      clickers: fact.clickers && fact.clickers.copy(),
+    });
+  }
+  return [...rollups.values()];
 }
 
 export class FactsAggregator {
-  private adDays = new Map<string, AdDay>();
+  private adDays = new Map<string, Map<string, AdDay>>();
   private cellCount = 0;
   private peopleAdded = 0;
 
@@ -174,34 +258,30 @@ export class FactsAggregator {
     return this.cellCount;
   }
 
-  /** People added to sketches since the last drain (an upper bound of the hashes held). */
+  /** People added to sketches since the last drain (an upper bound of the hashes held; a whole sketch counts as 1,024). */
   get people(): number {
     return this.peopleAdded;
   }
 
   add(cell: DeliveryCell): void {
-    const adDayKey = cell.adId + SEPARATOR + cell.day;
-    let adDay = this.adDays.get(adDayKey);
+    const days = inner(this.adDays, cell.adId);
+    let adDay = days.get(cell.day);
     if (!adDay) {
       const total = emptyFact('ad', cell.adId, cell.day, '');
       total.adId = cell.adId;
-      adDay = { total, ageGender: new Map(), country: new Map(), placement: new Map() };
-      this.adDays.set(adDayKey, adDay);
+      adDay = { total: newCell(total), ageGender: new Map(), country: new Map(), placement: new Map() };
+      days.set(cell.day, adDay);
       this.cellCount++;
     }
     addCell(adDay.total, cell);
-    addCell(this.cellOf(adDay.ageGender, cell, 'age,gender', cell.age + SEPARATOR + cell.gender), cell);
-    addCell(this.cellOf(adDay.country, cell, 'country', cell.country), cell);
-    addCell(
-      this.cellOf(
-        adDay.placement,
-        cell,
-        'publisher_platform,platform_position,device_platform',
-        cell.publisherPlatform + SEPARATOR + cell.platformPosition + SEPARATOR + cell.devicePlatform,
-      ),
-      cell,
-    );
-    if (cell.people && !(cell.people instanceof ReachSketch)) this.peopleAdded += 4 * (Array.isArray(cell.people) ? cell.people.length : 1);
+    addCell(this.cellOf(inner(adDay.ageGender, cell.age), cell.gender, cell, 'age,gender'), cell);
+    addCell(this.cellOf(adDay.country, cell.country, cell, 'country'), cell);
+    const positions = inner(adDay.placement, cell.publisherPlatform);
+    addCell(this.cellOf(inner(positions, cell.platformPosition), cell.devicePlatform, cell, 'publisher_platform,platform_position,device_platform'), cell);
+    // What memory the cell's people may take in the four families' sketches: a hash each, or for a whole sketch
+    // (a daily row's) about what a dense one weighs (16 KB, some thousand hashes in a set).
+    if (cell.people instanceof ReachSketch) this.peopleAdded += 4 * SKETCH_WEIGHT;
+    else if (cell.people) this.peopleAdded += 4 * (Array.isArray(cell.people) ? cell.people.length : 1);
   }
 
   /**
@@ -209,40 +289,29 @@ export class FactsAggregator {
    * and forgets them. `parentsOf` places each ad; an ad it does not know is a programming error.
    */
   drain(parentsOf: (adId: string) => AdParents | undefined): Fact[] {
-    const facts: Fact[] = [];
-    const rollups = new Map<string, Fact>();
-    const rollUp = (fact: Fact, level: FactLevel, objectId: string, parents: AdParents) => {
-      const rolled: Fact = { ...fact, level, objectId, adId: null, actions: {}, actionValues: {}, impressions: 0, clicks: 0, inlineLinkClicks: 0, spend: 0 };
-      rolled.adsetId = level === 'adset' ? parents.adsetId : null;
-      rolled.campaignId = level === 'account' ? null : parents.campaignId;
-      const key = factKey(rolled);
-      const existing = rollups.get(key);
-      if (existing) {
-        addFact(existing, fact);
-        return;
-      }
-      rolled.reach = fact.reach && new ReachSketch();
-      rolled.clickers = fact.clickers && new ReachSketch();
-      addFact(rolled, fact);
-      rollups.set(key, rolled);
-    };
-    for (const adDay of this.adDays.values()) {
-      const adId = adDay.total.objectId;
+    const adFacts: Fact[] = [];
+    for (const [adId, days] of this.adDays) {
       const parents = parentsOf(adId);
       if (!parents) throw new Error(`FactsAggregator: no parents for ad ${adId}`);
-      for (const fact of [adDay.total, ...adDay.ageGender.values(), ...adDay.country.values(), ...adDay.placement.values()]) {
-        fact.accountId = parents.accountId;
-        fact.campaignId = parents.campaignId;
-        fact.adsetId = parents.adsetId;
-        facts.push(fact);
-        rollUp(fact, 'adset', parents.adsetId, parents);
-        rollUp(fact, 'campaign', parents.campaignId, parents);
-        rollUp(fact, 'account', parents.accountId, parents);
+      for (const adDay of days.values()) {
+        const cells = [adDay.total, ...adDay.country.values()];
+        for (const byGender of adDay.ageGender.values()) cells.push(...byGender.values());
+        for (const positions of adDay.placement.values()) for (const devices of positions.values()) cells.push(...devices.values());
+        for (const cell of cells) {
+          const fact = settled(cell);
+          fact.accountId = parents.accountId;
+          fact.campaignId = parents.campaignId;
+          fact.adsetId = parents.adsetId;
+          adFacts.push(fact);
+        }
       }
     }
     this.clear();
-    for (const fact of rollups.values()) facts.push(fact);
-    return facts;
+    // Each level from the one below: an ad set's sketch is merged once into its campaign's, not each of its ads'.
+    const adSets = rollUp(adFacts, 'adset', (fact) => fact.adsetId!);
+    const campaigns = rollUp(adSets, 'campaign', (fact) => fact.campaignId!);
+    const accounts = rollUp(campaigns, 'account', (fact) => fact.accountId);
+    return [...adFacts, ...adSets, ...campaigns, ...accounts];
   }
 
   /** Forgets every fact held. */
@@ -252,10 +321,11 @@ export class FactsAggregator {
     this.peopleAdded = 0;
   }
 
-  private cellOf(cells: Map<string, Fact>, cell: DeliveryCell, family: BreakdownFamily, values: string): Fact {
-    let fact = cells.get(values);
-    if (fact) return fact;
-    fact = emptyFact('ad', cell.adId, cell.day, family);
+  /** The cell under `value` in the innermost map of a family, made when missing. */
+  private cellOf(cells: Map<string, Cell>, value: string, cell: DeliveryCell, family: BreakdownFamily): Cell {
+    const known = cells.get(value);
+    if (known) return known;
+    const fact = emptyFact('ad', cell.adId, cell.day, family);
     fact.adId = cell.adId;
     if (family === 'age,gender') {
       fact.age = cell.age;
@@ -267,8 +337,9 @@ export class FactsAggregator {
       fact.platformPosition = cell.platformPosition;
       fact.devicePlatform = cell.devicePlatform;
     }
-    cells.set(values, fact);
+    const created = newCell(fact);
+    cells.set(value, created);
     this.cellCount++;
-    return fact;
+    return created;
   }
 }

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { AppDeps } from '../../context/index.ts';
@@ -24,8 +25,8 @@ export const MAX_PROBLEMS = 100;
 /** Lines read before their ads are looked up together. */
 const LOOKUP_BATCH = 4096;
 /** Facts held in memory before they are added to the database (inside the one transaction). */
-const FLUSH_FACTS = 50_000;
-const FLUSH_PEOPLE = 2_000_000;
+const FLUSH_FACTS = 20_000;
+const FLUSH_PEOPLE = 1_000_000;
 
 export interface ImportOptions {
   /** The file name, or '-' for standard input (recorded in insight_imports). */
@@ -134,11 +135,13 @@ class AdDirectory {
   }
 }
 
+type Line = string | { tooLong: number };
+
 /**
- * Splits a byte stream into lines, hashing every byte. Lines longer than MAX_LINE_BYTES are not kept whole:
- * they are reported as too long and skipped up to their end.
+ * Splits a byte stream into lines, a chunk's lines at a time, hashing every byte. Lines longer than MAX_LINE_BYTES
+ * are not kept whole: they are reported as too long and skipped up to their end.
  */
-async function* linesOf(source: Readable, hash: ReturnType<typeof createHash>, counted: { bytes: number }): AsyncGenerator<string | { tooLong: number }> {
+async function* linesOf(source: Readable, hash: ReturnType<typeof createHash>, counted: { bytes: number }): AsyncGenerator<Line[]> {
   let carry: Buffer[] = [];
   let carryBytes = 0;
   let skipping = false;
@@ -146,40 +149,38 @@ async function* linesOf(source: Readable, hash: ReturnType<typeof createHash>, c
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     hash.update(bytes);
     counted.bytes += bytes.length;
+    const lines: Line[] = [];
     let start = 0;
     for (;;) {
       const end = bytes.indexOf(10, start);
       if (end === -1) break;
       if (skipping) {
         skipping = false;
-        carry = [];
-        carryBytes = 0;
       } else if (carryBytes + end - start > MAX_LINE_BYTES) {
-        yield { tooLong: carryBytes + end - start };
-        carry = [];
-        carryBytes = 0;
+        lines.push({ tooLong: carryBytes + end - start });
       } else if (carryBytes > 0) {
         carry.push(bytes.subarray(start, end));
-        yield Buffer.concat(carry).toString('utf8');
-        carry = [];
-        carryBytes = 0;
+        lines.push(Buffer.concat(carry).toString('utf8'));
       } else {
-        yield bytes.toString('utf8', start, end);
+        lines.push(bytes.toString('utf8', start, end));
       }
+      carry = [];
+      carryBytes = 0;
       start = end + 1;
     }
     if (start < bytes.length && !skipping) {
       carry.push(bytes.subarray(start));
       carryBytes += bytes.length - start;
       if (carryBytes > MAX_LINE_BYTES) {
-        yield { tooLong: carryBytes };
+        lines.push({ tooLong: carryBytes });
         skipping = true;
         carry = [];
         carryBytes = 0;
       }
     }
+    yield lines;
   }
-  if (!skipping && carryBytes > 0) yield Buffer.concat(carry).toString('utf8');
+  if (!skipping && carryBytes > 0) yield [Buffer.concat(carry).toString('utf8')];
 }
 
 /** The work of one import, inside its transaction. */
@@ -195,7 +196,9 @@ class ImportRun {
   readonly spend: Record<string, number> = {};
   firstDay: string | null = null;
   lastDay: string | null = null;
-  private pending: Array<{ line: number; read: ReadLine }> = [];
+  /** Lines read and not yet settled: their numbers and what they held, side by side (one object less per line). */
+  private pendingLines: number[] = [];
+  private pendingReads: ReadLine[] = [];
 
   constructor(
     private readonly trx: Knex.Transaction,
@@ -208,24 +211,33 @@ class ImportRun {
     if (this.problems.length < MAX_PROBLEMS) this.problems.push({ line, reason });
   }
 
-  async take(text: string | { tooLong: number }): Promise<void> {
-    const line = ++this.lines;
-    if (typeof text !== 'string') {
-      this.problem(line, `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)`);
-      return;
+  async take(lines: Line[]): Promise<void> {
+    for (const text of lines) {
+      const line = ++this.lines;
+      if (typeof text !== 'string') {
+        this.pendingLines.push(line);
+        this.pendingReads.push({ problem: `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)` });
+      } else if (text.charCodeAt(0) > 32 || text.trim() !== '') {
+        this.records++;
+        this.pendingLines.push(line);
+        this.pendingReads.push(readLine(text, this.format));
+      }
     }
-    if (text.trim() === '') return;
-    this.records++;
-    this.pending.push({ line, read: readLine(text, this.format) });
-    if (this.pending.length >= LOOKUP_BATCH) await this.settle();
+    if (this.pendingLines.length >= LOOKUP_BATCH) await this.settle();
   }
 
   /** Looks up the ads of the lines read so far and adds their cells (or reports them), in line order. */
   async settle(): Promise<void> {
-    const pending = this.pending;
-    this.pending = [];
-    await this.ads.load(pending.flatMap(({ read }) => ('cell' in read ? [read.cell.adId] : [])));
-    for (const { line, read } of pending) {
+    const lines = this.pendingLines;
+    const reads = this.pendingReads;
+    this.pendingLines = [];
+    this.pendingReads = [];
+    const unknown = new Set<string>();
+    for (const read of reads) if ('cell' in read && this.ads.get(read.cell.adId) === undefined) unknown.add(read.cell.adId);
+    if (unknown.size > 0) await this.ads.load(unknown);
+    for (let i = 0; i < reads.length; i++) {
+      const line = lines[i]!;
+      const read = reads[i]!;
       if ('problem' in read) {
         this.problem(line, read.problem);
         continue;
@@ -276,8 +288,8 @@ export async function importDelivery(deps: Pick<AppDeps, 'db'>, source: Readable
       const current = new ImportRun(trx, new AdDirectory(trx, now), options.format);
       run = current;
       let reported = 0;
-      for await (const line of linesOf(source, hash, counted)) {
-        await current.take(line);
+      for await (const lines of linesOf(source, hash, counted)) {
+        await current.take(lines);
         if (options.onProgress && counted.bytes - reported >= 256 * 1024) {
           reported = counted.bytes;
           options.onProgress({ bytes: counted.bytes, lines: current.lines, records: current.records });
@@ -332,5 +344,39 @@ function totals(run: ImportRun, status: ImportTotals['status'], sha256: string, 
     spend: run.spend,
     firstDay: run.firstDay,
     lastDay: run.lastDay,
+  };
+}
+
+/** The SHA-256 of a file's bytes (hex), streamed. */
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The totals of an earlier import of the same bytes (status 'already_imported'), or undefined when there was none. */
+export async function importedBefore(
+  deps: Pick<AppDeps, 'db'>,
+  sha256: string,
+  file: { name: string; format: ImportFormat; bytes: number },
+): Promise<ImportTotals | undefined> {
+  const row = await deps.db('insight_imports').where({ sha256 }).first();
+  if (!row) return undefined;
+  return {
+    status: 'already_imported',
+    sha256,
+    source: file.name,
+    format: file.format,
+    bytes: file.bytes,
+    lines: Number(row.lines),
+    records: Number(row.records),
+    factsWritten: 0,
+    ads: 0,
+    accounts: 0,
+    impressions: 0,
+    clicks: 0,
+    spend: {},
+    firstDay: null,
+    lastDay: null,
   };
 }

@@ -167,7 +167,9 @@ function instant(value: unknown): number {
   return ms;
 }
 
+/** Shared by the many events without actions or people of a kind (never written to). */
 const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+const NOBODY: readonly number[] = Object.freeze([]);
 
 function readEvent(line: Record<string, unknown>): { cell: DeliveryCell; time: number } {
   checkFields(line, EVENT_FIELDS);
@@ -197,15 +199,20 @@ function readEvent(line: Record<string, unknown>): { cell: DeliveryCell; time: n
   const cell: DeliveryCell = {
     adId,
     day: '',
-    ...breakdowns(line),
+    age: breakdownValue(line, 'age'),
+    gender: breakdownValue(line, 'gender'),
+    country: breakdownValue(line, 'country'),
+    publisherPlatform: breakdownValue(line, 'publisher_platform'),
+    platformPosition: breakdownValue(line, 'platform_position'),
+    devicePlatform: breakdownValue(line, 'device_platform'),
     impressions: type === 'impression' ? 1 : 0,
     clicks: type === 'click' ? 1 : 0,
     inlineLinkClicks: link ? 1 : 0,
     spend,
     actions,
     actionValues,
-    people: type === 'impression' ? [hash] : [],
-    clickers: type === 'click' ? [hash] : [],
+    people: type === 'impression' ? [hash] : NOBODY,
+    clickers: type === 'click' ? [hash] : NOBODY,
   };
   return { cell, time };
 }
@@ -280,6 +287,7 @@ export function readLine(text: string, format: ImportFormat): ReadLine {
 export function wholeMoneyProblem(cell: DeliveryCell, currency: string, digits: number): string | undefined {
   const unit = digits === 0 ? `${currency} has no minor unit` : `minor units of ${currency}, 1/${10 ** digits} of its major unit`;
   if (!Number.isInteger(cell.spend)) return `spend ${cell.spend} has decimals: amounts are whole ${digits === 0 ? currency : 'minor units'} (${unit})`;
+  if (cell.actionValues === NO_COUNTS) return undefined;
   for (const type in cell.actionValues) {
     const value = cell.actionValues[type]!;
     if (!Number.isInteger(value)) return `the value ${value} of ${type} has decimals: amounts are whole ${digits === 0 ? currency : 'minor units'} (${unit})`;

@@ -22,6 +22,8 @@ export interface FactRow {
   actionValues: Record<string, number>;
   reachSketch: Uint8Array | null;
   clickerSketch: Uint8Array | null;
+  /** Whether it had any action (when the actions themselves were not read). */
+  hasActions?: boolean;
 }
 
 export interface Totals {
@@ -33,6 +35,11 @@ export interface Totals {
   actionValues: Map<string, number>;
   reach: ReachSketch;
   clickers: ReachSketch;
+  /** Some fact carried no sketch (a daily row imported without one): its people are unknown, so the total is too. */
+  reachUnknown: boolean;
+  clickersUnknown: boolean;
+  /** Some fact had actions, though they were not read. */
+  hasActions: boolean;
 }
 
 export const emptyTotals = (): Totals => ({
@@ -44,6 +51,9 @@ export const emptyTotals = (): Totals => ({
   actionValues: new Map(),
   reach: new ReachSketch(),
   clickers: new ReachSketch(),
+  reachUnknown: false,
+  clickersUnknown: false,
+  hasActions: false,
 });
 
 const addTo = (into: Map<string, number>, from: Record<string, number> | Map<string, number>) => {
@@ -58,8 +68,11 @@ export function addFact(totals: Totals, fact: FactRow): void {
   totals.spend += fact.spend;
   addTo(totals.actions, fact.actions);
   addTo(totals.actionValues, fact.actionValues);
-  if (fact.reachSketch && fact.reachSketch.length > 0) totals.reach.merge(ReachSketch.deserialize(fact.reachSketch));
-  if (fact.clickerSketch && fact.clickerSketch.length > 0) totals.clickers.merge(ReachSketch.deserialize(fact.clickerSketch));
+  if (fact.hasActions) totals.hasActions = true;
+  if (fact.reachSketch === null) totals.reachUnknown = true;
+  else if (fact.reachSketch.length > 0) totals.reach.merge(ReachSketch.deserialize(fact.reachSketch));
+  if (fact.clickerSketch === null) totals.clickersUnknown = true;
+  else if (fact.clickerSketch.length > 0) totals.clickers.merge(ReachSketch.deserialize(fact.clickerSketch));
 }
 
 /** Adds other totals (a summary over report rows): people merge, so one person in two rows counts once. */
@@ -72,10 +85,14 @@ export function addTotals(totals: Totals, other: Totals): void {
   addTo(totals.actionValues, other.actionValues);
   totals.reach.merge(other.reach);
   totals.clickers.merge(other.clickers);
+  totals.reachUnknown ||= other.reachUnknown;
+  totals.clickersUnknown ||= other.clickersUnknown;
+  totals.hasActions ||= other.hasActions;
 }
 
 /** A day with no delivery has no row, as on the platform. */
-export const isEmpty = (totals: Totals) => totals.impressions === 0 && totals.clicks === 0 && totals.spend === 0 && totals.actions.size === 0;
+export const isEmpty = (totals: Totals) =>
+  totals.impressions === 0 && totals.clicks === 0 && totals.spend === 0 && totals.actions.size === 0 && !totals.hasActions;
 
 /** Action stats in action_type order (zero counts left out). */
 export const actionStats = (values: Map<string, number>): ActionStat[] =>

@@ -51,11 +51,12 @@ const ratio = (numerator: bigint, denominator: bigint): Metric | undefined => {
   const printed = printRatio(numerator, denominator);
   return printed === undefined ? undefined : { value: Number(printed), printed };
 };
-const count = (n: number): Metric => ({ value: n, printed: String(n) });
-const big = BigInt;
+const count = (n: number | null): Metric | undefined => (n === null ? undefined : { value: n, printed: String(n) });
+/** An unknown number of people (null) makes every ratio over or of it unknown, left out like a ratio over 0. */
+const big = (n: number | null): bigint => (n === null ? 0n : BigInt(n));
 
 /** Money per unit: minor units over (count × 10^digits), times `per` (1,000 for cpm and cpp). */
-const costPer = (spend: number, units: number, currency: string, per = 1n) => ratio(big(spend) * per, big(units) * 10n ** big(digitsOf(currency)));
+const costPer = (spend: number, units: number | null, currency: string, per = 1n) => ratio(big(spend) * per, big(units) * 10n ** big(digitsOf(currency)));
 
 /**
  * Every numeric field of a report row by its platform name: counts, money and ratios. Sort and numeric filtering
@@ -70,7 +71,7 @@ export const NUMERIC_METRICS = {
   spend: (row) => ({ value: row.spend / 10 ** digitsOf(row.accountCurrency), printed: printMoney(row.spend, row.accountCurrency) }),
   frequency: (row) => ratio(big(row.impressions), big(row.reach)),
   ctr: (row) => ratio(big(row.clicks) * 100n, big(row.impressions)),
-  unique_ctr: (row) => ratio(big(row.uniqueClicks) * 100n, big(row.reach)),
+  unique_ctr: (row) => (row.uniqueClicks === null ? undefined : ratio(big(row.uniqueClicks) * 100n, big(row.reach))),
   inline_link_click_ctr: (row) => ratio(big(row.inlineLinkClicks) * 100n, big(row.impressions)),
   cpc: (row) => costPer(row.spend, row.clicks, row.accountCurrency),
   cost_per_unique_click: (row) => costPer(row.spend, row.uniqueClicks, row.accountCurrency),
@@ -110,7 +111,10 @@ export const CONVERSION_ACTION_TYPES: ReadonlySet<string> = new Set([
   'donate',
 ]);
 
-export const conversionsOf = (actions: readonly ActionStat[]) => actions.filter((action) => CONVERSION_ACTION_TYPES.has(action.actionType));
+/** A conversion: a standard conversion event, or a pixel's custom one (offsite_conversion.*). */
+export const isConversion = (actionType: string) => CONVERSION_ACTION_TYPES.has(actionType) || actionType.startsWith('offsite_conversion.');
+
+export const conversionsOf = (actions: readonly ActionStat[]) => actions.filter((action) => isConversion(action.actionType));
 
 export interface PrintedActionStat {
   action_type: string;

@@ -56,8 +56,8 @@ const STATUSES_OF: Record<ObjectLevel, readonly string[]> = {
   ad: AD_EFFECTIVE_STATUSES,
 };
 
-const SET_OPERATORS = ['EQUAL', 'NOT_EQUAL', 'IN', 'NOT_IN'] as const;
-const NUMBER_OPERATORS = [
+export const SET_OPERATORS = ['EQUAL', 'NOT_EQUAL', 'IN', 'NOT_IN'] as const;
+export const NUMBER_OPERATORS = [
   'EQUAL',
   'NOT_EQUAL',
   'GREATER_THAN',

@@ -47,9 +47,17 @@ const quarterStart = (day: Day) => {
   return dayOf(year, month - ((month - 1) % 3), 1);
 };
 
+/** A formatter per time zone: building one costs about 0.15 ms, formatting with it a few microseconds. */
+const dayFormatters = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day an instant falls on in an IANA time zone. */
 export function todayIn(timeZone: string, now: Date): Day {
-  const formatted = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  let formatter = dayFormatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormatters.set(timeZone, formatter);
+  }
+  const formatted = formatter.formatToParts(now);
   const part = (type: string) => formatted.find((p) => p.type === type)!.value;
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
@@ -147,12 +155,13 @@ export interface WindowFacts {
 }
 
 /**
- * A range within what can be read: days more than 37 months back are cut off (as `maximum` reads), and a range
- * that ends before the account's first day (or before those 37 months) is error 100 naming the parameter. A range
- * that starts before the account's first day keeps its start, so its buckets (time_increment=7, ...) start where
- * the caller asked; the days before simply have no rows. Days after today stay too: they have no data yet.
+ * A range within what can be read: days more than 37 months back are cut off (as `maximum` reads), and so are days
+ * after today (they have no data yet; cutting them also bounds the buckets of a far `until`). A range that ends
+ * before the account's first day (or before those 37 months) is error 100 naming the parameter; one wholly after
+ * today has nothing to read (null). A range that starts before the account's first day keeps its start, so its
+ * buckets (time_increment=7, ...) start where the caller asked; the days before simply have no rows.
  */
-export function clipRange(range: DayRange, field: string, facts: WindowFacts): DayRange {
+export function clipRange(range: DayRange, field: string, facts: WindowFacts): DayRange | null {
   const oldest = maximumSince(facts.today);
   const earliest = oldest > facts.firstDay ? oldest : facts.firstDay;
   if (range.until < earliest) {
@@ -160,8 +169,11 @@ export function clipRange(range: DayRange, field: string, facts: WindowFacts): D
       earliest === facts.firstDay ? `the ad account's first day (${earliest})` : `${MAXIMUM_MONTHS} months back (${earliest}), the oldest statistics kept`;
     throw badInput(field, `Param ${field}: the range ${range.since} to ${range.until} ends before ${reason}.`);
   }
-  return { since: range.since < oldest ? oldest : range.since, until: range.until };
+  if (range.since > facts.today) return null;
+  return { since: range.since < oldest ? oldest : range.since, until: range.until > facts.today ? facts.today : range.until };
 }
+
+const present = (range: DayRange | null): range is DayRange => range !== null;
 
 export interface WindowQuery {
   datePreset?: DatePreset;
@@ -171,15 +183,16 @@ export interface WindowQuery {
 
 /**
  * The ranges a report covers, checked and clipped. Precedence as on the platform: time_ranges over time_range
- * over date_preset; none is last_30d. An empty list: data_maximum on an account without data.
+ * over date_preset; none is last_30d. An empty list: nothing to read (data_maximum on an account without data,
+ * ranges wholly after today).
  */
 export function reportRanges(query: WindowQuery, facts: WindowFacts): DayRange[] {
   if (query.timeRanges !== undefined) {
     if (query.timeRanges.length === 0) throw badInput('time_ranges', 'Param time_ranges must list at least one range.');
     if (query.timeRanges.length > MAX_TIME_RANGES) throw badInput('time_ranges', `Param time_ranges may list at most ${MAX_TIME_RANGES} ranges.`);
-    return query.timeRanges.map((range) => clipRange(checkRange(range, 'time_ranges'), 'time_ranges', facts));
+    return query.timeRanges.map((range) => clipRange(checkRange(range, 'time_ranges'), 'time_ranges', facts)).filter(present);
   }
-  if (query.timeRange !== undefined) return [clipRange(checkRange(query.timeRange, 'time_range'), 'time_range', facts)];
+  if (query.timeRange !== undefined) return [clipRange(checkRange(query.timeRange, 'time_range'), 'time_range', facts)].filter(present);
   const range = presetRange(query.datePreset ?? 'last_30d', facts.today, facts.dataSpan);
   if (!range) return [];
   // A preset is never an error: one that lies wholly before the account's first day simply has no rows.

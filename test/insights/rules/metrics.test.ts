@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { costPerActionType, metricOf, printMoney, printRatio, type NumericMetric } from '../../../src/insights/rules/metrics.ts';
+import { conversionsOf, costPerActionType, metricOf, printMoney, printRatio, type NumericMetric } from '../../../src/insights/rules/metrics.ts';
 import type { InsightsRow } from '../../../src/insights/query.ts';
 
 const row = (fields: Partial<InsightsRow>): InsightsRow => ({
@@ -93,4 +93,17 @@ describe('derived metrics of a row', () => {
     expect(costPerActionType({ ...usd, actions: [...usd.actions, { actionType: 'purchase', value: 0 }] })).toEqual([
       { action_type: 'lead', value: '6.971429' },
     ]));
+});
+
+describe('conversions', () => {
+  it('are the standard conversion events and custom pixel events, not engagement', () =>
+    expect(
+      conversionsOf([
+        { actionType: 'link_click', value: 9 },
+        { actionType: 'lead', value: 2 },
+        { actionType: 'offsite_conversion.fb_pixel_custom', value: 1 },
+        { actionType: 'post_engagement', value: 4 },
+        { actionType: 'purchase', value: 3 },
+      ]).map((a) => a.actionType),
+    ).toEqual(['lead', 'offsite_conversion.fb_pixel_custom', 'purchase']));
 });

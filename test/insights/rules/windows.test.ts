@@ -92,6 +92,21 @@ describe('time ranges', () => {
     expect(reportRanges({ timeRange: { since: '2020-01-01', until: '2024-01-01' } }, old)).toEqual([{ since: '2023-04-13', until: '2024-01-01' }]);
     expect(refusal(() => reportRanges({ timeRanges: [{ since: '2020-01-01', until: '2021-01-01' }] }, old))).toMatchObject({ field: 'time_ranges' });
   });
+  it('days after today are cut off; a range wholly after today reads nothing', () => {
+    expect(reportRanges({ timeRange: { since: '2026-05-01', until: '2099-12-31' } }, facts)).toEqual([{ since: '2026-05-01', until: TODAY }]);
+    expect(reportRanges({ timeRange: { since: '2026-05-14', until: '2026-06-01' } }, facts)).toEqual([]);
+    expect(
+      reportRanges(
+        {
+          timeRanges: [
+            { since: '2026-05-14', until: '2026-06-01' },
+            { since: '2026-05-01', until: '2026-05-02' },
+          ],
+        },
+        facts,
+      ),
+    ).toEqual([{ since: '2026-05-01', until: '2026-05-02' }]);
+  });
   it('time_ranges beat time_range, which beats date_preset; nothing is last_30d', () => {
     const both = { datePreset: 'today' as const, timeRange: { since: '2026-05-01', until: '2026-05-02' } };
     expect(reportRanges(both, facts)).toEqual([{ since: '2026-05-01', until: '2026-05-02' }]);
