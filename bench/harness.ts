@@ -247,7 +247,7 @@ const SERVER_NODE_FLAGS = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.j
  * of this build is run directly rather than bin/adgraph.js: the benchmarks already run this build, and the bin
  * would refuse it if a source changed since (another checkout's edits during a long run).
  */
-async function startServerProcess(env: NodeJS.ProcessEnv, countBcrypt: boolean): Promise<ChildServer> {
+export async function startServerProcess(env: NodeJS.ProcessEnv, countBcrypt: boolean): Promise<ChildServer> {
   const port = await freePort();
   const entry = countBcrypt ? [moduleFile('./count-bcrypt')] : [];
   const child = spawnChild('the server', [...SERVER_NODE_FLAGS, ...entry, moduleFile('../src/cli/main'), 'serve'], {

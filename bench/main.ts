@@ -6,6 +6,7 @@
  */
 import { availableParallelism, cpus, freemem, loadavg, totalmem } from 'node:os';
 import { benchCli } from './cli.bench.ts';
+import { benchInsights } from './insights.bench.ts';
 import { benchImport } from './import.bench.ts';
 import { benchPages } from './pages.bench.ts';
 import { benchReads } from './reads.bench.ts';
@@ -18,6 +19,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<SectionOutcom
   reads: { title: 'Reads: the bare-server ceiling, GraphQL, /v24.0; SQL statements per request', run: benchReads },
   pages: { title: 'Paging: an account of 10,000 ad sets against one of 13', run: benchPages },
   tokens: { title: 'The token endpoint', run: benchTokens },
+  insights: { title: 'Statistics at scale: 5,000 ad sets, 20,000 ads, 400 days', run: benchInsights },
   import: { title: 'Import of delivery events (statistics)', run: benchImport },
 };
 

@@ -223,7 +223,8 @@ describe('adgraph db seed', () => {
   });
   afterAll(() => database?.dispose());
 
-  it('loads the demo into an empty database, and refuses a second time', async () => {
+  // The demo's 90 days of statistics take seconds to write, more on a loaded machine.
+  it('loads the demo into an empty database, and refuses a second time', { timeout: 120_000 }, async () => {
     const env = cliEnv(database);
     const first = await run(['db', 'seed', '--json'], env);
     expect(first.code, first.stderr).toBe(0);

@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.ts';
-import { DEMO_PASSWORD, isDatabaseEmpty, seedDemo, type DemoSummary } from '../db/seeds/demo.ts';
+import { DEMO_PASSWORD, DEMO_STATISTICS_DAYS, isDatabaseEmpty, seedDemo, type DemoSummary } from '../db/seeds/demo.ts';
+import { createRequestContext } from '../src/context/index.ts';
+import { restorePrincipal } from '../src/identity/principals.ts';
+import type { InsightsQuery } from '../src/insights/query.ts';
+import { insightsReport } from '../src/insights/service.ts';
 
 /** The demo world, as the seed leaves it in a real database (SQLite or PostgreSQL). */
 const EU = new Set([
@@ -47,7 +51,8 @@ describe('demo seed', () => {
     server = await startTestServer({ LOG_LEVEL: 'warn' });
     expect(await isDatabaseEmpty(db())).toBe(true);
     summary = await seedDemo(server.deps);
-  });
+    // 90 days of statistics are most of the seed's work: seconds, more on a loaded machine.
+  }, 180_000);
   afterAll(() => server?.close());
 
   it('creates two organizations with a user in every role of each, and a site admin', async () => {
@@ -142,6 +147,60 @@ describe('demo seed', () => {
         expect([...comment.message].slice(tag.offset, tag.offset + tag.length).join('')).toBe(tag.name);
         expect(mentionRows).toContainEqual({ comment_id: comment.id, object_id: tag.id, type: expect.any(String) });
       }
+    }
+  });
+
+  it('has 90 days of statistics of its live ads, read through the reports service as a demo advertiser reads them', async () => {
+    const user = await db()('users').where({ email: 'ads@northwind.example' }).first();
+    const viewer = (await restorePrincipal(server.deps, { kind: 'user', userId: String(user.id) }))!;
+    const ctx = createRequestContext(server.deps, { requestId: 'seed-test', viewer });
+    const report = (id: string, query: Partial<InsightsQuery>) =>
+      insightsReport(
+        ctx,
+        { kind: 'account', id },
+        {
+          fields: ['spend', 'impressions', 'reach', 'clicks', 'actions'],
+          datePreset: 'last_90d',
+          breakdowns: [],
+          actionBreakdowns: [],
+          filtering: [],
+          sort: [],
+          ...query,
+        },
+        { limit: 500 },
+      );
+    const membership = await db()('organization_members').where({ user_id: user.id }).first();
+    const accounts = await db()('ad_accounts').where({ organization_id: membership.organization_id });
+    expect(accounts.length).toBeGreaterThan(0);
+    for (const account of accounts) {
+      const id = String(account.id);
+      const daily = (await report(id, { timeIncrement: 1 })).rows;
+      expect(daily, account.name).toHaveLength(DEMO_STATISTICS_DAYS);
+      for (const row of daily) {
+        expect(row.spend, `${account.name} ${row.dateStart}`).toBeGreaterThan(0);
+        expect(row.reach).toBeGreaterThan(0);
+        expect(row.reach).toBeLessThan(row.impressions);
+        expect(row.clicks).toBeLessThan(row.impressions);
+      }
+      const [whole] = (await report(id, {})).rows;
+      expect(whole!.spend).toBe(daily.reduce((sum, row) => sum + row.spend, 0));
+      expect(whole!.impressions).toBe(daily.reduce((sum, row) => sum + row.impressions, 0));
+      expect(whole!.reach).toBeLessThan(daily.reduce((sum, row) => sum + row.reach!, 0));
+      expect(whole!.actions.map((a) => a.actionType)).toContain('link_click');
+      const byAge = (await report(id, { breakdowns: ['age'] })).rows;
+      expect(byAge.length).toBeGreaterThan(3);
+      expect(byAge.reduce((sum, row) => sum + row.impressions, 0)).toBe(whole!.impressions);
+
+      // The ads with statistics are the live ones: they, their ad set and their campaign active.
+      const byAd = (await report(id, { level: 'ad', fields: ['ad_id', 'spend'] })).rows;
+      const live = await db()('ads')
+        .join('ad_sets', 'ad_sets.id', 'ads.adset_id')
+        .join('campaigns', 'campaigns.id', 'ads.campaign_id')
+        .where({ 'ads.account_id': account.id, 'ads.status': 'ACTIVE', 'ad_sets.status': 'ACTIVE', 'campaigns.status': 'ACTIVE' })
+        .select('ads.id');
+      const withStatistics = new Set(byAd.map((row) => row.adId));
+      expect(withStatistics.size).toBeGreaterThan(0);
+      for (const adId of withStatistics) expect(live.map((ad) => String(ad.id))).toContain(adId);
     }
   });
 

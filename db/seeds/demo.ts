@@ -3,9 +3,11 @@ import type { AppDeps } from '../../src/context/index.ts';
 import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
+import { generateDelivery } from '../../src/insights/generate.ts';
 import {
   adAccounts,
   ads,
+  adSets,
   campaigns,
   customAudiences,
   customConversions,
@@ -38,8 +40,10 @@ export const DEMO_PASSWORD = 'Adgraph-Demo-2026!';
 /**
  * A believable world for trying the API: two organizations with a user in every role, ad accounts in
  * USD, EUR and JPY (EU and non-EU targeting), campaigns, about fifty ad sets with ads, clean and flagged
- * audiences and conversions, pages with posts of every kind, comments and replies. Deterministic: the
- * same rows (but fresh ids and times) on every run.
+ * audiences and conversions, pages with posts of every kind, comments and replies, and 90 days of statistics
+ * of the live ads (synthetic delivery, src/insights/generate.ts). Deterministic: the same rows (but fresh ids and
+ * times) on every run. The ad objects were made HISTORY_DAYS ago and their schedules started before the 90 days,
+ * so the statistics cover days on which they existed and ran.
  */
 export interface DemoSummary {
   password: string;
@@ -48,6 +52,15 @@ export interface DemoSummary {
 }
 
 const DAY = 86_400_000;
+/** Days of statistics the demo has, ending yesterday. */
+export const DEMO_STATISTICS_DAYS = 90;
+/** How long ago the demo's ad accounts, campaigns, ad sets and ads were made. */
+const HISTORY_DAYS = 120;
+/**
+ * When each campaign's ad sets started, in days before today: the first before the 90 days of statistics, the
+ * others over them, more of them lately, as an account grows (and fewer days of statistics to write at start).
+ */
+const LAUNCHED_DAYS_AGO = [DEMO_STATISTICS_DAYS + 2, 47, 32, 16, 9];
 
 interface AccountPlan {
   name: string;
@@ -64,8 +77,8 @@ const ORGANIZATIONS: Array<{ name: string; domain: string; accounts: AccountPlan
     name: 'Northwind Outdoor',
     domain: 'northwind.example',
     accounts: [
-      { name: 'Northwind US', currency: 'USD', country: 'US', countries: ['US', 'CA'], eu: false, dailyBudget: 2_500 },
-      { name: 'Northwind Europe', currency: 'EUR', country: 'IE', countries: ['IE', 'DE', 'FR', 'RE'], eu: true, dailyBudget: 3_000, isBulk: true },
+      { name: 'Northwind US', currency: 'USD', country: 'US', countries: ['US', 'CA'], eu: false, dailyBudget: 500 },
+      { name: 'Northwind Europe', currency: 'EUR', country: 'IE', countries: ['IE', 'DE', 'FR', 'RE'], eu: true, dailyBudget: 600, isBulk: true },
     ],
     pages: ['Northwind Outdoor', 'Northwind Trail Club'],
   },
@@ -73,8 +86,8 @@ const ORGANIZATIONS: Array<{ name: string; domain: string; accounts: AccountPlan
     name: 'Lumière Media',
     domain: 'lumiere.example',
     accounts: [
-      { name: 'Lumière Japon', currency: 'JPY', country: 'JP', countries: ['JP'], eu: false, dailyBudget: 4_000 },
-      { name: 'Lumière France', currency: 'EUR', country: 'FR', countries: ['FR', 'BE', 'GP'], eu: true, dailyBudget: 1_500 },
+      { name: 'Lumière Japon', currency: 'JPY', country: 'JP', countries: ['JP'], eu: false, dailyBudget: 800 },
+      { name: 'Lumière France', currency: 'EUR', country: 'FR', countries: ['FR', 'BE', 'GP'], eu: true, dailyBudget: 300 },
     ],
     pages: ['Lumière Studio'],
   },
@@ -106,6 +119,7 @@ export async function isDatabaseEmpty(db: Knex): Promise<boolean> {
 export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
   const summary: DemoSummary = { password: DEMO_PASSWORD, users: [], counts: {} };
   const now = Date.now();
+  const made = new Date(now - HISTORY_DAYS * DAY);
 
   // People first, through the same service the CLI uses (validation, hashing).
   await createUser(deps, { email: 'root@adgraph.example', password: DEMO_PASSWORD, name: 'Sam Siteadmin', username: 'root', siteAdmin: true });
@@ -137,6 +151,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
   await deps.db.transaction(async (trx) => {
     let adSetCount = 0;
     let adCount = 0;
+    const accountIds: string[] = [];
     for (const { organizationId, plan, users } of plans) {
       const accounts = await insertObjects<AdAccountRecord>(
         trx,
@@ -153,9 +168,12 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
           defaultDsaPayor: a.eu ? `${plan.name} SA` : null,
           defaultDsaBeneficiary: a.eu ? `${plan.name} SA` : null,
           spendCap: null,
+          createdTime: made,
+          updatedTime: made,
         })),
       );
 
+      accountIds.push(...accounts.map((account) => account.id));
       for (const [index, account] of accounts.entries()) {
         const accountPlan = plan.accounts[index]!;
         const audiences = await insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [
@@ -246,8 +264,10 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             spendCap: null,
             activeSeconds: '0',
             statusChangedTime: null,
-            startTime: new Date(now - 30 * DAY),
+            startTime: new Date(now - (HISTORY_DAYS - 5) * DAY),
             stopTime: null,
+            createdTime: made,
+            updatedTime: made,
           })),
         );
 
@@ -276,7 +296,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
                 destinationType: goal.destination ?? null,
                 bidStrategy: 'LOWEST_COST_WITHOUT_CAP',
                 dailyBudget: String(accountPlan.dailyBudget * (1 + (s % 3))),
-                startTime: new Date(now - (20 - s) * DAY),
+                startTime: new Date(now - LAUNCHED_DAYS_AGO[s % LAUNCHED_DAYS_AGO.length]! * DAY),
                 endTime: s % 2 === 0 ? null : new Date(now + (30 + s) * DAY),
                 targeting: {
                   geo_locations: { countries: accountPlan.countries.slice(0, 1 + (s % accountPlan.countries.length)) },
@@ -304,6 +324,12 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
           }
         }
         const adSetRows = await insertAdSets(trx, adSetInputs);
+        await trx(adSets.table)
+          .whereIn(
+            'id',
+            adSetRows.map((adSet) => adSet.id),
+          )
+          .update(adSets.toRow({ createdTime: made, updatedTime: made }));
         adSetCount += adSetRows.length;
         const adInputs = adSetRows.flatMap((adSet, a) =>
           Array.from({ length: 1 + (a % 3) }, (_, k) => ({
@@ -319,6 +345,8 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
               link_url: `https://${plan.domain}/shop?utm=${k}`,
             },
             sourceAdId: null,
+            createdTime: made,
+            updatedTime: made,
           })),
         );
         adCount += (await insertObjects(trx, 'ad', ads, adInputs)).length;
@@ -326,7 +354,10 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
 
       await seedPagesAndComments(trx, organizationId, plan.pages, users, fan.id, now);
     }
-    summary.counts = { adSets: adSetCount, ads: adCount };
+    // The statistics last, over the world as it stands: what its live ads delivered in the last 90 days.
+    let facts = 0;
+    for (const account of accountIds) facts += (await generateDelivery(deps, { account, days: DEMO_STATISTICS_DAYS }, trx)).factsWritten;
+    summary.counts = { adSets: adSetCount, ads: adCount, statisticsDays: DEMO_STATISTICS_DAYS, facts };
   });
   return summary;
 }

@@ -140,7 +140,7 @@ const TYPE_NAMES: Record<GraphObjectType, string> = {
  * The id of an existing object of one type, read in `trx`: a malformed id or one of another type is bad
  * input, an id nothing has is NOT_FOUND; each names `field`.
  */
-async function requireObjectOfType(trx: Knex, id: string, type: GraphObjectType, field: string): Promise<void> {
+export async function requireObjectOfType(trx: Knex, id: string, type: GraphObjectType, field: string): Promise<void> {
   const label = TYPE_NAMES[type].replace(/^an? /, '');
   if (!isNumericId(id)) throw badInput(field, `"${id}" is not ${TYPE_NAMES[type]} id (a number).`);
   const entry = await trx(graphObjects.table).where({ id }).first();

@@ -502,7 +502,7 @@ output: the first line says so, and --json prints "output": null), 1 bad input.`
 addDateClusterCommands(dates);
 
 // stats import, and the group's other commands (src/insights/cli.ts)
-addStatsCommands(program.command('stats').description('statistics of delivery (Insights): import delivery data'), { withDeps });
+addStatsCommands(program.command('stats').description('statistics of delivery (Insights): import delivery data, generate synthetic delivery'), { withDeps });
 
 /** One line, no stack: what went wrong and, for a field, which one. */
 function reason(error: unknown): string {

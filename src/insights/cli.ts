@@ -2,10 +2,11 @@ import { Option, type Command } from 'commander';
 import type { AppDeps } from '../context/index.ts';
 import type { ImportProgress, ImportTotals } from './intake/import.ts';
 import type { ImportFormat } from './intake/lines.ts';
+import { addGenerateCommand } from './generate-cli.ts';
 
 /**
- * The `adgraph stats` group (statistics of delivery), added to src/cli/main.ts: `stats import` here; more commands
- * of the group register themselves in addStatsCommands below. Like every command of the CLI, each loads what it
+ * The `adgraph stats` group (statistics of delivery), added to src/cli/main.ts: `stats import` here, `stats
+ * generate` in generate-cli.ts; more commands of the group register themselves in addStatsCommands below. Like every command of the CLI, each loads what it
  * needs when it runs, so `adgraph --help` stays fast.
  */
 
@@ -17,6 +18,7 @@ export interface StatsCommandContext {
 
 export function addStatsCommands(stats: Command, context: StatsCommandContext): void {
   addImportCommand(stats, context);
+  addGenerateCommand(stats, context);
 }
 
 function print(json: boolean, value: unknown, text: string): void {
