@@ -536,14 +536,14 @@ describe('sums by the database (no people asked)', () => {
     const summed = await report(account(), { ...q, fields: SUMMED });
     const stored = await report(account(), { ...q, fields: [...query().fields, 'ad_name'] });
     expect(summed.rows.length).toBeGreaterThan(0);
-    expect(summed.rows).toEqual(stored.rows.map((row) => ({ ...row, reach: 0, uniqueClicks: 0 })));
+    expect(summed.rows).toEqual(stored.rows.map((row) => ({ ...row, reach: null, uniqueClicks: null })));
   });
 
   it("a campaign's and an ad set's reports by ad day by day: the same rows, page by page", async () => {
     for (const target of [{ kind: 'campaign', id: la.campaigns[1]!.id } as const, { kind: 'adset', id: la.adSets[0]!.id } as const]) {
       const q = { level: 'ad' as const, datePreset: 'maximum' as const, timeIncrement: 1 };
       const stored = await report(target, { ...q, fields: [...query().fields, 'ad_name'] });
-      const expected = stored.rows.map((row) => ({ ...row, reach: 0, uniqueClicks: 0 }));
+      const expected = stored.rows.map((row) => ({ ...row, reach: null, uniqueClicks: null }));
       expect(expected.length).toBeGreaterThan(10);
       expect((await allPages(target, { ...q, fields: SUMMED }, 5)).rows).toEqual(expected);
     }
