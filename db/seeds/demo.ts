@@ -330,6 +330,13 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             adSetRows.map((adSet) => adSet.id),
           )
           .update(adSets.toRow({ createdTime: made, updatedTime: made }));
+        // Each set has learned since its launch (its last significant edit), so the demo's learning stages follow
+        // the statistics generated below rather than all reading LEARNING from the moment of seeding.
+        for (const adSet of adSetRows) {
+          await trx(adSets.table)
+            .where({ id: adSet.id })
+            .update({ last_significant_edit_time: adSet.startTime ?? made });
+        }
         adSetCount += adSetRows.length;
         const adInputs = adSetRows.flatMap((adSet, a) =>
           Array.from({ length: 1 + (a % 3) }, (_, k) => ({
