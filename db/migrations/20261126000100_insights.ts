@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
  * insight_facts: one row per object, day and breakdown values, kept at every level (ad, and rolled up on import
  * to ad set, campaign and account), so a report reads as many rows as it returns times the days it covers,
  * whatever the number of ads or the length of history. Each event is counted in every breakdown family
- * (src/insights/facts.ts BREAKDOWN_FAMILIES); a family's columns hold values, the others ''. Counts and money
+ * (src/insights/rules/breakdowns.ts BREAKDOWN_FAMILIES); a family's columns hold values, the others ''. Counts and money
  * (minor units of the account currency) are integers; reach and unique clicks are mergeable sketches
  * (src/insights/sketch.ts), merged when a report spans several rows.
  *
