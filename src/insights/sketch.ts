@@ -73,9 +73,22 @@ export class ReachSketch {
       else for (const hash of other.sparse) this.addDense(hash);
       return;
     }
-    if (this.sparse) this.densify();
+    this.mergeRegisters(other.dense as Uint8Array);
+  }
+
+  /**
+   * Takes the larger of each register. Reports merge a dense sketch per row (an account's day), often into an
+   * empty total: that is a copy of the registers, not a densify and a pass of comparisons.
+   */
+  private mergeRegisters(theirs: Uint8Array): void {
+    if (this.sparse) {
+      const hashes = this.sparse;
+      this.sparse = null;
+      this.dense = new Uint8Array(theirs); // a copy: theirs may be a view of stored bytes (Buffer#slice would not copy)
+      for (const hash of hashes) this.addDense(hash);
+      return;
+    }
     const mine = this.dense as Uint8Array;
-    const theirs = other.dense as Uint8Array;
     for (let i = 0; i < REGISTERS; i++) if (theirs[i]! > mine[i]!) mine[i] = theirs[i]!;
   }
 
@@ -97,7 +110,11 @@ export class ReachSketch {
       for (let offset = 1; offset < view.length; offset += 4) this.add(view.readUInt32LE(offset));
       return;
     }
-    this.merge(ReachSketch.deserialize(bytes));
+    if (view[0] === DENSE && view.length === 1 + REGISTERS) {
+      this.mergeRegisters(view.subarray(1));
+      return;
+    }
+    throw new Error('not a reach sketch');
   }
 
   /** The estimated number of distinct people (exact in the sparse form, but for hash collisions). */
@@ -138,7 +155,7 @@ export class ReachSketch {
     }
     if (view[0] === DENSE && view.length === 1 + REGISTERS) {
       sketch.sparse = null;
-      sketch.dense = Uint8Array.from(view.subarray(1));
+      sketch.dense = new Uint8Array(view.subarray(1)); // a copy (one memcpy): the bytes may be a reused buffer
       return sketch;
     }
     throw new Error('not a reach sketch');
@@ -147,7 +164,7 @@ export class ReachSketch {
   /** The union of several serialized sketches (null ones skipped). */
   static union(serialized: Iterable<Uint8Array | null | undefined>): ReachSketch {
     const result = new ReachSketch();
-    for (const bytes of serialized) if (bytes && bytes.length > 0) result.merge(ReachSketch.deserialize(bytes));
+    for (const bytes of serialized) if (bytes && bytes.length > 0) result.mergeSerialized(bytes);
     return result;
   }
 
@@ -195,7 +212,7 @@ function tau(x: number): number {
 
 function ertlEstimate(registers: Uint8Array): number {
   const counts = new Float64Array(MAX_RANK + 1);
-  for (const register of registers) counts[register]! += 1;
+  for (let i = 0; i < registers.length; i++) counts[registers[i]!]! += 1;
   const m = REGISTERS;
   let z = m * tau(1 - counts[MAX_RANK]! / m);
   for (let k = MAX_RANK - 1; k >= 1; k--) z = 0.5 * (z + counts[k]!);

@@ -71,6 +71,27 @@ describe('reach sketch', () => {
     expect(() => ReachSketch.deserialize(Buffer.from([9, 1, 2]))).toThrow(/not a reach sketch/);
   });
 
+  it('merges serialized sketches into empty, sparse and dense totals alike, never writing into the bytes it read', () => {
+    const dense = sketchOf(people(0, 20_000)).serialize();
+    const before = Buffer.from(dense);
+    const sparse = people(15_000, 15_500);
+    // People 0-20,000 merged in, 30,000-60,000 added after: 50,000, or 60,000 with 20,000-30,000 there before.
+    for (const [total, exact] of [
+      [new ReachSketch(), 50_000],
+      [sketchOf(sparse), 50_000],
+      [sketchOf(people(15_000, 30_000)), 60_000],
+    ] as const) {
+      total.mergeSerialized(dense);
+      // More people after the merge: had the total kept the stored registers themselves, they would change.
+      for (const hash of people(30_000, 60_000)) total.add(hash);
+      expect(relativeError(total.estimate(), exact)).toBeLessThan(0.02);
+      expect(Buffer.compare(dense, before)).toBe(0);
+    }
+    const sparseFirst = sketchOf(sparse);
+    sparseFirst.mergeSerialized(dense);
+    expect(sparseFirst.serialize()).toEqual(ReachSketch.union([sketchOf(sparse).serialize(), dense]).serialize());
+  });
+
   it('hashes a person the same way every time, and different people differently', () => {
     expect(personHash('alice')).toBe(personHash('alice'));
     expect(personHash('alice')).not.toBe(personHash('bob'));

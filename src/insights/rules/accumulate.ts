@@ -70,9 +70,9 @@ export function addFact(totals: Totals, fact: FactRow): void {
   addTo(totals.actionValues, fact.actionValues);
   if (fact.hasActions) totals.hasActions = true;
   if (fact.reachSketch === null) totals.reachUnknown = true;
-  else if (fact.reachSketch.length > 0) totals.reach.merge(ReachSketch.deserialize(fact.reachSketch));
+  else if (fact.reachSketch.length > 0) totals.reach.mergeSerialized(fact.reachSketch);
   if (fact.clickerSketch === null) totals.clickersUnknown = true;
-  else if (fact.clickerSketch.length > 0) totals.clickers.merge(ReachSketch.deserialize(fact.clickerSketch));
+  else if (fact.clickerSketch.length > 0) totals.clickers.mergeSerialized(fact.clickerSketch);
 }
 
 /** Adds other totals (a summary over report rows): people merge, so one person in two rows counts once. */
