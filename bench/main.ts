@@ -65,7 +65,7 @@ for (const name of names) {
 }
 
 if (goals.length > 0) {
-  console.log('\n== Goals (issue 13) ==\n');
+  console.log('\n== Goals (issues 13 and 19) ==\n');
   const width = Math.max(...goals.map((g) => g.label.length));
   for (const g of goals) console.log(goalLine(g, width));
 }
