@@ -4,7 +4,7 @@ import { worldBuilder } from '../helpers/world.ts';
 import { principalTokens, type Role } from '../helpers/principals.ts';
 import { expectGraphError, graphClient, ISO_TIME, UNKNOWN_OBJECT, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import { flagAudience, flagConversion } from '../../src/ads/admin.ts';
-import { DATE_PRESETS } from '../../src/ads/rules/enums.ts';
+import { DATE_PRESETS } from '../../src/insights/query.ts';
 import { adSets, type AdAccountRecord, type AdRecord, type AdSetRecord, type CampaignRecord } from '../../src/ads/store.ts';
 import type { PageRecord } from '../../src/comments/store.ts';
 

@@ -175,30 +175,6 @@ export const CUSTOM_EVENT_TYPES = [
   'OTHER',
 ] as const;
 
-/** The read parameter date_preset (`lifetime` is disabled since v10.0 and read as `maximum`). */
-export const DATE_PRESETS = [
-  'today',
-  'yesterday',
-  'this_month',
-  'last_month',
-  'this_quarter',
-  'maximum',
-  'data_maximum',
-  'last_3d',
-  'last_7d',
-  'last_14d',
-  'last_28d',
-  'last_30d',
-  'last_90d',
-  'last_week_mon_sun',
-  'last_week_sun_sat',
-  'last_quarter',
-  'last_year',
-  'this_week_mon_today',
-  'this_week_sun_today',
-  'this_year',
-] as const;
-
 /** Copy parameters. */
 export const STATUS_OPTIONS = ['ACTIVE', 'PAUSED', 'INHERITED_FROM_SOURCE'] as const;
 export type StatusOption = (typeof STATUS_OPTIONS)[number];
