@@ -24,6 +24,7 @@ import { importDelivery, type ImportProgress } from '../src/insights/intake/impo
 import { AGE_BRACKETS, GENDERS } from '../src/insights/rules/breakdowns.ts';
 import { accountWithCampaigns, addAds, fillCampaign } from './fixtures.ts';
 import { DEMO_ORGANIZATION, positive, printTable, type Goal, type SectionOutcome } from './harness.ts';
+import { Random } from '../src/insights/synthetic.ts';
 
 const EVENTS = Math.round(positive('BENCH_IMPORT_EVENTS', 1_000_000));
 const ADS = Math.round(positive('BENCH_IMPORT_ADS', 40));
@@ -41,16 +42,10 @@ const PLACEMENTS: Array<[string, string]> = [
   ['messenger', 'messenger_inbox'],
 ];
 
-/** A deterministic pseudo-random sequence (mulberry32), so every run imports the same bytes. */
+/** A deterministic generator of numbers in [0, 1) (the synthetic delivery's seeded Random): the same bytes every run. */
 function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = new Random(seed);
+  return () => generator.next();
 }
 
 const daysOf = (events: number) => Math.ceil(events / (ADS * EVENTS_PER_AD_DAY));

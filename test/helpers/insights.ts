@@ -7,6 +7,7 @@ import { importDelivery, type ImportTotals } from '../../src/insights/intake/imp
 import type { ImportFormat } from '../../src/insights/intake/lines.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 import { worldBuilder } from './world.ts';
+import { Random } from '../../src/insights/synthetic.ts';
 
 /**
  * Statistics for test worlds: delivery imported through the real import service (src/insights/intake/import.ts),
@@ -115,16 +116,10 @@ export async function adTree(
   return { account, campaigns, adSets, ads };
 }
 
-/** A deterministic pseudo-random sequence (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A deterministic generator of numbers in [0, 1) (the synthetic delivery's seeded Random): the same bytes every run. */
+export function random(seed: number): () => number {
+  const generator = new Random(seed);
+  return () => generator.next();
 }
 
 const AGES = ['18-24', '25-34', '45-54', '65+'];

@@ -7,17 +7,7 @@ import { deliveryEvent, type DeliveryEvent } from '../helpers/insights.ts';
  * and reach as the exact number of distinct people, so the engine's sketches are checked against the truth.
  */
 
-/** A deterministic generator (mulberry32): the same world on every run and both databases. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { random } from '../helpers/insights.ts';
 
 /** An event with the day it falls on in the account's calendar, as the test wrote it (the local date of its time). */
 export interface DayEvent extends DeliveryEvent {
