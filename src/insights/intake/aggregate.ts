@@ -29,10 +29,13 @@ export interface DeliveryCell {
   actions: Record<string, number>;
   /** Minor units of the account currency, by action type. */
   actionValues: Record<string, number>;
-  /** People reached (personHash values, or a sketch of them); null when unknown (a daily row without a sketch). */
-  people: Iterable<number> | ReachSketch | null;
+  /**
+   * People reached: one personHash (an event's person, kept as a number so an event allocates no list), several,
+   * or a sketch of them; null when unknown (a daily row without a sketch).
+   */
+  people: number | Iterable<number> | ReachSketch | null;
   /** People who clicked, the same way. */
-  clickers: Iterable<number> | ReachSketch | null;
+  clickers: number | Iterable<number> | ReachSketch | null;
 }
 
 export const FACT_LEVELS = ['ad', 'adset', 'campaign', 'account'] as const;
@@ -119,6 +122,9 @@ interface Cell {
  * new key string per event.
  */
 interface AdDay {
+  /** Facts held (one per cell) and people added, for the aggregator's totals when some days are kept. */
+  cells: number;
+  people: number;
   total: Cell;
   ageGender: Map<string, Map<string, Cell>>;
   country: Map<string, Cell>;
@@ -188,9 +194,10 @@ export function addFact(into: Fact, from: Fact): void {
 }
 
 /** Adds people to a sketch through its pending list; unknown people make the sketch unknown for good. */
-function addPending(sketch: ReachSketch | null, pending: PendingPeople, people: Iterable<number> | ReachSketch | null): ReachSketch | null {
+function addPending(sketch: ReachSketch | null, pending: PendingPeople, people: DeliveryCell['people']): ReachSketch | null {
   if (sketch === null || people === null) return null;
-  if (people instanceof ReachSketch) sketch.merge(people);
+  if (typeof people === 'number') pending.push(people, sketch);
+  else if (people instanceof ReachSketch) sketch.merge(people);
   else if (Array.isArray(people)) for (let i = 0; i < people.length; i++) pending.push(people[i] as number, sketch);
   else for (const hash of people) pending.push(hash, sketch);
   return sketch;
@@ -269,31 +276,47 @@ export class FactsAggregator {
     if (!adDay) {
       const total = emptyFact('ad', cell.adId, cell.day, '');
       total.adId = cell.adId;
-      adDay = { total: newCell(total), ageGender: new Map(), country: new Map(), placement: new Map() };
+      adDay = { cells: 1, people: 0, total: newCell(total), ageGender: new Map(), country: new Map(), placement: new Map() };
       days.set(cell.day, adDay);
       this.cellCount++;
     }
+    const cellsBefore = this.cellCount;
     addCell(adDay.total, cell);
     addCell(this.cellOf(inner(adDay.ageGender, cell.age), cell.gender, cell, 'age,gender'), cell);
     addCell(this.cellOf(adDay.country, cell.country, cell, 'country'), cell);
     const positions = inner(adDay.placement, cell.publisherPlatform);
     addCell(this.cellOf(inner(positions, cell.platformPosition), cell.devicePlatform, cell, 'publisher_platform,platform_position,device_platform'), cell);
+    adDay.cells += this.cellCount - cellsBefore;
     // What memory the cell's people may take in the four families' sketches: a hash each, or for a whole sketch
     // (a daily row's) about what a dense one weighs (16 KB, some thousand hashes in a set).
-    if (cell.people instanceof ReachSketch) this.peopleAdded += 4 * SKETCH_WEIGHT;
-    else if (cell.people) this.peopleAdded += 4 * (Array.isArray(cell.people) ? cell.people.length : 1);
+    const people =
+      typeof cell.people === 'number'
+        ? 4
+        : cell.people instanceof ReachSketch
+          ? 4 * SKETCH_WEIGHT
+          : cell.people
+            ? 4 * (Array.isArray(cell.people) ? cell.people.length : 1)
+            : 0;
+    adDay.people += people;
+    this.peopleAdded += people;
   }
 
   /**
    * Every fact held, at ad level and rolled up to ad set, campaign and account (counts summed, sketches merged),
-   * and forgets them. `parentsOf` places each ad; an ad it does not know is a programming error.
+   * and forgets them. `parentsOf` places each ad; an ad it does not know is a programming error. With `before`,
+   * only the days before it: an import in time order writes each finished day once, while the day it is in
+   * goes on filling (./import.ts).
    */
-  drain(parentsOf: (adId: string) => AdParents | undefined): Fact[] {
+  drain(parentsOf: (adId: string) => AdParents | undefined, before?: string): Fact[] {
     const adFacts: Fact[] = [];
     for (const [adId, days] of this.adDays) {
       const parents = parentsOf(adId);
       if (!parents) throw new Error(`FactsAggregator: no parents for ad ${adId}`);
-      for (const adDay of days.values()) {
+      for (const [day, adDay] of days) {
+        if (before !== undefined && day >= before) continue;
+        days.delete(day);
+        this.cellCount -= adDay.cells;
+        this.peopleAdded -= adDay.people;
         const cells = [adDay.total, ...adDay.country.values()];
         for (const byGender of adDay.ageGender.values()) cells.push(...byGender.values());
         for (const positions of adDay.placement.values()) for (const devices of positions.values()) cells.push(...devices.values());
@@ -305,8 +328,8 @@ export class FactsAggregator {
           adFacts.push(fact);
         }
       }
+      if (days.size === 0) this.adDays.delete(adId);
     }
-    this.clear();
     // Each level from the one below: an ad set's sketch is merged once into its campaign's, not each of its ads'.
     const adSets = rollUp(adFacts, 'adset', (fact) => fact.adsetId!);
     const campaigns = rollUp(adSets, 'campaign', (fact) => fact.campaignId!);

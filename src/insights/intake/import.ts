@@ -196,7 +196,10 @@ class ImportRun {
   readonly spend: Record<string, number> = {};
   firstDay: string | null = null;
   lastDay: string | null = null;
-  /** Lines read and not yet settled: their numbers and what they held, side by side (one object less per line). */
+  /**
+   * Lines read whose ads are not looked up yet, and every line after them (lines are placed in order): their
+   * numbers and what they held, side by side. A line of a known ad, with none waiting, is placed at once.
+   */
   private pendingLines: number[] = [];
   private pendingReads: ReadLine[] = [];
 
@@ -214,62 +217,83 @@ class ImportRun {
   async take(lines: Line[]): Promise<void> {
     for (const text of lines) {
       const line = ++this.lines;
-      if (typeof text !== 'string') {
-        this.pendingLines.push(line);
-        this.pendingReads.push({ problem: `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)` });
-      } else if (text.charCodeAt(0) > 32 || text.trim() !== '') {
+      let read: ReadLine;
+      if (typeof text !== 'string') read = { problem: `longer than ${MAX_LINE_BYTES} bytes (${text.tooLong} bytes or more)` };
+      else if (text.charCodeAt(0) > 32 || text.trim() !== '') {
         this.records++;
+        read = readLine(text, this.format);
+      } else continue;
+      if (this.pendingLines.length === 0 && ('problem' in read || this.ads.get(read.adId) !== undefined)) this.place(line, read);
+      else {
         this.pendingLines.push(line);
-        this.pendingReads.push(readLine(text, this.format));
+        this.pendingReads.push(read);
       }
     }
     if (this.pendingLines.length >= LOOKUP_BATCH) await this.settle();
+    else await this.flushWhenFull();
   }
 
-  /** Looks up the ads of the lines read so far and adds their cells (or reports them), in line order. */
+  /** Looks up the ads of the lines waiting and places them, in line order. */
   async settle(): Promise<void> {
     const lines = this.pendingLines;
     const reads = this.pendingReads;
     this.pendingLines = [];
     this.pendingReads = [];
     const unknown = new Set<string>();
-    for (const read of reads) if ('cell' in read && this.ads.get(read.cell.adId) === undefined) unknown.add(read.cell.adId);
+    for (const read of reads) if (!('problem' in read) && this.ads.get(read.adId) === undefined) unknown.add(read.adId);
     if (unknown.size > 0) await this.ads.load(unknown);
-    for (let i = 0; i < reads.length; i++) {
-      const line = lines[i]!;
-      const read = reads[i]!;
-      if ('problem' in read) {
-        this.problem(line, read.problem);
-        continue;
-      }
-      const { cell, time } = read;
-      const ad = this.ads.get(cell.adId);
-      if (!ad) {
-        this.problem(line, `ad ${cell.adId} does not exist`);
-        continue;
-      }
-      if (time !== null) cell.day = ad.calendar.dayOf(time);
-      const refusal = ad.calendar.refusal(cell.day) ?? wholeMoneyProblem(cell, ad.currency, MINOR_UNIT_DIGITS[ad.currency as CurrencyCode] ?? 2);
-      if (refusal) {
-        this.problem(line, refusal);
-        continue;
-      }
-      // Once a line is bad nothing will land: the rest is only checked.
-      if (this.problemCount > 0) continue;
-      this.aggregator.add(cell);
-      this.impressions += cell.impressions;
-      this.clicks += cell.clicks;
-      this.spend[ad.currency] = (this.spend[ad.currency] ?? 0) + cell.spend;
-      if (this.firstDay === null || cell.day < this.firstDay) this.firstDay = cell.day;
-      if (this.lastDay === null || cell.day > this.lastDay) this.lastDay = cell.day;
-    }
-    if (this.problemCount > 0) this.aggregator.clear();
-    else if (this.aggregator.size >= FLUSH_FACTS || this.aggregator.people >= FLUSH_PEOPLE) await this.flush();
+    for (let i = 0; i < reads.length; i++) this.place(lines[i]!, reads[i]!);
+    await this.flushWhenFull();
   }
 
-  async flush(): Promise<void> {
-    const facts = this.aggregator.drain((adId) => this.ads.get(adId) ?? undefined);
-    this.factsWritten += await addFacts(this.trx, facts);
+  /** Reports a line or adds its cell (its ad looked up already). */
+  private place(line: number, read: ReadLine): void {
+    if ('problem' in read) {
+      this.problem(line, read.problem);
+      return;
+    }
+    const ad = this.ads.get(read.adId);
+    if (!ad) {
+      this.problem(line, `ad ${read.adId} does not exist`);
+      return;
+    }
+    if (read.time !== null) read.day = ad.calendar.dayOf(read.time);
+    const refusal = ad.calendar.refusal(read.day) ?? wholeMoneyProblem(read, ad.currency, MINOR_UNIT_DIGITS[ad.currency as CurrencyCode] ?? 2);
+    if (refusal) {
+      this.problem(line, refusal);
+      return;
+    }
+    // Once a line is bad nothing will land: the rest is only checked.
+    if (this.problemCount > 0) return;
+    this.aggregator.add(read);
+    this.impressions += read.impressions;
+    this.clicks += read.clicks;
+    this.spend[ad.currency] = (this.spend[ad.currency] ?? 0) + read.spend;
+    if (this.firstDay === null || read.day < this.firstDay) this.firstDay = read.day;
+    if (this.lastDay === null || read.day > this.lastDay) this.lastDay = read.day;
+  }
+
+  /**
+   * Writes what is held once memory reaches its bound: first the days before the latest one seen (a file in
+   * time order then writes each day once, not again at every batch that had a part of it), and everything when
+   * the latest day alone holds more than half the bound.
+   */
+  private async flushWhenFull(): Promise<void> {
+    if (this.problemCount > 0) this.aggregator.clear();
+    else if (this.full(1)) {
+      await this.flush(this.lastDay ?? undefined);
+      if (this.full(0.5)) await this.flush();
+    }
+  }
+
+  private full(share: number): boolean {
+    return this.aggregator.size >= FLUSH_FACTS * share || this.aggregator.people >= FLUSH_PEOPLE * share;
+  }
+
+  /** Adds the facts held (of the days before `before`, or all) to insight_facts. */
+  async flush(before?: string): Promise<void> {
+    const facts = this.aggregator.drain((adId) => this.ads.get(adId) ?? undefined, before);
+    if (facts.length > 0) this.factsWritten += await addFacts(this.trx, facts);
   }
 }
 
