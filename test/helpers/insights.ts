@@ -134,12 +134,15 @@ const PLACEMENTS = [
 
 export const daysAgo = (days: number) => Date.now() - days * 86_400_000;
 
-/** `count` events (deterministic for a seed) over the tree's ads and the last `days` days, times written both ways (ISO with offset, seconds). */
+/** `count` events (deterministic for a seed and day) over the tree's ads and the last `days` days, times written both ways (ISO with offset, seconds). */
 export function randomEvents(tree: AdTree, count: number, options: { seed: number; people: number; days: number }): DeliveryEvent[] {
   const next = random(options.seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+  // Counted back from the start of today (UTC), not from now: the same seed puts the same events on the same
+  // days of the account whatever the time of day, so a reach checked within 2% is the same estimate every run.
+  const startOfToday = Math.floor(Date.now() / 86_400_000) * 86_400_000;
   return Array.from({ length: count }, (_, i) => {
-    const ms = daysAgo(1 + next() * options.days);
+    const ms = startOfToday - (1 + next() * options.days) * 86_400_000;
     const [publisher, position, device] = pick(PLACEMENTS);
     const roll = next();
     const type = roll < 0.8 ? 'impression' : roll < 0.95 ? 'click' : 'action';
