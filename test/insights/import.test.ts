@@ -198,6 +198,28 @@ describe('events become facts equal to sums over the raw events', () => {
     expect(await bed.deps.db('insight_imports').where({ sha256: first.sha256 }).count({ n: '*' })).toEqual([{ n: TEST_DB === 'postgres' ? '1' : 1 }]);
   });
 
+  // The plan is SQLite's: PostgreSQL's planner scans a table this small whatever the query, so its plan would
+  // show nothing about the query's shape.
+  it.runIf(TEST_DB === 'sqlite')('finds the stored facts it adds to through the key index, never by reading the whole table', async () => {
+    const statements: Array<{ sql: string; bindings: unknown[] }> = [];
+    const listen = (query: { sql: string; bindings?: unknown[] }) => {
+      if (/^select .* from .insight_facts./i.test(query.sql)) statements.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    };
+    bed.deps.db.on('query', listen);
+    try {
+      await importEvents(bed.deps, randomEvents(tree, 2_000, { seed: 21, people: 12_000, days: 4 }));
+    } finally {
+      bed.deps.db.off('query', listen);
+    }
+    expect(statements.length).toBeGreaterThan(0);
+    for (const { sql, bindings } of statements) {
+      const plan: Array<{ detail: string }> = await bed.deps.db.raw(`explain query plan ${sql}`, bindings as never[]);
+      const steps = plan.map((step) => step.detail);
+      expect(steps.some((step) => /SEARCH insight_facts USING INDEX insight_facts_key/.test(step))).toBe(true);
+      expect(steps.filter((step) => /^SCAN insight_facts\b/.test(step))).toEqual([]);
+    }
+  });
+
   it('two imports of different files into the same account at once both land, neither losing the other’s additions', async () => {
     const own = await adTree(bed.world, organizationId, { adsPerAdSet: 2 });
     const a = randomEvents(own, 3_000, { seed: 31, people: 1_000, days: 2 });
