@@ -177,7 +177,7 @@ describe('npm start', () => {
     try {
       let url: string | undefined;
       for (let i = 0; i < 600 && !url; i++) {
-        url = /adgraph is serving GraphQL at (\S+)\/graphql/.exec(output)?.[1];
+        url = /"url":"(http:\/\/[^"]+)".*"msg":"adgraph is listening"/.exec(output)?.[1];
         if (!url) await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(url, output).toBeDefined();

@@ -29,7 +29,7 @@ export function createAdsLoaders(db: Db) {
     asyncRequestsOfAdSet: pagedChildren(db, asyncRequests, 'adset_id'),
     requestsOfSet: pagedChildren(db, asyncRequests, 'set_id'),
     /** status -> number of requests, per request set. */
-    requestStatusCountsOfSet: loaderMaker()<string, Map<string, number>>(async (setIds) => {
+    requestStatusCountsOfSet: loaderMaker()<string, Map<string, number>>('async_requests.status_counts_by_set_id', async (setIds) => {
       const rows = (await db('async_requests')
         .select('set_id', 'status')
         .count({ count: '*' })

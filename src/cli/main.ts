@@ -120,9 +120,12 @@ program
     }
     closeOnSignals(running, d);
     const publicUrl = running.url.replace('127.0.0.1', 'localhost');
-    d.log.info({ url: running.url }, 'adgraph is listening');
-    process.stdout.write(`\nadgraph is serving GraphQL at ${publicUrl}/graphql (open it in a browser for the IDE)\n`);
-    if (summary) printLoginHelp(publicUrl, summary);
+    d.log.info({ url: running.url, demoDataLoaded: summary !== undefined }, 'adgraph is listening');
+    // The banner is for a person at a terminal; anywhere else (a container, a pipe) stdout is JSON log lines only.
+    if (process.stdout.isTTY) {
+      process.stdout.write(`\nadgraph is serving GraphQL at ${publicUrl}/graphql (open it in a browser for the IDE)\n`);
+      if (summary) printLoginHelp(publicUrl, summary);
+    }
   });
 
 const db = program.command('db').description('database schema and demo data');

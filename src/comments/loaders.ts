@@ -22,7 +22,7 @@ export function createCommentLoaders(db: Db) {
       const key = `${column}:${value}`;
       let loader = likedBy.get(key);
       if (!loader) {
-        loader = makeLoader<string, boolean>(async (commentIds) => {
+        loader = makeLoader<string, boolean>(`comment_likes.liked_by_${column}`, async (commentIds) => {
           const rows = (await db(commentLikes.table)
             .whereIn('comment_id', commentIds as string[])
             .where(column, value)

@@ -14,6 +14,7 @@ import { createOAuthLoaders } from '../oauth/loaders.ts';
 import { loaderById, loaderGroup } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
 import type { JobRunner } from '../jobs/index.ts';
+import { noteCaller } from '../telemetry/request-scope.ts';
 
 /** What lives as long as the process: one per server. */
 export interface AppDeps {
@@ -86,5 +87,6 @@ export interface RequestContext extends AppDeps {
 }
 
 export function createRequestContext(deps: AppDeps, fields: { requestId: string; viewer: Principal; ip?: string; log?: Logger }): RequestContext {
+  noteCaller(fields.viewer);
   return { ...deps, ...fields, log: fields.log ?? deps.log, loaders: createLoaders(deps.db) };
 }

@@ -6,6 +6,7 @@ import { readsAscending, toSlice, type Slice, type PageRequest } from './paginat
 import { isNumericId, isUuid } from './ids.ts';
 import { badInput } from '../errors/index.ts';
 import type { RawCondition } from './conditions.ts';
+import { dataLoaderBatchSize } from '../telemetry/metrics.ts';
 
 /**
  * Generic batched reads. Stores build their DataLoaders from these, so a GraphQL query resolving many
@@ -141,9 +142,10 @@ class BatchGroup {
     }
   };
 
-  /** A batch function whose answer is handed over with the rest of its cohort. */
-  wrap<K, V>(load: (keys: readonly K[]) => Promise<V[]>): (keys: readonly K[]) => Promise<V[]> {
+  /** A batch function whose answer is handed over with the rest of its cohort; its size is observed under `name`. */
+  wrap<K, V>(name: string, load: (keys: readonly K[]) => Promise<V[]>): (keys: readonly K[]) => Promise<V[]> {
     return async (keys) => {
+      dataLoaderBatchSize.observe({ loader: name }, keys.length);
       const cohort = this.sending;
       cohort?.join();
       try {
@@ -172,16 +174,17 @@ export function loaderGroup<T>(build: () => T): T {
 
 /**
  * A maker of DataLoaders in the group of the loaders being built now (inside loaderGroup), for loaders made
- * now or later, on first use.
+ * now or later, on first use. Every DataLoader is made here: `name` (a fixed text such as `ad_sets.byId`, never
+ * data) labels its batch sizes in /metrics.
  */
 export function loaderMaker() {
   const group = building ?? sharedGroup;
-  return <K, V>(load: (keys: readonly K[]) => Promise<V[]>) => new DataLoader<K, V>(group.wrap(load), { batchScheduleFn: group.schedule });
+  return <K, V>(name: string, load: (keys: readonly K[]) => Promise<V[]>) => new DataLoader<K, V>(group.wrap(name, load), { batchScheduleFn: group.schedule });
 }
 
 /** One object per id (null when absent), in one `where id in (...)` per batch. */
 export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): DataLoader<string, T | null> {
-  return loaderMaker()<string, T | null>(async (ids) => {
+  return loaderMaker()<string, T | null>(`${mapping.table}.by_${column}`, async (ids) => {
     const rows = await db(mapping.table).whereIn(column, ids as string[]);
     const byKey = new Map(rows.map((row: Record<string, unknown>) => [String(row[column]), mapping.fromRow(row)]));
     return ids.map((id) => byKey.get(id) ?? null);
@@ -190,7 +193,7 @@ export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): 
 
 /** Every row whose `column` equals the key, for small child lists (a user's memberships, say). */
 export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string, orderBy = 'id'): DataLoader<string, T[]> {
-  return loaderMaker()<string, T[]>(async (keys) => {
+  return loaderMaker()<string, T[]>(`${mapping.table}.all_by_${column}`, async (keys) => {
     const rows = await db(mapping.table)
       .whereIn(column, keys as string[])
       .orderBy(orderBy);
@@ -272,7 +275,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       const key = `${JSON.stringify(request)};${filtersKey(filters)}`;
       let loader = pageLoaders.get(key);
       if (!loader) {
-        loader = makeLoader<string, Slice<T>>(async (parentIds) => {
+        loader = makeLoader<string, Slice<T>>(`${table}.page_by_${parentColumn}`, async (parentIds) => {
           if (parentIds.length === 1) {
             // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
             return [await fetchSlice(db, mapping, request, { ...filters, [parentColumn]: parentIds[0]! })];
@@ -289,7 +292,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       const key = filtersKey(filters);
       let loader = countLoaders.get(key);
       if (!loader) {
-        loader = makeLoader<string, number>(async (parentIds) => {
+        loader = makeLoader<string, number>(`${table}.count_by_${parentColumn}`, async (parentIds) => {
           const query = db(mapping.table)
             .select(parentColumn)
             .count({ count: '*' })

@@ -1,4 +1,5 @@
-import { DateTimeResolver, BigIntResolver, JSONResolver, EmailAddressResolver } from 'graphql-scalars';
+import { DateTimeResolver, JSONResolver, EmailAddressResolver } from 'graphql-scalars';
+import { BigIntScalar } from './big-int.ts';
 import type { Resolvers } from './__generated__/resolvers-types.ts';
 import { badInput } from '../errors/index.ts';
 import { resolveNode } from './node.ts';
@@ -14,7 +15,7 @@ const MAX_NODES = 100;
 
 const rootResolvers: Resolvers = {
   DateTime: DateTimeResolver,
-  BigInt: BigIntResolver,
+  BigInt: BigIntScalar,
   JSON: JSONResolver,
   EmailAddress: EmailAddressResolver,
   Node: {

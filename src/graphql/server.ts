@@ -15,6 +15,7 @@ import { jsonBody } from '../http/body.ts';
 import { queryParameters } from '../http/query.ts';
 import { DomainError } from '../errors/index.ts';
 import { describeJsonFault, firstJsonFault, type JsonFault } from '../text/json-limits.ts';
+import { observeGraphQL } from '../telemetry/graphql.ts';
 
 /**
  * Logs each GraphQL error at the level of whose fault it is, with the request's own logger (and so its request
@@ -84,6 +85,7 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
       ...(armor.plugins as unknown as ApolloServerPlugin<RequestContext>[]),
       complexityLimitPlugin<RequestContext>({ maxObjects, maxFields: maxCost }),
       logGraphQLErrors,
+      observeGraphQL<RequestContext>(),
       // The IDE is served by src/graphql/ide.ts from this server's own files, not Apollo's CDN-hosted page.
       ApolloServerPluginLandingPageDisabled(),
       // No type sets cache hints, and the plugin wraps every field's resolver: a third of the CPU of a large

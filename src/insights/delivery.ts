@@ -63,13 +63,13 @@ export function createDeliveryLoaders(db: Db) {
   const make = loaderMaker();
   return {
     /** Spend in minor units (0 without statistics). */
-    spend: make<Key, number>(async (keys) => {
+    spend: make<Key, number>('delivery.spend', async (keys) => {
       const sums = new Array<number>(keys.length).fill(0);
       for (const row of await perKey(db, keys, 'spend')) sums[Number(row.k)]! += Number(row.spend);
       return sums;
     }),
     /** The days of statistics (impressions and actions), for what learning counts. */
-    days: make<Key, LearningDay[]>(async (keys) => {
+    days: make<Key, LearningDay[]>('delivery.days', async (keys) => {
       const days = keys.map((): LearningDay[] => []);
       for (const row of await perKey(db, keys, 'impressions, actions'))
         days[Number(row.k)]!.push({ impressions: Number(row.impressions), actions: json(row.actions) });

@@ -4,6 +4,8 @@ import type { AppDeps } from '../context/index.ts';
 import { dialect } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../logging/index.ts';
+import { jobDuration, jobOutcomes } from '../telemetry/metrics.ts';
+import { outsideRequestScope } from '../telemetry/request-scope.ts';
 
 /**
  * Durable background jobs. A domain registers a job kind: the table its jobs live in (one row each, with the
@@ -139,6 +141,9 @@ export async function runClaimed<J extends QueuedJob>(
 ): Promise<void> {
   const log = deps.log.child({ job: kind.name, jobId: job.id });
   const lease = leaseOf(deps.db, kind, job, instanceId, options.leaseSeconds ?? deps.config.asyncJobs.leaseSeconds);
+  const timer = jobDuration.startTimer({ kind: kind.name });
+  /** How this run ended, for /metrics: done, failed (the caller reads why), retried, given_up, claim_lost, interrupted. */
+  let outcome: string;
   const end = async (error: DomainError) => {
     await lease.finish(deps.db, kind.failed(error, job, deps));
     log.info({ code: error.graph?.code, subcode: error.graph?.subcode }, 'job failed');
@@ -146,21 +151,36 @@ export async function runClaimed<J extends QueuedJob>(
   try {
     try {
       await kind.run(deps, job, lease, log);
+      outcome = 'done';
       log.info('job done');
     } catch (error) {
       if (error instanceof ClaimLost) throw error;
-      if (error instanceof DomainError && error.code !== 'SERVICE_UNAVAILABLE') return await end(error);
+      if (error instanceof DomainError && error.code !== 'SERVICE_UNAVAILABLE') {
+        await end(error);
+        outcome = 'failed';
+        return;
+      }
       log.error({ err: error }, 'job hit an unexpected error');
       if (job.attempts >= (options.maxAttempts ?? MAX_ATTEMPTS)) {
         await end(new DomainError('BAD_USER_INPUT', 'An unknown error occurred', { graph: { code: 1, isTransient: true } }));
+        outcome = 'given_up';
       } else {
         // Back in the queue for another attempt.
         await lease.finish(deps.db, { status: kind.queue.waiting });
+        outcome = 'retried';
       }
     }
   } catch (error) {
-    if (error instanceof ClaimLost) log.warn('job claim lost (lease expired): another instance runs it');
-    else log.warn({ err: { message: (error as Error).message } }, 'job could not run: it runs again when its lease expires');
+    if (error instanceof ClaimLost) {
+      outcome = 'claim_lost';
+      log.warn('job claim lost (lease expired): another instance runs it');
+    } else {
+      outcome = 'interrupted';
+      log.warn({ err: { message: (error as Error).message } }, 'job could not run: it runs again when its lease expires');
+    }
+  } finally {
+    timer();
+    jobOutcomes.inc({ kind: kind.name, outcome: outcome! });
   }
 }
 
@@ -211,7 +231,8 @@ export function startJobRunner(deps: AppDeps, kinds: readonly AnyJobKind[], opti
       again = true;
       return;
     }
-    running = loop().finally(() => {
+    // A request that stored a job wakes the runner: its work is not that request's (statements, trace).
+    running = outsideRequestScope(loop).finally(() => {
       running = undefined;
       schedule();
     });

@@ -1,7 +1,18 @@
 import express, { type Router } from 'express';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AppDeps } from '../context/index.ts';
 import { pendingMigrations } from '../db/migrate.ts';
+import type { AnyJobKind } from '../jobs/index.ts';
+import { countStatementsPerRequest, registerProcessMetrics, sqlStatementsPerRequest } from '../telemetry/metrics.ts';
+import { newRequestScope, runInRequestScope, type RequestScope } from '../telemetry/request-scope.ts';
+import { JOB_KINDS } from './jobs.ts';
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    /** What the request did, for its log line and metrics (src/telemetry/request-scope.ts). */
+    requestScope?: RequestScope;
+  }
+}
 
 /**
  * /healthz: the process answers. /readyz: the database answers and its schema is current, and the server is not
@@ -25,14 +36,48 @@ export function healthRoutes(deps: AppDeps, stopping: () => boolean): Router {
   return router;
 }
 
+/** Paths a monitor polls: their statements would drown the requests' in the histogram. */
+const PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Jobs of each kind waiting for a runner, and held by one (running, or their instance died and the lease has not expired). */
+function queueDepth(deps: AppDeps, kinds: readonly AnyJobKind[], registry: Registry): void {
+  new Gauge({
+    name: 'adgraph_jobs_queue_depth',
+    help: 'Background jobs waiting (state=waiting) or claimed by an instance (state=held), by kind; read from the database at each scrape',
+    labelNames: ['kind', 'state'],
+    registers: [registry],
+    async collect() {
+      try {
+        for (const { name, queue } of kinds) {
+          const rows = (await deps
+            .db(queue.table)
+            .select('status')
+            .count({ count: '*' })
+            .whereIn('status', [queue.waiting, ...queue.held])
+            .groupBy('status')) as Array<{ status: string; count: number | string }>;
+          const count = (statuses: readonly string[]) => rows.filter((row) => statuses.includes(row.status)).reduce((sum, row) => sum + Number(row.count), 0);
+          this.set({ kind: name, state: 'waiting' }, count([queue.waiting]));
+          this.set({ kind: name, state: 'held' }, count(queue.held));
+        }
+      } catch {
+        // A database that is down has no depth to give; /readyz says why, and the rest of the scrape still answers.
+        this.reset();
+      }
+    },
+  });
+}
+
 /**
- * Prometheus metrics: process defaults, one histogram of request durations by surface and status, and the
- * bcrypt pool's comparisons.
+ * Prometheus metrics: process defaults, request durations by surface and status, the bcrypt pool's comparisons,
+ * SQL statements per request, what the lower layers record (src/telemetry/metrics.ts) and the job queue's depth.
  */
 export function metrics(deps: AppDeps) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registry.registerMetric(deps.passwords.verifications);
+  registerProcessMetrics(registry);
+  queueDepth(deps, JOB_KINDS, registry);
+  countStatementsPerRequest(deps.db);
   const duration = new Histogram({
     name: 'adgraph_http_request_duration_seconds',
     help: 'HTTP request duration by surface',
@@ -47,12 +92,15 @@ export function metrics(deps: AppDeps) {
     const end = duration.startTimer();
     // Read the path now: a mounted router (/graphql, /api/v2) strips its prefix from req.url while it runs.
     const path = req.path;
+    const scope = newRequestScope();
+    res.locals.requestScope = scope;
     res.on('finish', () => {
       const labels = { method: req.method, surface: surfaceOf(path), status: String(res.statusCode) };
       end(labels);
       if (res.statusCode >= 500) errors.inc({ surface: labels.surface });
+      if (!PROBES.has(path)) sqlStatementsPerRequest.observe({ surface: labels.surface }, scope.sqlStatements);
     });
-    next();
+    runInRequestScope(scope, next);
   };
   const route: express.RequestHandler = async (_req, res) => {
     res.setHeader('Content-Type', registry.contentType);

@@ -3,6 +3,7 @@ import { pinoHttp } from 'pino-http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SECRET_NAMES, type Logger } from '../logging/index.ts';
 import { decodeFormComponent } from '../text/form-encoding.ts';
+import type { RequestScope } from '../telemetry/request-scope.ts';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -40,6 +41,21 @@ export function redactUrl(url: string | undefined): string | undefined {
 }
 
 /**
+ * What a request's line says of what it did, once it is done: the caller's ids, the GraphQL operation, the error
+ * codes answered and the SQL statements sent (src/telemetry/request-scope.ts). Nothing at its start.
+ */
+function requestOutcome(res: ServerResponse): Record<string, unknown> {
+  const scope = (res as ServerResponse & { locals?: { requestScope?: RequestScope } }).locals?.requestScope;
+  if (!scope) return {}; // the start: the metrics middleware, after this one, has not made it yet
+  return {
+    ...(scope.caller ? { caller: scope.caller } : {}),
+    ...(scope.graphql ? { graphql: scope.graphql } : {}),
+    ...(scope.errorCodes.length > 0 ? { errorCodes: scope.errorCodes } : {}),
+    sqlStatements: scope.sqlStatements,
+  };
+}
+
+/**
  * One log line per request with a request id (taken from X-Request-Id when it looks sane, so a caller's
  * id follows the request through), echoed back in the X-Request-Id response header.
  */
@@ -61,6 +77,7 @@ export function httpLogging(logger: Logger) {
       }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
+    customProps: (_req, res) => requestOutcome(res),
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
     // The cause of a 500 is logged once, with its stack, where it is handled; this request line only says that the
     // request failed (pino-http would otherwise attach an invented "failed with status code 500" error and stack).

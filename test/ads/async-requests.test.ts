@@ -370,7 +370,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * listens; stop() sends SIGTERM to that process (by its pid) and waits for it to exit.
  */
 async function serveProcess(database: TestDatabase) {
-  const env = cliEnv(database, { PORT: '0', SEED_DEMO: 'false', ASYNC_POLL_MS: '50', LOG_LEVEL: 'warn' });
+  const env = cliEnv(database, { PORT: '0', SEED_DEMO: 'false', ASYNC_POLL_MS: '50', LOG_LEVEL: 'info' });
   const child: ChildProcess = spawn(process.execPath, [...CLI_ARGS, 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -384,7 +384,7 @@ async function serveProcess(database: TestDatabase) {
   await eventually(
     async () => {
       if (child.exitCode !== null) throw new Error(`adgraph serve exited (${child.exitCode}): ${stderr}`);
-      return stdout.includes('adgraph is serving');
+      return stdout.includes('"msg":"adgraph is listening"');
     },
     30_000,
     'adgraph serve to listen',

@@ -25,7 +25,7 @@ export interface ServeChild {
   logs(): Array<Record<string, unknown>>;
   /** Resolves when stdout or stderr matches; rejects when the process exits first or after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
-  /** The address it serves, from its banner (`http://localhost:<port>/graphql`), on 127.0.0.1. */
+  /** The address it serves, from its `adgraph is listening` log line (so LOG_LEVEL must be info or lower). */
   url(): Promise<string>;
   exited: Promise<Exit & { at: number }>;
   /** Sends a signal (if it still runs): to its pid, or to `npm start`'s whole process group as a terminal does. */
@@ -33,6 +33,9 @@ export interface ServeChild {
   /** SIGKILL if still running; for clean-up after a failed assertion. */
   dispose(): Promise<void>;
 }
+
+/** The log line saying where the server listens (over a pipe there is no banner): its `url` field. */
+export const LISTENING_LINE = /^\{.*"url":"(http:\/\/[^"]+)".*"msg":"adgraph is listening"\}$/m;
 
 /** `cli`: node's arguments that start the command line; the TypeScript sources unless a test says (the compiled bin). */
 export function spawnServe(
@@ -119,8 +122,8 @@ function watchServe(child: ChildProcessByStdio<null, Readable, Readable>, kill: 
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     waitFor,
     async url() {
-      const [, port] = await waitFor(/serving GraphQL at http:\/\/localhost:(\d+)\/graphql/);
-      return `http://127.0.0.1:${port}`;
+      const [, url] = await waitFor(LISTENING_LINE);
+      return url!;
     },
     exited,
     signal(signal) {

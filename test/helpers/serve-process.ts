@@ -13,10 +13,10 @@ export interface ServeProcess {
 
 /**
  * `adgraph serve` in a child process over a test database (a SQLite file, or the test's PostgreSQL schema through
- * PGOPTIONS), on a free loopback port, without demo data, logging warnings only. Resolves once it listens.
+ * PGOPTIONS), on a free loopback port, without demo data, logging at info (its `adgraph is listening` line gives the port). Resolves once it listens.
  */
 export async function startServeProcess(database: Pick<TestDatabase, 'url' | 'schema'>, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawnServe(database, { SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...env });
+  const child = spawnServe(database, { SEED_DEMO: 'false', LOG_LEVEL: 'info', ...env });
   const output = () => `stdout: ${child.stdout()}\nstderr: ${child.stderr()}`;
   let url: string;
   try {

@@ -125,7 +125,7 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
       expect(await ready.json()).toEqual({ status: 'ready' });
     }
     expect(await appliedMigrations(database.db)).toEqual(await everyMigrationOnce());
-    const seeded = [a, b].filter((instance) => instance.output().includes('Demo data loaded'));
+    const seeded = [a, b].filter((instance) => instance.output().includes('"demoDataLoaded":true'));
     expect(seeded, [a, b].map((instance) => instance.output()).join('\n')).toHaveLength(1);
     // The demo organizations once each (and this test's own): a second seed would repeat their names.
     const [{ n: organizations, names }] = (await database

@@ -86,7 +86,7 @@ async function start(database: string): Promise<Start> {
 
   let port: string | undefined;
   for (const startedAt = Date.now(); !port && !ended && Date.now() - startedAt < START_TIMEOUT_MS; await sleep(50)) {
-    port = /adgraph is serving GraphQL at http:\/\/localhost:(\d+)\//.exec(output)?.[1];
+    port = /"url":"http:\/\/127\.0\.0\.1:(\d+)".*"msg":"adgraph is listening"/.exec(output)?.[1];
   }
   let answered = false;
   if (port)
