@@ -5,31 +5,15 @@
  * Needs /usr/bin/chromium (`apt-get install -y chromium`). Without it the suite is skipped locally, with a
  * warning, and fails under CI=true so the check cannot silently disappear there.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer } from './helpers/server.ts';
 import { PASSWORD, worldBuilder } from './helpers/world.ts';
+import { assertChromium, CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, warnIfSkipped } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const required = process.env.CI === 'true';
-if (!hasChromium && !required) {
-  console.warn(`\n*** SKIPPING test/ide.browser.test.ts: ${CHROMIUM} is missing (apt-get install -y chromium) ***\n`);
-}
-
-// The machine's network is closed: without the background-networking flags Chromium keeps trying
-// (and failing) to reach Google's hosts, which would also pollute the foreign-request check below.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+warnIfSkipped('test/ide.browser.test.ts');
 
 const SCREENSHOT = fileURLToPath(new URL('../.tmp/ide.png', import.meta.url));
 
@@ -75,12 +59,12 @@ async function setEditor(page: Page, selector: string, text: string): Promise<vo
   );
 }
 
-describe.skipIf(!hasChromium && !required)('GraphQL IDE in Chromium', () => {
+describe.skipIf(!hasChromium && !chromiumRequired)('GraphQL IDE in Chromium', () => {
   let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
+    assertChromium();
     server = await startTestServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   }, 60_000);
