@@ -34,6 +34,16 @@ describe('configuration', () => {
     [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /^KEEP_ALIVE_TIMEOUT_MS must be/],
     [{ SHUTDOWN_DRAIN_MS: '10000' }, /^SHUTDOWN_DRAIN_MS must be less than SHUTDOWN_TIMEOUT_MS \(10000\), which bounds the whole shutdown, got 10000$/],
     [{ SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '3000' }, /^SHUTDOWN_DRAIN_MS must be less than SHUTDOWN_TIMEOUT_MS \(3000\)/],
+    [{ CORS_ORIGINS: '*', CORS_CREDENTIALS: 'true' }, /^CORS_ORIGINS may not be \* while CORS_CREDENTIALS is true/],
+    [{ CORS_ORIGINS: '*,http://localhost:5173' }, /^CORS_ORIGINS is either \* alone or a comma list of origins, not both$/],
+    [{ CORS_ORIGINS: 'http://localhost:5173/' }, /^CORS_ORIGINS must be a comma list of origins .*, got "http:\/\/localhost:5173\/"$/],
+    [{ CORS_ORIGINS: 'https://App.example.com' }, /got "https:\/\/App.example.com"$/],
+    [{ CORS_ORIGINS: 'https://app.example.com:443' }, /got "https:\/\/app.example.com:443"$/],
+    [{ CORS_ORIGINS: 'localhost:5173' }, /got "localhost:5173"$/],
+    [{ CORS_ORIGINS: 'null' }, /got "null"$/],
+    [{ CORS_ORIGINS: 'https://app.example.com/spa' }, /got "https:\/\/app.example.com\/spa"$/],
+    [{ CORS_CREDENTIALS: 'sometimes' }, /^CORS_CREDENTIALS must be true or false/],
+    [{ CORS_MAX_AGE_SECONDS: '100000' }, /^CORS_MAX_AGE_SECONDS must be between 0 and 86400/],
   ])('rejects %j', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -53,6 +63,14 @@ describe('configuration', () => {
     [{ TRUST_PROXY: '::1,FC00::/7,linklocal' }, { trustProxy: ['::1', 'fc00::/7', 'linklocal'] }],
     [{ SHUTDOWN_DRAIN_MS: '5000' }, { shutdownDrainMs: 5_000, shutdownTimeoutMs: 10_000 }],
     [{}, { keepAliveTimeoutMs: 65_000 }],
+    [{}, { cors: { origins: [], credentials: false, maxAgeSeconds: 600 } }],
+    [
+      { CORS_ORIGINS: ' http://localhost:5173 ,https://app.example.com,http://localhost:5173' },
+      { cors: { origins: ['http://localhost:5173', 'https://app.example.com'] } },
+    ],
+    [{ CORS_ORIGINS: 'http://[::1]:8080' }, { cors: { origins: ['http://[::1]:8080'] } }],
+    [{ CORS_ORIGINS: '*' }, { cors: { origins: '*', credentials: false } }],
+    [{ CORS_ORIGINS: 'https://app.example.com', CORS_CREDENTIALS: 'true', CORS_MAX_AGE_SECONDS: '0' }, { cors: { credentials: true, maxAgeSeconds: 0 } }],
     [{ KEEP_ALIVE_TIMEOUT_MS: '620000' }, { keepAliveTimeoutMs: 620_000 }],
     [
       { SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '0' },

@@ -5,32 +5,46 @@
  * Needs /usr/bin/chromium (`apt-get install -y chromium`). Without it the suite is skipped locally, with a
  * warning, and fails under CI=true so the check cannot silently disappear there.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer } from './helpers/server.ts';
+import { PASSWORD, worldBuilder } from './helpers/world.ts';
+import { assertChromium, CHROMIUM, CHROMIUM_ARGS, chromiumRequired, hasChromium, warnIfSkipped } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-const required = process.env.CI === 'true';
-if (!hasChromium && !required) {
-  console.warn(`\n*** SKIPPING test/ide.browser.test.ts: ${CHROMIUM} is missing (apt-get install -y chromium) ***\n`);
-}
-
-// The machine's network is closed: without the background-networking flags Chromium keeps trying
-// (and failing) to reach Google's hosts, which would also pollute the foreign-request check below.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+warnIfSkipped('test/ide.browser.test.ts');
 
 const SCREENSHOT = fileURLToPath(new URL('../.tmp/ide.png', import.meta.url));
+
+const QUERY_EDITOR = '.graphiql-query-editor .CodeMirror';
+const VISIBLE_TOOL_EDITOR = '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror';
+
+/** The text of the CodeMirror 5 editor under `selector`. */
+async function editorText(page: Page, selector: string): Promise<string> {
+  await page.locator(selector).first().waitFor({ state: 'visible', timeout: 30_000 });
+  return page.evaluate((sel) => (document.querySelector(sel) as Element & { CodeMirror: { getValue(): string } }).CodeMirror.getValue(), selector);
+}
+
+/** The Headers tab's text (the editor tools are opened on that tab first). */
+async function headersText(page: Page): Promise<string> {
+  await page.locator('.graphiql-editor-tools button[data-name="headers"]').click();
+  return editorText(page, VISIBLE_TOOL_EDITOR);
+}
+
+/** Runs the query editor's document and waits for a result containing `expected`. */
+async function runAndWait(page: Page, expected: string): Promise<string> {
+  await page.locator('.graphiql-execute-button').click();
+  await page.waitForFunction(
+    (text) => {
+      const el = document.querySelector('.graphiql-response .CodeMirror') as (Element & { CodeMirror?: { getValue(): string } }) | null;
+      return el?.CodeMirror?.getValue().includes(text) ?? false;
+    },
+    expected,
+    { timeout: 15_000 },
+  );
+  return editorText(page, '.graphiql-response .CodeMirror');
+}
 
 /** Sets the text of the CodeMirror 5 editor under `selector` (GraphiQL 3 uses CodeMirror 5). */
 async function setEditor(page: Page, selector: string, text: string): Promise<void> {
@@ -45,12 +59,12 @@ async function setEditor(page: Page, selector: string, text: string): Promise<vo
   );
 }
 
-describe.skipIf(!hasChromium && !required)('GraphQL IDE in Chromium', () => {
+describe.skipIf(!hasChromium && !chromiumRequired)('GraphQL IDE in Chromium', () => {
   let server: Awaited<ReturnType<typeof startTestServer>> | undefined;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`CI=true but ${CHROMIUM} is missing: apt-get install -y chromium`);
+    assertChromium();
     server = await startTestServer();
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   }, 60_000);
@@ -115,4 +129,69 @@ describe.skipIf(!hasChromium && !required)('GraphQL IDE in Chromium', () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 90_000);
+
+  describe('sign-in panel and remembered headers', () => {
+    let email: string;
+
+    beforeAll(async () => {
+      const world = worldBuilder(server!.deps);
+      const org = await world.organization();
+      email = (await world.user({ organizationId: org.id, role: 'advertiser' })).user.email;
+    });
+
+    /** Opens the IDE in a fresh browser profile and signs in through the panel. */
+    async function signIn(remember: boolean) {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+      page.on('console', (m) => void (m.type() === 'error' && problems.push(`console: ${m.text()}`)));
+      await page.goto(new URL('/graphql', server!.url).href);
+
+      // A first visit opens on the starter document: how to sign in, then the README's query.
+      const starter = await editorText(page, QUERY_EDITOR);
+      expect(starter).toContain('mutation SignIn($input: LoginInput!)');
+      expect(starter).toContain('query AdAccounts');
+
+      await page.locator('.graphiql-sidebar button[aria-label="Show Sign in"]').click();
+      await page.locator('.adgraph-sign-in input[name="email"]').fill(email);
+      await page.locator('.adgraph-sign-in input[name="password"]').fill(PASSWORD);
+      await page.locator('.adgraph-sign-in input[name="remember"]').setChecked(remember);
+      await page.locator('.adgraph-sign-in button[type="submit"]').click();
+      await page.locator('.adgraph-sign-in-status', { hasText: 'Signed in until' }).waitFor({ timeout: 15_000 });
+      const headers = JSON.parse(await headersText(page)) as Record<string, string>;
+      const token = headers['Service-Session-Token']!;
+      // A real session of that user, and the password went nowhere but the login request.
+      expect((await server!.graphql('{ me { email } }', {}, token)).body.data?.me?.email).toBe(email);
+      expect(await page.locator('.adgraph-sign-in input[name="password"]').inputValue()).toBe('');
+      const stored = await page.evaluate(() => JSON.stringify({ ...window.localStorage }));
+      expect(stored).not.toContain(PASSWORD);
+      return { context, page, token, problems };
+    }
+
+    it('puts the token into the headers, keeps it over a reload when asked, and a query works', async () => {
+      const { context, page, token, problems } = await signIn(true);
+      // GraphiQL writes the headers to localStorage half a second after they change.
+      await page.waitForFunction((value) => JSON.stringify({ ...window.localStorage }).includes(value), token, { timeout: 10_000 });
+      await page.reload();
+      expect(JSON.parse(await headersText(page))).toEqual({ 'Service-Session-Token': token });
+      await setEditor(page, QUERY_EDITOR, '{ me { email } }');
+      const sent = page.waitForRequest((r) => r.method() === 'POST' && r.postData()?.includes('me { email }') === true);
+      const result = await runAndWait(page, email);
+      expect((await sent).headers()['service-session-token']).toBe(token);
+      expect(JSON.parse(result)).toEqual({ data: { me: { email } } });
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 90_000);
+
+    it('forgets the token on reload unless asked to remember it (the opt-in)', async () => {
+      const { context, page, token, problems } = await signIn(false);
+      await page.waitForTimeout(1_000); // past GraphiQL's half-second delay before it stores anything
+      expect(await page.evaluate(() => JSON.stringify({ ...window.localStorage }))).not.toContain(token);
+      await page.reload();
+      expect(await headersText(page)).not.toContain(token);
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 90_000);
+  });
 });

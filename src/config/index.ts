@@ -2,6 +2,7 @@ import { DEFAULT_HIGH_INCOME_COUNTRIES, type BudgetSettings } from '../ads/rules
 import { DEFAULT_RATES_PER_USD, parseRateTable, type RateTable } from '../ads/rules/currencies.ts';
 import { AD_SET_LIMIT, AD_SET_LIMIT_BULK, type AdSetLimits } from '../ads/rules/limits.ts';
 import { LOG_LEVELS, type LogLevel } from '../logging/levels.ts';
+import { parseCorsOrigins, type CorsSettings } from './cors.ts';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.ts';
 import { availableParallelism } from 'node:os';
 
@@ -17,6 +18,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Proxies whose X-Forwarded-For names the client (Express's `trust proxy`); none unless TRUST_PROXY says. */
   trustProxy: TrustProxy;
+  /** Browser pages on other origins that may call /graphql, /api/v2, /v24.0 and /oauth2 (none unless CORS_ORIGINS says). */
+  cors: CorsSettings;
   seedDemo: boolean;
   sessionTtlSeconds: number;
   tokenTtlSeconds: number;
@@ -142,6 +145,14 @@ function trustProxy(env: Env): TrustProxy {
   return parsed;
 }
 
+function cors(env: Env): CorsSettings {
+  const credentials = boolean(env, 'CORS_CREDENTIALS', false);
+  const origins = parseCorsOrigins(env.CORS_ORIGINS, credentials);
+  if (typeof origins === 'object' && 'problem' in origins) throw new ConfigError(`CORS_ORIGINS ${origins.problem}`);
+  // 600 s: a changed list reaches browsers within ten minutes. Chromium caps it at 7200 s whatever is sent.
+  return { origins, credentials, maxAgeSeconds: integer(env, 'CORS_MAX_AGE_SECONDS', 600, 0, 86_400) };
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -208,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     logLevel: logLevel(env),
     trustProxy: trustProxy(env),
+    cors: cors(env),
     seedDemo: boolean(env, 'SEED_DEMO', true),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 86_400, 60, 31_536_000),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 300, 10, 86_400),

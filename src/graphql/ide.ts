@@ -74,20 +74,202 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The bootstrap script. Generated so the endpoint is baked in; served as a file because of the CSP. */
+/**
+ * The document a first visit opens on (GraphiQL keeps the user's own tabs after that): how to sign in, then the
+ * README's first query. The password goes into the Sign in panel or the Variables, never into the document, so it
+ * stays out of the history GraphiQL keeps.
+ */
+export const STARTER_DOCUMENT = `# adgraph GraphQL IDE
+#
+# 1. Sign in: open the key button on the left (Sign in), enter your e-mail and password; the session token
+#    goes into the Headers tab as Service-Session-Token. Or run SignIn below with Variables
+#    {"input": {"email": "...", "password": "..."}} and copy the token into Headers yourself.
+# 2. Run AdAccounts (the run button offers each operation of this document).
+#
+# Headers are forgotten on reload unless "Remember the token" (or Settings > Persist headers) is on:
+# only turn it on on a device you trust.
+
+mutation SignIn($input: LoginInput!) {
+  login(input: $input) {
+    sessionToken
+    expiresAt
+  }
+}
+
+query AdAccounts {
+  adAccounts(first: 5) {
+    nodes {
+      actId
+      name
+      currency
+      adSets(first: 10, status: [ACTIVE]) {
+        totalCount
+        nodes {
+          name
+          effectiveStatus
+          dailyBudget
+          campaign {
+            name
+          }
+          ads {
+            nodes {
+              name
+            }
+          }
+        }
+      }
+    }
+  }
+}
+`;
+
+/**
+ * The bootstrap script. Generated so the endpoint is baked in; served as a file because of the CSP.
+ *
+ * Headers persist as GraphiQL's opt-in: `shouldPersistHeaders` is left unset, so they are not kept unless the user
+ * turns on Settings > Persist headers (GraphiQL stores that choice), or ticks "Remember the token" in the Sign in
+ * panel, which turns on the same setting.
+ */
 function startScript(endpoint: string): string {
   return `// Mounts GraphiQL (globals React, ReactDOM, GraphiQL come from the UMD builds loaded before this file).
 (function () {
   'use strict';
-  // createFetcher POSTs with content-type: application/json, which Apollo's CSRF prevention requires.
-  var fetcher = GraphiQL.createFetcher({ url: new URL(${JSON.stringify(endpoint)}, window.location.href).href });
+  var h = React.createElement;
+  var url = new URL(${JSON.stringify(endpoint)}, window.location.href).href;
+  // createFetcher POSTs with content-type: application/json, which Apollo's CSRF prevention accepts.
+  var fetcher = GraphiQL.createFetcher({ url: url });
+  var TOKEN_HEADER = 'Service-Session-Token';
+  var SIGN_IN = 'mutation SignIn($input: LoginInput!) { login(input: $input) { sessionToken expiresAt } }';
+
+  function post(body, headers) {
+    return fetch(url, {
+      method: 'POST',
+      headers: Object.assign({ 'content-type': 'application/json', accept: 'application/json' }, headers || {}),
+      body: JSON.stringify(body),
+    }).then(function (response) {
+      return response.json();
+    });
+  }
+
+  // The Headers tab's text as an object; text that is not a JSON object is replaced rather than lost silently.
+  function parseHeaders(text) {
+    try {
+      var parsed = JSON.parse(text || '{}');
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
+    } catch (e) {
+      return {};
+    }
+  }
+
+  function KeyIcon() {
+    return h(
+      'svg',
+      { viewBox: '0 0 24 24', width: '1em', height: '1em', fill: 'none', stroke: 'currentColor', strokeWidth: 1.5, 'aria-hidden': 'true' },
+      h('circle', { cx: 8, cy: 15, r: 4 }),
+      h('path', { d: 'M11 12l9-9M17 6l3 3M15 8l2 2' }),
+    );
+  }
+
+  // A password in this form goes straight to the login mutation: it never enters the editors or their history.
+  function SignInPanel() {
+    var editorState = GraphiQL.React.useHeadersEditorState();
+    var headersText = editorState[0];
+    var setHeadersText = editorState[1];
+    var editor = GraphiQL.React.useEditorContext({ nonNull: true });
+    var status = React.useState('');
+    var busy = React.useState(false);
+    var pendingToken = React.useState(null);
+    var token = parseHeaders(headersText)[TOKEN_HEADER];
+
+    // The token goes into the headers only once the persistence choice has been rendered: the headers editor
+    // stores what it is given with the setting it had when the text changed.
+    React.useEffect(
+      function () {
+        if (!pendingToken[0]) return undefined;
+        var timer = setTimeout(function () {
+          putToken(pendingToken[0]);
+          pendingToken[1](null);
+        }, 0);
+        return function () {
+          clearTimeout(timer);
+        };
+      },
+      [pendingToken[0], editor.shouldPersistHeaders],
+    );
+
+    function putToken(value) {
+      var headers = parseHeaders(headersText);
+      if (value) headers[TOKEN_HEADER] = value;
+      else delete headers[TOKEN_HEADER];
+      setHeadersText(JSON.stringify(headers, null, 2));
+    }
+
+    function signIn(event) {
+      event.preventDefault();
+      var form = event.currentTarget;
+      var remember = form.elements.remember.checked;
+      busy[1](true);
+      post({ query: SIGN_IN, operationName: 'SignIn', variables: { input: { email: form.elements.email.value, password: form.elements.password.value } } })
+        .then(function (result) {
+          var login = result.data && result.data.login;
+          if (!login) throw new Error(result.errors && result.errors[0] ? result.errors[0].message : 'Sign-in failed.');
+          form.elements.password.value = '';
+          editor.setShouldPersistHeaders(remember);
+          pendingToken[1](login.sessionToken);
+          status[1]('Signed in until ' + new Date(login.expiresAt).toLocaleString() + '. The token is in the Headers tab.');
+        })
+        .catch(function (error) {
+          status[1](error.message);
+        })
+        .finally(function () {
+          busy[1](false);
+        });
+    }
+
+    function signOut() {
+      var headers = {};
+      headers[TOKEN_HEADER] = token;
+      post({ query: 'mutation SignOut { logout }', operationName: 'SignOut' }, headers)
+        .catch(function () {})
+        .then(function () {
+          putToken(undefined);
+          status[1]('Signed out.');
+        });
+    }
+
+    var field = function (label, input) {
+      return h('label', { style: { display: 'block', marginBottom: '0.75em' } }, h('div', null, label), input);
+    };
+    var inputStyle = { width: '100%', boxSizing: 'border-box', padding: '0.4em', marginTop: '0.25em' };
+    return h(
+      'div',
+      { className: 'adgraph-sign-in' },
+      h('div', { className: 'graphiql-doc-explorer-title' }, 'Sign in'),
+      h(
+        'form',
+        { onSubmit: signIn, style: { marginTop: '1em' } },
+        field('E-mail', h('input', { name: 'email', type: 'email', autoComplete: 'username', required: true, style: inputStyle })),
+        field('Password', h('input', { name: 'password', type: 'password', autoComplete: 'current-password', required: true, style: inputStyle })),
+        h(
+          'label',
+          { style: { display: 'block', marginBottom: '0.75em' } },
+          h('input', { name: 'remember', type: 'checkbox', defaultChecked: editor.shouldPersistHeaders }),
+          ' Remember the token on this device (Settings > Persist headers: only on a device you trust)',
+        ),
+        h(GraphiQL.React.Button, { type: 'submit', disabled: busy[0] }, busy[0] ? 'Signing in…' : 'Sign in'),
+        token ? h(GraphiQL.React.Button, { type: 'button', onClick: signOut, style: { marginLeft: '0.5em' } }, 'Sign out') : null,
+      ),
+      h('p', { role: 'status', className: 'adgraph-sign-in-status' }, status[0]),
+    );
+  }
+
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
-    React.createElement(GraphiQL, {
+    h(GraphiQL, {
       fetcher: fetcher,
       // The headers editor is where Service-Session-Token (or Authorization) goes; createFetcher sends them.
       isHeadersEditorEnabled: true,
-      // Headers hold session tokens: keep them out of localStorage.
-      shouldPersistHeaders: false,
+      defaultQuery: ${JSON.stringify(STARTER_DOCUMENT)},
+      plugins: [{ title: 'Sign in', icon: KeyIcon, content: SignInPanel }],
     }),
   );
 })();

@@ -45,6 +45,9 @@ const logGraphQLErrors: ApolloServerPlugin<RequestContext> = {
 
 const MAX_DIRECTIVES = 50;
 
+/** Headers whose presence shows a GET or form-typed request was preflighted (src/http/cors.ts allows each of them). */
+export const CSRF_PREFLIGHT_HEADERS = ['apollo-require-preflight', 'x-apollo-operation-name', 'service-session-token'];
+
 export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> {
   // Depth, alias and directive limits keep one document small (refusals worded by limits.ts, not Armor's "Syntax
   // Error"); the complexity plugin below bounds what it may return.
@@ -74,10 +77,11 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
     // SIGTERM/SIGINT belong to src/server/index.ts (closeOnSignals): Apollo's own handler would stop and re-send
     // the signal, which the server takes for a second one and exits 1 without draining.
     stopOnTerminationSignals: false,
-    // Credentials travel only in headers (never cookies), so a cross-site request carries no identity; the
-    // guard would only stop plain `GET /graphql?query=...`, which DECISIONS section 1 asks for. Mutations
-    // over GET stay refused by Apollo.
-    csrfPrevention: false,
+    // A request without a JSON (or other non-simple) Content-Type must carry a header that no browser sends
+    // cross-site without a CORS preflight: Apollo's two, or Service-Session-Token, so a signed-in GET query needs
+    // nothing more. Authorization is left out: a browser adds cached Basic credentials to cross-site requests
+    // on its own. Credentials are never cookies here, so this is defence in depth (docs: decisions).
+    csrfPrevention: { requestHeaders: CSRF_PREFLIGHT_HEADERS },
     parseOptions: { maxTokens: 5_000 },
     validationRules: armor.validationRules,
     plugins: [

@@ -5,6 +5,7 @@ import { authenticate } from '../http/authenticate.ts';
 import { parseQueryString } from '../http/query.ts';
 import { classify } from '../http/errors/classify.ts';
 import { routeNotFound } from '../http/not-found.ts';
+import { corsForApi } from '../http/cors.ts';
 import { createApolloServer, graphqlRouter } from '../graphql/server.ts';
 import { graphqlIde } from '../graphql/ide.ts';
 import { identityRoutes } from '../identity/routes.ts';
@@ -33,6 +34,8 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   app.use(httpLogging(deps.log), metric.middleware);
   app.use(healthRoutes(deps, lifecycle.stopping));
   app.get('/metrics', metric.route);
+  // Before every API route, so refusals (401, 429, 404) carry the headers too and a page can read why.
+  app.use(corsForApi(deps.config.cors));
 
   const auth = authenticate(deps);
   const apollo = createApolloServer(deps);
