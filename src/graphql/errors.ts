@@ -91,8 +91,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
 }
 
 /**
- * An access token refused before Apollo runs (http/authenticate.ts): the whole request is 401 with RFC 6750's
- * challenge, in GraphQL's shape, its extensions naming the OAuth error as the token endpoint would.
+ * A credential refused before Apollo runs (an access token or a session token, http/authenticate.ts): the whole
+ * request is 401 with RFC 6750's challenge, in GraphQL's shape, its extensions naming the OAuth error as the
+ * token endpoint would.
  */
 export function sendTokenRefusal(res: Response, error: DomainError): void {
   const challenge = bearerChallenge(error);
