@@ -25,11 +25,9 @@ describe('GraphQL query limits', () => {
   beforeAll(async () => {
     server = await startTestServer();
     const world = worldBuilder(server.deps);
-    const org = await world.organization();
-    token = (await world.user({ organizationId: org.id, role: 'admin' })).token;
-    const account = await world.adAccount(org.id);
-    const [campaign] = await world.campaigns(account, 1);
-    const [adSet] = await world.adSets(campaign!, 1, () => ({
+    const { token: adminToken, campaign } = await world.adminWithCampaign();
+    token = adminToken;
+    const [adSet] = await world.adSets(campaign, 1, () => ({
       targeting: { geo_locations: { countries: ['US', 'CA', 'GB', 'DE', 'FR'] }, age_min: 18, age_max: 65, publisher_platforms: ['facebook', 'instagram'] },
     }));
     adIds = (await world.ads(adSet!, 100)).map((ad) => ad.id);
