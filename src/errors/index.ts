@@ -72,12 +72,25 @@ export const SIGNED_OUT_MESSAGE = 'You are signed out or your session has expire
 export const unauthenticated = (message = SIGNED_OUT_MESSAGE) => new DomainError('UNAUTHENTICATED', message, { graph: { code: 190, type: 'OAuthException' } });
 
 /**
+ * An e-mail and password (or a suspended account) refused at sign-in: UNAUTHENTICATED, without the Graph API's
+ * code 190, which is about access tokens and means nothing to a caller who sent none (`login` is not on /v24.0).
+ */
+export const credentialsRefused = (message: string) => new DomainError('UNAUTHENTICATED', message);
+
+/**
  * An access token that fails verification (RFC 6750 `invalid_token`), unlike a missing or lapsed session: the
  * surfaces answer it as an OAuth resource server does (`WWW-Authenticate: Bearer error="invalid_token"`), and
  * /v24.0 as its error 190.
  */
 export const invalidAccessToken = (message: string) =>
   new DomainError('UNAUTHENTICATED', message, { oauthError: 'invalid_token', graph: { code: 190, type: 'OAuthException' } });
+
+/**
+ * A session token that names no live session, refused as /graphql refuses any credential it cannot use (401 with
+ * RFC 6750's challenge, http/authenticate.ts); /api/v2 takes the caller for anonymous instead.
+ */
+export const invalidSessionToken = () =>
+  new DomainError('UNAUTHENTICATED', SIGNED_OUT_MESSAGE, { oauthError: 'invalid_token', graph: { code: 190, type: 'OAuthException' } });
 
 export const forbidden = (message = 'Forbidden.') => new DomainError('FORBIDDEN', message, { graph: { code: 200, type: 'OAuthException' } });
 

@@ -1,5 +1,6 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type {
+  GraphQLEnumType,
   GraphQLField,
   GraphQLFormattedError,
   GraphQLInputObjectType,
@@ -58,8 +59,8 @@ export function kindOf(error: unknown): ErrorKind {
 }
 
 /**
- * The GraphQL side of the one error mapping: domain errors keep their message and gain
- * `extensions.code` (and `field`); anything unexpected is masked (the plugin in server.ts logs it).
+ * The GraphQL side of the one error mapping: domain errors keep their message in GraphQL's words (graphqlMessage)
+ * and gain `extensions.code` (and `field`); anything unexpected is masked (the plugin in server.ts logs it).
  */
 export function formatError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const where = { locations: formatted.locations, path: formatted.path };
@@ -67,14 +68,15 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
   switch (known.kind) {
     case 'domain': {
       const domain = known.error;
+      const words = graphqlWords.get(domain);
       return {
-        message: domain.message,
+        message: words?.message ?? domain.message,
         ...where,
         extensions: {
           code: domain.code,
           // A path into the operation's arguments, or nothing: an error about a stored object (a copy's inherited
           // dsa_payor) names no argument, and /v24.0's snake_case names are not GraphQL paths.
-          ...(graphqlPaths.has(domain) ? { field: graphqlPaths.get(domain) } : {}),
+          ...(words?.path !== undefined ? { field: words.path } : {}),
           ...(domain.retryAfterSeconds !== undefined ? { retryAfterSeconds: domain.retryAfterSeconds } : {}),
           // The same failure as the Graph-style API reports it, for callers that know its codes.
           ...(domain.graph ? { graphApi: graphApiOf(domain.graph) } : {}),
@@ -91,8 +93,9 @@ export function formatError(formatted: GraphQLFormattedError, error: unknown): G
 }
 
 /**
- * An access token refused before Apollo runs (http/authenticate.ts): the whole request is 401 with RFC 6750's
- * challenge, in GraphQL's shape, its extensions naming the OAuth error as the token endpoint would.
+ * A credential refused before Apollo runs (an access token or a session token, http/authenticate.ts): the whole
+ * request is 401 with RFC 6750's challenge, in GraphQL's shape, its extensions naming the OAuth error as the
+ * token endpoint would.
  */
 export function sendTokenRefusal(res: Response, error: DomainError): void {
   const challenge = bearerChallenge(error);
@@ -116,6 +119,11 @@ export function sendTokenRefusal(res: Response, error: DomainError): void {
  * field. test/graphql/error-paths.test.ts checks every path an error names against the schema.
  */
 export function argumentPath(parentType: string, field: GraphQLField<unknown, unknown>, domainField: string): string | undefined {
+  return resolveArgument(parentType, field, domainField)?.path;
+}
+
+/** argumentPath, with the GraphQL type at the end of the path (none inside a JSON value). */
+function resolveArgument(parentType: string, field: GraphQLField<unknown, unknown>, domainField: string): Resolved | undefined {
   const steps = domainField.split(/\.|(?=\[)/).map((step) => /^\[(\d+)\]$/.exec(step)?.[1] ?? step);
   const [first, ...rest] = steps;
   if (first === undefined) return undefined;
@@ -155,13 +163,18 @@ const namedType = (type: GraphQLInputType): GraphQLInputType => (isWrapper(type)
 
 const inputField = (type: GraphQLInputObjectType, name: string) => Object.values(type.getFields()).find((f) => sameName(f.name, name));
 
-function walk(start: GraphQLInputType, steps: string[], path: string): string | undefined {
+interface Resolved {
+  path: string;
+  type?: GraphQLInputType;
+}
+
+function walk(start: GraphQLInputType, steps: string[], path: string): Resolved | undefined {
   let type: GraphQLInputType = start;
   let at = path;
   for (const [i, step] of steps.entries()) {
     if (tag(type) === 'GraphQLNonNull') type = (type as GraphQLNonNull<GraphQLInputType>).ofType;
     if (tag(type) === 'GraphQLScalarType' && (type as { name: string }).name === 'JSON') {
-      return steps.slice(i).reduce((json, key) => (/^\d+$/.test(key) ? `${json}[${key}]` : `${json}.${key}`), at);
+      return { path: steps.slice(i).reduce((json, key) => (/^\d+$/.test(key) ? `${json}[${key}]` : `${json}.${key}`), at) };
     }
     if (tag(type) === 'GraphQLList' && /^\d+$/.test(step)) {
       at = `${at}[${step}]`;
@@ -175,23 +188,65 @@ function walk(start: GraphQLInputType, steps: string[], path: string): string | 
       return undefined;
     }
   }
-  return at;
+  return { path: at, type };
 }
 
-/** The GraphQL path a domain error was given by the field that raised it (withArgumentPaths), read by formatError. */
-const graphqlPaths = new WeakMap<DomainError, string>();
+// --- GraphQL words in the services' messages -----------------------------------------------------------------
+
+/** A parameter as the services write it: snake_case words, dotted into objects, with list positions. */
+const PARAMETER = String.raw`[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*|\.\d+|\[\d+\])*`;
+/**
+ * In one pass, so nothing is reworded twice: "Param x" or "The parameter x" (how every Graph-style message
+ * introduces the parameter it is about), a list of allowed values `{a, b, c}`, or any other snake_case or dotted
+ * name (`... must not exceed max_budget_spend_percentage`), not one inside quotes (a value the caller sent).
+ */
+const WORDS = new RegExp(String.raw`\b(?:Param|The parameter) (${PARAMETER})|\{([^{}]+)\}|(?<![\w.$"'-])(${PARAMETER})(?![\w-])`, 'g');
+
+const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const enumOf = (type: GraphQLInputType | undefined): GraphQLEnumType | undefined => {
+  const named = type && namedType(type);
+  return named && tag(named) === 'GraphQLEnumType' ? (named as GraphQLEnumType) : undefined;
+};
+
+/**
+ * A service's message in GraphQL's words, for the field that raised it: each parameter the message names becomes
+ * the GraphQL path of the argument the caller sent (`Param end_time must be after start_time` on createAdSet:
+ * `input.endTime must be after input.startTime`), and the allowed values of the parameter at fault their GraphQL
+ * enum names (`{photo, video}`: `{PHOTO, VIDEO}`). A parameter introduced with "Param" that is no argument of the
+ * field (a stored object's property) takes its GraphQL field name (`dsa_payor`: `dsaPayor`). The /v24.0 and
+ * /api/v2 surfaces keep the services' words; this is the one place GraphQL rewords them.
+ */
+export function graphqlMessage(parentType: string, field: GraphQLField<unknown, unknown>, message: string, domainField?: string): string {
+  const resolve = (name: string) => resolveArgument(parentType, field, name);
+  const enumType = enumOf(domainField === undefined ? undefined : resolve(domainField)?.type);
+  const valueNames = new Map(
+    (enumType?.getValues() ?? []).filter((v) => typeof v.value === 'string' && v.value !== v.name).map((v) => [v.value as string, v.name]),
+  );
+  const enumName = (value: string) => valueNames.get(value) ?? value;
+  return message.replace(WORDS, (words, introduced?: string, values?: string, mentioned?: string) => {
+    if (introduced !== undefined) return resolve(introduced)?.path ?? camelCase(introduced);
+    if (values !== undefined) return `{${values.split(', ').map(enumName).join(', ')}}`;
+    // A plain word is English; a name with _ . or [ is a parameter the field takes, a value of its enum, or left be.
+    if (mentioned === undefined || !/[_.[]/.test(mentioned)) return words;
+    return resolve(mentioned)?.path ?? enumName(mentioned);
+  });
+}
+
+/** The GraphQL path and message a domain error was given by the field that raised it (withArgumentPaths), read by formatError. */
+const graphqlWords = new WeakMap<DomainError, { path?: string; message: string }>();
 
 function named(error: unknown, parentType: string, field: GraphQLField<unknown, unknown>): unknown {
-  if (error instanceof DomainError && error.field !== undefined && !graphqlPaths.has(error)) {
-    const path = argumentPath(parentType, field, error.field);
-    if (path !== undefined) graphqlPaths.set(error, path);
+  if (error instanceof DomainError && !graphqlWords.has(error)) {
+    const path = error.field === undefined ? undefined : argumentPath(parentType, field, error.field);
+    graphqlWords.set(error, { ...(path !== undefined ? { path } : {}), message: graphqlMessage(parentType, field, error.message, error.field) });
   }
   return error;
 }
 
 /**
  * Gives every field that takes arguments a resolver that remembers, for a domain error it raises, the GraphQL
- * path of the argument at fault (argumentPath): the one place GraphQL translates the services' field names.
+ * path of the argument at fault (argumentPath) and its message in GraphQL's words (graphqlMessage): the one place
+ * GraphQL translates the services' parameter names.
  */
 export function withArgumentPaths(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {

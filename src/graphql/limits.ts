@@ -94,12 +94,13 @@ function multiplicity(args: Record<string, unknown>, paged: boolean): number {
  * object, a connection), `fields` every field value as well. A connection is one object holding a page of
  * `first` items; `nodes(ids:)` holds one item per id.
  */
-function estimator(measure: 'objects' | 'fields'): ComplexityEstimator {
+function estimator(measure: 'objects' | 'fields', unsized?: Set<string>): ComplexityEstimator {
   return ({ field, node, args, childComplexity }) => {
     // Only fields of object, interface and union types have (and must have) a selection set.
     const composite = node.selectionSet !== undefined;
     const own = composite || measure === 'fields' ? 1 : 0;
     const paged = field.args.some((arg) => arg.name === 'first');
+    if (paged && typeof args.first !== 'number' && typeof args.last !== 'number') unsized?.add(field.name);
     if (paged) return own + multiplicity(args, true) * childComplexity;
     return multiplicity(args, false) * (own + childComplexity);
   };
@@ -113,6 +114,8 @@ export interface ComplexityLimits {
 export interface Complexity {
   objects: number;
   fields: number;
+  /** The connections counted at the default page because the operation gives them no first/last, for the refusal's advice. */
+  unsized?: string[];
 }
 
 // Fragments spread into each other can make a small document expand enormously: stop counting past this.
@@ -125,10 +128,13 @@ export function estimateComplexity(
   operationName: string | undefined,
   variables: Record<string, unknown> | undefined,
 ): Complexity | null {
+  const unsized = new Set<string>();
   const measure = (kind: 'objects' | 'fields') =>
-    getComplexity({ schema, query: document, operationName, variables, estimators: [estimator(kind)], maxQueryNodes: MAX_EVALUATED_SELECTIONS });
+    getComplexity({ schema, query: document, operationName, variables, estimators: [estimator(kind, unsized)], maxQueryNodes: MAX_EVALUATED_SELECTIONS });
   try {
-    return { objects: measure('objects'), fields: measure('fields') };
+    const complexity = { objects: measure('objects'), fields: measure('fields') };
+    // The estimator sees a field after the fields under it: outermost first reads as the query does.
+    return unsized.size > 0 ? { ...complexity, unsized: [...unsized].reverse() } : complexity;
   } catch (error) {
     if (error instanceof Error && /maximum allowed number of nodes/.test(error.message)) {
       throw new QueryLimitError(
@@ -146,10 +152,12 @@ export function estimateComplexity(
 
 /** The first limit the operation exceeds, if any. */
 export function complexityRefusal(complexity: Complexity, limits: ComplexityLimits): QueryLimitError | null {
+  // The usual cause: connections nested in connections without first/last, each counted at the default page.
+  const pages = `(first/last; ${DEFAULT_PAGE_SIZE} when not given${complexity.unsized ? `, as for ${complexity.unsized.join(', ')}` : ''})`;
   if (complexity.objects > limits.maxObjects) {
     return new QueryLimitError(
       `Query is too complex: it may return ${count(complexity.objects)} objects, more than the limit of ${count(limits.maxObjects)}. ` +
-        `Ask for fewer ids or smaller pages (first/last; ${DEFAULT_PAGE_SIZE} when not given).`,
+        `Ask for fewer ids or smaller pages ${pages}.`,
       'QUERY_TOO_COMPLEX',
       limits.maxObjects,
       complexity.objects,
@@ -159,7 +167,7 @@ export function complexityRefusal(complexity: Complexity, limits: ComplexityLimi
   if (complexity.fields > limits.maxFields) {
     return new QueryLimitError(
       `Query is too complex: it may return ${count(complexity.fields)} field values, more than the limit of ${count(limits.maxFields)}. ` +
-        `Ask for fewer fields, ids or smaller pages (first/last; ${DEFAULT_PAGE_SIZE} when not given).`,
+        `Ask for fewer fields, ids or smaller pages ${pages}.`,
       'QUERY_TOO_COMPLEX',
       limits.maxFields,
       complexity.fields,

@@ -99,7 +99,7 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
   });
 }
 
-/** Errors before Apollo sees the request (bad JSON, a refused access token, lost database during authentication), in GraphQL's shape. */
+/** Errors before Apollo sees the request (bad JSON, a refused credential, lost database during authentication), in GraphQL's shape. */
 const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => {
   const reply = (status: number, message: string, code: string) => res.status(status).json({ errors: [{ message, extensions: { code } }] });
   if (isBodyParseError(error)) return void reply(400, 'Request body must be valid JSON.', 'BAD_REQUEST');
@@ -148,7 +148,19 @@ function getRequest(params: Record<string, unknown>): Record<string, unknown> {
   return { ...params, variables: parsed(params.variables), extensions: parsed(params.extensions) };
 }
 
-/** The /graphql route: JSON body, then Apollo with the request context built by the authentication middleware. */
+/**
+ * The /graphql route: JSON body, then Apollo with the request context built by the authentication middleware.
+ *
+ * HTTP status policy, one rule per case (tested in test/graphql/status-policy.test.ts):
+ * - no credential: 200, and each field that needs a principal answers an UNAUTHENTICATED error (public fields
+ *   and `login` still work), as GraphQL over HTTP has it for errors during execution;
+ * - a credential presented but unusable (an access token that fails verification, a session token that is
+ *   unknown, expired, revoked or a suspended user's), in `Authorization: Bearer` or `Service-Session-Token`: 401
+ *   for the whole request, with RFC 6750's `WWW-Authenticate: Bearer ... error="invalid_token"`, nothing executed;
+ * - a request that is not a GraphQL request (bad JSON, a document past the limits, bad variables): 400;
+ * - the database unavailable: 503. Everything else (refusals of the services, FORBIDDEN, NOT_FOUND) is 200 with
+ *   the errors beside the data.
+ */
 export function graphqlRouter(apollo: ApolloServer<RequestContext>, authenticate: express.RequestHandler): Router {
   const router = express.Router();
   // Answers are per caller (and GET queries are allowed): no cache may keep them.

@@ -4,7 +4,7 @@ import { createRequestContext } from '../context/index.ts';
 import { ANONYMOUS, type Principal } from '../authz/policy.ts';
 import { authenticateSessionToken } from '../identity/service.ts';
 import { looksLikeJwt, TOKEN_FAILURE_MESSAGES, verifyAccessToken } from '../oauth/tokens.ts';
-import { invalidAccessToken } from '../errors/index.ts';
+import { invalidAccessToken, invalidSessionToken } from '../errors/index.ts';
 
 const MAX_TOKEN_LENGTH = 8192;
 
@@ -40,17 +40,27 @@ export async function resolvePrincipal(deps: AppDeps, token: string): Promise<Pr
   return token.length > MAX_TOKEN_LENGTH ? null : authenticateSessionToken(deps, token);
 }
 
+export interface AuthenticateOptions {
+  /**
+   * Refuse a session token that names no live session (unknown, expired, revoked, a suspended user's) as an
+   * invalid access token is refused, instead of taking the caller for anonymous: /graphql's status policy.
+   */
+  refuseInvalidSession?: boolean;
+}
+
 /**
  * Resolves the principal once per request and builds the request context (res.locals.ctx) that the
- * routes and resolvers read; they never parse credentials themselves. A missing token or a session that is
- * not valid leaves the caller anonymous, and the services refuse what needs a principal; an access token that
- * fails is refused at once (resolvePrincipal), in the surface's error shape (its error handler).
+ * routes and resolvers read; they never parse credentials themselves. A missing token leaves the caller
+ * anonymous, and the services refuse what needs a principal; an access token that fails is refused at once
+ * (resolvePrincipal), in the surface's error shape (its error handler), and so is a session that is not valid
+ * when the surface asks for it (refuseInvalidSession); otherwise that caller is anonymous too.
  */
-export function authenticate(deps: AppDeps): RequestHandler {
+export function authenticate(deps: AppDeps, options: AuthenticateOptions = {}): RequestHandler {
   return async (req, res, next) => {
     const token = presentedToken(req.headers);
-    const viewer: Principal = (token !== undefined ? await resolvePrincipal(deps, token) : null) ?? ANONYMOUS;
-    res.locals.ctx = createRequestContext(deps, { requestId: String(req.id), viewer, ip: req.ip, log: req.log });
+    const principal = token !== undefined ? await resolvePrincipal(deps, token) : null;
+    if (token !== undefined && principal === null && options.refuseInvalidSession) return next(invalidSessionToken());
+    res.locals.ctx = createRequestContext(deps, { requestId: String(req.id), viewer: principal ?? ANONYMOUS, ip: req.ip, log: req.log });
     next();
   };
 }

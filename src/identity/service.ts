@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { can, ROLES, type Principal, type Role, type Subject } from '../authz/policy.ts';
-import { badInput, DomainError, unauthenticated, validateFields } from '../errors/index.ts';
+import { badInput, credentialsRefused, DomainError, unauthenticated, validateFields } from '../errors/index.ts';
 import { isUuid } from '../db/ids.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
 import { limitGuess } from '../ratelimit/index.ts';
@@ -91,11 +91,11 @@ export async function verifyCredentials(deps: AppDeps, emailInput: unknown, pass
     const matches = await deps.passwords.verify(password, found?.hashedPassword ?? (await dummyPasswordHash(deps)));
     return found?.hashedPassword && matches ? found : undefined;
   });
-  if (!user) throw unauthenticated(INCORRECT_CREDENTIALS);
+  if (!user) throw credentialsRefused(INCORRECT_CREDENTIALS);
   if (user.loginType !== 'password') {
     throw new DomainError('FORBIDDEN', `Incorrect login type, attempting to use "password" but user is of login type "${user.loginType}".`);
   }
-  if (user.status === 'suspended') throw unauthenticated('Your account is suspended. Contact an admin to reactivate your account.');
+  if (user.status === 'suspended') throw credentialsRefused('Your account is suspended. Contact an admin to reactivate your account.');
   return user;
 }
 

@@ -41,7 +41,9 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   const apollo = createApolloServer(deps);
   await apollo.start();
   app.use(graphqlIde({ endpoint: '/graphql' }));
-  app.use('/graphql', graphqlRouter(apollo, auth));
+  // /graphql answers a credential it cannot use with 401 (the status policy in graphql/server.ts); /api/v2 keeps
+  // taking a lapsed session for no session, as its public routes always have.
+  app.use('/graphql', graphqlRouter(apollo, authenticate(deps, { refuseInvalidSession: true })));
   app.use('/api/v2', identityRoutes(deps, auth));
   app.use(oauthRoutes(deps));
   app.use(graphApiRoutes(deps));

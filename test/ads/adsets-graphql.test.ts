@@ -283,7 +283,7 @@ describe('createAdSet', () => {
       gql(CREATE, { a: to.account.id, input: base(to.campaign, input) });
 
     it.each([
-      ['name longer than 400 characters', { name: 'x'.repeat(401) }, 'input.name', { code: 100 }, /^Param name must be at most 400 characters$/],
+      ['name longer than 400 characters', { name: 'x'.repeat(401) }, 'input.name', { code: 100 }, /^input\.name must be at most 400 characters$/],
       ['status DELETED on create', { status: 'DELETED' }, 'input.status', { code: 100 }, /ACTIVE, PAUSED/],
       ['targeting without geo_locations', { targeting: { age_min: 20 } }, 'input.targeting.geo_locations', { code: 100 }, /geo_locations/],
       [
@@ -294,20 +294,20 @@ describe('createAdSet', () => {
         /countries is required/,
       ],
       ['a goal the objective does not allow', { optimizationGoal: 'PAGE_LIKES' }, 'input.optimizationGoal', { code: 100 }, /OUTCOME_TRAFFIC/],
-      ['a bid cap strategy without a bid', { bidStrategy: 'LOWEST_COST_WITH_BID_CAP' }, 'input.bidAmount', { code: 100 }, /bid_amount is required/],
+      ['a bid cap strategy without a bid', { bidStrategy: 'LOWEST_COST_WITH_BID_CAP' }, 'input.bidAmount', { code: 100 }, /^input\.bidAmount is required/],
       [
         'a lifetime budget without an end time',
         { dailyBudget: null, lifetimeBudget: 100000 },
         'input.endTime',
         { code: 100 },
-        /end_time is required with a lifetime budget/,
+        /^input\.endTime is required with a lifetime budget/,
       ],
       [
         'two budgets',
         { lifetimeBudget: 100000, endTime: '2030-03-01T00:00:00Z' },
         'input.lifetimeBudget',
         { code: 100 },
-        /Only one of daily_budget and lifetime_budget/,
+        /Only one of input\.dailyBudget and input\.lifetimeBudget/,
       ],
       [
         'a daily budget for 24 hours or less',
@@ -376,7 +376,7 @@ describe('createAdSet', () => {
       const error = await expectRefused(() => create({ targeting: { geo_locations: { countries: ['US', 'RE'] } }, ...input }), {
         code: 'BAD_USER_INPUT',
         field: field === 'dsa_payor' ? 'input.dsaPayor' : 'input.dsaBeneficiary',
-        message: new RegExp(`^The parameter ${field} is required for ad sets targeting the European Union \\(RE\\)$`),
+        message: new RegExp(`^input\\.${field === 'dsa_payor' ? 'dsaPayor' : 'dsaBeneficiary'} is required for ad sets targeting the European Union \\(RE\\)$`),
       });
       expect(error.extensions?.graphApi).toEqual({
         code: 100,
@@ -502,7 +502,7 @@ describe('validateAdSet: every violation at once, nothing written', () => {
       'input.targeting',
     ]);
     expect(violations).toHaveLength(6);
-    expect(byField['input.name']).toMatchObject({ kind: 'BAD_USER_INPUT', code: 100, subcode: null, message: 'Param name must be at most 400 characters' });
+    expect(byField['input.name']).toMatchObject({ kind: 'BAD_USER_INPUT', code: 100, subcode: null, message: 'input.name must be at most 400 characters' });
     expect(byField['input.bidAmount']).toMatchObject({
       kind: 'BAD_USER_INPUT',
       code: 100,

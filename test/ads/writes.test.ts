@@ -153,9 +153,9 @@ describe('createCampaign', () => {
   });
 
   it.each([
-    [{ name: '' }, 'input.name', /^The parameter name is required$/],
-    [{ name: '   ' }, 'input.name', /^The parameter name is required$/],
-    [{ name: 'x'.repeat(401) }, 'input.name', /^Param name must be at most 400 characters$/],
+    [{ name: '' }, 'input.name', /^input\.name is required$/],
+    [{ name: '   ' }, 'input.name', /^input\.name is required$/],
+    [{ name: 'x'.repeat(401) }, 'input.name', /^input\.name must be at most 400 characters$/],
     [{ name: 'nul\u0000byte' }, 'input.name', /NUL/],
     // Values outside the GraphQL enums are refused by GraphQL itself, naming where in the variables.
     [
@@ -169,17 +169,17 @@ describe('createCampaign', () => {
       /^Variable "\$input" got invalid value "PETS" at "input.specialAdCategories\[1\]"; Value "PETS" does not exist in "SpecialAdCategory" enum\.$/,
     ],
     [{ bidStrategy: 'CHEAPEST' }, undefined, /at "input.bidStrategy"; Value "CHEAPEST" does not exist in "BidStrategy" enum/],
-    [{ status: 'DELETED' }, 'input.status', /^Param status must be one of \{ACTIVE, PAUSED\}$/],
+    [{ status: 'DELETED' }, 'input.status', /^input\.status must be one of \{ACTIVE, PAUSED\}$/],
     [{ status: 'ARCHIVED' }, 'input.status', /ACTIVE, PAUSED/],
     [{ specialAdCategories: ['NONE', 'CREDIT'] }, 'input.specialAdCategories', /NONE/],
-    [{ dailyBudget: 0 }, 'input.dailyBudget', /^Param daily_budget must be a positive integer$/],
+    [{ dailyBudget: 0 }, 'input.dailyBudget', /^input\.dailyBudget must be a positive integer$/],
     [{ lifetimeBudget: -100 }, 'input.lifetimeBudget', /positive integer/],
     // Money is kept exact: at most 2^53 - 1 minor units, which both databases and JSON clients keep.
-    [{ dailyBudget: '9223372036854775808' }, 'input.dailyBudget', /^Param daily_budget must be at most 9007199254740991$/],
-    [{ dailyBudget: '9007199254740992' }, 'input.dailyBudget', /^Param daily_budget must be at most 9007199254740991$/],
-    [{ dailyBudget: 100, lifetimeBudget: 1000 }, 'input.lifetimeBudget', /Only one of daily_budget and lifetime_budget/],
-    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-01T00:00:00Z' }, 'input.stopTime', /^Param stop_time must be after start_time$/],
-    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-02T00:00:00Z' }, 'input.stopTime', /after start_time/],
+    [{ dailyBudget: '9223372036854775808' }, 'input.dailyBudget', /^input\.dailyBudget must be at most 9007199254740991$/],
+    [{ dailyBudget: '9007199254740992' }, 'input.dailyBudget', /^input\.dailyBudget must be at most 9007199254740991$/],
+    [{ dailyBudget: 100, lifetimeBudget: 1000 }, 'input.lifetimeBudget', /Only one of input\.dailyBudget and input\.lifetimeBudget/],
+    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-01T00:00:00Z' }, 'input.stopTime', /^input\.stopTime must be after input\.startTime$/],
+    [{ startTime: '2026-03-02T00:00:00Z', stopTime: '2026-03-02T00:00:00Z' }, 'input.stopTime', /after input\.startTime/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(() => gql(CREATE_CAMPAIGN, { a: account.id, input: { ...BASE_CAMPAIGN, ...input } }), 'BAD_USER_INPUT', field, message);
   });
@@ -257,19 +257,19 @@ describe('updateCampaign', () => {
     [
       { objective: 'OUTCOME_SALES' },
       { code: 'BAD_USER_INPUT', field: 'input.objective', graphApi: { code: 100 } },
-      'Param objective cannot be changed once the campaign is created',
+      'input.objective cannot be changed once the campaign is created',
     ],
     [
       { lifetimeBudget: 5000 },
       { code: 'BAD_USER_INPUT', field: 'input.lifetimeBudget', graphApi: { code: 100 } },
-      'Only one of daily_budget and lifetime_budget may be set on a campaign',
+      'Only one of input.dailyBudget and input.lifetimeBudget may be set on a campaign',
     ],
     [
       { stopTime: '2026-03-01T00:00:00Z' },
       { code: 'BAD_USER_INPUT', field: 'input.stopTime', graphApi: { code: 100 } },
-      'Param stop_time must be after start_time',
+      'input.stopTime must be after input.startTime',
     ],
-    [{ name: '' }, { code: 'BAD_USER_INPUT', field: 'input.name', graphApi: { code: 100 } }, 'The parameter name is required'],
+    [{ name: '' }, { code: 'BAD_USER_INPUT', field: 'input.name', graphApi: { code: 100 } }, 'input.name is required'],
     // Not a value of the GraphQL enum: refused by GraphQL itself before any resolver runs.
     [
       { status: 'PENDING' },
@@ -294,7 +294,7 @@ describe('updateCampaign', () => {
       () => gql(UPDATE_CAMPAIGN, { id: created.id, input: { name: 'New', dailyBudget: 100 } }),
       'BAD_USER_INPUT',
       'input.dailyBudget',
-      `Param daily_budget cannot be changed: campaign ${created.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`,
+      `input.dailyBudget cannot be changed: campaign ${created.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`,
     );
     expect(await campaignRow(created.id)).toEqual(before);
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
@@ -314,7 +314,7 @@ describe('updateCampaign', () => {
       () => gql(UPDATE_CAMPAIGN, { id: created.id, input: { bidStrategy: 'COST_CAP' } }),
       'BAD_USER_INPUT',
       'input.bidStrategy',
-      `Param bid_strategy cannot be changed: campaign ${created.id} is DELETED, and only name may be changed`,
+      `input.bidStrategy cannot be changed: campaign ${created.id} is DELETED, and only name may be changed`,
     );
     expect(dataOf(await gql(UPDATE_CAMPAIGN, { id: created.id, input: { status: 'DELETED' } })).updateCampaign.status).toBe('DELETED');
   });
@@ -403,13 +403,13 @@ describe('createAd', () => {
   });
 
   it.each([
-    [{ name: '' }, 'input.name', /^The parameter name is required$/],
-    [{ name: 'y'.repeat(401) }, 'input.name', /^Param name must be at most 400 characters$/],
+    [{ name: '' }, 'input.name', /^input\.name is required$/],
+    [{ name: 'y'.repeat(401) }, 'input.name', /^input\.name must be at most 400 characters$/],
     [{ status: 'DELETED' }, 'input.status', /ACTIVE, PAUSED/],
-    [{ creative: [1, 2] }, 'input.creative', /^Param creative must be a JSON object$/],
+    [{ creative: [1, 2] }, 'input.creative', /^input\.creative must be a JSON object$/],
     [{ creative: 'not json' }, 'input.creative', /JSON object/],
     [{ creative: { text: 'a'.repeat(70_000) } }, 'input.creative', /at most 65536/],
-    [{ adSetId: 'abc' }, 'input.adSetId', /^Param adset_id must be a valid ID$/],
+    [{ adSetId: 'abc' }, 'input.adSetId', /^input\.adSetId must be a valid ID$/],
     [{ adSetId: '999999999999999' }, 'input.adSetId', /must be the id of an ad set of ad account act_/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(
@@ -522,7 +522,7 @@ describe('updateAd and deleteAd', () => {
       () => gql(UPDATE_AD, { id: ad.id, input: { creative: { x: 1 } } }),
       'BAD_USER_INPUT',
       'input.creative',
-      `Param creative cannot be changed: ad ${ad.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`,
+      `input.creative cannot be changed: ad ${ad.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`,
     );
     expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Archived ad' } })).updateAd).toMatchObject({ name: 'Archived ad', status: 'ARCHIVED' });
     expect(dataOf(await gql(DELETE_AD, { id: ad.id })).deleteAd).toBe(true);
@@ -595,7 +595,7 @@ describe('createCustomAudience', () => {
     [{ subtype: 'FRIENDS' }, undefined, /at "input.subtype"; Value "FRIENDS" does not exist in "CustomAudienceSubtype" enum/],
     [{ description: 'd'.repeat(1025) }, 'input.description', /at most 1024/],
     [{ lookalikeSpec: { ratio: 0.1 } }, 'input.lookalikeSpec', /only accepted with subtype LOOKALIKE/],
-    [{ subtype: 'LOOKALIKE' }, 'input.lookalikeSpec', /^The parameter lookalike_spec is required$/],
+    [{ subtype: 'LOOKALIKE' }, 'input.lookalikeSpec', /^input\.lookalikeSpec is required$/],
     [{ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.1 } }, 'input.originAudienceId', /required/],
     [{ subtype: 'LOOKALIKE', lookalikeSpec: { ratio: 0.5 }, originAudienceId: '1' }, 'input.lookalikeSpec', /ratio must be between 0.01 and 0.2/],
     [{ subtype: 'LOOKALIKE', lookalikeSpec: { country: 'usa' }, originAudienceId: '1' }, 'input.lookalikeSpec', /country/],
@@ -664,7 +664,7 @@ describe('createCustomConversion', () => {
     [{ name: '' }, 'input.name', /required/],
     [{ rule: 'url contains thanks' }, 'input.rule', /JSON object/],
     [{ rule: [1, 2] }, 'input.rule', /JSON object/],
-    [{ rule: '' }, 'input.rule', /^The parameter rule is required$/],
+    [{ rule: '' }, 'input.rule', /^input\.rule is required$/],
     [{ customEventType: 'BUY' }, undefined, /at "input.customEventType"; Value "BUY" does not exist in "CustomEventType" enum/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(

@@ -132,13 +132,30 @@ interface Refusal {
   field?: string;
   /** The message without the "(#code) " prefix /v24.0 adds. */
   message: string;
+  /**
+   * Where GraphQL words it differently: by default the parameter the message begins with ("Param message ...") is
+   * the GraphQL path of the field (input.message); other parameters it names are given here (graphql/errors.ts).
+   */
+  graphqlMessage?: string;
   /** Where /v24.0 words it differently (unknown objects). */
   restMessage?: string;
   /** GraphQL-only input checks (id shapes) carry no Graph API code. */
   noGraphApi?: boolean;
 }
 
-const badParam = (field: string, message: string): Refusal => ({ code: 100, gqlCode: 'BAD_USER_INPUT', field, message });
+const badParam = (field: string, message: string, graphqlMessage?: string): Refusal => ({
+  code: 100,
+  gqlCode: 'BAD_USER_INPUT',
+  field,
+  message,
+  ...(graphqlMessage ? { graphqlMessage } : {}),
+});
+// Messages naming several parameters, in GraphQL's words.
+const NO_ATTACHMENT = 'A comment needs a message or an attachment (input.attachmentUrl, input.attachmentId, input.attachmentShareUrl or source)';
+const SHARE_ALONE = 'input.attachmentShareUrl must be sent alone, without input.attachmentUrl, input.attachmentId or source';
+/** A service's message in GraphQL's words: the parameter it begins with is the field's GraphQL path. */
+const graphqlWords = (refusal: Refusal) =>
+  refusal.graphqlMessage ?? (refusal.field ? refusal.message.replace(/^(?:Param|The parameter) \S+/, refusal.field) : refusal.message);
 const denied = (message: string): Refusal => ({ code: 200, gqlCode: 'FORBIDDEN', message: `Permissions error: ${message}` });
 const unknown = (id: string, method: 'post' | 'delete', type = 'Comment', restId = id): Refusal => ({
   code: 100,
@@ -161,7 +178,7 @@ function expectError(answer: Answer, refusal: Refusal): void {
   }
   const error = firstError(answer.body!);
   expect({ message: error.message, ...error.extensions }, JSON.stringify(answer.body)).toEqual({
-    message: refusal.message,
+    message: graphqlWords(refusal),
     code: refusal.gqlCode,
     ...(refusal.field ? { field: refusal.field } : {}),
     ...(refusal.noGraphApi ? {} : { graphApi: { code: refusal.code, ...(refusal.subcode ? { error_subcode: refusal.subcode } : {}) } }),
@@ -476,26 +493,30 @@ describe('edit: POST /<comment> and editComment (update rules 1 to 3)', () => {
 
   // Rules 1 and 2: a message or an attachment; attachment_share_url alone; an id may accompany a url (above).
   const CONTENT_REFUSALS: Array<[string, Record<string, unknown>, Refusal]> = [
-    ['nothing', {}, badParam('input.message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)')],
+    [
+      'nothing',
+      {},
+      badParam('input.message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)', NO_ATTACHMENT),
+    ],
     [
       'a blank message',
       { message: '  \n ' },
-      badParam('input.message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)'),
+      badParam('input.message', 'A comment needs a message or an attachment (attachment_url, attachment_id, attachment_share_url or source)', NO_ATTACHMENT),
     ],
     [
       'share url with a url',
       { attachment_share_url: 'https://a.example/', attachment_url: 'https://a.example/x.png' },
-      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source'),
+      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source', SHARE_ALONE),
     ],
     [
       'share url with an id',
       { attachment_share_url: 'https://a.example/', attachment_id: '5' },
-      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source'),
+      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source', SHARE_ALONE),
     ],
     [
       'share url with a source',
       { message: 'x', attachment_share_url: 'https://a.example/', source: 'clip.mp4' },
-      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source'),
+      badParam('input.attachmentShareUrl', 'Param attachment_share_url must be sent alone, without attachment_url, attachment_id or source', SHARE_ALONE),
     ],
     [
       'source with a url',

@@ -173,23 +173,23 @@ describe('createPagePost: kinds', () => {
 });
 
 describe('createPagePost: bad input, nothing written', () => {
-  // Each error names the input's GraphQL path; the messages are /v24.0's.
+  // Each error names the input's GraphQL path, and its message names the input's fields and values as GraphQL does.
   it.each([
     [{}, 'input.message', /^Missing message or attachment$/],
     [{ message: '   ' }, 'input.message', /^Missing message or attachment$/],
-    [{ message: 'm'.repeat(63_207) }, 'input.message', /^Param message must be at most 63206 characters$/],
+    [{ message: 'm'.repeat(63_207) }, 'input.message', /^input\.message must be at most 63206 characters$/],
     [{ message: 'nul \u0000' }, 'input.message', /NUL/],
-    [{ kind: 'PAGE_POST', message: 'x' }, 'input.kind', /^Param kind must be one of \{photo, video, event, review\}$/],
+    [{ kind: 'PAGE_POST', message: 'x' }, 'input.kind', /^input\.kind must be one of \{PHOTO, VIDEO, EVENT, REVIEW\}$/],
     [{ kind: 'VISITOR_POST', message: 'x' }, 'input.kind', /must be one of/],
     [{ message: 'x', link: 'ftp://files.example/x' }, 'input.link', /http or https URL/],
     [{ message: 'x', link: 'not a url' }, 'input.link', /http or https URL/],
     [{ message: 'x', link: `https://x.example/${'a'.repeat(2048)}` }, 'input.link', /at most 2048/],
-    [{ kind: 'PHOTO', message: 'no picture' }, 'input.link', /^The parameter link is required$/],
-    [{ kind: 'REVIEW', message: 'no stars' }, 'input.rating', /^The parameter rating is required$/],
-    [{ kind: 'REVIEW', rating: 6 }, 'input.rating', /^Param rating must be between 1 and 5$/],
+    [{ kind: 'PHOTO', message: 'no picture' }, 'input.link', /^input\.link is required$/],
+    [{ kind: 'REVIEW', message: 'no stars' }, 'input.rating', /^input\.rating is required$/],
+    [{ kind: 'REVIEW', rating: 6 }, 'input.rating', /^input\.rating must be between 1 and 5$/],
     [{ kind: 'REVIEW', rating: 0 }, 'input.rating', /between 1 and 5/],
-    [{ kind: 'EVENT', title: 'No date' }, 'input.startTime', /^The parameter start_time is required$/],
-    [{ kind: 'EVENT', startTime: '2026-06-01T09:00:00Z' }, 'input.title', /^The parameter title is required$/],
+    [{ kind: 'EVENT', title: 'No date' }, 'input.startTime', /^input\.startTime is required$/],
+    [{ kind: 'EVENT', startTime: '2026-06-01T09:00:00Z' }, 'input.title', /^input\.title is required$/],
     [{ kind: 'EVENT', title: 't'.repeat(256), startTime: '2026-06-01T09:00:00Z' }, 'input.title', /at most 255/],
     [{ message: 'x', title: 'Only for events' }, 'input.title', /only accepted with kind event or review/],
     [{ kind: 'PHOTO', link: 'https://x.example/a.png', rating: 3 }, 'input.rating', /only accepted with kind review/],

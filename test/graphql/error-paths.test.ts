@@ -4,7 +4,7 @@ import { startTestServer, type GraphQLBody, type TestServer } from '../helpers/s
 import { worldBuilder, PASSWORD } from '../helpers/world.ts';
 import { dataOf, firstError } from '../helpers/api.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
-import { ARGUMENT_ALIASES, argumentPath } from '../../src/graphql/errors.ts';
+import { ARGUMENT_ALIASES, argumentPath, graphqlMessage } from '../../src/graphql/errors.ts';
 
 // Issue 13 item 5: a GraphQL error names the GraphQL path of the argument at fault (input.lifetimeBudget,
 // checks[0].object.anyOrg; inside JSON the keys as sent: input.targeting.geo_locations.countries), never the
@@ -121,6 +121,40 @@ describe("argumentPath: the services' names as GraphQL paths, from the schema", 
         expect(argumentPath(root, f, domain)).toBe(argument);
       }
     }
+  });
+});
+
+describe("graphqlMessage: the services' messages in GraphQL's words", () => {
+  const field = (root: 'Query' | 'Mutation', name: string) => rootFields(root).find((f) => f.name === name)!;
+
+  it.each([
+    // The parameter introduced, and every other one the message names, as GraphQL paths.
+    ['Mutation', 'createAdSet', 'end_time', 'Param end_time must be after start_time', 'input.endTime must be after input.startTime'],
+    ['Mutation', 'createAd', 'adset_id', 'The parameter adset_id is required', 'input.adSetId is required'],
+    ['Mutation', 'setCommentHidden', 'is_hidden', 'Param is_hidden cannot be true: why', 'hidden cannot be true: why'],
+    ['Query', 'authCheck', 'checks.0.object.any_org', 'Param checks.0.object.any_org must be a boolean', 'checks[0].object.anyOrg must be a boolean'],
+    // Inside a JSON argument the keys stay as the caller wrote them.
+    [
+      'Mutation',
+      'createAdSet',
+      'targeting.age_max',
+      'Param targeting.age_max must not be below targeting.age_min',
+      'input.targeting.age_max must not be below input.targeting.age_min',
+    ],
+    // The allowed values of the parameter at fault by their GraphQL enum names.
+    [
+      'Mutation',
+      'createPagePost',
+      'kind',
+      'Param kind must be one of {photo, video, event, review}',
+      'input.kind must be one of {PHOTO, VIDEO, EVENT, REVIEW}',
+    ],
+    // A property of a stored object, no argument of the field: its GraphQL field name.
+    ['Mutation', 'copyAdSet', 'dsa_payor', 'Param dsa_payor is required for ad sets targeting the EU', 'dsaPayor is required for ad sets targeting the EU'],
+    // English words, quoted values and other snake_case stay as they are.
+    ['Mutation', 'createAdSet', 'name', 'Param name must not be "end_time" or act_12', 'input.name must not be "end_time" or act_12'],
+  ] as const)('%s.%s (%s): %s', (root, name, domain, message, expected) => {
+    expect(graphqlMessage(root, field(root, name), message, domain)).toBe(expected);
   });
 });
 

@@ -14,7 +14,7 @@ describe('the complexity estimate', () => {
     ['one object', '{ me { id name } }', {}, 1, 3],
     ['nodes(ids:): one object per id', `{ nodes(ids: ${JSON.stringify(ids(3))}) { id } }`, {}, 3, 3 * (1 + 1)],
     ['ids as a variable', 'query ($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ids(40) }, 40, 80],
-    ['a connection without first/last: a page of 25', '{ adAccounts { nodes { id } } }', {}, 1 + 25, 1 + 25 * (1 + 1)],
+    ['a connection without first/last: a page of 25', '{ adAccounts { nodes { id } } }', {}, 1 + 25, 1 + 25 * (1 + 1), ['adAccounts']],
     ['first', '{ adAccounts(first: 3) { nodes { id name } } }', {}, 1 + 3, 1 + 3 * (1 + 2)],
     ['first as a variable', 'query ($n: Int) { adAccounts(first: $n) { nodes { id } } }', { n: 7 }, 1 + 7, 1 + 7 * 2],
     ['last', '{ adAccounts(last: 4) { edges { cursor node { id } } } }', {}, 1 + 4 * 2, 1 + 4 * (1 + 1 + 1 + 1)],
@@ -37,8 +37,8 @@ describe('the complexity estimate', () => {
       2 * 3,
       2 * (1 + 1 + 1 + 1),
     ],
-  ])('%s', (_name, query, variables, objects, fields) => {
-    expect(estimate(query, variables)).toEqual({ objects, fields });
+  ])('%s', (_name, query, variables, objects, fields, unsized?: string[]) => {
+    expect(estimate(query, variables)).toEqual({ objects, fields, ...(unsized ? { unsized } : {}) });
   });
 
   it('counts only the operation asked for', () => {
@@ -87,6 +87,15 @@ describe('the complexity limits', () => {
     ],
   ])('%j -> %j', (complexity, expected) => {
     expect(complexityRefusal(complexity, limits)?.details ?? null).toEqual(expected);
+  });
+
+  it('names the connections counted at the default page, the usual cause and its fix', () => {
+    const complexity = estimate('{ adAccounts { nodes { campaigns { nodes { adSets(first: 2) { nodes { id } } } } } } }')!;
+    expect(complexity.unsized).toEqual(['adAccounts', 'campaigns']);
+    expect(complexityRefusal(complexity, limits)?.message).toBe(
+      `Query is too complex: it may return ${complexity.objects.toLocaleString('en-US')} objects, more than the limit of 100. ` +
+        'Ask for fewer ids or smaller pages (first/last; 25 when not given, as for adAccounts, campaigns).',
+    );
   });
 });
 

@@ -21,15 +21,15 @@ describe('GraphQL query limits', () => {
   let server: TestServer;
   let token: string;
   let adIds: string[];
+  let accountId: string;
 
   beforeAll(async () => {
     server = await startTestServer();
     const world = worldBuilder(server.deps);
-    const org = await world.organization();
-    token = (await world.user({ organizationId: org.id, role: 'admin' })).token;
-    const account = await world.adAccount(org.id);
-    const [campaign] = await world.campaigns(account, 1);
-    const [adSet] = await world.adSets(campaign!, 1, () => ({
+    const { token: adminToken, account, campaign } = await world.adminWithCampaign();
+    token = adminToken;
+    accountId = account.id;
+    const [adSet] = await world.adSets(campaign, 1, () => ({
       targeting: { geo_locations: { countries: ['US', 'CA', 'GB', 'DE', 'FR'] }, age_min: 18, age_max: 65, publisher_platforms: ['facebook', 'instagram'] },
     }));
     adIds = (await world.ads(adSet!, 100)).map((ad) => ad.id);
@@ -72,12 +72,30 @@ describe('GraphQL query limits', () => {
       // A connection is one object holding a page of nodes, each with what is under it: 1 + 25 x (1 + (1 + 25 x (1 + (1 + 25 x 1)))).
       const unsized = await server.graphql('{ adAccounts { nodes { campaigns { nodes { adSets { nodes { id } } } } } } }', {}, token);
       expect(refusalOf(unsized.body).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', found: 16926 });
+      // The refusal names the connections it counted at 25, which is what to give a first.
+      expect(refusalOf(unsized.body).message).toMatch(/25 when not given, as for adAccounts, campaigns, adSets\)\.$/);
       const backward = await server.graphql(
         '{ adAccounts(last: 30) { nodes { campaigns(last: 30) { nodes { adSets(last: 30) { nodes { id } } } } } } }',
         {},
         token,
       );
       expect(refusalOf(backward.body).extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', found: 1 + 30 * (1 + (1 + 30 * (1 + (1 + 30 * 1)))) });
+    });
+
+    it('accepts the ordinary list views of the GraphQL guide with default pages, and the list of accounts with small pages', async () => {
+      // One account's campaigns with their ad sets: 1 + 1 + 25 x (1 + 1 + 25) = 677 objects.
+      const account = `query ($id: ID!) { adAccount(id: $id) { name campaigns { totalCount nodes { name adSets { nodes { name effectiveStatus } } } } } }`;
+      const one = await server.graphql(account, { id: accountId }, token);
+      expect(one.body.errors).toBeUndefined();
+      expect(one.body.data!.adAccount.campaigns.nodes[0].adSets.nodes).toHaveLength(1);
+      // Every account, each with its campaigns and their ad sets: pages of 10 are 1 + 10 x (1 + 1 + 10 x (1 + 1 + 10)) = 1,221.
+      const all = await server.graphql(
+        '{ adAccounts(first: 10) { nodes { name campaigns(first: 10) { nodes { name adSets(first: 10) { nodes { name } } } } } } }',
+        {},
+        token,
+      );
+      expect(all.body.errors).toBeUndefined();
+      // The same three levels left at 25 each would be a fan-out of 16,926 objects: refused (above).
     });
 
     it('caps field values too, with their own measure', async () => {

@@ -218,8 +218,9 @@ describe('GraphQL reads', () => {
       expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     });
 
-    it('treats an unknown token as no token', async () => {
-      const { body } = await server.graphql('{ me { id } }', {}, 'forged-token');
+    it('refuses an unknown token with 401 and the signed-out message', async () => {
+      const { status, body } = await server.graphql('{ me { id } }', {}, 'forged-token');
+      expect(status).toBe(401);
       expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     });
 

@@ -41,6 +41,14 @@ export function worldBuilder(deps: AppDeps) {
       const { sessionToken } = await issueSession(deps, user);
       return { user, token: sessionToken };
     },
+    /** An organization whose admin is signed in, with an ad account holding one campaign: where GraphQL tests start. */
+    async adminWithCampaign() {
+      const org = await createOrganization(deps, unique('Org '));
+      const { token } = await this.user({ organizationId: org.id, role: 'admin' });
+      const account = await this.adAccount(org.id);
+      const [campaign] = await this.campaigns(account, 1);
+      return { org, token, account, campaign: campaign! };
+    },
     async adAccount(organizationId: string, fields: Partial<AdAccountRecord> = {}) {
       const [account] = await deps.db.transaction((trx) =>
         insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, [

@@ -110,7 +110,7 @@ describe('bearer access tokens', () => {
       await expectAccepted(await sign({ iat: now - 310, nbf: now - 310, exp: now - 10 }));
     });
 
-    it('no token at all, or a session that is not valid, is the session wording, without a bearer challenge', async () => {
+    it('no token at all, or a session that is not valid, is the session wording: /api/v2 without a challenge, /graphql 401 for a session', async () => {
       const attempts: Array<Record<string, string>> = [{}, { 'service-session-token': 'no-such-session' }, { authorization: 'Bearer no-such-session' }];
       for (const headers of attempts) {
         const rest = await fetch(`${server.url}/api/v2/users/me`, { headers });
@@ -122,12 +122,20 @@ describe('bearer access tokens', () => {
           headers: { 'content-type': 'application/json', ...headers },
           body: JSON.stringify({ query: PROBE }),
         });
-        expect(response.headers.get('www-authenticate')).toBeNull();
         const body = (await response.json()) as GraphQLBody;
-        // One error per field that needs a principal (me, adAccounts), each in the session's words.
-        expect(new Set(body.errors?.map((e) => JSON.stringify([e.message, e.extensions?.code, e.extensions?.oauthError])))).toEqual(
-          new Set([JSON.stringify([SIGNED_OUT, 'UNAUTHENTICATED', undefined])]),
-        );
+        if (Object.keys(headers).length === 0) {
+          // No credential: 200, one error per field that needs a principal (me, adAccounts), in the session's words.
+          expect(response.status).toBe(200);
+          expect(response.headers.get('www-authenticate')).toBeNull();
+          expect(new Set(body.errors?.map((e) => JSON.stringify([e.message, e.extensions?.code, e.extensions?.oauthError])))).toEqual(
+            new Set([JSON.stringify([SIGNED_OUT, 'UNAUTHENTICATED', undefined])]),
+          );
+        } else {
+          // A credential /graphql cannot use: the whole request is refused (test/graphql/status-policy.test.ts).
+          expect(response.status).toBe(401);
+          expect(response.headers.get('www-authenticate')).toBe(`Bearer realm="adgraph", error="invalid_token", error_description="${SIGNED_OUT}"`);
+          expect(body).toEqual({ errors: [{ message: SIGNED_OUT, extensions: { code: 'UNAUTHENTICATED', oauthError: 'invalid_token' } }] });
+        }
       }
     });
 

@@ -1,7 +1,7 @@
 import type { MutationResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import type { GraphQLResolveInfo } from 'graphql';
 import { graphParams } from '../../graphql/helpers.ts';
-import { argumentPath } from '../../graphql/errors.ts';
+import { argumentPath, graphqlMessage } from '../../graphql/errors.ts';
 import { assertNumericId } from '../../authz/guards.ts';
 import type { Violation } from '../rules/violations.ts';
 import * as ads from '../service.ts';
@@ -17,12 +17,16 @@ const numeric = (id: string) => {
   assertNumericId(id);
   return id;
 };
-/** Every violation at once, each naming the input's path as the write's error would (graphql/errors.ts argumentPath). */
+/** Every violation at once, each naming the input's path and worded as the write's error would be (graphql/errors.ts). */
 function validation(violations: Violation[], info: GraphQLResolveInfo) {
   const mutation = info.parentType.getFields()[info.fieldName]!;
   return {
     valid: violations.length === 0,
-    violations: violations.map((v) => ({ ...v, field: argumentPath(info.parentType.name, mutation, v.field) ?? v.field })),
+    violations: violations.map((v) => ({
+      ...v,
+      field: argumentPath(info.parentType.name, mutation, v.field) ?? v.field,
+      message: graphqlMessage(info.parentType.name, mutation, v.message, v.field),
+    })),
   };
 }
 

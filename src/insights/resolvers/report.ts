@@ -6,6 +6,7 @@ import type { RelayArgs } from '../../db/pagination.ts';
 import { readInsightsParams, type InsightsCall } from '../../graph-api/insights.ts';
 import { DEFAULT_INSIGHTS_PAGE, insightsReport, MAX_INSIGHTS_PAGE } from '../service.ts';
 import type { InsightsPageRequest, InsightsTarget } from '../query.ts';
+import { MAX_INCREMENT_DAYS } from '../rules/windows.ts';
 import type { InsightsConnectionModel } from './connection.ts';
 
 /** InsightsRow's fields by their /v24.0 names (the fields a report computes); ids, names and breakdowns come with every row. */
@@ -110,13 +111,17 @@ export function insightsCallOfInput(input: InsightsInput, fields: readonly strin
   });
 }
 
-/** The rules name time_increment; a caller who sent a number of days sent it as timeIncrementDays: errors say so. */
+/**
+ * The rules name time_increment and allow monthly and all_days besides days; a caller who sent a number of days
+ * sent it as timeIncrementDays, which takes days only: errors say so (graphql/errors.ts words the name).
+ */
 export async function namingInputFields<T>(input: InsightsInput, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (input.timeIncrementDays != null && error instanceof DomainError && error.field === 'time_increment') {
-      throw badInput('time_increment_days', error.message, { graph: error.graph });
+      const message = `Param time_increment_days must be a number of days from 1 to ${MAX_INCREMENT_DAYS}, got ${input.timeIncrementDays}.`;
+      throw badInput('time_increment_days', message, { graph: error.graph });
     }
     throw error;
   }
