@@ -26,7 +26,8 @@ const SMALL = 13;
 const PAGE = 10;
 const DEEP_PAGE = 200;
 const FIELDS = 'id,name,status,effective_status,daily_budget,issues_info,targeting,campaign{name,effective_status}';
-const GRAPHQL_FIELDS = 'id name status effectiveStatus dailyBudget issues { errorCode } targeting campaign { name effectiveStatus }';
+const GRAPHQL_FIELDS =
+  'id name status effectiveStatus dailyBudget issues { errorCode } targeting { geoLocations { countries } } campaign { name effectiveStatus }';
 
 export async function benchPages(): Promise<SectionOutcome> {
   // The accounts are filled before the server starts: it then only reads them.

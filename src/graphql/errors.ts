@@ -110,8 +110,9 @@ export function sendTokenRefusal(res: Response, error: DomainError): void {
  * positions (`lifetime_budget`, `targeting.geo_locations.countries`, `special_ad_categories[1]`,
  * `checks.0.object.any_org`). A GraphQL error names the path of the argument the caller sent instead: the
  * argument, then input fields by their GraphQL names and list positions in brackets (`input.lifetimeBudget`,
- * `input.specialAdCategories[1]`, `checks[0].object.anyOrg`). Inside a JSON argument the path goes on in the
- * keys the caller wrote (`input.targeting.geo_locations.countries`): JSON values pass as they are.
+ * `input.specialAdCategories[1]`, `checks[0].object.anyOrg`, `input.targeting.geoLocations.countries`: the typed
+ * specs differ from the Graph shape by case only, ads/graphql-shapes.ts). Inside a JSON argument the path goes on in
+ * the keys the caller wrote (`input.bidAdjustments.user_groups`): JSON values pass as they are.
  *
  * A name matches an argument or input field when both read the same without underscores and case (so
  * `adset_id` is `adSetId`), the one rule graphql/helpers.ts graphParams renames by. Undefined when the name

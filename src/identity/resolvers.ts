@@ -100,10 +100,12 @@ export const identityResolvers: Resolvers = {
   },
 
   User: {
+    createdTime: (user) => user.createdAt,
     memberships: (user, _, ctx) => identity.membershipsOf(ctx, user.id),
   },
 
   Organization: {
+    createdTime: (org) => org.createdAt,
     members: (org, args, ctx) =>
       connection(
         args,
@@ -137,6 +139,7 @@ export const identityResolvers: Resolvers = {
   },
 
   OrganizationMember: {
+    createdTime: (membership) => membership.createdAt,
     // The membership is visible, so its user and organization are too (fellow members may read each other).
     user: async (membership, _, ctx) => (await ctx.loaders.identity.userById.load(membership.userId))!,
     organization: async (membership, _, ctx) => (await ctx.loaders.identity.organizationById.load(membership.organizationId))!,
@@ -146,6 +149,7 @@ export const identityResolvers: Resolvers = {
   OrganizationMemberEdge: {},
 
   OrganizationInvitation: {
+    createdTime: (invitation) => invitation.createdAt,
     // codegen types a resolver of an enum with mapped values as returning null: the value is the stored one, as enumValues maps it.
     status: (invitation) => invitationStatus(invitation, new Date()) as never,
     // A visible invitation names its organization to the addressee, who cannot read the organization itself yet.

@@ -102,7 +102,7 @@ async function createAdSet(url: string, name: string, via: Acknowledged['via']):
           billingEvent: 'IMPRESSIONS',
           optimizationGoal: 'LINK_CLICKS',
           dailyBudget: '1000',
-          targeting: params.targeting,
+          targeting: { geoLocations: { countries: ['US'] } },
           status: 'PAUSED',
         },
       },

@@ -447,7 +447,7 @@ const encodePart = (text: string) => encodeURIComponent(Buffer.from(text, 'utf8'
 
 const TEMPLATES = [
   '{ __typename }',
-  'query($id: ID!) { node(id: $id) { id __typename ... on AdSet { name targeting campaign { name } ads { nodes { id } } } } }',
+  'query($id: ID!) { node(id: $id) { id __typename ... on AdSet { name targeting { geoLocations { countries } ageMin } campaign { name } ads { nodes { id } } } } }',
   'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Ad { name creative adSet { name } } } }',
   'query($id: ID!) { adAccount(id: $id) { id name adSets(first: 100) { totalCount nodes { id name effectiveStatus issues { errorCode } } } } }',
   'query($id: ID!, $first: Int, $after: String) { adSets(accountId: $id, first: $first, after: $after) { pageInfo { endCursor } nodes { id } } }',
@@ -532,7 +532,7 @@ const document = fc.oneof(
       .integer({ min: 1, max: 60 })
       .map(
         (count) =>
-          `{ ${Array.from({ length: count }, (_, i) => `n${i}: nodes(ids: [${ids.map((id) => `"${id}"`).join(',')}]) { id ... on Ad { name creative adSet { name targeting } } }`).join(' ')} }`,
+          `{ ${Array.from({ length: count }, (_, i) => `n${i}: nodes(ids: [${ids.map((id) => `"${id}"`).join(',')}]) { id ... on Ad { name creative adSet { name targeting { geoLocations { countries } } } } }`).join(' ')} }`,
       ),
     weight: 1,
   },
@@ -614,8 +614,9 @@ const typedOperation: fc.Arbitrary<{ query: string; variables: Record<string, un
             jsonValue,
             fc.record(
               {
-                geo_locations: fc.record({ countries: fc.array(oddString, { maxLength: 5 }) }),
-                custom_audiences: fc.array(fc.record({ id: anyId }), { maxLength: 3 }),
+                geoLocations: fc.record({ countries: fc.array(oddString, { maxLength: 5 }) }),
+                customAudiences: fc.array(fc.record({ id: anyId }), { maxLength: 3 }),
+                ageMin: fc.integer({ min: -5, max: 200 }),
               },
               optional,
             ),

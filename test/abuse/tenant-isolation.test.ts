@@ -358,7 +358,7 @@ const adSetInput = (campaignId: string, extra: Record<string, unknown> = {}) => 
   optimizationGoal: 'LINK_CLICKS',
   dailyBudget: '1000',
   status: 'PAUSED',
-  targeting: { geo_locations: { countries: ['US'] } },
+  targeting: { geoLocations: { countries: ['US'] } },
   ...extra,
 });
 const adSetParams = (campaignId: string, extra: Record<string, unknown> = {}) => ({
@@ -378,7 +378,12 @@ function graphqlReads(kind: Kind): LazyProbe[] {
     ['adAccount', 'id name campaigns { totalCount nodes { id } } adSets { totalCount }', () => a.account, MISSING.numeric],
     ['adAccount', 'id name', () => a.act, MISSING.act],
     ['campaign', 'id name adSets { totalCount nodes { id } } account { id }', () => a.campaign, MISSING.numeric],
-    ['adSet', 'id name targeting ads { totalCount } copies { totalCount } asyncRequests { totalCount }', () => a.adSet, MISSING.numeric],
+    [
+      'adSet',
+      'id name targeting { geoLocations { countries } } ads { totalCount } copies { totalCount } asyncRequests { totalCount }',
+      () => a.adSet,
+      MISSING.numeric,
+    ],
     ['ad', 'id name creative', () => a.ad, MISSING.numeric],
     ['asyncRequestSet', 'id name totalCount requests { nodes { id } }', () => a.asyncRequestSet, MISSING.numeric],
     ['asyncRequest', 'id status scopeObjectId', () => a.asyncRequest, MISSING.numeric],
@@ -506,7 +511,7 @@ function graphqlWrites(kind: Kind): LazyProbe[] {
         () => a.audience,
         MISSING.numeric,
         'mutation($account: ID!, $input: CreateAdSetInput!) { createAdSet(accountId: $account, input: $input) { id } }',
-        (id) => ({ account: b.account, input: adSetInput(b.campaign, { targeting: { geo_locations: { countries: ['US'] }, custom_audiences: [{ id }] } }) }),
+        (id) => ({ account: b.account, input: adSetInput(b.campaign, { targeting: { geoLocations: { countries: ['US'] }, customAudiences: [{ id }] } }) }),
         true,
       ),
     ),
@@ -519,7 +524,7 @@ function graphqlWrites(kind: Kind): LazyProbe[] {
         'mutation($account: ID!, $input: CreateAdSetInput!) { createAdSet(accountId: $account, input: $input) { id } }',
         (id) => ({
           account: b.account,
-          input: adSetInput(b.campaign, { optimizationGoal: 'OFFSITE_CONVERSIONS', promotedObject: { custom_conversion_id: id } }),
+          input: adSetInput(b.campaign, { optimizationGoal: 'OFFSITE_CONVERSIONS', promotedObject: { customConversionId: id } }),
         }),
         true,
       ),

@@ -280,7 +280,7 @@ describe('what counts', () => {
           billingEvent: 'IMPRESSIONS',
           optimizationGoal: 'LINK_CLICKS',
           dailyBudget: '1000',
-          targeting: { geo_locations: { countries: ['US'] } },
+          targeting: { geoLocations: { countries: ['US'] } },
         },
       },
       token,

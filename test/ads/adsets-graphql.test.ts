@@ -29,7 +29,7 @@ import {
 const AD_SET_LIMIT = 30;
 
 const ADSET_FIELDS = `id name status configuredStatus effectiveStatus accountId campaignId billingEvent optimizationGoal destinationType
-  bidStrategy bidAmount dailyBudget lifetimeBudget startTime endTime dsaPayor dsaBeneficiary targeting pacingType sourceAdsetId
+  bidStrategy bidAmount dailyBudget lifetimeBudget startTime endTime dsaPayor dsaBeneficiary targeting { geoLocations { countries } ageMin } pacingType sourceAdSetId
   sourceAdSet { id name } campaign { id } account { id }`;
 const CREATE = `mutation ($a: ID!, $input: CreateAdSetInput!) { createAdSet(accountId: $a, input: $input) { ${ADSET_FIELDS} } }`;
 const UPDATE = `mutation ($id: ID!, $input: UpdateAdSetInput!) { updateAdSet(id: $id, input: $input) { ${ADSET_FIELDS} } }`;
@@ -163,7 +163,7 @@ async function expectRefused(
   return error;
 }
 
-const US = { geo_locations: { countries: ['US'] } };
+const US = { geoLocations: { countries: ['US'] } };
 const FUTURE_START = '2030-01-01T00:00:00.000Z';
 const base = (campaign: CampaignRecord, input: Record<string, unknown> = {}) => ({
   name: 'Ad set',
@@ -191,7 +191,7 @@ describe('createAdSet', () => {
         startTime: FUTURE_START,
         endTime: '2030-02-01T00:00:00Z',
         pacingType: ['STANDARD'],
-        targeting: { geo_locations: { countries: ['US', 'CA'] }, age_min: 21 },
+        targeting: { geoLocations: { countries: ['US', 'CA'] }, ageMin: 21 },
       }),
     });
     const created = dataOf(body).createAdSet;
@@ -214,9 +214,9 @@ describe('createAdSet', () => {
       endTime: '2030-02-01T00:00:00.000Z',
       dsaPayor: null,
       dsaBeneficiary: null,
-      targeting: { geo_locations: { countries: ['US', 'CA'] }, age_min: 21 },
+      targeting: { geoLocations: { countries: ['US', 'CA'] }, ageMin: 21 },
       pacingType: ['STANDARD'],
-      sourceAdsetId: null,
+      sourceAdSetId: null,
       sourceAdSet: null,
       campaign: { id: campaign.id },
       account: { id: account.id },
@@ -246,7 +246,7 @@ describe('createAdSet', () => {
 
   it("defaults: ACTIVE, the objective's first goal, and the account's payor and beneficiary in the EU", async () => {
     const { account, campaign } = await scene({ defaultDsaPayor: 'Acme GmbH', defaultDsaBeneficiary: 'Acme Foundation' });
-    const created = dataOf(await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: ['DE'] } } }) })).createAdSet;
+    const created = dataOf(await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geoLocations: { countries: ['DE'] } } }) })).createAdSet;
     expect(created).toMatchObject({
       status: 'ACTIVE',
       effectiveStatus: 'ACTIVE',
@@ -256,7 +256,7 @@ describe('createAdSet', () => {
     });
     // Rule 3: a payor alone takes the beneficiary from the account's default, not from the payor.
     const payorOnly = dataOf(
-      await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: ['FR'] } }, dsaPayor: 'Other SA' }) }),
+      await gql(CREATE, { a: account.id, input: base(campaign, { targeting: { geoLocations: { countries: ['FR'] } }, dsaPayor: 'Other SA' }) }),
     ).createAdSet;
     expect(payorOnly).toMatchObject({ dsaPayor: 'Other SA', dsaBeneficiary: 'Acme Foundation' });
     // Rule 4: outside the regulated regions nothing is filled in.
@@ -285,11 +285,17 @@ describe('createAdSet', () => {
     it.each([
       ['name longer than 400 characters', { name: 'x'.repeat(401) }, 'input.name', { code: 100 }, /^input\.name must be at most 400 characters$/],
       ['status DELETED on create', { status: 'DELETED' }, 'input.status', { code: 100 }, /ACTIVE, PAUSED/],
-      ['targeting without geo_locations', { targeting: { age_min: 20 } }, 'input.targeting.geo_locations', { code: 100 }, /geo_locations/],
+      [
+        'targeting without countries',
+        { targeting: { geoLocations: {}, ageMin: 20 } },
+        'input.targeting.geoLocations.countries',
+        { code: 100 },
+        /countries is required/,
+      ],
       [
         'an empty list of countries',
-        { targeting: { geo_locations: { countries: [] } } },
-        'input.targeting.geo_locations.countries',
+        { targeting: { geoLocations: { countries: [] } } },
+        'input.targeting.geoLocations.countries',
         { code: 100 },
         /countries is required/,
       ],
@@ -373,7 +379,7 @@ describe('createAdSet', () => {
       ['no payor nor beneficiary', 3858079, 'dsa_payor', {}],
       ['a payor only, and no account default', 3858081, 'dsa_beneficiary', { dsaPayor: 'Acme GmbH' }],
     ])('EU targeting with %s: 100/%s blaming %s', async (_, subcode, field, input) => {
-      const error = await expectRefused(() => create({ targeting: { geo_locations: { countries: ['US', 'RE'] } }, ...input }), {
+      const error = await expectRefused(() => create({ targeting: { geoLocations: { countries: ['US', 'RE'] } }, ...input }), {
         code: 'BAD_USER_INPUT',
         field: field === 'dsa_payor' ? 'input.dsaPayor' : 'input.dsaBeneficiary',
         message: new RegExp(`^input\\.${field === 'dsa_payor' ? 'dsaPayor' : 'dsaBeneficiary'} is required for ad sets targeting the European Union \\(RE\\)$`),
@@ -393,9 +399,9 @@ describe('createAdSet', () => {
         () =>
           create({
             targeting: {
-              geo_locations: { countries: ['US'] },
-              custom_audiences: [{ id: flagged[0]!.id }, clean.id],
-              excluded_custom_audiences: [flagged[1]!.id],
+              geoLocations: { countries: ['US'] },
+              customAudiences: [{ id: flagged[0]!.id }, { id: clean.id }],
+              excludedCustomAudiences: [{ id: flagged[1]!.id }],
             },
           }),
         { code: 'BAD_USER_INPUT', field: 'input.targeting' },
@@ -410,7 +416,7 @@ describe('createAdSet', () => {
     });
 
     it('a flagged custom conversion: 100/246004 naming it', async () => {
-      const error = await expectRefused(() => create({ promotedObject: { custom_conversion_id: flaggedConversion.id } }), {
+      const error = await expectRefused(() => create({ promotedObject: { customConversionId: flaggedConversion.id } }), {
         code: 'BAD_USER_INPUT',
         field: 'input.promotedObject',
       });
@@ -422,9 +428,9 @@ describe('createAdSet', () => {
     });
 
     it('restricted locations: code 2641', async () => {
-      const error = await expectRefused(() => create({ targeting: { geo_locations: { countries: ['US', 'CU'] } } }), {
+      const error = await expectRefused(() => create({ targeting: { geoLocations: { countries: ['US', 'CU'] } } }), {
         code: 'BAD_USER_INPUT',
-        field: 'input.targeting.geo_locations.countries',
+        field: 'input.targeting.geoLocations.countries',
         message: /restricted: CU/,
       });
       expect(error.extensions?.graphApi).toMatchObject({ code: 2641, error_user_title: 'Restricted locations' });
@@ -486,7 +492,7 @@ describe('validateAdSet: every violation at once, nothing written', () => {
         dailyBudget: 10,
         bidStrategy: 'LOWEST_COST_WITHOUT_CAP',
         bidAmount: 100,
-        targeting: { geo_locations: { countries: ['DE', 'FR'] }, custom_audiences: [flagged[0]!.id, flagged[1]!.id] },
+        targeting: { geoLocations: { countries: ['DE', 'FR'] }, customAudiences: [{ id: flagged[0]!.id }, { id: flagged[1]!.id }] },
       }),
     });
     const { valid, violations } = dataOf(body).validateAdSet;
@@ -536,11 +542,11 @@ describe('validateAdSet: every violation at once, nothing written', () => {
     const { account, campaign } = await scene();
     await world.adSets(campaign, AD_SET_LIMIT);
     const { valid, violations } = dataOf(
-      await gql(VALIDATE, { a: account.id, input: base(campaign, { targeting: { geo_locations: { countries: [] } } }) }),
+      await gql(VALIDATE, { a: account.id, input: base(campaign, { targeting: { geoLocations: { countries: [] } } }) }),
     ).validateAdSet;
     expect(valid).toBe(false);
     expect((violations as Array<Record<string, any>>).map((v) => [v.field, v.kind, v.code])).toEqual([
-      ['input.targeting.geo_locations.countries', 'BAD_USER_INPUT', 100],
+      ['input.targeting.geoLocations.countries', 'BAD_USER_INPUT', 100],
       ['input.campaignId', 'LIMIT_EXCEEDED', 2695],
     ]);
   });
@@ -612,15 +618,15 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     const withDefaults = await scene({ defaultDsaPayor: 'Payor Ltd', defaultDsaBeneficiary: 'Beneficiary Ltd' });
     const adSet = dataOf(await gql(CREATE, { a: withDefaults.account.id, input: base(withDefaults.campaign) })).createAdSet;
     expect(adSet).toMatchObject({ dsaPayor: null, dsaBeneficiary: null });
-    expect(dataOf(await gql(UPDATE, { id: adSet.id, input: { targeting: { geo_locations: { countries: ['IT'] } } } })).updateAdSet).toMatchObject({
+    expect(dataOf(await gql(UPDATE, { id: adSet.id, input: { targeting: { geoLocations: { countries: ['IT'] } } } })).updateAdSet).toMatchObject({
       dsaPayor: 'Payor Ltd',
       dsaBeneficiary: 'Beneficiary Ltd',
-      targeting: { geo_locations: { countries: ['IT'] } },
+      targeting: { geoLocations: { countries: ['IT'] } },
     });
 
     const plain = await newAdSet();
     const rowBefore = await adSetRow(plain.id);
-    const error = await expectRefused(() => gql(UPDATE, { id: plain.id, input: { targeting: { geo_locations: { countries: ['IT'] } } } }), {
+    const error = await expectRefused(() => gql(UPDATE, { id: plain.id, input: { targeting: { geoLocations: { countries: ['IT'] } } } }), {
       code: 'BAD_USER_INPUT',
       field: 'input.dsaPayor',
     });
@@ -636,7 +642,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
       () =>
         gql(UPDATE, {
           id: adSet.id,
-          input: { targeting: { geo_locations: { countries: ['US'] }, custom_audiences: flagged.map((a) => a.id) } },
+          input: { targeting: { geoLocations: { countries: ['US'] }, customAudiences: flagged.map((a) => ({ id: a.id })) } },
         }),
       { code: 'BAD_USER_INPUT', field: 'input.targeting' },
     );
@@ -725,7 +731,7 @@ describe('updateAdSet and validateAdSetUpdate', () => {
     const { valid, violations } = dataOf(
       await gql(VALIDATE_UPDATE, {
         id: adSet.id,
-        input: { name: '', targeting: { geo_locations: { countries: ['IT'] } }, dailyBudget: 10, bidStrategy: 'LOWEST_COST_WITHOUT_CAP', bidAmount: 300 },
+        input: { name: '', targeting: { geoLocations: { countries: ['IT'] } }, dailyBudget: 10, bidStrategy: 'LOWEST_COST_WITHOUT_CAP', bidAmount: 300 },
       }),
     ).validateAdSetUpdate;
     expect(valid).toBe(false);
@@ -947,7 +953,7 @@ describe('AdSet fields', () => {
       source: adSet(id: $s) { sourceAdSet { id } copies { totalCount nodes { id } }
         paused: copies(effectiveStatus: [PAUSED]) { totalCount nodes { id } }
         all: copies(effectiveStatus: [ACTIVE, PAUSED, DELETED]) { totalCount nodes { id } } }
-      copy: adSet(id: $c) { sourceAdsetId sourceAdSet { id name } } }`,
+      copy: adSet(id: $c) { sourceAdSetId sourceAdSet { id name } } }`,
         { s: source!.id, c: copies[0]!.id },
       ),
     );
@@ -958,7 +964,7 @@ describe('AdSet fields', () => {
         paused: { totalCount: 1, nodes: [{ id: copies[1]!.id }] },
         all: { totalCount: 3, nodes: copies.map((c) => ({ id: c.id })) },
       },
-      copy: { sourceAdsetId: source!.id, sourceAdSet: { id: source!.id, name: 'Source' } },
+      copy: { sourceAdSetId: source!.id, sourceAdSet: { id: source!.id, name: 'Source' } },
     });
   });
 

@@ -7,6 +7,7 @@ import * as documents from '../../client/__generated__/graphql.ts';
 import {
   AdAccountsDocument,
   AdSetInsightsDocument,
+  AdSetFormDocument,
   AdSetsDocument,
   ChangePasswordWithOneTimePasscodeDocument,
   ConvertDateFormatDocument,
@@ -22,6 +23,9 @@ import {
   UpdateAdSetDocument,
   ViewerDocument,
   type AdSetFieldsFragment,
+  type AdSetFormQuery,
+  type CreateAdSetInput,
+  type UpdateAdSetInput,
   type CommentFieldsFragment,
   type BillingEvent,
   type CopyAdSetMutation,
@@ -84,7 +88,7 @@ async function campaignOf(account: AdAccountRecord): Promise<CampaignRecord> {
   return campaign!;
 }
 
-const US = { geo_locations: { countries: ['US'] } };
+const US = { geoLocations: { countries: ['US'] } };
 const nextAfter = (pageInfo: PageInfoFieldsFragment) => pageInfo.endCursor ?? undefined;
 const names = (edges: Array<{ node: { name: string } }>) => edges.map((edge) => edge.node.name);
 const author = (comment: CommentFieldsFragment) => (comment.from && 'id' in comment.from ? comment.from.id : null);
@@ -245,13 +249,110 @@ const cases: Record<string, () => Promise<void>> = {
       dailyBudget: 5000,
       lifetimeBudget: null,
       startTime: '2030-01-01T00:00:00.000Z',
-      targeting: US,
-      sourceAdsetId: null,
+      sourceAdSetId: null,
       campaign: { id: campaign.id, name: campaign.name },
       issues: [],
     });
+    expect(createAdSet.targeting).toMatchObject({ geoLocations: { countries: ['US'], regions: null }, ageMin: null });
     const listed = (await client(token).request(AdSetsDocument, { accountId: account.id })).adSets;
     expect(listed.edges.map((edge) => edge.node)).toEqual([createAdSet]);
+  },
+
+  /**
+   * Issue 20: a form reads an ad set and sends it back. What AdSetForm reads, less what the form only shows (id,
+   * campaignId, updatedTime), IS an UpdateAdSetInput and, with a campaign, a CreateAdSetInput: the type check of
+   * this file proves the types agree; the server proves the values do (the ad set reads the same afterwards).
+   */
+  async AdSetForm() {
+    const { organization, token } = await member();
+    const account = await world.adAccount(organization.id);
+    const campaign = await campaignOf(account);
+    const audience = (
+      await client(token).request<{ createCustomAudience: { id: string } }>(
+        'mutation ($a: ID!) { createCustomAudience(accountId: $a, input: { name: "Buyers" }) { id } }',
+        { a: account.id },
+      )
+    ).createCustomAudience;
+    const entity = (id: string, name: string) => ({ id, name });
+    const input: CreateAdSetInput = {
+      name: 'Form',
+      campaignId: campaign.id,
+      status: 'PAUSED',
+      billingEvent: 'IMPRESSIONS',
+      optimizationGoal: 'LINK_CLICKS',
+      destinationType: 'WEBSITE',
+      targeting: {
+        geoLocations: {
+          countries: ['US', 'CA'],
+          regions: [{ key: '4081', name: 'California' }],
+          cities: [{ key: '777934', name: 'Menlo Park', radius: 10, distanceUnit: 'mile' }],
+          locationTypes: ['home', 'recent'],
+        },
+        excludedGeoLocations: { zips: [{ key: 'US:94304' }] },
+        ageMin: 21,
+        ageMax: 55,
+        genders: [1],
+        locales: [6, 24],
+        customAudiences: [{ id: audience.id }],
+        flexibleSpec: [{ interests: [entity('6003139266461', 'Movies')], behaviors: [entity('6002714895372', 'Travellers')] }],
+        exclusions: { interests: [entity('6003020834693', 'Gardening')] },
+        publisherPlatforms: ['facebook', 'instagram'],
+        facebookPositions: ['feed', 'story'],
+        instagramPositions: ['stream'],
+        devicePlatforms: ['mobile', 'desktop'],
+        userOs: ['iOS'],
+      },
+      promotedObject: { pixelId: '1234567890', customEventType: 'PURCHASE' },
+      bidStrategy: 'LOWEST_COST_WITH_BID_CAP',
+      bidAmount: 200,
+      bidConstraints: { roasAverageFloor: 100 },
+      bidAdjustments: { user_groups: { age: { '18-24': 0.9 } } },
+      dailyBudget: 5000,
+      startTime: '2030-01-01T00:00:00.000Z',
+      endTime: '2030-03-01T00:00:00.000Z',
+      dsaPayor: 'Acme Payor',
+      dsaBeneficiary: 'Acme',
+      adlabels: [{ name: 'spring' }],
+      attributionSpec: [{ eventType: 'CLICK_THROUGH', windowDays: 7 }],
+      frequencyControlSpecs: [{ event: 'IMPRESSIONS', intervalDays: 7, maxFrequency: 2 }],
+      adsetSchedule: [{ startMinute: 0, endMinute: 600, days: [1, 2], timezoneType: 'USER' }],
+      creativeSequence: ['101', '102'],
+      isDynamicCreative: false,
+      useNewAppClick: false,
+    };
+    const created = (await client(token).request(CreateAdSetDocument, { accountId: account.id, input })).createAdSet;
+    const read = async (id: string) => (await client(token).request(AdSetFormDocument, { id })).adSet!;
+    const before = await read(created.id);
+    expect(before).toMatchObject({
+      targeting: {
+        geoLocations: { countries: ['US', 'CA'], cities: [input.targeting.geoLocations.cities![0]] },
+        customAudiences: [{ id: audience.id, name: null }],
+      },
+      promotedObject: { pixelId: '1234567890', customEventType: 'PURCHASE', pageId: null },
+      attributionSpec: [{ eventType: 'CLICK_THROUGH', windowDays: 7 }],
+      creativeSequence: ['101', '102'],
+      billingEvent: 'IMPRESSIONS',
+    });
+    // /v24.0 and the store keep the Graph API's shape.
+    const stored = await server.deps.db('ad_sets').where({ id: created.id }).first();
+    const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+    expect(json(stored.targeting)).toMatchObject({
+      geo_locations: { countries: ['US', 'CA'] },
+      age_min: 21,
+      flexible_spec: [{ interests: [{ id: '6003139266461' }] }],
+    });
+    expect(json(stored.targeting).age_max).toBe(55);
+    expect(json(stored.targeting)).not.toHaveProperty('excluded_custom_audiences');
+
+    // Sent back as it was read: the update changes nothing.
+    const formOf = ({ id: _id, campaignId: _campaign, updatedTime: _updated, ...form }: NonNullable<AdSetFormQuery['adSet']>) => form;
+    const update: UpdateAdSetInput = formOf(before);
+    await client(token).request(UpdateAdSetDocument, { id: created.id, input: update });
+    expect(formOf(await read(created.id))).toEqual(formOf(before));
+    // And as a new ad set in the same campaign: it reads the same as the one it was read from.
+    const again: CreateAdSetInput = { ...formOf(before), campaignId: before.campaignId };
+    const copy = (await client(token).request(CreateAdSetDocument, { accountId: account.id, input: again })).createAdSet;
+    expect(formOf(await read(copy.id))).toEqual(formOf(before));
   },
 
   async UpdateAdSet() {
@@ -282,7 +383,7 @@ const cases: Record<string, () => Promise<void>> = {
     });
     expect(copyAdSet.request).toBeNull();
     const copy = copyAdSet.copiedAdSet!;
-    expect(copy).toMatchObject({ name: 'Original (B)', status: 'PAUSED', sourceAdsetId: source!.id, campaign: { id: campaign.id } });
+    expect(copy).toMatchObject({ name: 'Original (B)', status: 'PAUSED', sourceAdSetId: source!.id, campaign: { id: campaign.id } });
     const copied: CopyAdSetMutation['copyAdSet']['adObjectIds'] = [
       { adObjectType: 'AD_SET', sourceId: source!.id, copiedId: copy.id },
       { adObjectType: 'AD', sourceId: ad!.id, copiedId: expect.stringMatching(/^\d+$/) },

@@ -95,7 +95,7 @@ describe('compiled execution answers as graphql-js does', () => {
     [
       'a nested read with lists, counts and page info',
       `query ($account: ID!) { adAccount(id: $account) { id name adSets(first: 3, effectiveStatus: [ACTIVE, PAUSED, ARCHIVED]) {
-         totalCount pageInfo { hasNextPage endCursor } nodes { id name effectiveStatus dailyBudget targeting campaign { id name } ads(first: 1) { totalCount nodes { id name } } } } } }`,
+         totalCount pageInfo { hasNextPage endCursor } nodes { id name effectiveStatus dailyBudget targeting { geoLocations { countries } ageMin customAudiences { id } } campaign { id name } ads(first: 1) { totalCount nodes { id name } } } } } }`,
       () => ({ account: ids.account }),
     ],
     [

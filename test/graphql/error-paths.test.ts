@@ -7,7 +7,7 @@ import { buildSchema } from '../../src/graphql/schema.ts';
 import { ARGUMENT_ALIASES, argumentPath, graphqlMessage } from '../../src/graphql/errors.ts';
 
 // Issue 13 item 5: a GraphQL error names the GraphQL path of the argument at fault (input.lifetimeBudget,
-// checks[0].object.anyOrg; inside JSON the keys as sent: input.targeting.geo_locations.countries), never the
+// checks[0].object.anyOrg, input.targeting.geoLocations.countries; inside JSON the keys as sent), never the
 // snake_case name /v24.0 and /api/v2 use. The services name fields once, in snake_case; src/graphql/errors.ts
 // translates them, in one place, from the schema. Here: the translation over the whole schema, then every error
 // the GraphQL writes raise for bad values of every input field, each checked against the schema independently.
@@ -45,8 +45,15 @@ describe("argumentPath: the services' names as GraphQL paths, from the schema", 
   it.each([
     ['Mutation', 'createAdSet', 'lifetime_budget', 'input.lifetimeBudget'],
     ['Mutation', 'updateAdSet', 'daily_budget', 'input.dailyBudget'],
-    ['Mutation', 'createAdSet', 'targeting.geo_locations.countries', 'input.targeting.geo_locations.countries'],
-    ['Mutation', 'createAdSet', 'targeting.flexible_spec[0].interests', 'input.targeting.flexible_spec[0].interests'],
+    // Issue 20: the typed specs (graphql-shapes.ts), walked by their GraphQL names.
+    ['Mutation', 'createAdSet', 'targeting.geo_locations.countries', 'input.targeting.geoLocations.countries'],
+    ['Mutation', 'createAdSet', 'targeting.flexible_spec[0].interests', 'input.targeting.flexibleSpec[0].interests'],
+    ['Mutation', 'validateAdSet', 'targeting.custom_audiences[1]', 'input.targeting.customAudiences[1]'],
+    ['Mutation', 'updateAdSet', 'targeting.excluded_geo_locations.zips', 'input.targeting.excludedGeoLocations.zips'],
+    ['Mutation', 'createAdSet', 'promoted_object.custom_conversion_id', 'input.promotedObject.customConversionId'],
+    ['Mutation', 'createAdSet', 'source_adset_id', 'input.sourceAdSetId'],
+    // What stays JSON goes on in the keys as sent.
+    ['Mutation', 'createAdSet', 'bid_adjustments.user_groups', 'input.bidAdjustments.user_groups'],
     ['Mutation', 'createCampaign', 'special_ad_categories[1]', 'input.specialAdCategories[1]'],
     ['Mutation', 'createAd', 'adset_id', 'input.adSetId'],
     ['Mutation', 'copyAdSet', 'rename_options.rename_strategy', 'input.renameOptions.renameStrategy'],
@@ -87,7 +94,8 @@ describe("argumentPath: the services' names as GraphQL paths, from the schema", 
       expect(argumentPath(root, f, domainPath), `${root}.${f.name}: ${domainPath}`).toBe(graphqlPath);
       checked.push(`${f.name}: ${graphqlPath}`);
       if (tag(named) !== 'GraphQLInputObjectType' || depth > 3) return;
-      for (const inner of Object.values((named as GraphQLInputObjectType).getFields())) {
+      // A deprecated spelling (sourceAdsetId) shares its service name with the current one, which a path names.
+      for (const inner of Object.values((named as GraphQLInputObjectType).getFields()).filter((inner) => !inner.deprecationReason)) {
         visit(root, f, inner.type, `${graphqlPath}.${inner.name}`, `${domainPath}.${snake(inner.name)}`, depth + 1);
       }
     };
@@ -98,13 +106,15 @@ describe("argumentPath: the services' names as GraphQL paths, from the schema", 
           // The services get an input object's fields as top-level parameters (graphParams): those map too.
           const named = unwrapNonNull(arg.type);
           if (tag(named) !== 'GraphQLInputObjectType') continue;
-          for (const inner of Object.values((named as GraphQLInputObjectType).getFields())) {
+          for (const inner of Object.values((named as GraphQLInputObjectType).getFields()).filter((inner) => !inner.deprecationReason)) {
             expect(argumentPath(root, f, snake(inner.name)), `${root}.${f.name}: ${inner.name}`).toBe(`${arg.name}.${inner.name}`);
           }
         }
       }
     }
     expect(checked).toContain('createAdSet: input.lifetimeBudget');
+    expect(checked).toContain('createAdSet: input.targeting.geoLocations.countries[0]');
+    expect(checked).toContain('updateAdSet: input.targeting.flexibleSpec[0].customAudiences[0].id');
     expect(checked).toContain('authCheck: checks[0].object.anyOrg');
   });
 
@@ -192,7 +202,7 @@ describe('every error a write raises for a bad value names a path of its argumen
   });
   afterAll(() => server?.close());
 
-  const US = { geo_locations: { countries: ['US'] } };
+  const US = { geoLocations: { countries: ['US'] } };
 
   /** Each operation with arguments that succeed, so that each bad value below is the only thing wrong. */
   const operations = (): Array<{ name: string; args: Record<string, unknown> }> => [
@@ -229,6 +239,15 @@ describe('every error a write raises for a bad value names a path of its argumen
     Int: [0, -3, 99],
     Float: [-1],
     JSON: ['not json', [1, 2], { geo_locations: { countries: ['XX'] }, age_min: 3, custom_audiences: ['1'] }, { ratio: 0.9 }, 'x'.repeat(70_000)],
+    TargetingInput: [
+      { geoLocations: { countries: ['XX'] } },
+      { geoLocations: { countries: ['US'] }, ageMin: 3 },
+      { geoLocations: { countries: ['US'] }, customAudiences: [{ id: '1' }] },
+      { geoLocations: {}, flexibleSpec: [{ customAudiences: [{ id: 'x' }] }] },
+    ],
+    PromotedObjectInput: [{ customConversionId: '999' }],
+    BidConstraintsInput: [{ roasAverageFloor: 0 }],
+    '[AttributionSpecInput]': [Array.from({ length: 3 }, () => ({ eventType: 'x'.repeat(70_000), windowDays: 1 }))],
     DateTime: ['1971-01-01T00:00:00Z', '2099-01-01T00:00:00Z'],
     EmailAddress: [`${'a'.repeat(250)}@example.com`],
     Boolean: [true],
@@ -288,7 +307,10 @@ describe('every error a write raises for a bad value names a path of its argumen
     // The sweep reached the fields the issue names.
     for (const expected of [
       'createAdSet: input.dailyBudget',
-      'createAdSet: input.targeting',
+      'createAdSet: input.targeting.geoLocations.countries',
+      'createAdSet: input.targeting.ageMin',
+      'createAdSet: input.targeting.customAudiences[0]',
+      'createAdSet: input.promotedObject.customConversionId',
       'createCampaign: input.dailyBudget',
       'publishComment: input.message',
       'editComment: input.message',
@@ -315,17 +337,28 @@ describe('every error a write raises for a bad value names a path of its argumen
     expect(await fieldOf(UPDATE_AD_SET, { id: ids.adSet, input: { lifetimeBudget: 100000 } })).toBe('input.lifetimeBudget');
   });
 
-  it('targeting sub-fields, in the keys the JSON was sent with', async () => {
-    expect(await fieldOf(CREATE_AD_SET, { a: ids.account, input: { ...baseAdSet(), targeting: { age_min: 20 } } })).toBe('input.targeting.geo_locations');
-    expect(await fieldOf(CREATE_AD_SET, { a: ids.account, input: { ...baseAdSet(), targeting: { geo_locations: { countries: [] } } } })).toBe(
-      'input.targeting.geo_locations.countries',
+  it('targeting sub-fields, by their GraphQL names', async () => {
+    expect(await fieldOf(CREATE_AD_SET, { a: ids.account, input: { ...baseAdSet(), targeting: { geoLocations: {}, ageMin: 20 } } })).toBe(
+      'input.targeting.geoLocations.countries',
     );
+    expect(await fieldOf(CREATE_AD_SET, { a: ids.account, input: { ...baseAdSet(), targeting: { geoLocations: { countries: [] } } } })).toBe(
+      'input.targeting.geoLocations.countries',
+    );
+    const targeting = { geoLocations: { countries: ['US'] }, ageMin: 30, ageMax: 20 };
+    expect(await fieldOf(UPDATE_AD_SET, { id: ids.adSet, input: { targeting } })).toBe('input.targeting.ageMax');
+    const audiences = { geoLocations: { countries: ['US'] }, customAudiences: [{ id: ids.account }, { id: '12' }] };
+    expect(await fieldOf(CREATE_AD_SET, { a: ids.account, input: { ...baseAdSet(), targeting: audiences } })).toBe('input.targeting.customAudiences[0]');
+    expect(await fieldOf(CREATE_AD_SET, { a: ids.account, input: { ...baseAdSet(), promotedObject: { customConversionId: '12' } } })).toBe(
+      'input.promotedObject.customConversionId',
+    );
+    // Left JSON: the keys as sent.
+    expect(await fieldOf(CREATE_AD_SET, { a: ids.account, input: { ...baseAdSet(), bidAdjustments: 'x'.repeat(70_000) } })).toBe('input.bidAdjustments');
     // validateAdSet names every violation the same way.
     const validation = dataOf(
       (
         await server.graphql(
           'mutation ($a: ID!, $input: CreateAdSetInput!) { validateAdSet(accountId: $a, input: $input) { violations { field } } }',
-          { a: ids.account, input: { ...baseAdSet(), name: '', dailyBudget: 10, targeting: { geo_locations: { countries: [] } } } },
+          { a: ids.account, input: { ...baseAdSet(), name: '', dailyBudget: 10, targeting: { geoLocations: { countries: [] } } } },
           token,
         )
       ).body,
@@ -333,7 +366,7 @@ describe('every error a write raises for a bad value names a path of its argumen
     expect(validation.violations.map((v: { field: string }) => v.field).sort()).toEqual([
       'input.dailyBudget',
       'input.name',
-      'input.targeting.geo_locations.countries',
+      'input.targeting.geoLocations.countries',
     ]);
   });
 
@@ -366,7 +399,13 @@ describe('every error a write raises for a bad value names a path of its argumen
     const response = await fetch(`${server.url}/v24.0/act_${ids.account}/adsets`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ name: 'S', campaign_id: ids.campaign, billing_event: 'IMPRESSIONS', targeting: US, daily_budget: 10 }),
+      body: JSON.stringify({
+        name: 'S',
+        campaign_id: ids.campaign,
+        billing_event: 'IMPRESSIONS',
+        targeting: { geo_locations: { countries: ['US'] } },
+        daily_budget: 10,
+      }),
     });
     const body = (await response.json()) as { error: { message: string; code: number } };
     expect(body.error.code).toBe(100);

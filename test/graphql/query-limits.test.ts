@@ -4,16 +4,16 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 
 // The shape of the request that starved the event loop (issue 12): many aliases of nodes(ids: [100 ids]).
-const heavyAlias = (alias: string, ids: string) => `${alias}: nodes(ids: ${ids}) { ... on Ad { name creative adSet { name targeting } } }`;
+const heavyAlias = (alias: string, ids: string) => `${alias}: nodes(ids: ${ids}) { ... on Ad { name creative adSet { name bidAdjustments } } }`;
 const aliases = (count: number, ids: string) => Array.from({ length: count }, (_, i) => heavyAlias(`a${i}`, ids)).join(' ');
 
-const AD_SET_SCALARS = `id name status configuredStatus effectiveStatus accountId campaignId sourceAdsetId assetFeedId bidAmount bidStrategy
-  bidAdjustments bidConstraints bidInfo billingEvent brandSafetyConfig budgetRemaining budgetScheduleSpecs budgetSource budgetSplitSetId
+const AD_SET_SCALARS = `id name status configuredStatus effectiveStatus accountId campaignId sourceAdSetId assetFeedId bidAmount bidStrategy
+  bidAdjustments pacingType bidInfo billingEvent brandSafetyConfig budgetRemaining budgetScheduleSpecs budgetSource budgetSplitSetId
   campaignActiveTime campaignAttribution campaignSpec automaticManualState anchorEventAttributionWindowDays dailyBudget dailyImps
   dailyMinSpendTarget dailySpendCap destinationType dsaBeneficiary dsaPayor startTime endTime existingCustomerBudgetPercentage lifetimeBudget
   lifetimeImps lifetimeMinSpendTarget lifetimeSpendCap isIncrementalAttributionEnabled isDynamicCreative isSacCfcaTermsCertified
   instagramUserId minBudgetSpendPercentage maxBudgetSpendPercentage multiOptimizationGoalWeight optimizationGoal optimizationSubEvent
-  recurringBudgetSemantics reviewFeedback rfPredictionId tuneForCategory useNewAppClick valueRuleSetId valueRulesApplied adlabels`.split(/\s+/);
+  recurringBudgetSemantics reviewFeedback rfPredictionId tuneForCategory useNewAppClick valueRuleSetId valueRulesApplied creativeSequence`.split(/\s+/);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

@@ -108,6 +108,8 @@ export function worldBuilder(deps: AppDeps) {
               campaignId: campaign.id,
               name: `Ad set ${i + 1}`,
               status: 'ACTIVE',
+              // Every ad set the services write has a billing event (create requires it), and GraphQL reads it as required.
+              billingEvent: 'IMPRESSIONS',
               targeting: { geo_locations: { countries: ['US'] } },
               ...fields(i),
             }),

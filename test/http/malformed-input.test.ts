@@ -100,7 +100,7 @@ describe('JSON nested deeper than the limit', () => {
     });
 
     it('a JSON scalar inside an input 5,000 levels deep', async () => {
-      const sent = await graphql(`{"query":${UPDATE_AD_SET},"variables":{"id":"${real.adSet}","input":{"targeting":${deepObjects(DEEP)}}}}`);
+      const sent = await graphql(`{"query":${UPDATE_AD_SET},"variables":{"id":"${real.adSet}","input":{"bidAdjustments":${deepObjects(DEEP)}}}}`);
       expectGraphQLRefusal(sent, 400, 'BAD_USER_INPUT', `Variable "$input" ${nested}.`, 'input');
     });
 

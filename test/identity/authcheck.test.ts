@@ -619,7 +619,7 @@ const adSetInput = (org: 'A' | 'B') => ({
   campaignId: world.ads[org].campaign.id,
   billingEvent: 'IMPRESSIONS',
   dailyBudget: '100000',
-  targeting: { geo_locations: { countries: ['US'] } },
+  targeting: { geoLocations: { countries: ['US'] } },
 });
 
 const UPDATE_MUTATION: Record<string, { field: string; input: string }> = {

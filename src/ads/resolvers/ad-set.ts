@@ -4,6 +4,8 @@ import { must } from '../../graphql/helpers.ts';
 import { adSetEdges } from '../edges.ts';
 import * as ads from '../service.ts';
 import * as delivery from '../../insights/delivery.ts';
+import { adLabelsOf, adSetScheduleOf, attributionSpecOf, bidConstraintsOf, frequencyControlSpecsOf, promotedObjectOf, targetingOf } from '../graphql-shapes.ts';
+import type { BillingEvent } from '../../graphql/__generated__/resolvers-types.ts';
 
 /** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
 export const adSetResolvers: AdSetResolvers = {
@@ -20,6 +22,17 @@ export const adSetResolvers: AdSetResolvers = {
   campaignActiveTime: (adSet, _, ctx) => delivery.campaignActiveTime(ctx, adSet),
   learningStageInfo: (adSet, _, ctx) => delivery.learningStageInfo(ctx, adSet),
   sourceAdSet: (adSet, _, ctx) => (adSet.sourceAdsetId ? ads.findAdSet(ctx, adSet.sourceAdsetId) : null),
+  sourceAdSetId: (adSet) => adSet.sourceAdsetId,
+  // Every write requires it (create) or copies it (copy), so a stored ad set has one.
+  billingEvent: (adSet) => adSet.billingEvent as BillingEvent,
+  // The nested specs, from the stored Graph shape (graphql-shapes.ts, the one mapping).
+  targeting: (adSet) => targetingOf(adSet.targeting),
+  promotedObject: (adSet) => promotedObjectOf(adSet.promotedObject),
+  bidConstraints: (adSet) => bidConstraintsOf(adSet.bidConstraints),
+  adlabels: (adSet) => adLabelsOf(adSet.adlabels),
+  adsetSchedule: (adSet) => adSetScheduleOf(adSet.adsetSchedule),
+  attributionSpec: (adSet) => attributionSpecOf(adSet.attributionSpec),
+  frequencyControlSpecs: (adSet) => frequencyControlSpecsOf(adSet.frequencyControlSpecs),
   // Stored values outside the enums (rows written before the rules) read as null rather than failing the query.
   bidStrategy: (adSet) => adSet.bidStrategy as never,
   ads: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus })),

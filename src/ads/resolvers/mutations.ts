@@ -11,6 +11,7 @@ import * as audiences from '../writes/audiences.ts';
 import * as adSets from '../writes/ad-sets.ts';
 import { copyAdSet } from '../writes/ad-set-copies.ts';
 import { checkCopyRequest, enqueue } from '../writes/async-requests.ts';
+import { adSetParams } from '../graphql-shapes.ts';
 
 const accountOf = (accountId: string) => ads.parseAdAccountId(accountId, 'accountId');
 const numeric = (id: string) => {
@@ -57,11 +58,11 @@ export const adsMutations: MutationResolvers = {
   createCustomAudience: (_, { accountId, input }, ctx) => audiences.createCustomAudience(ctx, accountOf(accountId), graphParams(input)),
   createCustomConversion: (_, { accountId, input }, ctx) => audiences.createCustomConversion(ctx, accountOf(accountId), graphParams(input)),
 
-  createAdSet: async (_, { accountId, input }, ctx) => (await adSets.createAdSet(ctx, accountOf(accountId), graphParams(input))).adSet!,
+  createAdSet: async (_, { accountId, input }, ctx) => (await adSets.createAdSet(ctx, accountOf(accountId), adSetParams(input))).adSet!,
   validateAdSet: async (_, { accountId, input }, ctx, info) =>
-    validation(await adSets.validateAdSetCreate(ctx, accountOf(accountId), graphParams(input)), info),
-  updateAdSet: async (_, { id, input }, ctx) => (await adSets.updateAdSet(ctx, numeric(id), graphParams(input))).adSet!,
-  validateAdSetUpdate: async (_, { id, input }, ctx, info) => validation(await adSets.validateAdSetUpdate(ctx, numeric(id), graphParams(input)), info),
+    validation(await adSets.validateAdSetCreate(ctx, accountOf(accountId), adSetParams(input)), info),
+  updateAdSet: async (_, { id, input }, ctx) => (await adSets.updateAdSet(ctx, numeric(id), adSetParams(input))).adSet!,
+  validateAdSetUpdate: async (_, { id, input }, ctx, info) => validation(await adSets.validateAdSetUpdate(ctx, numeric(id), adSetParams(input)), info),
   deleteAdSet: async (_, { id }, ctx) => {
     await adSets.deleteAdSet(ctx, numeric(id));
     return true;

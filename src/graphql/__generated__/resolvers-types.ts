@@ -29,13 +29,13 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** A whole number that may exceed 32 bits: money in the currency's minor unit, impression counts. */
+  /** A whole number that may exceed 32 bits: money in the currency's minor unit, impression counts. A JSON number, or a decimal string beyond 2^53. */
   BigInt: { input: string; output: string; }
   /** An ISO 8601 date-time in UTC, e.g. 2026-01-05T10:00:00.000Z. */
   DateTime: { input: Date; output: Date; }
   /** An e-mail address, e.g. ada@example.com. */
   EmailAddress: { input: string; output: string; }
-  /** Any JSON value: the nested objects of the advertising API (targeting, promoted_object, ...). */
+  /** Any JSON value (RFC 8259): the nested objects the schema does not type, in the Graph API's shape; each field says why. */
   JSON: { input: unknown; output: unknown; }
   /**
    * A sum of money in the account's currency, in its major units, as an exact decimal string: "12.34" (USD), "1234"
@@ -70,6 +70,7 @@ export type Ad = Node & {
   campaign: Campaign;
   configuredStatus: ObjectStatus;
   createdTime: Scalars['DateTime']['output'];
+  /** The creative (creative_id, or an inline creative): the specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   creative?: Maybe<Scalars['JSON']['output']>;
   /** From its own status, its campaign's, its ad set's and the ad set's issues (ADSET_PAUSED when the ad set is paused). */
   effectiveStatus: EffectiveStatus;
@@ -219,6 +220,19 @@ export type AdEdge = {
   node: Ad;
 };
 
+/** A label on an ad object (adlabels): an existing label by id, or a new one by name. */
+export type AdLabel = {
+  __typename?: 'AdLabel';
+  id?: Maybe<Scalars['ID']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+};
+
+/** See AdLabel. */
+export type AdLabelInput = {
+  id?: InputMaybe<Scalars['ID']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** One object a copy made: its type, the id it was copied from and the id of the copy. */
 export type AdObjectId = {
   __typename?: 'AdObjectId';
@@ -246,48 +260,56 @@ export type AdRecommendation = {
 
 /**
  * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
- * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
- * attribution ...) are JSON in the Graph API's own shape.
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
  */
 export type AdSet = Node & {
   __typename?: 'AdSet';
   account: AdAccount;
   accountId: Scalars['ID']['output'];
-  adlabels?: Maybe<Scalars['JSON']['output']>;
+  adlabels?: Maybe<Array<AdLabel>>;
   /** Its ads; without effectiveStatus, those neither DELETED nor ARCHIVED. */
   ads: AdConnection;
-  adsetSchedule?: Maybe<Scalars['JSON']['output']>;
+  adsetSchedule?: Maybe<Array<AdSetScheduleEntry>>;
   anchorEventAttributionWindowDays?: Maybe<Scalars['BigInt']['output']>;
   assetFeedId?: Maybe<Scalars['String']['output']>;
   /** Asynchronous requests (deep copies) that act on this ad set. */
   asyncRequests: AsyncRequestConnection;
-  attributionSpec?: Maybe<Scalars['JSON']['output']>;
+  attributionSpec?: Maybe<Array<AttributionSpec>>;
   automaticManualState?: Maybe<AutomaticManualState>;
+  /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   bidAdjustments?: Maybe<Scalars['JSON']['output']>;
   bidAmount?: Maybe<Scalars['BigInt']['output']>;
-  bidConstraints?: Maybe<Scalars['JSON']['output']>;
+  bidConstraints?: Maybe<BidConstraints>;
+  /** Bid objective to bid value. A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   bidInfo?: Maybe<Scalars['JSON']['output']>;
   bidStrategy?: Maybe<BidStrategy>;
-  billingEvent?: Maybe<BillingEvent>;
+  /** Required on create, so every ad set has one. */
+  billingEvent: BillingEvent;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   brandSafetyConfig?: Maybe<Scalars['JSON']['output']>;
   /** What is left of its budget in the budget's period (as Campaign.budgetRemaining); 0 under a campaign budget. */
   budgetRemaining: Scalars['BigInt']['output'];
+  /** High-demand periods. The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   budgetScheduleSpecs?: Maybe<Scalars['JSON']['output']>;
   budgetSource?: Maybe<BudgetSource>;
-  budgetSplitSetId?: Maybe<Scalars['String']['output']>;
+  budgetSplitSetId?: Maybe<Scalars['ID']['output']>;
   campaign: Campaign;
   /** Its campaign's running length in seconds: the time the campaign has been ACTIVE within its schedule. */
   campaignActiveTime: Scalars['BigInt']['output'];
   campaignAttribution?: Maybe<Scalars['String']['output']>;
   campaignId: Scalars['ID']['output'];
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   campaignSpec?: Maybe<Scalars['JSON']['output']>;
   /** Same as status. */
   configuredStatus: ObjectStatus;
+  /** Opt-in or opt-out of contextual bundling. The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   contextualBundlingSpec?: Maybe<Scalars['JSON']['output']>;
   /** Ad sets copied from this one. */
   copies: AdSetConnection;
   createdTime: Scalars['DateTime']['output'];
-  creativeSequence?: Maybe<Scalars['JSON']['output']>;
+  /** The order its ads are shown in (ad ids). */
+  creativeSequence?: Maybe<Array<Scalars['ID']['output']>>;
   dailyBudget?: Maybe<Scalars['BigInt']['output']>;
   dailyImps?: Maybe<Scalars['BigInt']['output']>;
   dailyMinSpendTarget?: Maybe<Scalars['BigInt']['output']>;
@@ -299,11 +321,11 @@ export type AdSet = Node & {
   effectiveStatus: EffectiveStatus;
   endTime?: Maybe<Scalars['DateTime']['output']>;
   existingCustomerBudgetPercentage?: Maybe<Scalars['BigInt']['output']>;
-  frequencyControlSpecs?: Maybe<Scalars['JSON']['output']>;
+  frequencyControlSpecs?: Maybe<Array<FrequencyControlSpec>>;
   id: Scalars['ID']['output'];
   /** Statistics of its ads (GET /v24.0/<ad set id>/insights). */
   insights: InsightsConnection;
-  instagramUserId?: Maybe<Scalars['String']['output']>;
+  instagramUserId?: Maybe<Scalars['ID']['output']>;
   isDynamicCreative?: Maybe<Scalars['Boolean']['output']>;
   isIncrementalAttributionEnabled?: Maybe<Scalars['Boolean']['output']>;
   isSacCfcaTermsCertified?: Maybe<Scalars['Boolean']['output']>;
@@ -322,36 +344,45 @@ export type AdSet = Node & {
   optimizationGoal?: Maybe<OptimizationGoal>;
   optimizationSubEvent?: Maybe<OptimizationSubEvent>;
   pacingType?: Maybe<Array<PacingType>>;
-  promotedObject?: Maybe<Scalars['JSON']['output']>;
+  promotedObject?: Maybe<PromotedObject>;
   /** Advice on its budget and targeting; null when there is none. */
   recommendations?: Maybe<Array<AdRecommendation>>;
   recurringBudgetSemantics?: Maybe<Scalars['Boolean']['output']>;
+  /** Read-only here. The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   regionalRegulatedCategories?: Maybe<Scalars['JSON']['output']>;
+  /** Beneficiary and payer identity ids. The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   regionalRegulationIdentities?: Maybe<Scalars['JSON']['output']>;
   reviewFeedback?: Maybe<Scalars['String']['output']>;
-  rfPredictionId?: Maybe<Scalars['String']['output']>;
+  rfPredictionId?: Maybe<Scalars['ID']['output']>;
   /** The ad set this one was copied from, when you may see it. */
   sourceAdSet?: Maybe<AdSet>;
+  /** The id of the ad set this one was copied from (source_adset_id), whether or not you may see it. */
+  sourceAdSetId?: Maybe<Scalars['ID']['output']>;
+  /** @deprecated Use sourceAdSetId (one spelling of ad set). */
   sourceAdsetId?: Maybe<Scalars['ID']['output']>;
   startTime?: Maybe<Scalars['DateTime']['output']>;
   /** ACTIVE, PAUSED, DELETED or ARCHIVED: the status set on the ad set itself. */
   status: ObjectStatus;
-  targeting?: Maybe<Scalars['JSON']['output']>;
+  /** Required on create, so every ad set has one. */
+  targeting: Targeting;
+  /** Relaxed targeting options used as optimization signal. A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   targetingOptimizationTypes?: Maybe<Scalars['JSON']['output']>;
-  timeBasedAdRotationIdBlocks?: Maybe<Scalars['JSON']['output']>;
-  timeBasedAdRotationIntervals?: Maybe<Scalars['JSON']['output']>;
+  /** Ad ids shown in each date range. */
+  timeBasedAdRotationIdBlocks?: Maybe<Array<Array<Scalars['BigInt']['output']>>>;
+  /** UNIX timestamps, each the start of a date range. */
+  timeBasedAdRotationIntervals?: Maybe<Array<Scalars['BigInt']['output']>>;
   tuneForCategory?: Maybe<TuneForCategory>;
   updatedTime: Scalars['DateTime']['output'];
   useNewAppClick?: Maybe<Scalars['Boolean']['output']>;
-  valueRuleSetId?: Maybe<Scalars['String']['output']>;
+  valueRuleSetId?: Maybe<Scalars['ID']['output']>;
   valueRulesApplied?: Maybe<Scalars['Boolean']['output']>;
 };
 
 
 /**
  * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
- * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
- * attribution ...) are JSON in the Graph API's own shape.
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
  */
 export type AdSetAdsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -364,8 +395,8 @@ export type AdSetAdsArgs = {
 
 /**
  * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
- * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
- * attribution ...) are JSON in the Graph API's own shape.
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
  */
 export type AdSetAsyncRequestsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -377,8 +408,8 @@ export type AdSetAsyncRequestsArgs = {
 
 /**
  * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
- * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
- * attribution ...) are JSON in the Graph API's own shape.
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
  */
 export type AdSetCopiesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -391,8 +422,8 @@ export type AdSetCopiesArgs = {
 
 /**
  * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
- * Amounts are whole numbers in the account currency's minor unit; nested specs (targeting, promoted object,
- * attribution ...) are JSON in the Graph API's own shape.
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
  */
 export type AdSetInsightsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -442,6 +473,26 @@ export type AdSetIssue = {
   level: Scalars['String']['output'];
 };
 
+/** One day part of the delivery schedule (adset_schedule), with pacing type DAY_PARTING. */
+export type AdSetScheduleEntry = {
+  __typename?: 'AdSetScheduleEntry';
+  /** 0 (Sunday) to 6. */
+  days: Array<Scalars['Int']['output']>;
+  endMinute: Scalars['Int']['output'];
+  /** Minutes from midnight, 0 to 1440, a multiple of 60. */
+  startMinute: Scalars['Int']['output'];
+  /** USER (the viewer's time zone) or ADVERTISER. */
+  timezoneType?: Maybe<Scalars['String']['output']>;
+};
+
+/** See AdSetScheduleEntry. */
+export type AdSetScheduleEntryInput = {
+  days: Array<Scalars['Int']['input']>;
+  endMinute: Scalars['Int']['input'];
+  startMinute: Scalars['Int']['input'];
+  timezoneType?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** Every violation of an ad set at once, so a form can be checked before it is submitted; nothing is written. */
 export type AdSetValidation = {
   __typename?: 'AdSetValidation';
@@ -451,14 +502,14 @@ export type AdSetValidation = {
 
 /**
  * One broken rule of an ad set: where in the input (the path extensions.field of the write's error would name,
- * e.g. input.lifetimeBudget, or input.targeting.geo_locations.countries inside the JSON), the message, the Graph
+ * e.g. input.lifetimeBudget or input.targeting.geoLocations.countries), the message, the Graph
  * API code and subcode the write would fail with, and the text for a person.
  */
 export type AdSetViolation = {
   __typename?: 'AdSetViolation';
   /** Graph API error code: 100, 2641 (restricted locations), 2695 (ad set limit). */
   code: Scalars['Int']['output'];
-  /** The platform's error_data: restricted ids, blame_field_specs, minimum budgets. */
+  /** The platform's error_data (restricted ids, blame_field_specs, minimum budgets): JSON, its shape differs by error, as the Graph API's does. */
   data?: Maybe<Scalars['JSON']['output']>;
   field: Scalars['String']['output'];
   /** The error code the write would fail with (extensions.code): BAD_USER_INPUT, or LIMIT_EXCEEDED for the ad set limit. */
@@ -484,7 +535,10 @@ export type AddOrganizationMemberInput = {
 export type ApiClient = Node & {
   __typename?: 'ApiClient';
   clientId: Scalars['String']['output'];
+  /** @deprecated Use createdTime, as every other type names it. */
   createdAt: Scalars['DateTime']['output'];
+  /** When it was made (the name every type of the schema uses). */
+  createdTime: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   organization: Organization;
@@ -509,12 +563,12 @@ export type ApiClientEdge = {
 export type AsyncRequest = Node & {
   __typename?: 'AsyncRequest';
   createdTime: Scalars['DateTime']['output'];
-  /** On ERROR: the Graph API error (message, code, error_subcode, error_user_msg ...). */
+  /** On ERROR: the Graph API error (message, code, error_subcode, error_user_msg ...): JSON, the /v24.0 error as it is. */
   error?: Maybe<Scalars['JSON']['output']>;
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   requestSet: AsyncRequestSet;
-  /** On SUCCESS: {copied_adset_id, ad_object_ids}, as the synchronous copy answers. */
+  /** On SUCCESS: {copied_adset_id, ad_object_ids}, as the synchronous copy answers: JSON, the /v24.0 answer as it is. */
   result?: Maybe<Scalars['JSON']['output']>;
   /** The ad set it acts on. */
   scopeObjectId?: Maybe<Scalars['ID']['output']>;
@@ -588,6 +642,20 @@ export type AsyncRequestStatus =
   | 'IN_PROGRESS'
   | 'SUCCESS';
 
+/** One attribution window (attribution_spec): an event type and its window in days. */
+export type AttributionSpec = {
+  __typename?: 'AttributionSpec';
+  /** CLICK_THROUGH, VIEW_THROUGH or ENGAGED_VIDEO_VIEW. */
+  eventType: Scalars['String']['output'];
+  windowDays: Scalars['Int']['output'];
+};
+
+/** See AttributionSpec. */
+export type AttributionSpecInput = {
+  eventType: Scalars['String']['input'];
+  windowDays: Scalars['Int']['input'];
+};
+
 /** What a check asks to do to the object. */
 export type AuthAction =
   | 'create'
@@ -649,6 +717,18 @@ export type AutomaticManualState =
   | 'AUTOMATIC'
   | 'MANUAL'
   | 'UNSET';
+
+/** Limits on bidding (bid_constraints). */
+export type BidConstraints = {
+  __typename?: 'BidConstraints';
+  /** The minimum return on ad spend × 10000 (1 to 10000000), required with LOWEST_COST_WITH_MIN_ROAS. */
+  roasAverageFloor?: Maybe<Scalars['Int']['output']>;
+};
+
+/** See BidConstraints. */
+export type BidConstraintsInput = {
+  roasAverageFloor?: InputMaybe<Scalars['Int']['input']>;
+};
 
 /** How bids are set (bid_strategy): lowest cost without a cap, with a bid cap (bidAmount), a cost cap, or a minimum ROAS. */
 export type BidStrategy =
@@ -939,7 +1019,7 @@ export type CopyAdSetInput = {
 /** A new ad (Graph API: POST /act_<id>/ads) in an ad set of the same account; at most 50 ads of an ad set may be neither ARCHIVED nor DELETED. */
 export type CreateAdInput = {
   adSetId: Scalars['ID']['input'];
-  /** A JSON object, e.g. {"creative_id": "..."} or an inline creative. */
+  /** A JSON object, e.g. {"creative_id": "..."} or an inline creative; JSON, as the specification gives no structure for it. */
   creative: Scalars['JSON']['input'];
   /** At most 400 characters. */
   name: Scalars['String']['input'];
@@ -950,29 +1030,34 @@ export type CreateAdInput = {
 /**
  * A new ad set (Graph API: POST /act_<id>/adsets), checked by the same rules (the specification's and DECISIONS
  * section 5's); a failure is BAD_USER_INPUT (LIMIT_EXCEEDED for the ad set limit) with extensions.field naming
- * the input's path (input.lifetimeBudget; inside JSON the keys as sent: input.targeting.geo_locations.countries)
+ * the input's path (input.lifetimeBudget, input.targeting.geoLocations.countries)
  * and extensions.graphApi the platform's code, subcode and error_data.
  */
 export type CreateAdSetInput = {
-  adlabels?: InputMaybe<Scalars['JSON']['input']>;
-  adsetSchedule?: InputMaybe<Scalars['JSON']['input']>;
+  adlabels?: InputMaybe<Array<AdLabelInput>>;
+  adsetSchedule?: InputMaybe<Array<AdSetScheduleEntryInput>>;
   anchorEventAttributionWindowDays?: InputMaybe<Scalars['BigInt']['input']>;
-  attributionSpec?: InputMaybe<Scalars['JSON']['input']>;
+  attributionSpec?: InputMaybe<Array<AttributionSpecInput>>;
   automaticManualState?: InputMaybe<AutomaticManualState>;
+  /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   bidAdjustments?: InputMaybe<Scalars['JSON']['input']>;
   /** Bid cap or cost cap, in the minor unit. */
   bidAmount?: InputMaybe<Scalars['BigInt']['input']>;
-  bidConstraints?: InputMaybe<Scalars['JSON']['input']>;
+  bidConstraints?: InputMaybe<BidConstraintsInput>;
   bidStrategy?: InputMaybe<BidStrategy>;
   billingEvent: BillingEvent;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   brandSafetyConfig?: InputMaybe<Scalars['JSON']['input']>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   budgetScheduleSpecs?: InputMaybe<Scalars['JSON']['input']>;
   budgetSource?: InputMaybe<BudgetSource>;
   budgetSplitSetId?: InputMaybe<Scalars['ID']['input']>;
   campaignAttribution?: InputMaybe<Scalars['String']['input']>;
   /** A campaign of the same account. */
   campaignId: Scalars['ID']['input'];
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   campaignSpec?: InputMaybe<Scalars['JSON']['input']>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   contextualBundlingSpec?: InputMaybe<Scalars['JSON']['input']>;
   creativeSequence?: InputMaybe<Array<Scalars['ID']['input']>>;
   /** One of dailyBudget and lifetimeBudget, unless the campaign has its own budget. */
@@ -987,7 +1072,7 @@ export type CreateAdSetInput = {
   dsaPayor?: InputMaybe<Scalars['String']['input']>;
   endTime?: InputMaybe<Scalars['DateTime']['input']>;
   existingCustomerBudgetPercentage?: InputMaybe<Scalars['BigInt']['input']>;
-  frequencyControlSpecs?: InputMaybe<Scalars['JSON']['input']>;
+  frequencyControlSpecs?: InputMaybe<Array<FrequencyControlSpecInput>>;
   instagramUserId?: InputMaybe<Scalars['ID']['input']>;
   isDynamicCreative?: InputMaybe<Scalars['Boolean']['input']>;
   isIncrementalAttributionEnabled?: InputMaybe<Scalars['Boolean']['input']>;
@@ -1006,17 +1091,18 @@ export type CreateAdSetInput = {
   optimizationGoal?: InputMaybe<OptimizationGoal>;
   optimizationSubEvent?: InputMaybe<OptimizationSubEvent>;
   pacingType?: InputMaybe<Array<PacingType>>;
-  /** What the ads promote: page_id, application_id + object_store_url, pixel_id, custom_conversion_id, object_story_id ... */
-  promotedObject?: InputMaybe<Scalars['JSON']['input']>;
+  promotedObject?: InputMaybe<PromotedObjectInput>;
   rfPredictionId?: InputMaybe<Scalars['ID']['input']>;
+  /** Copy lineage: the ad set this one comes from. */
+  sourceAdSetId?: InputMaybe<Scalars['ID']['input']>;
+  /** @deprecated Use sourceAdSetId (one spelling of ad set). */
   sourceAdsetId?: InputMaybe<Scalars['ID']['input']>;
   startTime?: InputMaybe<Scalars['DateTime']['input']>;
   /** ACTIVE (the default) or PAUSED. */
   status?: InputMaybe<ObjectStatus>;
-  /** Required: geo_locations.countries; also age_min, age_max, genders, locales, custom_audiences, publisher_platforms, page_types ... */
-  targeting: Scalars['JSON']['input'];
-  timeBasedAdRotationIdBlocks?: InputMaybe<Scalars['JSON']['input']>;
-  timeBasedAdRotationIntervals?: InputMaybe<Scalars['JSON']['input']>;
+  targeting: TargetingInput;
+  timeBasedAdRotationIdBlocks?: InputMaybe<Array<Array<Scalars['BigInt']['input']>>>;
+  timeBasedAdRotationIntervals?: InputMaybe<Array<Scalars['BigInt']['input']>>;
   tuneForCategory?: InputMaybe<TuneForCategory>;
   useNewAppClick?: InputMaybe<Scalars['Boolean']['input']>;
   valueRuleSetId?: InputMaybe<Scalars['ID']['input']>;
@@ -1047,7 +1133,7 @@ export type CreateCampaignInput = {
 /** A new custom audience (Graph API: POST /act_<id>/customaudiences). */
 export type CreateCustomAudienceInput = {
   description?: InputMaybe<Scalars['String']['input']>;
-  /** LOOKALIKE only, and required there: {ratio, country, type, ...}. */
+  /** LOOKALIKE only, and required there: {ratio, country, type, ...}; JSON, as the specification gives no structure for it. */
   lookalikeSpec?: InputMaybe<Scalars['JSON']['input']>;
   /** At most 255 characters. */
   name: Scalars['String']['input'];
@@ -1062,7 +1148,7 @@ export type CreateCustomConversionInput = {
   customEventType?: InputMaybe<CustomEventType>;
   /** At most 255 characters. */
   name: Scalars['String']['input'];
-  /** A JSON object, or a string holding one; stored as JSON text. */
+  /** A JSON object, or a string holding one; stored as JSON text. JSON: the rule is a small language of its own, not a fixed shape. */
   rule: Scalars['JSON']['input'];
 };
 
@@ -1098,6 +1184,7 @@ export type CustomAudience = Node & {
   /** Set by the platform's review when the audience suggests health conditions or financial status. */
   flaggedReason?: Maybe<FlagReason>;
   id: Scalars['ID']['output'];
+  /** LOOKALIKE only: {ratio, country, type, ...}; the specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   lookalikeSpec?: Maybe<Scalars['JSON']['output']>;
   name: Scalars['String']['output'];
   operationStatus: OperationStatus;
@@ -1365,6 +1452,23 @@ export type DestinationType =
   | 'WHATSAPP';
 
 /**
+ * Detailed targeting, at the top of Targeting or in one entry of flexibleSpec or exclusions: objects by id
+ * (interests, behaviours, audiences ...) and demographic codes.
+ */
+export type DetailedTargeting = {
+  behaviors?: Maybe<Array<TargetingEntity>>;
+  customAudiences?: Maybe<Array<TargetingEntity>>;
+  educationStatuses?: Maybe<Array<Scalars['Int']['output']>>;
+  familyStatuses?: Maybe<Array<TargetingEntity>>;
+  income?: Maybe<Array<TargetingEntity>>;
+  industries?: Maybe<Array<TargetingEntity>>;
+  interests?: Maybe<Array<TargetingEntity>>;
+  lifeEvents?: Maybe<Array<TargetingEntity>>;
+  relationshipStatuses?: Maybe<Array<Scalars['Int']['output']>>;
+  workPositions?: Maybe<Array<TargetingEntity>>;
+};
+
+/**
  * Whether an object delivers, from its own status, its parents' and its ad set's issues. Campaigns read
  * ACTIVE, PAUSED, DELETED or ARCHIVED; ad sets also CAMPAIGN_PAUSED and WITH_ISSUES; ads also ADSET_PAUSED.
  * Lists leave out DELETED and ARCHIVED objects unless asked for them with effectiveStatus (or status).
@@ -1398,6 +1502,106 @@ export type ErrorCode =
 export type FlagReason =
   | 'financial'
   | 'health';
+
+/** One entry of detailed targeting (flexible_spec or exclusions). */
+export type FlexibleSpec = DetailedTargeting & {
+  __typename?: 'FlexibleSpec';
+  behaviors?: Maybe<Array<TargetingEntity>>;
+  customAudiences?: Maybe<Array<TargetingEntity>>;
+  educationStatuses?: Maybe<Array<Scalars['Int']['output']>>;
+  familyStatuses?: Maybe<Array<TargetingEntity>>;
+  income?: Maybe<Array<TargetingEntity>>;
+  industries?: Maybe<Array<TargetingEntity>>;
+  interests?: Maybe<Array<TargetingEntity>>;
+  lifeEvents?: Maybe<Array<TargetingEntity>>;
+  relationshipStatuses?: Maybe<Array<Scalars['Int']['output']>>;
+  workPositions?: Maybe<Array<TargetingEntity>>;
+};
+
+/** See FlexibleSpec. */
+export type FlexibleSpecInput = {
+  behaviors?: InputMaybe<Array<TargetingEntityInput>>;
+  customAudiences?: InputMaybe<Array<TargetingEntityInput>>;
+  educationStatuses?: InputMaybe<Array<Scalars['Int']['input']>>;
+  familyStatuses?: InputMaybe<Array<TargetingEntityInput>>;
+  income?: InputMaybe<Array<TargetingEntityInput>>;
+  industries?: InputMaybe<Array<TargetingEntityInput>>;
+  interests?: InputMaybe<Array<TargetingEntityInput>>;
+  lifeEvents?: InputMaybe<Array<TargetingEntityInput>>;
+  relationshipStatuses?: InputMaybe<Array<Scalars['Int']['input']>>;
+  workPositions?: InputMaybe<Array<TargetingEntityInput>>;
+};
+
+/** A frequency cap (frequency_control_specs): at most maxFrequency events per person in intervalDays. */
+export type FrequencyControlSpec = {
+  __typename?: 'FrequencyControlSpec';
+  /** IMPRESSIONS, REACH ... */
+  event: Scalars['String']['output'];
+  intervalDays: Scalars['Int']['output'];
+  maxFrequency: Scalars['Int']['output'];
+};
+
+/** See FrequencyControlSpec. */
+export type FrequencyControlSpecInput = {
+  event: Scalars['String']['input'];
+  intervalDays: Scalars['Int']['input'];
+  maxFrequency: Scalars['Int']['input'];
+};
+
+/** A city by its key, with an optional radius around it. */
+export type GeoCity = {
+  __typename?: 'GeoCity';
+  /** mile or kilometer. */
+  distanceUnit?: Maybe<Scalars['String']['output']>;
+  key: Scalars['String']['output'];
+  name?: Maybe<Scalars['String']['output']>;
+  radius?: Maybe<Scalars['Int']['output']>;
+};
+
+/** See GeoCity. */
+export type GeoCityInput = {
+  distanceUnit?: InputMaybe<Scalars['String']['input']>;
+  key: Scalars['String']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  radius?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** A location by the platform's key (a region, a postal code). */
+export type GeoLocationKey = {
+  __typename?: 'GeoLocationKey';
+  key: Scalars['String']['output'];
+  name?: Maybe<Scalars['String']['output']>;
+};
+
+/** See GeoLocationKey. */
+export type GeoLocationKeyInput = {
+  key: Scalars['String']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Where an ad set reaches people: countries (ISO 3166-1 alpha-2, required for the included locations), regions, cities, postal codes. */
+export type GeoLocations = {
+  __typename?: 'GeoLocations';
+  cities?: Maybe<Array<GeoCity>>;
+  countries?: Maybe<Array<Scalars['String']['output']>>;
+  /** Groups of countries, e.g. europe, worldwide. */
+  countryGroups?: Maybe<Array<Scalars['String']['output']>>;
+  /** home, recent, travel_in. */
+  locationTypes?: Maybe<Array<Scalars['String']['output']>>;
+  regions?: Maybe<Array<GeoLocationKey>>;
+  /** Postal codes, keys like US:94304 (not under a special ad category that restricts targeting). */
+  zips?: Maybe<Array<GeoLocationKey>>;
+};
+
+/** See GeoLocations. In geoLocations, countries is required (a non-empty list). */
+export type GeoLocationsInput = {
+  cities?: InputMaybe<Array<GeoCityInput>>;
+  countries?: InputMaybe<Array<Scalars['String']['input']>>;
+  countryGroups?: InputMaybe<Array<Scalars['String']['input']>>;
+  locationTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  regions?: InputMaybe<Array<GeoLocationKeyInput>>;
+  zips?: InputMaybe<Array<GeoLocationKeyInput>>;
+};
 
 /** One index of the GET /_mapping response: its mappings with the formats converted, and the places that changed. */
 export type IndexMappingConversion = {
@@ -2125,7 +2329,10 @@ export type Organization = Node & {
   adAccounts: AdAccountConnection;
   /** API clients of the organization (its owners, admins and auditors); secrets are never shown. */
   apiClients: ApiClientConnection;
+  /** @deprecated Use createdTime, as every other type names it. */
   createdAt: Scalars['DateTime']['output'];
+  /** When it was made (the name every type of the schema uses). */
+  createdTime: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   /** Invitations to join the organization, for its owners and admins (empty for anyone else); status narrows them. */
   invitations: OrganizationInvitationConnection;
@@ -2187,7 +2394,10 @@ export type OrganizationPagesArgs = {
  */
 export type OrganizationInvitation = {
   __typename?: 'OrganizationInvitation';
+  /** @deprecated Use createdTime, as every other type names it. */
   createdAt: Scalars['DateTime']['output'];
+  /** When it was made (the name every type of the schema uses). */
+  createdTime: Scalars['DateTime']['output'];
   /** The address as the inviter typed it. */
   email: Scalars['String']['output'];
   /** When a PENDING invitation becomes EXPIRED (seven days after it was made unless INVITATION_TTL_SECONDS says otherwise). */
@@ -2234,7 +2444,10 @@ export type OrganizationInvitationStatus =
 /** A user's membership of an organization, with the user's role there. */
 export type OrganizationMember = Node & {
   __typename?: 'OrganizationMember';
+  /** @deprecated Use createdTime, as every other type names it. */
   createdAt: Scalars['DateTime']['output'];
+  /** When it was made (the name every type of the schema uses). */
+  createdTime: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
   organization: Organization;
   role: OrganizationRole;
@@ -2394,6 +2607,50 @@ export type PostKind =
   | 'review'
   | 'video'
   | 'visitor_post';
+
+/**
+ * What the ad set's ads promote (promoted_object): a page for lead goals, an application and its store URL for app
+ * installs, a pixel or custom conversion for conversions, a page post (objectStoryId) ...
+ */
+export type PromotedObject = {
+  __typename?: 'PromotedObject';
+  applicationId?: Maybe<Scalars['ID']['output']>;
+  /** A custom conversion of the same account (not one flagged by review). */
+  customConversionId?: Maybe<Scalars['ID']['output']>;
+  /** The pixel event counted, e.g. PURCHASE, LEAD (the CustomEventType names). */
+  customEventType?: Maybe<Scalars['String']['output']>;
+  eventId?: Maybe<Scalars['ID']['output']>;
+  instagramProfileId?: Maybe<Scalars['ID']['output']>;
+  /** The app's URL in its store (apps.facebook.com for desktop canvas apps). */
+  objectStoreUrl?: Maybe<Scalars['String']['output']>;
+  /** A page post, <page id>_<post id> or the post id. */
+  objectStoryId?: Maybe<Scalars['String']['output']>;
+  offerId?: Maybe<Scalars['ID']['output']>;
+  offlineConversionDataSetId?: Maybe<Scalars['ID']['output']>;
+  pageId?: Maybe<Scalars['ID']['output']>;
+  pixelId?: Maybe<Scalars['ID']['output']>;
+  productCatalogId?: Maybe<Scalars['ID']['output']>;
+  productSetId?: Maybe<Scalars['ID']['output']>;
+  whatsappPhoneNumber?: Maybe<Scalars['String']['output']>;
+};
+
+/** See PromotedObject. */
+export type PromotedObjectInput = {
+  applicationId?: InputMaybe<Scalars['ID']['input']>;
+  customConversionId?: InputMaybe<Scalars['ID']['input']>;
+  customEventType?: InputMaybe<Scalars['String']['input']>;
+  eventId?: InputMaybe<Scalars['ID']['input']>;
+  instagramProfileId?: InputMaybe<Scalars['ID']['input']>;
+  objectStoreUrl?: InputMaybe<Scalars['String']['input']>;
+  objectStoryId?: InputMaybe<Scalars['String']['input']>;
+  offerId?: InputMaybe<Scalars['ID']['input']>;
+  offlineConversionDataSetId?: InputMaybe<Scalars['ID']['input']>;
+  pageId?: InputMaybe<Scalars['ID']['input']>;
+  pixelId?: InputMaybe<Scalars['ID']['input']>;
+  productCatalogId?: InputMaybe<Scalars['ID']['input']>;
+  productSetId?: InputMaybe<Scalars['ID']['input']>;
+  whatsappPhoneNumber?: InputMaybe<Scalars['String']['input']>;
+};
 
 export type Query = {
   __typename?: 'Query';
@@ -2618,6 +2875,101 @@ export type StatusOption =
   | 'INHERITED_FROM_SOURCE'
   | 'PAUSED';
 
+/**
+ * Who an ad set reaches (targeting): where (geoLocations, required), who (age, gender, languages, audiences,
+ * detailed targeting) and on which platforms and placements. Read back as it was written; keys of the Graph API's
+ * targeting this schema does not name are kept in the store (and served by /v24.0) but not shown here.
+ */
+export type Targeting = DetailedTargeting & {
+  __typename?: 'Targeting';
+  ageMax?: Maybe<Scalars['Int']['output']>;
+  /** 13 to 65; 18 to 65 under a special ad category that restricts targeting. */
+  ageMin?: Maybe<Scalars['Int']['output']>;
+  /** classic, rewarded_video. */
+  audienceNetworkPositions?: Maybe<Array<Scalars['String']['output']>>;
+  behaviors?: Maybe<Array<TargetingEntity>>;
+  /** Custom audiences of the same account to reach. */
+  customAudiences?: Maybe<Array<TargetingEntity>>;
+  /** mobile, desktop. */
+  devicePlatforms?: Maybe<Array<Scalars['String']['output']>>;
+  educationStatuses?: Maybe<Array<Scalars['Int']['output']>>;
+  /** Custom audiences of the same account to leave out. */
+  excludedCustomAudiences?: Maybe<Array<TargetingEntity>>;
+  excludedGeoLocations?: Maybe<GeoLocations>;
+  /** Detailed targeting that leaves people out. */
+  exclusions?: Maybe<FlexibleSpec>;
+  /** feed, right_hand_column, marketplace, video_feeds, story, search, instream_video, facebook_reels, profile_feed ... */
+  facebookPositions?: Maybe<Array<Scalars['String']['output']>>;
+  familyStatuses?: Maybe<Array<TargetingEntity>>;
+  /** Detailed targeting: people who match every entry (each entry: any of its items). */
+  flexibleSpec?: Maybe<Array<FlexibleSpec>>;
+  /** 1 (men), 2 (women); absent or both for everyone. */
+  genders?: Maybe<Array<Scalars['Int']['output']>>;
+  geoLocations: GeoLocations;
+  income?: Maybe<Array<TargetingEntity>>;
+  industries?: Maybe<Array<TargetingEntity>>;
+  /** stream, story, explore, explore_home, reels, profile_feed, ig_search ... */
+  instagramPositions?: Maybe<Array<Scalars['String']['output']>>;
+  interests?: Maybe<Array<TargetingEntity>>;
+  lifeEvents?: Maybe<Array<TargetingEntity>>;
+  /** The platform's locale keys (integers). */
+  locales?: Maybe<Array<Scalars['Int']['output']>>;
+  /** messenger_home, story, sponsored_messages. */
+  messengerPositions?: Maybe<Array<Scalars['String']['output']>>;
+  /** Desktop app ad sets name one of desktopfeed, rightcolumn, desktop. */
+  pageTypes?: Maybe<Array<Scalars['String']['output']>>;
+  /** facebook, instagram, audience_network, messenger, threads. */
+  publisherPlatforms?: Maybe<Array<Scalars['String']['output']>>;
+  relationshipStatuses?: Maybe<Array<Scalars['Int']['output']>>;
+  /** Operating systems, e.g. iOS, Android, iOS_ver_14.0_and_above. */
+  userOs?: Maybe<Array<Scalars['String']['output']>>;
+  workPositions?: Maybe<Array<TargetingEntity>>;
+};
+
+/** An object targeting names by id (a custom audience, an interest, a behaviour), with the name it was given. */
+export type TargetingEntity = {
+  __typename?: 'TargetingEntity';
+  id: Scalars['ID']['output'];
+  name?: Maybe<Scalars['String']['output']>;
+};
+
+/** See TargetingEntity: an audience, interest or behaviour by id. */
+export type TargetingEntityInput = {
+  id: Scalars['ID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Targeting of a new or changed ad set (see Targeting); geoLocations with countries is required. */
+export type TargetingInput = {
+  ageMax?: InputMaybe<Scalars['Int']['input']>;
+  ageMin?: InputMaybe<Scalars['Int']['input']>;
+  audienceNetworkPositions?: InputMaybe<Array<Scalars['String']['input']>>;
+  behaviors?: InputMaybe<Array<TargetingEntityInput>>;
+  customAudiences?: InputMaybe<Array<TargetingEntityInput>>;
+  devicePlatforms?: InputMaybe<Array<Scalars['String']['input']>>;
+  educationStatuses?: InputMaybe<Array<Scalars['Int']['input']>>;
+  excludedCustomAudiences?: InputMaybe<Array<TargetingEntityInput>>;
+  excludedGeoLocations?: InputMaybe<GeoLocationsInput>;
+  exclusions?: InputMaybe<FlexibleSpecInput>;
+  facebookPositions?: InputMaybe<Array<Scalars['String']['input']>>;
+  familyStatuses?: InputMaybe<Array<TargetingEntityInput>>;
+  flexibleSpec?: InputMaybe<Array<FlexibleSpecInput>>;
+  genders?: InputMaybe<Array<Scalars['Int']['input']>>;
+  geoLocations: GeoLocationsInput;
+  income?: InputMaybe<Array<TargetingEntityInput>>;
+  industries?: InputMaybe<Array<TargetingEntityInput>>;
+  instagramPositions?: InputMaybe<Array<Scalars['String']['input']>>;
+  interests?: InputMaybe<Array<TargetingEntityInput>>;
+  lifeEvents?: InputMaybe<Array<TargetingEntityInput>>;
+  locales?: InputMaybe<Array<Scalars['Int']['input']>>;
+  messengerPositions?: InputMaybe<Array<Scalars['String']['input']>>;
+  pageTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  publisherPlatforms?: InputMaybe<Array<Scalars['String']['input']>>;
+  relationshipStatuses?: InputMaybe<Array<Scalars['Int']['input']>>;
+  userOs?: InputMaybe<Array<Scalars['String']['input']>>;
+  workPositions?: InputMaybe<Array<TargetingEntityInput>>;
+};
+
 /** The special ad category delivery is tuned for (tune_for_category); NONE for none. */
 export type TuneForCategory =
   | 'CREDIT'
@@ -2630,6 +2982,7 @@ export type TuneForCategory =
 
 /** Changes to an ad; it stays in its ad set. A DELETED ad accepts only name; an ARCHIVED one only name and status DELETED. */
 export type UpdateAdInput = {
+  /** As in CreateAdInput. */
   creative?: InputMaybe<Scalars['JSON']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<ObjectStatus>;
@@ -2640,19 +2993,23 @@ export type UpdateAdInput = {
  * only name; an ARCHIVED one only name and status DELETED. The ad set stays in its campaign.
  */
 export type UpdateAdSetInput = {
-  adlabels?: InputMaybe<Scalars['JSON']['input']>;
-  adsetSchedule?: InputMaybe<Scalars['JSON']['input']>;
-  attributionSpec?: InputMaybe<Scalars['JSON']['input']>;
+  adlabels?: InputMaybe<Array<AdLabelInput>>;
+  adsetSchedule?: InputMaybe<Array<AdSetScheduleEntryInput>>;
+  attributionSpec?: InputMaybe<Array<AttributionSpecInput>>;
   automaticManualState?: InputMaybe<AutomaticManualState>;
+  /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   bidAdjustments?: InputMaybe<Scalars['JSON']['input']>;
   bidAmount?: InputMaybe<Scalars['BigInt']['input']>;
-  bidConstraints?: InputMaybe<Scalars['JSON']['input']>;
+  bidConstraints?: InputMaybe<BidConstraintsInput>;
   bidStrategy?: InputMaybe<BidStrategy>;
   billingEvent?: InputMaybe<BillingEvent>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   brandSafetyConfig?: InputMaybe<Scalars['JSON']['input']>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   budgetScheduleSpecs?: InputMaybe<Scalars['JSON']['input']>;
   /** The ad-set-level status, as the Graph API's update names it (same as status). */
   campaignStatus?: InputMaybe<ObjectStatus>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   contextualBundlingSpec?: InputMaybe<Scalars['JSON']['input']>;
   creativeSequence?: InputMaybe<Array<Scalars['ID']['input']>>;
   dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
@@ -2664,7 +3021,7 @@ export type UpdateAdSetInput = {
   dsaPayor?: InputMaybe<Scalars['String']['input']>;
   endTime?: InputMaybe<Scalars['DateTime']['input']>;
   existingCustomerBudgetPercentage?: InputMaybe<Scalars['BigInt']['input']>;
-  frequencyControlSpecs?: InputMaybe<Scalars['JSON']['input']>;
+  frequencyControlSpecs?: InputMaybe<Array<FrequencyControlSpecInput>>;
   isDynamicCreative?: InputMaybe<Scalars['Boolean']['input']>;
   lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
   lifetimeImps?: InputMaybe<Scalars['BigInt']['input']>;
@@ -2677,12 +3034,12 @@ export type UpdateAdSetInput = {
   optimizationGoal?: InputMaybe<OptimizationGoal>;
   optimizationSubEvent?: InputMaybe<OptimizationSubEvent>;
   pacingType?: InputMaybe<Array<PacingType>>;
-  promotedObject?: InputMaybe<Scalars['JSON']['input']>;
+  promotedObject?: InputMaybe<PromotedObjectInput>;
   startTime?: InputMaybe<Scalars['DateTime']['input']>;
   status?: InputMaybe<ObjectStatus>;
-  targeting?: InputMaybe<Scalars['JSON']['input']>;
-  timeBasedAdRotationIdBlocks?: InputMaybe<Scalars['JSON']['input']>;
-  timeBasedAdRotationIntervals?: InputMaybe<Scalars['JSON']['input']>;
+  targeting?: InputMaybe<TargetingInput>;
+  timeBasedAdRotationIdBlocks?: InputMaybe<Array<Array<Scalars['BigInt']['input']>>>;
+  timeBasedAdRotationIntervals?: InputMaybe<Array<Scalars['BigInt']['input']>>;
   tuneForCategory?: InputMaybe<TuneForCategory>;
   useNewAppClick?: InputMaybe<Scalars['Boolean']['input']>;
 };
@@ -2709,7 +3066,10 @@ export type UpdateUserInput = {
 /** A person with an account, readable by itself and by fellow members of its organizations (site admins read all). */
 export type User = Node & {
   __typename?: 'User';
+  /** @deprecated Use createdTime, as every other type names it. */
   createdAt: Scalars['DateTime']['output'];
+  /** When it was made (the name every type of the schema uses). */
+  createdTime: Scalars['DateTime']['output'];
   email: Scalars['EmailAddress']['output'];
   id: Scalars['ID']['output'];
   loginType: LoginType;
@@ -2807,6 +3167,10 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = Reso
 
 /** Mapping of interface types */
 export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = ResolversObject<{
+  DetailedTargeting:
+    | ( FlexibleSpec )
+    | ( Targeting )
+  ;
   Node:
     | ( AdRecord )
     | ( AdAccountRecord )
@@ -2838,6 +3202,8 @@ export type ResolversTypes = ResolversObject<{
   AdAccountEdge: ResolverTypeWrapper<EdgeModel>;
   AdConnection: ResolverTypeWrapper<ConnectionModel>;
   AdEdge: ResolverTypeWrapper<EdgeModel>;
+  AdLabel: ResolverTypeWrapper<AdLabel>;
+  AdLabelInput: AdLabelInput;
   AdObjectId: ResolverTypeWrapper<AdObjectIdModel>;
   AdObjectType: null;
   AdRecommendation: ResolverTypeWrapper<AdRecommendationModel>;
@@ -2846,6 +3212,8 @@ export type ResolversTypes = ResolversObject<{
   AdSetCopyResult: ResolverTypeWrapper<CopyResultModel>;
   AdSetEdge: ResolverTypeWrapper<EdgeModel>;
   AdSetIssue: ResolverTypeWrapper<AdSetIssueModel>;
+  AdSetScheduleEntry: ResolverTypeWrapper<AdSetScheduleEntry>;
+  AdSetScheduleEntryInput: AdSetScheduleEntryInput;
   AdSetValidation: ResolverTypeWrapper<Omit<AdSetValidation, 'violations'> & { violations: Array<ResolversTypes['AdSetViolation']> }>;
   AdSetViolation: ResolverTypeWrapper<Violation>;
   AddOrganizationMemberInput: AddOrganizationMemberInput;
@@ -2859,6 +3227,8 @@ export type ResolversTypes = ResolversObject<{
   AsyncRequestSetConnection: ResolverTypeWrapper<ConnectionModel>;
   AsyncRequestSetEdge: ResolverTypeWrapper<EdgeModel>;
   AsyncRequestStatus: AsyncRequestStatus;
+  AttributionSpec: ResolverTypeWrapper<AttributionSpec>;
+  AttributionSpecInput: AttributionSpecInput;
   AuthAction: null;
   AuthCheckInput: AuthCheckInput;
   AuthCheckObjectInput: AuthCheckObjectInput;
@@ -2866,6 +3236,8 @@ export type ResolversTypes = ResolversObject<{
   AuthResourceType: null;
   AuthScopes: ResolverTypeWrapper<AuthScopes>;
   AutomaticManualState: AutomaticManualState;
+  BidConstraints: ResolverTypeWrapper<BidConstraints>;
+  BidConstraintsInput: BidConstraintsInput;
   BidStrategy: BidStrategy;
   BigInt: ResolverTypeWrapper<Scalars['BigInt']['output']>;
   BillingEvent: BillingEvent;
@@ -2916,11 +3288,22 @@ export type ResolversTypes = ResolversObject<{
   DateFormatTargetKind: null;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DestinationType: DestinationType;
+  DetailedTargeting: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['DetailedTargeting']>;
   EffectiveStatus: EffectiveStatus;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   ErrorCode: ErrorCode;
   FlagReason: null;
+  FlexibleSpec: ResolverTypeWrapper<FlexibleSpec>;
+  FlexibleSpecInput: FlexibleSpecInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  FrequencyControlSpec: ResolverTypeWrapper<FrequencyControlSpec>;
+  FrequencyControlSpecInput: FrequencyControlSpecInput;
+  GeoCity: ResolverTypeWrapper<GeoCity>;
+  GeoCityInput: GeoCityInput;
+  GeoLocationKey: ResolverTypeWrapper<GeoLocationKey>;
+  GeoLocationKeyInput: GeoLocationKeyInput;
+  GeoLocations: ResolverTypeWrapper<GeoLocations>;
+  GeoLocationsInput: GeoLocationsInput;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IndexMappingConversion: ResolverTypeWrapper<Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversTypes['DateFormatPlace']> }>;
   InsightsActionBreakdown: null;
@@ -2983,6 +3366,8 @@ export type ResolversTypes = ResolversObject<{
   PostConnection: ResolverTypeWrapper<ConnectionModel>;
   PostEdge: ResolverTypeWrapper<EdgeModel>;
   PostKind: null;
+  PromotedObject: ResolverTypeWrapper<PromotedObject>;
+  PromotedObjectInput: PromotedObjectInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecommendationLevel: RecommendationLevel;
   RenameOptionsInput: RenameOptionsInput;
@@ -2990,6 +3375,10 @@ export type ResolversTypes = ResolversObject<{
   SpecialAdCategory: SpecialAdCategory;
   StatusOption: StatusOption;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Targeting: ResolverTypeWrapper<Targeting>;
+  TargetingEntity: ResolverTypeWrapper<TargetingEntity>;
+  TargetingEntityInput: TargetingEntityInput;
+  TargetingInput: TargetingInput;
   TuneForCategory: TuneForCategory;
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
@@ -3010,6 +3399,8 @@ export type ResolversParentTypes = ResolversObject<{
   AdAccountEdge: EdgeModel;
   AdConnection: ConnectionModel;
   AdEdge: EdgeModel;
+  AdLabel: AdLabel;
+  AdLabelInput: AdLabelInput;
   AdObjectId: AdObjectIdModel;
   AdRecommendation: AdRecommendationModel;
   AdSet: AdSetRecord;
@@ -3017,6 +3408,8 @@ export type ResolversParentTypes = ResolversObject<{
   AdSetCopyResult: CopyResultModel;
   AdSetEdge: EdgeModel;
   AdSetIssue: AdSetIssueModel;
+  AdSetScheduleEntry: AdSetScheduleEntry;
+  AdSetScheduleEntryInput: AdSetScheduleEntryInput;
   AdSetValidation: Omit<AdSetValidation, 'violations'> & { violations: Array<ResolversParentTypes['AdSetViolation']> };
   AdSetViolation: Violation;
   AddOrganizationMemberInput: AddOrganizationMemberInput;
@@ -3029,10 +3422,14 @@ export type ResolversParentTypes = ResolversObject<{
   AsyncRequestSet: AsyncRequestSetRecord;
   AsyncRequestSetConnection: ConnectionModel;
   AsyncRequestSetEdge: EdgeModel;
+  AttributionSpec: AttributionSpec;
+  AttributionSpecInput: AttributionSpecInput;
   AuthCheckInput: AuthCheckInput;
   AuthCheckObjectInput: AuthCheckObjectInput;
   AuthCheckResult: AuthCheckResult;
   AuthScopes: AuthScopes;
+  BidConstraints: BidConstraints;
+  BidConstraintsInput: BidConstraintsInput;
   BigInt: Scalars['BigInt']['output'];
   Boolean: Scalars['Boolean']['output'];
   Campaign: CampaignRecord;
@@ -3070,8 +3467,19 @@ export type ResolversParentTypes = ResolversObject<{
   DateFormatScanTarget: ScanTarget;
   DateFormatSuggestion: DateFormatSuggestion;
   DateTime: Scalars['DateTime']['output'];
+  DetailedTargeting: ResolversInterfaceTypes<ResolversParentTypes>['DetailedTargeting'];
   EmailAddress: Scalars['EmailAddress']['output'];
+  FlexibleSpec: FlexibleSpec;
+  FlexibleSpecInput: FlexibleSpecInput;
   Float: Scalars['Float']['output'];
+  FrequencyControlSpec: FrequencyControlSpec;
+  FrequencyControlSpecInput: FrequencyControlSpecInput;
+  GeoCity: GeoCity;
+  GeoCityInput: GeoCityInput;
+  GeoLocationKey: GeoLocationKey;
+  GeoLocationKeyInput: GeoLocationKeyInput;
+  GeoLocations: GeoLocations;
+  GeoLocationsInput: GeoLocationsInput;
   ID: Scalars['ID']['output'];
   IndexMappingConversion: Omit<IndexMappingConversion, 'affected'> & { affected: Array<ResolversParentTypes['DateFormatPlace']> };
   InsightsConnection: InsightsConnectionModel;
@@ -3110,9 +3518,15 @@ export type ResolversParentTypes = ResolversObject<{
   Post: PostRecord;
   PostConnection: ConnectionModel;
   PostEdge: EdgeModel;
+  PromotedObject: PromotedObject;
+  PromotedObjectInput: PromotedObjectInput;
   Query: Record<PropertyKey, never>;
   RenameOptionsInput: RenameOptionsInput;
   String: Scalars['String']['output'];
+  Targeting: Targeting;
+  TargetingEntity: TargetingEntity;
+  TargetingEntityInput: TargetingEntityInput;
+  TargetingInput: TargetingInput;
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
@@ -3200,6 +3614,11 @@ export type AdEdgeResolvers<ContextType = RequestContext, ParentType extends Res
   node?: Resolver<ResolversTypes['Ad'], ParentType, ContextType>;
 }>;
 
+export type AdLabelResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdLabel'] = ResolversParentTypes['AdLabel']> = ResolversObject<{
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
 export type AdObjectIdResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdObjectId'] = ResolversParentTypes['AdObjectId']> = ResolversObject<{
   adObjectType?: Resolver<ResolversTypes['AdObjectType'], ParentType, ContextType>;
   copiedId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3220,25 +3639,25 @@ export type AdRecommendationResolvers<ContextType = RequestContext, ParentType e
 export type AdSetResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSet'] = ResolversParentTypes['AdSet']> = ResolversObject<{
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  adlabels?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  adlabels?: Resolver<Maybe<Array<ResolversTypes['AdLabel']>>, ParentType, ContextType>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdSetAdsArgs>>;
-  adsetSchedule?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  adsetSchedule?: Resolver<Maybe<Array<ResolversTypes['AdSetScheduleEntry']>>, ParentType, ContextType>;
   anchorEventAttributionWindowDays?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   assetFeedId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   asyncRequests?: Resolver<ResolversTypes['AsyncRequestConnection'], ParentType, ContextType, Partial<AdSetAsyncRequestsArgs>>;
-  attributionSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  attributionSpec?: Resolver<Maybe<Array<ResolversTypes['AttributionSpec']>>, ParentType, ContextType>;
   automaticManualState?: Resolver<Maybe<ResolversTypes['AutomaticManualState']>, ParentType, ContextType>;
   bidAdjustments?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   bidAmount?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
-  bidConstraints?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  bidConstraints?: Resolver<Maybe<ResolversTypes['BidConstraints']>, ParentType, ContextType>;
   bidInfo?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
-  billingEvent?: Resolver<Maybe<ResolversTypes['BillingEvent']>, ParentType, ContextType>;
+  billingEvent?: Resolver<ResolversTypes['BillingEvent'], ParentType, ContextType>;
   brandSafetyConfig?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   budgetRemaining?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   budgetScheduleSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   budgetSource?: Resolver<Maybe<ResolversTypes['BudgetSource']>, ParentType, ContextType>;
-  budgetSplitSetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  budgetSplitSetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   campaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType>;
   campaignActiveTime?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   campaignAttribution?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3248,7 +3667,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   contextualBundlingSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   copies?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<AdSetCopiesArgs>>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  creativeSequence?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  creativeSequence?: Resolver<Maybe<Array<ResolversTypes['ID']>>, ParentType, ContextType>;
   dailyBudget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   dailyImps?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   dailyMinSpendTarget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
@@ -3259,10 +3678,10 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   endTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   existingCustomerBudgetPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
-  frequencyControlSpecs?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  frequencyControlSpecs?: Resolver<Maybe<Array<ResolversTypes['FrequencyControlSpec']>>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdSetInsightsArgs, 'input'>>;
-  instagramUserId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  instagramUserId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   isDynamicCreative?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isIncrementalAttributionEnabled?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   isSacCfcaTermsCertified?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
@@ -3279,25 +3698,26 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   optimizationGoal?: Resolver<Maybe<ResolversTypes['OptimizationGoal']>, ParentType, ContextType>;
   optimizationSubEvent?: Resolver<Maybe<ResolversTypes['OptimizationSubEvent']>, ParentType, ContextType>;
   pacingType?: Resolver<Maybe<Array<ResolversTypes['PacingType']>>, ParentType, ContextType>;
-  promotedObject?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  promotedObject?: Resolver<Maybe<ResolversTypes['PromotedObject']>, ParentType, ContextType>;
   recommendations?: Resolver<Maybe<Array<ResolversTypes['AdRecommendation']>>, ParentType, ContextType>;
   recurringBudgetSemantics?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   regionalRegulatedCategories?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   regionalRegulationIdentities?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   reviewFeedback?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  rfPredictionId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rfPredictionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   sourceAdSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType>;
+  sourceAdSetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   sourceAdsetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   startTime?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
-  targeting?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  targeting?: Resolver<ResolversTypes['Targeting'], ParentType, ContextType>;
   targetingOptimizationTypes?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  timeBasedAdRotationIdBlocks?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  timeBasedAdRotationIntervals?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  timeBasedAdRotationIdBlocks?: Resolver<Maybe<Array<Array<ResolversTypes['BigInt']>>>, ParentType, ContextType>;
+  timeBasedAdRotationIntervals?: Resolver<Maybe<Array<ResolversTypes['BigInt']>>, ParentType, ContextType>;
   tuneForCategory?: Resolver<Maybe<ResolversTypes['TuneForCategory']>, ParentType, ContextType>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   useNewAppClick?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
-  valueRuleSetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  valueRuleSetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   valueRulesApplied?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
@@ -3329,6 +3749,13 @@ export type AdSetIssueResolvers<ContextType = RequestContext, ParentType extends
   level?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
+export type AdSetScheduleEntryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSetScheduleEntry'] = ResolversParentTypes['AdSetScheduleEntry']> = ResolversObject<{
+  days?: Resolver<Array<ResolversTypes['Int']>, ParentType, ContextType>;
+  endMinute?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  startMinute?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  timezoneType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
 export type AdSetValidationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSetValidation'] = ResolversParentTypes['AdSetValidation']> = ResolversObject<{
   valid?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   violations?: Resolver<Array<ResolversTypes['AdSetViolation']>, ParentType, ContextType>;
@@ -3348,6 +3775,7 @@ export type AdSetViolationResolvers<ContextType = RequestContext, ParentType ext
 export type ApiClientResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiClient'] = ResolversParentTypes['ApiClient']> = ResolversObject<{
   clientId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
@@ -3422,6 +3850,11 @@ export type AsyncRequestSetEdgeResolvers<ContextType = RequestContext, ParentTyp
   node?: Resolver<ResolversTypes['AsyncRequestSet'], ParentType, ContextType>;
 }>;
 
+export type AttributionSpecResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AttributionSpec'] = ResolversParentTypes['AttributionSpec']> = ResolversObject<{
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  windowDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
 export type AuthActionResolvers = { CREATE: 'create', DELETE: 'delete', READ: 'read', UPDATE: 'update' };
 
 export type AuthCheckResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthCheckResult'] = ResolversParentTypes['AuthCheckResult']> = ResolversObject<{
@@ -3433,6 +3866,10 @@ export type AuthResourceTypeResolvers = { AD: 'ad', AD_ACCOUNT: 'ad_account', AD
 
 export type AuthScopesResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuthScopes'] = ResolversParentTypes['AuthScopes']> = ResolversObject<{
   external?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type BidConstraintsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BidConstraints'] = ResolversParentTypes['BidConstraints']> = ResolversObject<{
+  roasAverageFloor?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 }>;
 
 export interface BigIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['BigInt'], any> {
@@ -3673,11 +4110,56 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type DetailedTargetingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DetailedTargeting'] = ResolversParentTypes['DetailedTargeting']> = ResolversObject<{
+  __resolveType?: TypeResolveFn<'FlexibleSpec' | 'Targeting', ParentType, ContextType>;
+}>;
+
 export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {
   name: 'EmailAddress';
 }
 
 export type FlagReasonResolvers = { FINANCIAL: 'financial', HEALTH: 'health' };
+
+export type FlexibleSpecResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FlexibleSpec'] = ResolversParentTypes['FlexibleSpec']> = ResolversObject<{
+  behaviors?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  customAudiences?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  educationStatuses?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  familyStatuses?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  income?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  industries?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  interests?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  lifeEvents?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  relationshipStatuses?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  workPositions?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type FrequencyControlSpecResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FrequencyControlSpec'] = ResolversParentTypes['FrequencyControlSpec']> = ResolversObject<{
+  event?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  intervalDays?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  maxFrequency?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type GeoCityResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['GeoCity'] = ResolversParentTypes['GeoCity']> = ResolversObject<{
+  distanceUnit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  radius?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+}>;
+
+export type GeoLocationKeyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['GeoLocationKey'] = ResolversParentTypes['GeoLocationKey']> = ResolversObject<{
+  key?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type GeoLocationsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['GeoLocations'] = ResolversParentTypes['GeoLocations']> = ResolversObject<{
+  cities?: Resolver<Maybe<Array<ResolversTypes['GeoCity']>>, ParentType, ContextType>;
+  countries?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  countryGroups?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  locationTypes?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  regions?: Resolver<Maybe<Array<ResolversTypes['GeoLocationKey']>>, ParentType, ContextType>;
+  zips?: Resolver<Maybe<Array<ResolversTypes['GeoLocationKey']>>, ParentType, ContextType>;
+}>;
 
 export type IndexMappingConversionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['IndexMappingConversion'] = ResolversParentTypes['IndexMappingConversion']> = ResolversObject<{
   affected?: Resolver<Array<ResolversTypes['DateFormatPlace']>, ParentType, ContextType>;
@@ -3861,6 +4343,7 @@ export type OrganizationResolvers<ContextType = RequestContext, ParentType exten
   adAccounts?: Resolver<ResolversTypes['AdAccountConnection'], ParentType, ContextType, Partial<OrganizationAdAccountsArgs>>;
   apiClients?: Resolver<ResolversTypes['ApiClientConnection'], ParentType, ContextType, Partial<OrganizationApiClientsArgs>>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   invitations?: Resolver<ResolversTypes['OrganizationInvitationConnection'], ParentType, ContextType, Partial<OrganizationInvitationsArgs>>;
   members?: Resolver<ResolversTypes['OrganizationMemberConnection'], ParentType, ContextType, Partial<OrganizationMembersArgs>>;
@@ -3871,6 +4354,7 @@ export type OrganizationResolvers<ContextType = RequestContext, ParentType exten
 
 export type OrganizationInvitationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OrganizationInvitation'] = ResolversParentTypes['OrganizationInvitation']> = ResolversObject<{
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -3898,6 +4382,7 @@ export type OrganizationInvitationStatusResolvers = { ACCEPTED: 'accepted', DECL
 
 export type OrganizationMemberResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OrganizationMember'] = ResolversParentTypes['OrganizationMember']> = ResolversObject<{
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
   role?: Resolver<ResolversTypes['OrganizationRole'], ParentType, ContextType>;
@@ -3993,6 +4478,23 @@ export type PostEdgeResolvers<ContextType = RequestContext, ParentType extends R
 
 export type PostKindResolvers = { EVENT: 'event', GROUP_POST: 'group_post', PAGE_POST: 'page_post', PHOTO: 'photo', REVIEW: 'review', VIDEO: 'video', VISITOR_POST: 'visitor_post' };
 
+export type PromotedObjectResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PromotedObject'] = ResolversParentTypes['PromotedObject']> = ResolversObject<{
+  applicationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  customConversionId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  customEventType?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  eventId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  instagramProfileId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  objectStoreUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  objectStoryId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  offerId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  offlineConversionDataSetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  pageId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  pixelId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  productCatalogId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  productSetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  whatsappPhoneNumber?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = ResolversObject<{
   ad?: Resolver<Maybe<ResolversTypes['Ad']>, ParentType, ContextType, RequireFields<QueryAdArgs, 'id'>>;
   adAccount?: Resolver<Maybe<ResolversTypes['AdAccount']>, ParentType, ContextType, RequireFields<QueryAdAccountArgs, 'id'>>;
@@ -4021,8 +4523,45 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   validatePassword?: Resolver<ResolversTypes['PasswordValidation'], ParentType, ContextType, RequireFields<QueryValidatePasswordArgs, 'password'>>;
 }>;
 
+export type TargetingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Targeting'] = ResolversParentTypes['Targeting']> = ResolversObject<{
+  ageMax?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  ageMin?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  audienceNetworkPositions?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  behaviors?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  customAudiences?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  devicePlatforms?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  educationStatuses?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  excludedCustomAudiences?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  excludedGeoLocations?: Resolver<Maybe<ResolversTypes['GeoLocations']>, ParentType, ContextType>;
+  exclusions?: Resolver<Maybe<ResolversTypes['FlexibleSpec']>, ParentType, ContextType>;
+  facebookPositions?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  familyStatuses?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  flexibleSpec?: Resolver<Maybe<Array<ResolversTypes['FlexibleSpec']>>, ParentType, ContextType>;
+  genders?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  geoLocations?: Resolver<ResolversTypes['GeoLocations'], ParentType, ContextType>;
+  income?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  industries?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  instagramPositions?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  interests?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  lifeEvents?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  locales?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  messengerPositions?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  pageTypes?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  publisherPlatforms?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  relationshipStatuses?: Resolver<Maybe<Array<ResolversTypes['Int']>>, ParentType, ContextType>;
+  userOs?: Resolver<Maybe<Array<ResolversTypes['String']>>, ParentType, ContextType>;
+  workPositions?: Resolver<Maybe<Array<ResolversTypes['TargetingEntity']>>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type TargetingEntityResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TargetingEntity'] = ResolversParentTypes['TargetingEntity']> = ResolversObject<{
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
 export type UserResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = ResolversObject<{
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   email?: Resolver<ResolversTypes['EmailAddress'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   loginType?: Resolver<ResolversTypes['LoginType'], ParentType, ContextType>;
@@ -4046,6 +4585,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdAccountEdge?: AdAccountEdgeResolvers<ContextType>;
   AdConnection?: AdConnectionResolvers<ContextType>;
   AdEdge?: AdEdgeResolvers<ContextType>;
+  AdLabel?: AdLabelResolvers<ContextType>;
   AdObjectId?: AdObjectIdResolvers<ContextType>;
   AdObjectType?: AdObjectTypeResolvers;
   AdRecommendation?: AdRecommendationResolvers<ContextType>;
@@ -4054,6 +4594,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdSetCopyResult?: AdSetCopyResultResolvers<ContextType>;
   AdSetEdge?: AdSetEdgeResolvers<ContextType>;
   AdSetIssue?: AdSetIssueResolvers<ContextType>;
+  AdSetScheduleEntry?: AdSetScheduleEntryResolvers<ContextType>;
   AdSetValidation?: AdSetValidationResolvers<ContextType>;
   AdSetViolation?: AdSetViolationResolvers<ContextType>;
   ApiClient?: ApiClientResolvers<ContextType>;
@@ -4065,10 +4606,12 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AsyncRequestSet?: AsyncRequestSetResolvers<ContextType>;
   AsyncRequestSetConnection?: AsyncRequestSetConnectionResolvers<ContextType>;
   AsyncRequestSetEdge?: AsyncRequestSetEdgeResolvers<ContextType>;
+  AttributionSpec?: AttributionSpecResolvers<ContextType>;
   AuthAction?: AuthActionResolvers;
   AuthCheckResult?: AuthCheckResultResolvers<ContextType>;
   AuthResourceType?: AuthResourceTypeResolvers;
   AuthScopes?: AuthScopesResolvers<ContextType>;
+  BidConstraints?: BidConstraintsResolvers<ContextType>;
   BigInt?: GraphQLScalarType;
   Campaign?: CampaignResolvers<ContextType>;
   CampaignConnection?: CampaignConnectionResolvers<ContextType>;
@@ -4100,8 +4643,14 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   DateFormatSuggestion?: DateFormatSuggestionResolvers<ContextType>;
   DateFormatTargetKind?: DateFormatTargetKindResolvers;
   DateTime?: GraphQLScalarType;
+  DetailedTargeting?: DetailedTargetingResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
   FlagReason?: FlagReasonResolvers;
+  FlexibleSpec?: FlexibleSpecResolvers<ContextType>;
+  FrequencyControlSpec?: FrequencyControlSpecResolvers<ContextType>;
+  GeoCity?: GeoCityResolvers<ContextType>;
+  GeoLocationKey?: GeoLocationKeyResolvers<ContextType>;
+  GeoLocations?: GeoLocationsResolvers<ContextType>;
   IndexMappingConversion?: IndexMappingConversionResolvers<ContextType>;
   InsightsActionBreakdown?: InsightsActionBreakdownResolvers;
   InsightsAge?: InsightsAgeResolvers;
@@ -4149,7 +4698,10 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;
   PostKind?: PostKindResolvers;
+  PromotedObject?: PromotedObjectResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Targeting?: TargetingResolvers<ContextType>;
+  TargetingEntity?: TargetingEntityResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   UserStatus?: UserStatusResolvers;
 }>;
