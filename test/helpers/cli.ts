@@ -78,8 +78,9 @@ export const stderrBesidesDatabase = (stderr: string) => lines(stderr).filter((l
  */
 export function expectOneLineFailure(result: CliRun, mentions: RegExp): void {
   expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).not.toBe(0);
-  expect(stderrBesidesDatabase(result.stderr), result.stderr).toHaveLength(1);
-  expect(result.stderr).toMatch(mentions);
+  const failure = stderrBesidesDatabase(result.stderr);
+  expect(failure, result.stderr).toHaveLength(1);
+  expect(failure[0]).toMatch(mentions);
   expect(result.stderr).not.toMatch(/\n\s+at /);
   expect(result.stdout).toBe('');
 }
