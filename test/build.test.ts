@@ -92,7 +92,8 @@ describe('the compiled command line', () => {
     const database = await createTestDatabase({ migrate: false });
     try {
       const { run, modules } = await loadedModules(bin, ['clients', 'list', '--json'], cliEnv(database));
-      expect(run, run.stderr).toMatchObject({ code: 0, stdout: '[]\n' });
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ clients: [], next: null });
       expect(modules.some((url) => /\/node_modules\/knex\//.test(url))).toBe(true);
       expect(modules.some((url) => url.endsWith('/dist/db/migrations/index.js'))).toBe(true);
       expect(modules.filter((url) => SERVER_STACK.test(url))).toEqual([]);

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
-import { cliEnv, expectOneLineFailure, runCli as run } from './helpers/cli.ts';
+import { cliEnv, databaseMember, expectOneLineFailure, runCli as run } from './helpers/cli.ts';
 import { loadConfig } from '../src/config/index.ts';
 import { createAppDeps, type AppDeps } from '../src/context/index.ts';
 import { createLogger } from '../src/logging/index.ts';
@@ -77,14 +77,15 @@ describe('adgraph CLI', () => {
 
     const again = await run(['db', 'migrate', '--json'], env);
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ applied: [] });
+    expect(JSON.parse(again.stdout)).toEqual({ applied: [], database: databaseMember(empty) });
   });
 
   it('orgs create --json prints {id, name}', async () => {
     const result = await run(['orgs', 'create', '--name', 'Initech', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
     const org = JSON.parse(result.stdout);
-    expect(Object.keys(org).sort()).toEqual(['id', 'name']);
+    expect(Object.keys(org).sort()).toEqual(['database', 'id', 'name']);
+    expect(org.database).toEqual(databaseMember(database));
     expect(org.name).toBe('Initech');
     expect(await database.db('organizations').where({ id: org.id }).first()).toMatchObject({ name: 'Initech' });
   });
@@ -96,7 +97,7 @@ describe('adgraph CLI', () => {
     );
     expect(result.code, result.stderr).toBe(0);
     const printed = JSON.parse(result.stdout);
-    expect(Object.keys(printed).sort()).toEqual(['email', 'id', 'username']);
+    expect(Object.keys(printed).sort()).toEqual(['database', 'email', 'id', 'username']);
     expect(printed.email).toBe('Ada@Example.com');
     expect(printed.username).toBe('Ada');
     expect(result.stdout).not.toContain(STRONG_PASSWORD);
@@ -150,7 +151,7 @@ describe('adgraph CLI', () => {
     const result = await run(['clients', 'create', '--name', 'x', '--scope', 'ads_read', '--org', 'Acme', '--json'], env);
     expect(result.code, result.stderr).toBe(0);
     const client = JSON.parse(result.stdout) as { id: string; client_id: string; client_secret: string; scope: string };
-    expect(Object.keys(client).sort()).toEqual(['client_id', 'client_secret', 'id', 'scope']);
+    expect(Object.keys(client).sort()).toEqual(['client_id', 'client_secret', 'database', 'id', 'scope']);
     expect(client.scope).toBe('ads_read');
     expect(client.client_secret.length).toBeGreaterThanOrEqual(32);
 
@@ -177,7 +178,7 @@ describe('adgraph CLI', () => {
     }
     const result = await run(['clients', 'list', '--json'], cliEnv(single));
     expect(result.code, result.stderr).toBe(0);
-    const listed = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+    const listed = (JSON.parse(result.stdout) as { clients: Array<Record<string, unknown>> }).clients;
     expect(listed).toHaveLength(1);
     expect(listed[0]).toMatchObject({ id: made.client.id, client_id: made.client.clientId, client_name: 'x', scope: 'ads_read', organization_id: orgId });
     for (const key of Object.keys(listed[0]!)) expect(key).not.toMatch(/secret|hash/i);

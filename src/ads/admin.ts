@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../context/index.ts';
-import { insertObjects, graphObjects } from '../db/objects.ts';
+import { insertObjects, graphObjects, type Owned } from '../db/objects.ts';
+import { listingPage, type ListingRequest } from '../db/pagination.ts';
+import type { TableMapping } from '../db/rows.ts';
 import { isNumericId, type GraphObjectType } from '../db/ids.ts';
 import { badInput, DomainError } from '../errors/index.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
@@ -304,6 +306,41 @@ export async function flagConversion(deps: AppDeps, input: { id: string; reason:
   });
 }
 
+/** An ad account id as operators write it: `act_<id>` or `<id>`. */
+const accountIdOf = (id: string) => (id.startsWith('act_') ? id.slice(4) : id);
+
+/** Objects of one table in id order, all organizations' or one's (id or name, from --org). */
+export async function listOwned<T extends Owned>(deps: AppDeps, mapping: TableMapping<T>, request: ListingRequest, filter: { organization?: string } = {}) {
+  const query = deps.db(mapping.table);
+  if (filter.organization !== undefined) query.where('organization_id', (await findOrganizationOrFail(deps, filter.organization)).id);
+  return listingPage(query, mapping, request, 'number');
+}
+
+/** One object of a type by id; a malformed id, another type's or an unknown one is refused naming `field`. */
+export async function readObjectOfType<T>(deps: AppDeps, mapping: TableMapping<T>, type: GraphObjectType, id: string, field: string): Promise<T> {
+  await requireObjectOfType(deps.db, id, type, field);
+  return mapping.fromRow(await deps.db(mapping.table).where({ id }).first());
+}
+
+export const listAdAccounts = (deps: AppDeps, request: ListingRequest, filter: { organization?: string } = {}) => listOwned(deps, adAccounts, request, filter);
+
+export interface AdAccountDetails {
+  account: AdAccountRecord;
+  campaigns: number;
+  /** Ad sets that are not deleted, and how many the account may have. */
+  liveAdSets: number;
+  adSetLimit: number;
+}
+
+export async function adAccountDetails(deps: AppDeps, id: string): Promise<AdAccountDetails> {
+  const account = await readObjectOfType(deps, adAccounts, 'ad_account', accountIdOf(id), 'account');
+  const [campaignCount, liveAdSets] = await Promise.all([
+    deps.db(campaigns.table).where({ account_id: account.id }).count({ n: '*' }).first(),
+    countLiveAdSets(deps.db, account.id),
+  ]);
+  return { account, campaigns: Number(campaignCount?.n ?? 0), liveAdSets, adSetLimit: adSetLimitOf(account, deps.config.adSets.limits) };
+}
+
 export interface UpdateAdAccountInput {
   id: string;
   isBulk?: boolean;
@@ -314,7 +351,7 @@ export interface UpdateAdAccountInput {
 
 /** Changes what the ad set rules read from an account: bulk (the 10,000 limit) and the DSA defaults. */
 export async function updateAdAccount(deps: AppDeps, input: UpdateAdAccountInput): Promise<AdAccountRecord> {
-  const id = input.id.startsWith('act_') ? input.id.slice(4) : input.id;
+  const id = accountIdOf(input.id);
   const patch: Partial<AdAccountRecord> = {};
   if (input.isBulk !== undefined) patch.isBulk = input.isBulk;
   if (input.defaultDsaPayor !== undefined)

@@ -1,6 +1,7 @@
 import type { AppDeps } from '../context/index.ts';
 import { insertObjects } from '../db/objects.ts';
-import { findOrganizationOrFail, validateName } from '../ads/admin.ts';
+import { findOrganizationOrFail, listOwned, readObjectOfType, validateName } from '../ads/admin.ts';
+import type { ListingRequest } from '../db/pagination.ts';
 import { groups, pages, type GroupRecord, type PageRecord } from './store.ts';
 
 /** Operator services for the command line (DECISIONS section 7). Bad input names the CLI option it came from. */
@@ -30,3 +31,9 @@ export async function createGroup(deps: AppDeps, input: CreateNamedInput): Promi
   const [group] = await deps.db.transaction((trx) => insertObjects<GroupRecord>(trx, 'group', groups, [fields]));
   return group!;
 }
+
+export const listPages = (deps: AppDeps, request: ListingRequest, filter: { organization?: string } = {}) => listOwned(deps, pages, request, filter);
+export const findPage = (deps: AppDeps, id: string) => readObjectOfType(deps, pages, 'page', id, 'page');
+
+export const listGroups = (deps: AppDeps, request: ListingRequest, filter: { organization?: string } = {}) => listOwned(deps, groups, request, filter);
+export const findGroup = (deps: AppDeps, id: string) => readObjectOfType(deps, groups, 'group', id, 'group');

@@ -205,12 +205,18 @@ function shutdownPeriods(env: Env): Pick<Config, 'shutdownDrainMs' | 'shutdownTi
   return { shutdownDrainMs, shutdownTimeoutMs };
 }
 
+export const DEFAULT_DATABASE_URL = 'sqlite:data/adgraph.sqlite';
+
+/** A database URL as given (by DATABASE_URL, or the CLI's --database-url: `name` says which in the error). */
+export function checkDatabaseUrl(url: string, name = 'DATABASE_URL'): string {
+  // The value itself is never repeated: it may hold a password.
+  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(url)) throw new ConfigError(`${name} must start with sqlite: or postgres://`);
+  return url;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 4000, 0, 65535);
-  const databaseUrl = env.DATABASE_URL || 'sqlite:data/adgraph.sqlite';
-  if (!/^(sqlite:|postgres(ql)?:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL must start with sqlite: or postgres://');
-  }
+  const databaseUrl = checkDatabaseUrl(env.DATABASE_URL || DEFAULT_DATABASE_URL);
   const publicUrl = url(env, 'PUBLIC_URL', `http://localhost:${port}`, ['http:', 'https:'])!.replace(/\/+$/, '');
   return {
     port,

@@ -29,6 +29,34 @@ export function sqliteFilename(url: string): string {
   return resolve(path);
 }
 
+/** Where a DATABASE_URL points, safe to print: SQLite's absolute file, PostgreSQL's URL without its password. */
+export interface DatabaseLocation {
+  dialect: Dialect;
+  /** A DATABASE_URL reaching the same database (SQLite's path made absolute), with no password in it. */
+  url: string;
+  /** What an operator reads: the SQLite file, or that URL. */
+  location: string;
+}
+
+export function databaseLocation(url: string): DatabaseLocation {
+  if (dialectOf(url) === 'sqlite') {
+    const filename = sqliteFilename(url);
+    return { dialect: 'sqlite', url: `sqlite:${filename}`, location: filename };
+  }
+  let shown: string;
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    // libpq also reads a password from the query string.
+    parsed.searchParams.delete('password');
+    shown = parsed.toString();
+  } catch {
+    // Not a URL that can be taken apart: show the scheme only, never what might be a password.
+    shown = 'postgres://(unparsable URL)';
+  }
+  return { dialect: 'postgres', url: shown, location: shown };
+}
+
 // Knex prints its warnings with console.log (stdout) and a stack trace; a lost connection is thrown to the
 // caller anyway, which reports it in one line (CLI) or as SERVICE_UNAVAILABLE (server).
 const knexLog = { warn: () => {}, error: () => {}, deprecate: () => {}, debug: () => {} };

@@ -94,6 +94,16 @@ const lockTimeout = (holder: string) =>
 
 /** Names of migrations not yet applied; empty when the schema is current. */
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const [, pending] = (await db.migrate.list({ migrationSource })) as [unknown[], Array<{ file?: string } | string>];
-  return pending.map((entry) => (typeof entry === 'string' ? entry : (entry.file ?? String(entry))));
+  return (await migrationStatus(db)).pending;
+}
+
+/** Migrations this database has (in the order applied) and those it lacks (in the order they would run). */
+export async function migrationStatus(db: Db): Promise<{ applied: string[]; pending: string[] }> {
+  // Knex would create its bookkeeping tables to answer: a database never migrated is read as it is.
+  if (!(await db.schema.hasTable('knex_migrations'))) return { applied: [], pending: await migrationSource.getMigrations([]) };
+  const [completed, pending] = (await db.migrate.list({ migrationSource })) as [Array<{ name: string } | string>, Array<{ file?: string } | string>];
+  return {
+    applied: completed.map((entry) => (typeof entry === 'string' ? entry : entry.name)),
+    pending: pending.map((entry) => (typeof entry === 'string' ? entry : (entry.file ?? String(entry)))),
+  };
 }

@@ -1,4 +1,7 @@
 import { badInput } from '../errors/index.ts';
+import type { Knex } from 'knex';
+import type { TableMapping } from './rows.ts';
+import { isNumericId, isUuid } from './ids.ts';
 
 /**
  * Keyset paging shared by every list: Relay connections in GraphQL and `limit`/`after`/`before` edges in
@@ -75,4 +78,33 @@ export function toSlice<T>(rows: T[], request: PageRequest): Slice<T> {
     return { items, hasNextPage: request.cursorId !== undefined, hasPreviousPage: more };
   }
   return { items, hasNextPage: more, hasPreviousPage: request.cursorId !== undefined };
+}
+
+/** An operator's listing (the CLI's `list` commands): at most `limit` rows in id order, after the id `after`. */
+export interface ListingRequest {
+  limit: number;
+  after?: string;
+}
+
+/** Ids of a table: Graph-style numbers, or UUIDs (identity). */
+export type IdKind = 'number' | 'uuid';
+
+/** A page of `query`'s rows (of a table with an `id` column) for a listing: the records, and the id to continue after when more follow. */
+export async function listingPage<T extends { id: string }>(
+  query: Knex.QueryBuilder,
+  mapping: TableMapping<T>,
+  request: ListingRequest,
+  ids: IdKind,
+): Promise<{ items: T[]; next: string | null }> {
+  const column = `${mapping.table}.id`;
+  if (request.after !== undefined && !(ids === 'uuid' ? isUuid : isNumericId)(request.after)) {
+    throw badInput('after', `"${request.after}" is not an id of this list (${ids === 'uuid' ? 'a UUID' : 'a number'}).`);
+  }
+  if (request.after !== undefined) query.where(column, '>', request.after);
+  const rows: Array<Record<string, unknown>> = await query
+    .select(`${mapping.table}.*`)
+    .orderBy(column)
+    .limit(request.limit + 1);
+  const { items, hasNextPage } = toSlice(rows.map(mapping.fromRow), { limit: request.limit, direction: 'forward' });
+  return { items, next: hasNextPage ? items[items.length - 1]!.id : null };
 }

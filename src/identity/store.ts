@@ -270,6 +270,24 @@ export async function changePasswordWithPasscode(db: Db, userId: string, passcod
   });
 }
 
+/**
+ * An operator's password reset, all or nothing: the new hash (the user signs in with a password from now on),
+ * every live session revoked, and passcodes not yet used spent, so none mailed before can replace the password
+ * the operator set. Answers how many sessions it revoked.
+ */
+export async function resetPassword(db: Db, userId: string, hashedPassword: string, now: Date): Promise<number> {
+  return db.transaction(async (trx) => {
+    await trx(users.table).where('id', userId).update({ hashed_password: hashedPassword, login_type: 'password', updated_at: now });
+    await trx(passcodes.table).where('user_id', userId).whereNull('used_at').update({ used_at: now });
+    const revoked: unknown = await trx(sessions.table)
+      .where('user_id', userId)
+      .whereNull('revoked_at')
+      .where('expires_at', '>', now)
+      .update({ revoked_at: now });
+    return Number(revoked);
+  });
+}
+
 export async function insertLoginConversion(
   db: Db,
   row: { userId: string; fromType: string; toType: string; stateHash: string; createdAt: Date; expiresAt: Date },

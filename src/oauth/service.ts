@@ -3,7 +3,7 @@ import type { AppDeps, RequestContext } from '../context/index.ts';
 import { SCOPES, SCOPE_ALIASES } from '../authz/policy.ts';
 import { findReadable, readableChildren, readableCount } from '../authz/guards.ts';
 import { allocateIds } from '../db/ids.ts';
-import type { PageRequest } from '../db/pagination.ts';
+import { listingPage, type ListingRequest, type PageRequest } from '../db/pagination.ts';
 import { badInput, DomainError } from '../errors/index.ts';
 import { findOrganizationByIdOrName } from '../identity/store.ts';
 import { apiClients, findClientByClientId, type ApiClientRecord } from './store.ts';
@@ -58,6 +58,17 @@ export async function listAllClients(deps: AppDeps): Promise<ApiClientRecord[]> 
   return rows.map(apiClients.fromRow);
 }
 
+/** Clients in id order for the CLI's `clients list`: all of them, or one organization's (id or name). */
+export async function listClients(deps: AppDeps, request: ListingRequest, filter: { organization?: string } = {}) {
+  const query = deps.db(apiClients.table);
+  if (filter.organization !== undefined) {
+    const organization = await findOrganizationByIdOrName(deps.db, filter.organization);
+    if (!organization) throw badInput('org', `No organization "${filter.organization}".`);
+    query.where('organization_id', organization.id);
+  }
+  return listingPage(query, apiClients, request, 'number');
+}
+
 export const findApiClient = (ctx: RequestContext, id: string) => findReadable(ctx, 'api_client', id, (key) => ctx.loaders.oauth.apiClientById.load(key));
 
 export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
@@ -66,7 +77,7 @@ export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: st
 export const countApiClientsOfOrganization = (ctx: RequestContext, organizationId: string) =>
   readableCount(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.count(organizationId));
 
-async function requireClient(deps: AppDeps, clientId: string): Promise<ApiClientRecord> {
+export async function requireClient(deps: AppDeps, clientId: string): Promise<ApiClientRecord> {
   const client = await findClientByClientId(deps.db, clientId);
   if (!client) throw new DomainError('NOT_FOUND', `No API client "${clientId.slice(0, 128)}".`, { field: 'client_id' });
   return client;

@@ -69,7 +69,8 @@ describe('client secrets and signing keys', () => {
 
   it('clients list --json never shows a secret or a hash', async () => {
     const client = await newClient();
-    const { value, run } = await cliJson<Array<Record<string, unknown>>>(['clients', 'list'], env);
+    const { value: listing, run } = await cliJson<{ clients: Array<Record<string, unknown>> }>(['clients', 'list'], env);
+    const value = listing.clients;
     expect(value.find((c) => c.client_id === client.clientId)).toMatchObject({
       id: client.id,
       client_name: 'exporter',
