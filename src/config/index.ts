@@ -74,11 +74,28 @@ export interface Config {
   tracing: TracingConfig;
 }
 
+/** `sampleRatio`: the share of the traces starting here that are recorded (1: all). */
 export type TracingConfig =
   | { exporter: 'none' }
-  | { exporter: 'console'; serviceName: string }
+  | { exporter: 'console'; serviceName: string; sampleRatio: number }
   /** `endpoint` is the full URL spans are POSTed to (OTLP over HTTP, protobuf). */
-  | { exporter: 'otlp'; serviceName: string; endpoint: string };
+  | { exporter: 'otlp'; serviceName: string; sampleRatio: number; endpoint: string };
+
+const TRACES_SAMPLERS = ['parentbased_always_on', 'parentbased_traceidratio'] as const;
+
+/** OTEL_TRACES_SAMPLER: the two parent-based samplers (a caller's `sampled` flag is always followed). */
+function sampleRatio(env: Env): number {
+  const sampler = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
+  if (!TRACES_SAMPLERS.some((known) => known === sampler)) {
+    throw new ConfigError(`OTEL_TRACES_SAMPLER must be one of ${TRACES_SAMPLERS.join(', ')}, got "${env.OTEL_TRACES_SAMPLER}"`);
+  }
+  if (sampler === 'parentbased_always_on') return 1;
+  const raw = env.OTEL_TRACES_SAMPLER_ARG?.trim() || '1';
+  const ratio = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || ratio > 1)
+    throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1 (0.1 records one trace in ten), got "${raw}"`);
+  return ratio;
+}
 
 const TRACES_EXPORTERS = ['otlp', 'console', 'none'] as const;
 /** Where an OTLP/HTTP collector listens by default (the OpenTelemetry specification's default). */
@@ -103,10 +120,10 @@ function tracing(env: Env): TracingConfig {
   }
   if (exporter === 'none') return { exporter };
   const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'adgraph';
-  if (exporter === 'console') return { exporter, serviceName };
+  if (exporter === 'console') return { exporter, serviceName, sampleRatio: sampleRatio(env) };
   // The signal's own endpoint is used as it is; the base endpoint gets the traces path (the specification's rule).
   const endpoint = tracesEndpoint ?? `${(baseEndpoint ?? DEFAULT_OTLP_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
-  return { exporter, serviceName, endpoint };
+  return { exporter, serviceName, sampleRatio: sampleRatio(env), endpoint };
 }
 
 function list(env: Env, name: string, fallback: readonly string[], pattern: RegExp, what: string): string[] {

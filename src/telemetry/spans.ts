@@ -161,6 +161,16 @@ export function tracedExecution(gateway: GatewayInterface): GatewayInterface {
 
 const tracedDatabases = new WeakSet<Knex>();
 
+const STATEMENT_OF_METHOD: Record<string, string | undefined> = {
+  select: 'SELECT',
+  first: 'SELECT',
+  pluck: 'SELECT',
+  insert: 'INSERT',
+  update: 'UPDATE',
+  del: 'DELETE',
+  counter: 'UPDATE',
+};
+
 interface QueryEvent {
   sql: string;
   method?: string;
@@ -180,7 +190,8 @@ export function traceStatements(db: Knex): void {
   db.on('query', (query: QueryEvent) => {
     const active = context.active();
     if (!trace.getSpan(active)?.isRecording()) return;
-    const operation = /^\s*([a-z]+)/i.exec(query.sql)?.[1]?.toUpperCase();
+    // Knex's method names the statement for what its builder wrote; a raw statement's first word does.
+    const operation = query.method && query.method !== 'raw' ? STATEMENT_OF_METHOD[query.method] : /^\s*([a-z]+)/i.exec(query.sql)?.[1]?.toUpperCase();
     const span = tracer().startSpan(
       operation ?? system,
       { kind: SpanKind.CLIENT, attributes: { [ATTR_DB_SYSTEM_NAME]: system, [ATTR_DB_QUERY_TEXT]: query.sql, [ATTR_DB_OPERATION_NAME]: operation } },

@@ -3,7 +3,17 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ConsoleSpanExporter, SimpleSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ConsoleSpanExporter,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { TracingConfig } from '../config/index.ts';
 import type { Logger } from '../logging/index.ts';
@@ -21,14 +31,19 @@ export interface Tracing {
 
 let running: TracerProvider | undefined;
 
+/** How long a stop waits for the spans still queued to be exported. */
+const FLUSH_BOUND_MS = 2_000;
+
 /** Whether this process records spans: the hooks of ./spans.ts are installed only then. */
 export function tracingActive(): boolean {
   return running !== undefined;
 }
 
-/** The tracer every span of this server comes from (the registered provider's, else the no-op one). */
+let runningTracer: Tracer | undefined;
+
+/** The tracer every span of this server comes from: the running provider's (asked once, not per span), else the API's no-op one. */
 export function tracer(): Tracer {
-  return trace.getTracer('adgraph');
+  return runningTracer ?? trace.getTracer('adgraph');
 }
 
 /**
@@ -48,6 +63,7 @@ export function startTracing(config: TracingConfig, log: Logger, options: { expo
   if (!processor) return undefined;
   const serviceName = config.exporter === 'none' ? 'adgraph' : config.serviceName;
   const provider = new TracerProvider({
+    sampler: samplerOf(config),
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors: [processor],
   });
@@ -66,12 +82,16 @@ export function startTracing(config: TracingConfig, log: Logger, options: { expo
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
   running = provider;
+  runningTracer = provider.getTracer('adgraph');
   return {
     async shutdown() {
       if (running !== provider) return;
       running = undefined;
+      runningTracer = undefined;
       try {
-        await provider.shutdown();
+        // A collector that is down would hold the stop for the exporter's retries (five, backing off): what it
+        // has not taken by then is lost, as a log line is that was never written.
+        await Promise.race([provider.shutdown(), new Promise((resolve) => setTimeout(resolve, FLUSH_BOUND_MS).unref())]);
       } finally {
         trace.disable();
         propagation.disable();
@@ -80,4 +100,13 @@ export function startTracing(config: TracingConfig, log: Logger, options: { expo
       }
     },
   };
+}
+
+/**
+ * Which traces are recorded: every one (the default), or the share OTEL_TRACES_SAMPLER_ARG says of those that
+ * start here; a trace the caller started follows the caller's `sampled` flag either way (parent-based).
+ */
+function samplerOf(config: TracingConfig): Sampler {
+  const ratio = config.exporter === 'none' ? 1 : config.sampleRatio;
+  return new ParentBasedSampler({ root: ratio < 1 ? new TraceIdRatioBasedSampler(ratio) : new AlwaysOnSampler() });
 }
