@@ -32,7 +32,7 @@ import {
 const ACCOUNT_NAME = 'Northwind US';
 /** Every effective status /v24.0 filters by: the account's 13 ad sets, archived and deleted ones included. */
 const EVERY_STATUS = ['ACTIVE', 'PAUSED', 'DELETED', 'CAMPAIGN_PAUSED', 'ARCHIVED', 'IN_PROCESS', 'WITH_ISSUES'];
-const NESTED = (accountId: string) =>
+export const NESTED = (accountId: string) =>
   `{ adAccount(id: "${accountId}") { adSets(first: 25, effectiveStatus: [${EVERY_STATUS.join(', ')}]) { nodes { id name campaign { name } ads(first: 5) { nodes { id name } } } } } }`;
 const NESTED_FIELDS = 'name,campaign{name},ads.limit(5){name}';
 const LIGHT = '{ me { id } }';
@@ -126,7 +126,7 @@ export async function benchReads(): Promise<SectionOutcome> {
 }
 
 /** GraphQL requests to the server at `url` as the holder of a session token. */
-const graphqlAt =
+export const graphqlAt =
   (url: string, sessionToken: string) =>
   (query: string, variables?: Record<string, unknown>): BenchRequest => ({
     url: `${url}/graphql`,
@@ -136,7 +136,7 @@ const graphqlAt =
   });
 
 /** The id of the demo's ACCOUNT_NAME, as a server's GraphQL lists it. */
-async function demoAccountId(graphql: ReturnType<typeof graphqlAt>, whose: string): Promise<string> {
+export async function demoAccountId(graphql: ReturnType<typeof graphqlAt>, whose: string): Promise<string> {
   const accounts = graphqlData<{ adAccounts: { nodes: Array<{ id: string; name: string }> } }>(
     await checked(`${whose}: ad accounts`, graphql('{ adAccounts(first: 10) { nodes { id name } } }')),
   );

@@ -83,3 +83,54 @@ describe('configuration', () => {
     expect(() => express().set('trust proxy', config.trustProxy)).not.toThrow();
   });
 });
+
+describe('tracing configuration (the standard OTEL_* variables)', () => {
+  it.each([
+    [{}, { exporter: 'none' }],
+    [{ OTEL_SERVICE_NAME: 'gateway' }, { exporter: 'none' }],
+    [{ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }, { exporter: 'none' }],
+    [{ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }, { exporter: 'none' }],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }, { exporter: 'otlp', serviceName: 'adgraph', endpoint: 'http://collector:4318/v1/traces' }],
+    [{ OTEL_TRACES_EXPORTER: 'otlp' }, { exporter: 'otlp', endpoint: 'http://localhost:4318/v1/traces' }],
+    [
+      { OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otlp.example/ingest', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored:4318' },
+      { exporter: 'otlp', endpoint: 'https://otlp.example/ingest' },
+    ],
+    [
+      { OTEL_TRACES_EXPORTER: 'Console', OTEL_SERVICE_NAME: 'gateway-eu' },
+      { exporter: 'console', serviceName: 'gateway-eu' },
+    ],
+    [
+      { OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' },
+      { exporter: 'otlp', sampleRatio: 1 },
+    ],
+    [{ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' }, { sampleRatio: 0.1 }],
+    [{ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio' }, { sampleRatio: 1 }],
+  ])('reads %j', (env, expected) => {
+    expect(loadConfig(env).tracing).toEqual(expect.objectContaining(expected));
+  });
+
+  it.each([
+    [{ OTEL_TRACES_EXPORTER: 'jaeger' }, /^OTEL_TRACES_EXPORTER must be one of otlp, console, none, got "jaeger"$/],
+    [{ OTEL_TRACES_EXPORTER: 'otlp,console' }, /^OTEL_TRACES_EXPORTER must be one of otlp, console, none, got "otlp,console"$/],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, /^OTEL_EXPORTER_OTLP_ENDPOINT must start with http:\/\/ or https:\/\/$/],
+    [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url' }, /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is not a valid URL$/],
+    [{ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf .*got "grpc"$/],
+    [{ OTEL_SDK_DISABLED: 'perhaps' }, /^OTEL_SDK_DISABLED must be true or false/],
+    [
+      { OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'always_off' },
+      /^OTEL_TRACES_SAMPLER must be one of parentbased_always_on, parentbased_traceidratio, got "always_off"$/,
+    ],
+    [
+      { OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '10%' },
+      /^OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1/,
+    ],
+    [
+      { OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' },
+      /^OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1/,
+    ],
+  ])('refuses %j', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -73,6 +73,60 @@ export interface Config {
     /** How long an asynchronous report's result (or failure) stays readable before the runner deletes it. */
     ttlSeconds: number;
   };
+  /** OpenTelemetry traces (src/telemetry/tracing.ts): off unless the standard OTEL_* variables ask for them. */
+  tracing: TracingConfig;
+}
+
+/** `sampleRatio`: the share of the traces starting here that are recorded (1: all). */
+export type TracingConfig =
+  | { exporter: 'none' }
+  | { exporter: 'console'; serviceName: string; sampleRatio: number }
+  /** `endpoint` is the full URL spans are POSTed to (OTLP over HTTP, protobuf). */
+  | { exporter: 'otlp'; serviceName: string; sampleRatio: number; endpoint: string };
+
+const TRACES_SAMPLERS = ['parentbased_always_on', 'parentbased_traceidratio'] as const;
+
+/** OTEL_TRACES_SAMPLER: the two parent-based samplers (a caller's `sampled` flag is always followed). */
+function sampleRatio(env: Env): number {
+  const sampler = env.OTEL_TRACES_SAMPLER?.trim().toLowerCase() || 'parentbased_always_on';
+  if (!TRACES_SAMPLERS.some((known) => known === sampler)) {
+    throw new ConfigError(`OTEL_TRACES_SAMPLER must be one of ${TRACES_SAMPLERS.join(', ')}, got "${env.OTEL_TRACES_SAMPLER}"`);
+  }
+  if (sampler === 'parentbased_always_on') return 1;
+  const raw = env.OTEL_TRACES_SAMPLER_ARG?.trim() || '1';
+  const ratio = Number(raw);
+  if (!/^\d*\.?\d+$/.test(raw) || ratio > 1)
+    throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio from 0 to 1 (0.1 records one trace in ten), got "${raw}"`);
+  return ratio;
+}
+
+const TRACES_EXPORTERS = ['otlp', 'console', 'none'] as const;
+/** Where an OTLP/HTTP collector listens by default (the OpenTelemetry specification's default). */
+const DEFAULT_OTLP_ENDPOINT = 'http://localhost:4318';
+
+/**
+ * The OpenTelemetry SDK's standard variables, read here like every other so a typo fails at start-up. Unlike the
+ * specification's default (otlp), nothing is exported unless OTEL_TRACES_EXPORTER or an OTLP endpoint is set:
+ * a server started without them must not try to reach a collector nobody runs.
+ */
+function tracing(env: Env): TracingConfig {
+  if (boolean(env, 'OTEL_SDK_DISABLED', false)) return { exporter: 'none' };
+  const tracesEndpoint = url(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', undefined, ['http:', 'https:']);
+  const baseEndpoint = url(env, 'OTEL_EXPORTER_OTLP_ENDPOINT', undefined, ['http:', 'https:']);
+  const raw = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase();
+  const exporter = raw ? TRACES_EXPORTERS.find((known) => known === raw) : tracesEndpoint || baseEndpoint ? 'otlp' : 'none';
+  if (!exporter) throw new ConfigError(`OTEL_TRACES_EXPORTER must be one of ${TRACES_EXPORTERS.join(', ')}, got "${env.OTEL_TRACES_EXPORTER}"`);
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
+    const protocol = env[name];
+    if (protocol && protocol !== 'http/protobuf')
+      throw new ConfigError(`${name} must be http/protobuf (the only protocol this server exports), got "${protocol}"`);
+  }
+  if (exporter === 'none') return { exporter };
+  const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'adgraph';
+  if (exporter === 'console') return { exporter, serviceName, sampleRatio: sampleRatio(env) };
+  // The signal's own endpoint is used as it is; the base endpoint gets the traces path (the specification's rule).
+  const endpoint = tracesEndpoint ?? `${(baseEndpoint ?? DEFAULT_OTLP_ENDPOINT).replace(/\/+$/, '')}/v1/traces`;
+  return { exporter, serviceName, sampleRatio: sampleRatio(env), endpoint };
 }
 
 function list(env: Env, name: string, fallback: readonly string[], pattern: RegExp, what: string): string[] {
@@ -270,6 +324,7 @@ export function loadConfig(env: Env = process.env): Config {
     insightsReports: {
       ttlSeconds: integer(env, 'INSIGHTS_REPORT_TTL_SECONDS', 7 * 86_400, 1, 366 * 86_400),
     },
+    tracing: tracing(env),
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 1, 1000),

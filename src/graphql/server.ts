@@ -16,6 +16,8 @@ import { queryParameters } from '../http/query.ts';
 import { DomainError } from '../errors/index.ts';
 import { describeJsonFault, firstJsonFault, type JsonFault } from '../text/json-limits.ts';
 import { observeGraphQL } from '../telemetry/graphql.ts';
+import { traceGraphQL, tracedExecution } from '../telemetry/spans.ts';
+import { tracingActive } from '../telemetry/tracing.ts';
 
 /**
  * Logs each GraphQL error at the level of whose fault it is, with the request's own logger (and so its request
@@ -65,7 +67,7 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
   }).protect();
   return new ApolloServer<RequestContext>({
     // The schema, and the executor that runs operations on it (compiled: ./compiled-execution.ts).
-    gateway: compiledExecution(buildSchema()),
+    gateway: tracingActive() ? tracedExecution(compiledExecution(buildSchema())) : compiledExecution(buildSchema()),
     introspection: true,
     formatError,
     includeStacktraceInErrorResponses: false,
@@ -90,6 +92,7 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
       complexityLimitPlugin<RequestContext>({ maxObjects, maxFields: maxCost }),
       logGraphQLErrors,
       observeGraphQL<RequestContext>(),
+      ...(tracingActive() ? [traceGraphQL<RequestContext>()] : []),
       // The IDE is served by src/graphql/ide.ts from this server's own files, not Apollo's CDN-hosted page.
       ApolloServerPluginLandingPageDisabled(),
       // No type sets cache hints, and the plugin wraps every field's resolver: a third of the CPU of a large

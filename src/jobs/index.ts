@@ -6,6 +6,8 @@ import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../logging/index.ts';
 import { jobDuration, jobOutcomes } from '../telemetry/metrics.ts';
 import { outsideRequestScope } from '../telemetry/request-scope.ts';
+import { traceJobRun } from '../telemetry/spans.ts';
+import { tracingActive } from '../telemetry/tracing.ts';
 
 /**
  * Durable background jobs. A domain registers a job kind: the table its jobs live in (one row each, with the
@@ -139,11 +141,20 @@ export async function runClaimed<J extends QueuedJob>(
   instanceId: string,
   options: RunClaimedOptions = {},
 ): Promise<void> {
+  const timer = jobDuration.startTimer({ kind: kind.name });
+  const run = () => runToEnd(deps, kind, job, instanceId, options);
+  const outcome = await (tracingActive() ? traceJobRun(kind.name, job, run) : run());
+  timer();
+  jobOutcomes.inc({ kind: kind.name, outcome });
+}
+
+/** How a run ended, for /metrics and its span: done, failed (the caller reads why), retried, given_up, claim_lost, interrupted. */
+type Outcome = 'done' | 'failed' | 'retried' | 'given_up' | 'claim_lost' | 'interrupted';
+
+async function runToEnd<J extends QueuedJob>(deps: AppDeps, kind: JobKind<J>, job: J, instanceId: string, options: RunClaimedOptions): Promise<Outcome> {
   const log = deps.log.child({ job: kind.name, jobId: job.id });
   const lease = leaseOf(deps.db, kind, job, instanceId, options.leaseSeconds ?? deps.config.asyncJobs.leaseSeconds);
-  const timer = jobDuration.startTimer({ kind: kind.name });
-  /** How this run ended, for /metrics: done, failed (the caller reads why), retried, given_up, claim_lost, interrupted. */
-  let outcome: string;
+  let outcome: Outcome;
   const end = async (error: DomainError) => {
     await lease.finish(deps.db, kind.failed(error, job, deps));
     log.info({ code: error.graph?.code, subcode: error.graph?.subcode }, 'job failed');
@@ -157,8 +168,7 @@ export async function runClaimed<J extends QueuedJob>(
       if (error instanceof ClaimLost) throw error;
       if (error instanceof DomainError && error.code !== 'SERVICE_UNAVAILABLE') {
         await end(error);
-        outcome = 'failed';
-        return;
+        return 'failed';
       }
       log.error({ err: error }, 'job hit an unexpected error');
       if (job.attempts >= (options.maxAttempts ?? MAX_ATTEMPTS)) {
@@ -178,10 +188,8 @@ export async function runClaimed<J extends QueuedJob>(
       outcome = 'interrupted';
       log.warn({ err: { message: (error as Error).message } }, 'job could not run: it runs again when its lease expires');
     }
-  } finally {
-    timer();
-    jobOutcomes.inc({ kind: kind.name, outcome: outcome! });
   }
+  return outcome!;
 }
 
 /**

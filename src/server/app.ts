@@ -13,6 +13,8 @@ import { oauthRoutes } from '../oauth/routes.ts';
 import { graphApiRoutes } from '../graph-api/router.ts';
 import { httpLogging } from './http-logging.ts';
 import { healthRoutes, metrics } from './health.ts';
+import { traceHttpRequests, traceStatements } from '../telemetry/spans.ts';
+import { tracingActive } from '../telemetry/tracing.ts';
 
 export interface App {
   express: Express;
@@ -31,6 +33,11 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   // Query strings are read as form bodies are: what does not decode to UTF-8 is refused, not turned into U+FFFD.
   app.set('query parser', parseQueryString);
   const metric = metrics(deps);
+  // Traced (only when configured): the request's span is current before anything else runs, and ends after its log line.
+  if (tracingActive()) {
+    app.use(traceHttpRequests());
+    traceStatements(deps.db);
+  }
   app.use(httpLogging(deps.log), metric.middleware);
   app.use(healthRoutes(deps, lifecycle.stopping));
   app.get('/metrics', metric.route);

@@ -8,6 +8,7 @@ import { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
 import { startJobRunner } from '../jobs/index.ts';
 import { JOB_KINDS } from './jobs.ts';
 import { httpStop, LISTEN_BACKLOG } from './shutdown.ts';
+import { startTracing, tracingActive } from '../telemetry/tracing.ts';
 
 export interface RunningServer {
   url: string;
@@ -34,6 +35,9 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
     deps.log.warn({ err: { message: (error as Error).message } }, 'database unreachable at start: signing keys load on first use');
   });
   await deps.rateLimits.ready();
+  // Before the app is built: its hooks for spans are installed only when tracing is on. A process that traces
+  // already (a test's own exporter) keeps its provider.
+  const tracing = tracingActive() ? undefined : startTracing(deps.config.tracing, deps.log);
   const http = httpStop(server, { drainMs: deps.config.shutdownDrainMs, timeoutMs: deps.config.shutdownTimeoutMs });
   const app = await createApp(deps, { stopping: () => http.stopping });
   server.on('request', app.express);
@@ -52,6 +56,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   } catch (error) {
     // Apollo has started; stopping it lets the caller release everything else and the process end.
     await app.apollo.stop();
+    await tracing?.shutdown();
     throw new ListenError(host, port, error);
   }
   // Stored jobs (ad set copies, insights reports) run in the background of every serving instance.
@@ -71,6 +76,8 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
       await app.apollo.stop();
       await jobsStopped;
       await closeAppDeps(deps);
+      // Last: the spans of the requests and jobs that just ended are exported before the process goes.
+      await tracing?.shutdown();
       return { requestsCut };
     })());
   return { url: `http://${shownHost}:${address.port}`, server, close };

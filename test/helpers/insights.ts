@@ -117,6 +117,14 @@ export async function adTree(
 }
 
 /** A deterministic generator of numbers in [0, 1) (the synthetic delivery's seeded Random): the same bytes every run. */
+/** A signed-in advertiser of a new organization and an ad tree of that organization's (the observability tests' world). */
+export async function advertiserWithAdTree(deps: AppDeps, shape: Parameters<typeof adTree>[2] = {}): Promise<{ token: string; userId: string; tree: AdTree }> {
+  const world = worldBuilder(deps);
+  const org = await world.organization();
+  const { token, user } = await world.user({ organizationId: org.id, role: 'advertiser' });
+  return { token, userId: user.id, tree: await adTree(world, org.id, shape) };
+}
+
 export function random(seed: number): () => number {
   const generator = new Random(seed);
   return () => generator.next();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import { adTree, type AdTree } from '../helpers/insights.ts';
+import { advertiserWithAdTree, type AdTree } from '../helpers/insights.ts';
 import { createRequestContext } from '../../src/context/index.ts';
 import { restorePrincipal } from '../../src/identity/principals.ts';
 import { startJobRunner } from '../../src/jobs/index.ts';
@@ -23,13 +23,7 @@ let tree: AdTree;
 
 beforeAll(async () => {
   server = await startTestServer({ ASYNC_RUNNER: 'false' });
-  const world = worldBuilder(server.deps);
-  const org = await world.organization();
-  ({
-    token,
-    user: { id: userId },
-  } = await world.user({ organizationId: org.id, role: 'advertiser' }));
-  tree = await adTree(world, org.id, { campaigns: 2, adSetsPerCampaign: 3, adsPerAdSet: 2 });
+  ({ token, userId, tree } = await advertiserWithAdTree(server.deps, { campaigns: 2, adSetsPerCampaign: 3, adsPerAdSet: 2 }));
 });
 afterAll(() => server?.close());
 
