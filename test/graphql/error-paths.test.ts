@@ -143,13 +143,13 @@ describe("graphqlMessage: the services' messages in GraphQL's words", () => {
     ['Mutation', 'createAd', 'adset_id', 'The parameter adset_id is required', 'input.adSetId is required'],
     ['Mutation', 'setCommentHidden', 'is_hidden', 'Param is_hidden cannot be true: why', 'hidden cannot be true: why'],
     ['Query', 'authCheck', 'checks.0.object.any_org', 'Param checks.0.object.any_org must be a boolean', 'checks[0].object.anyOrg must be a boolean'],
-    // Inside a JSON argument the keys stay as the caller wrote them.
+    // Inside a typed spec (targeting is an input object) by its GraphQL names too.
     [
       'Mutation',
       'createAdSet',
       'targeting.age_max',
       'Param targeting.age_max must not be below targeting.age_min',
-      'input.targeting.age_max must not be below input.targeting.age_min',
+      'input.targeting.ageMax must not be below input.targeting.ageMin',
     ],
     // The allowed values of the parameter at fault by their GraphQL enum names.
     [
