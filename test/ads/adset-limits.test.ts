@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LISTENING_LINE } from '../helpers/serve-child.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { eventually, firstError } from '../helpers/api.ts';
@@ -160,7 +161,8 @@ async function secondInstance() {
   const env = cliEnv(server.database, {
     PORT: '0',
     SEED_DEMO: 'false',
-    LOG_LEVEL: 'warn',
+    // At info its `adgraph is listening` line says where it listens (over a pipe there is no banner).
+    LOG_LEVEL: 'info',
     AD_SET_LIMIT: String(LIMIT),
     AD_SET_LIMIT_BULK: String(BULK_LIMIT),
   });
@@ -177,7 +179,7 @@ async function secondInstance() {
   const url = await eventually(
     async () => {
       if (child.exitCode !== null) throw new Error(`adgraph serve exited (${child.exitCode}): ${stderr}`);
-      return /serving GraphQL at (http:\/\/\S+)\/graphql/.exec(stdout)?.[1]?.replace('localhost', '127.0.0.1');
+      return LISTENING_LINE.exec(stdout)?.[1];
     },
     30_000,
     'adgraph serve to listen',
