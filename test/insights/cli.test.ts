@@ -101,6 +101,7 @@ describe('adgraph stats import', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr.split('\n')).toEqual([
+      expect.stringMatching(/^adgraph: database (sqlite|postgres) /),
       '  line 2: ad 424242424242 does not exist',
       '  line 3: not valid JSON',
       '  line 4: spend 0.5 has decimals: amounts are whole minor units (minor units of USD, 1/100 of its major unit)',
@@ -154,7 +155,8 @@ describe('adgraph stats import', () => {
     });
     const [code, signal] = await once(child, 'exit');
     expect({ code, signal, killedAt: killedAt !== '' }, progress).toEqual({ code: null, signal: 'SIGKILL', killedAt: true });
-    expect(progress).toMatch(/^import: read /);
+    // After the line naming the database (src/cli/runtime.ts), the progress lines.
+    expect(progress).toMatch(/^adgraph: database (sqlite|postgres) .*\nimport: read /);
     expect(await count('insight_facts', { account_id: big.account.id })).toBe(0);
     expect(await count('insight_imports', { source: file })).toBe(0);
 
