@@ -32,9 +32,21 @@ async function headersText(page: Page): Promise<string> {
   return editorText(page, VISIBLE_TOOL_EDITOR);
 }
 
+/**
+ * Clicks Execute once GraphiQL has read the editor's one operation. Until it has (it parses an edit a moment
+ * later, longer on a busy machine), the starter document's two operations make the button a menu, and a click
+ * opens the menu instead of running anything.
+ */
+async function execute(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('.graphiql-execute-button')?.hasAttribute('aria-haspopup') === false, undefined, {
+    timeout: 15_000,
+  });
+  await page.locator('.graphiql-execute-button').click();
+}
+
 /** Runs the query editor's document and waits for a result containing `expected`. */
 async function runAndWait(page: Page, expected: string): Promise<string> {
-  await page.locator('.graphiql-execute-button').click();
+  await execute(page);
   await page.waitForFunction(
     (text) => {
       const el = document.querySelector('.graphiql-response .CodeMirror') as (Element & { CodeMirror?: { getValue(): string } }) | null;
@@ -95,7 +107,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('GraphQL IDE in Chromium', ()
     const queryEditor = '.graphiql-query-editor .CodeMirror';
     await page.locator(queryEditor).waitFor({ state: 'visible', timeout: 30_000 });
     await setEditor(page, queryEditor, '{ __typename }');
-    await page.locator('.graphiql-execute-button').click();
+    await execute(page);
 
     // The result pane is a read-only CodeMirror too; poll its value.
     await page.waitForFunction(
@@ -118,7 +130,7 @@ describe.skipIf(!hasChromium && !chromiumRequired)('GraphQL IDE in Chromium', ()
     await page.locator('.graphiql-editor-tools button[data-name="headers"]').click();
     await setEditor(page, '.graphiql-editor-tool .graphiql-editor:not(.hidden) .CodeMirror', '{"Service-Session-Token": "ide-test-token"}');
     const sent = page.waitForRequest((r) => r.method() === 'POST' && new URL(r.url()).pathname === '/graphql' && r.postData()?.includes('__typename') === true);
-    await page.locator('.graphiql-execute-button').click();
+    await execute(page);
     const request = await sent;
     expect(request.headers()['service-session-token']).toBe('ide-test-token');
     expect(request.headers()['content-type']).toContain('application/json');
