@@ -50,7 +50,9 @@ function expectJsonLinesOnly(expect: (value: unknown, message?: string) => any, 
   expect(child.stderr()).toBe('');
 }
 
-describe.concurrent('serve on pipes', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
+// One after the other: the second test's probed port could otherwise be the one the first server took from the
+// kernel a moment later, and each would talk to the other's server.
+describe('serve on pipes', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
   it('writes JSON log lines only to stdout and nothing to stderr, BigInt answers included', async ({ expect }) => {
     const { child, url, db, world } = await serve({ LOG_LEVEL: 'info' });
     const org = await world.organization();
