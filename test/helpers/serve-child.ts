@@ -26,7 +26,7 @@ export interface ServeChild {
   /** Resolves when stdout or stderr matches; rejects when the process exits first or after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
   /** The address it serves, from its `adgraph is listening` log line (so LOG_LEVEL must be info or lower). */
-  url(): Promise<string>;
+  url(timeoutMs?: number): Promise<string>;
   exited: Promise<Exit & { at: number }>;
   /** Sends a signal (if it still runs): to its pid, or to `npm start`'s whole process group as a terminal does. */
   signal(signal: NodeJS.Signals): void;
@@ -121,8 +121,8 @@ function watchServe(child: ChildProcessByStdio<null, Readable, Readable>, kill: 
         .filter((line) => line.startsWith('{'))
         .map((line) => JSON.parse(line) as Record<string, unknown>),
     waitFor,
-    async url() {
-      const [, url] = await waitFor(LISTENING_LINE);
+    async url(timeoutMs?: number) {
+      const [, url] = await waitFor(LISTENING_LINE, timeoutMs);
       return url!;
     },
     exited,

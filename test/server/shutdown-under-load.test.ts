@@ -45,7 +45,8 @@ async function serveOnFreshDatabase(cleanup: Cleanup, launcher: Launcher, env: R
   cleanup(() => database.dispose());
   const serve = launcher.start(database, env);
   cleanup(() => serve.dispose());
-  return { serve, url: await serve.url() };
+  // Eight of these load the demo data at once (describe.concurrent): on two busy cores that can pass a minute.
+  return { serve, url: await serve.url(100_000) };
 }
 
 const logged = (serve: ServeChild, message: RegExp) => serve.logs().filter((line) => message.test(String(line.msg)));
