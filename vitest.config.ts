@@ -1,9 +1,15 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { databaseIndependentTestFiles } from './test/files-for-database.ts';
+
+const TEST_DB = process.env.TEST_DB ?? 'sqlite';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // The PostgreSQL run leaves out what cannot depend on the database; the SQLite run has it (test/files-for-database.ts).
+    exclude: [...configDefaults.exclude, ...(TEST_DB === 'postgres' ? databaseIndependentTestFiles(fileURLToPath(new URL('.', import.meta.url))) : [])],
     pool: 'forks',
     // A test file per core, and at least two: most files spend much of their time waiting on a server, a child
     // process or the database, and vitest's default (the cores less one) runs them one at a time on 2 cores.
@@ -11,6 +17,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // TEST_DB picks the database every test file gets a fresh copy of (see test/helpers/database.ts).
-    env: { TEST_DB: process.env.TEST_DB ?? 'sqlite' },
+    env: { TEST_DB },
   },
 });

@@ -4,6 +4,7 @@
  * CORS_ORIGINS; the same page on an unlisted origin is refused by Chromium. The HTTP-level answers are in
  * test/http/cors.test.ts.
  */
+// Same on every database: what is tested is what the browser lets through; the server behind it only answers.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

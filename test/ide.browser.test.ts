@@ -5,6 +5,7 @@
  * Needs /usr/bin/chromium (`apt-get install -y chromium`). Without it the suite is skipped locally, with a
  * warning, and fails under CI=true so the check cannot silently disappear there.
  */
+// Same on every database: what is tested is the browser and the IDE page; the server behind them only answers.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

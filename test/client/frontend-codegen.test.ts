@@ -1,3 +1,4 @@
+// Same on every database: what is tested is the generated types and the operations compiling against the schema.
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
