@@ -38,6 +38,12 @@ export interface DeliveryCell {
   clickers: number | Iterable<number> | ReachSketch | null;
 }
 
+/**
+ * The actions of a cell that has none: most events are impressions, and an event's cell is added to four facts,
+ * so skipping the walk of an empty object is worth a check (never written to).
+ */
+export const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+
 export const FACT_LEVELS = ['ad', 'adset', 'campaign', 'account'] as const;
 export type FactLevel = (typeof FACT_LEVELS)[number];
 
@@ -208,8 +214,8 @@ function addCell({ fact, reach, clickers }: Cell, cell: DeliveryCell): void {
   fact.clicks += cell.clicks;
   fact.inlineLinkClicks += cell.inlineLinkClicks;
   fact.spend += cell.spend;
-  addCounts(fact.actions, cell.actions);
-  addCounts(fact.actionValues, cell.actionValues);
+  if (cell.actions !== NO_COUNTS) addCounts(fact.actions, cell.actions);
+  if (cell.actionValues !== NO_COUNTS) addCounts(fact.actionValues, cell.actionValues);
   fact.reach = addPending(fact.reach, reach, cell.people);
   fact.clickers = addPending(fact.clickers, clickers, cell.clickers);
 }

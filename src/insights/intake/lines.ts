@@ -1,6 +1,6 @@
 import { personHash, ReachSketch } from '../sketch.ts';
 import { BREAKDOWN_VALUES } from '../rules/breakdowns.ts';
-import type { DeliveryCell } from './aggregate.ts';
+import { NO_COUNTS, type DeliveryCell } from './aggregate.ts';
 
 /**
  * Reading one line of an import file (NDJSON) into a delivery cell, as far as the line alone can tell: its
@@ -174,8 +174,7 @@ function instant(value: unknown): number {
   return ms;
 }
 
-/** Shared by the many events without actions or people of a kind (never written to). */
-const NO_COUNTS: Record<string, number> = Object.freeze({}) as Record<string, number>;
+/** Shared by the many events without people of a kind (never written to). */
 const NOBODY: readonly number[] = Object.freeze([]);
 
 function readEvent(line: Record<string, unknown>): ReadCell {
