@@ -162,7 +162,7 @@ describe('stats generate', () => {
     const accountDays = await factRows({ level: 'account', family: '' });
     expect(sum(accountDays, 'impressions')).toBe(other.impressions);
     expect(sum(accountDays, 'spend')).toBe(other.spend);
-  });
+  }, 120_000); // two generations in child processes, and the facts read back between them, on a busy machine
 
   it.each([
     [['--account', '999999999', '--days', '3'], /^adgraph: account: No ad account 999999999\.$/m],

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { beforeAll, describe, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, it, onTestFinished } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { holdRequest, httpRequest, openConnection, spawnNpmStart, spawnServe, type RawConnection, type ServeChild } from '../helpers/serve-child.ts';
 import { DEMO_PASSWORD } from '../../db/seeds/demo.ts';
@@ -45,7 +48,7 @@ async function serveOnFreshDatabase(cleanup: Cleanup, launcher: Launcher, env: R
   cleanup(() => database.dispose());
   const serve = launcher.start(database, env);
   cleanup(() => serve.dispose());
-  // Eight of these load the demo data at once (describe.concurrent): on two busy cores that can pass a minute.
+  // Several start at once (describe.concurrent): on two busy cores that can take a while.
   return { serve, url: await serve.url(100_000) };
 }
 
@@ -76,13 +79,48 @@ async function idleKeepAlive(url: string): Promise<RawConnection> {
   return connection;
 }
 
+/**
+ * The demo data is loaded once, by a first server that is then stopped, instead of by eight servers at once
+ * (minutes of work on two busy cores, PostgreSQL's share included). On SQLite each server then gets a copy of
+ * that file, as it had a database of its own before; on PostgreSQL they share the schema (they only sign in and
+ * read, and PostgreSQL's writers do not wait on each other's sessions).
+ */
+let demoDatabase: TestDatabase | undefined;
+async function serveOnDemoDatabase(cleanup: Cleanup, launcher: Launcher): Promise<{ serve: ServeChild; url: string }> {
+  let database = demoDatabase!;
+  if (database.url.startsWith('sqlite:')) {
+    const folder = mkdtempSync(join(tmpdir(), 'adgraph-demo-copy-'));
+    cleanup(() => rmSync(folder, { recursive: true, force: true }));
+    // With its write-ahead log, should the last connection have left one behind.
+    const file = database.url.slice('sqlite:'.length);
+    for (const suffix of ['', '-wal']) if (existsSync(file + suffix)) copyFileSync(file + suffix, join(folder, `adgraph.sqlite${suffix}`));
+    database = { ...database, url: `sqlite:${join(folder, 'adgraph.sqlite')}` };
+  }
+  const serve = launcher.start(database);
+  cleanup(() => serve.dispose());
+  return { serve, url: await serve.url(100_000) };
+}
+afterAll(() => demoDatabase?.dispose());
+
 describe.concurrent('a stop under load loses no request', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
+  beforeAll(async () => {
+    demoDatabase = await createTestDatabase({ migrate: false });
+    const loader = BIN.start(demoDatabase);
+    try {
+      await loader.url(100_000);
+    } finally {
+      loader.signal('SIGTERM');
+      await loader.exited;
+      await loader.dispose();
+    }
+  }, CHILD_TEST_TIMEOUT_MS);
+
   const cases = [BIN, NPM_START].flatMap((launcher) => [0, 5, 50, 100].map((delayMs) => [launcher.name, delayMs, launcher] as const));
 
   it.for(cases)(
     '%s, signal %d ms after the requests were sent: all answered, none reset, exit 0',
     async ([, delayMs, launcher], { expect, onTestFinished }) => {
-      const { serve, url } = await serveOnFreshDatabase(onTestFinished, launcher);
+      const { serve, url } = await serveOnDemoDatabase(onTestFinished, launcher);
       const token = await signIn(url);
       const request = httpRequest(url, 'POST', '/graphql', { query: READ }, { 'Service-Session-Token': token });
       const expected = await (

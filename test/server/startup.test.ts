@@ -17,7 +17,7 @@ const STARTS = 20;
 /** Each start is a process of its own on a database of its own: a few at a time keep the machine's cores busy. */
 const AT_ONCE = Math.max(2, availableParallelism());
 /** A start on a loaded machine: loading the server, migrating and loading the demo data. */
-const START_TIMEOUT_MS = 60_000;
+const START_TIMEOUT_MS = 150_000;
 
 interface Start {
   code: number | null;
