@@ -197,7 +197,7 @@ describe('concurrent guesses', () => {
     const burst = await guessBurst([server], BURST, (i) =>
       from(freshIp(), '/users/login', { email: user.email, password: i === RIGHT_AT ? PASSWORD : `${WRONG}-${i}` }),
     );
-    expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT));
+    await expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT), () => from(freshIp(), '/users/login', { email: user.email, password: `${WRONG}-again` }));
     // Over the limit, right and wrong get one answer.
     expect(answerKey(await from(freshIp(), '/users/login', { email: user.email, password: PASSWORD }))).toBe(RATE_LIMITED);
     expect(answerKey(await from(freshIp(), '/users/login', { email: user.email, password: WRONG }))).toBe(RATE_LIMITED);
@@ -222,7 +222,9 @@ describe('concurrent guesses', () => {
         i === RIGHT_AT ? { email: user.email, password: PASSWORD } : { email: `nobody-${i}-${randomUUID()}@example.com`, password: WRONG },
       ),
     );
-    expectOnlyTheLimitCompared(burst, loginLimit(IP_LIMIT));
+    await expectOnlyTheLimitCompared(burst, loginLimit(IP_LIMIT), () =>
+      from(ip, '/users/login', { email: `nobody-again-${randomUUID()}@example.com`, password: WRONG }),
+    );
     expect(answerKey(await from(ip, '/users/login', { email: user.email, password: PASSWORD }))).toBe(RATE_LIMITED);
   });
 
@@ -231,7 +233,9 @@ describe('concurrent guesses', () => {
     const burst = await guessBurst([server], BURST, (i) =>
       from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: i === RIGHT_AT ? PASSWORD : `${WRONG}-${i}` }, token),
     );
-    expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT));
+    await expectOnlyTheLimitCompared(burst, loginLimit(EMAIL_LIMIT), () =>
+      from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: `${WRONG}-again` }, token),
+    );
     const conversions = await server.deps.db('login_conversions').where('user_id', user.id);
     expect(conversions).toHaveLength(burst.answers[RIGHT_AT]!.status === 201 ? 1 : 0);
     expect(answerKey(await from(freshIp(), '/users/me/convert-login', { to_type: 'github', password: PASSWORD }, token))).toBe(RATE_LIMITED);
