@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { databaseIndependentTestFiles } from './test/files-for-database.ts';
+import { SlowestFirst } from './test/slow-first.ts';
 
 const TEST_DB = process.env.TEST_DB ?? 'sqlite';
 
@@ -10,6 +11,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The PostgreSQL run leaves out what cannot depend on the database; the SQLite run has it (test/files-for-database.ts).
     exclude: [...configDefaults.exclude, ...(TEST_DB === 'postgres' ? databaseIndependentTestFiles(fileURLToPath(new URL('.', import.meta.url))) : [])],
+    sequence: { sequencer: SlowestFirst },
     pool: 'forks',
     // A test file per core, and at least two: most files spend much of their time waiting on a server, a child
     // process or the database, and vitest's default (the cores less one) runs them one at a time on 2 cores.

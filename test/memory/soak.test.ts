@@ -1,3 +1,4 @@
+// Same on every database: what grows or not is the server's own heap (its caches of documents), whatever stores the rows.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
