@@ -1,3 +1,4 @@
+// Same on every database: the date formats and the search cluster are what is tested; the database only holds who signs in.
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 

@@ -1,3 +1,4 @@
+// Same on every database: the date formats and the search cluster are what is tested; the database only holds who signs in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';

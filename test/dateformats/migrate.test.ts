@@ -1,3 +1,4 @@
+// Same on every database: the date formats and the search cluster are what is tested; the database only holds who signs in.
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrateIndex, MigrationError, MIGRATION_META, type MigrationProgress } from '../../src/dateformats/migrate.ts';
 import { SearchClient } from '../../src/dateformats/search-client.ts';

@@ -1,3 +1,4 @@
+// Same on every database: what is tested is how connections drain at a signal; the database only answers the reads (test/server/shutdown.test.ts stops a server on each database).
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
