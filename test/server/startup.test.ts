@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,9 +134,11 @@ describe('npm start on the embedded database (SQLite)', { timeout: 20 * 60_000 }
   });
 
   it(`starts ${STARTS} times on an existing database: each answers and exits 0 on SIGTERM`, async () => {
-    // One database per lane, made by a first start (migrated, demo data loaded), then started again and again.
-    const existing = lanesOf(AT_ONCE, (lane) => join(databases, `existing-${lane}.sqlite`)).flat();
-    expect(failures(await runLanes(existing.map((database) => [database])))).toEqual([]);
+    // One database per lane, migrated and with the demo data: the fresh starts' when the test above ran (their
+    // loading of the demo data is the costly part of a start), else made by a first start here.
+    const existing = lanesOf(AT_ONCE, (lane) => join(databases, `fresh-${lane}.sqlite`)).flat();
+    const missing = existing.filter((database) => !existsSync(database));
+    expect(failures(await runLanes(missing.map((database) => [database])))).toEqual([]);
     const results = await runLanes(lanesOf(STARTS, (i) => existing[i % AT_ONCE]!));
     expect(results).toHaveLength(STARTS);
     expect(failures(results)).toEqual([]);
