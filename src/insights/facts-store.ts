@@ -67,11 +67,11 @@ const POSTGRES_TYPES: Record<(typeof COLUMNS)[number], string> = {
   reach_sketch: 'text',
   clicker_sketch: 'text',
 };
+const SKETCH_COLUMNS = new Set(['reach_sketch', 'clicker_sketch']);
 /**
  * PostgreSQL: an array per column, unnested into rows. One short statement of 22 bindings whatever the batch,
  * which PostgreSQL parses and plans in a fraction of what a VALUES list of 11,000 placeholders takes.
  */
-const SKETCH_COLUMNS = new Set(['reach_sketch', 'clicker_sketch']);
 const postgresUpsertSql =
   `insert into insight_facts (${COLUMNS.join(', ')}) ` +
   `select ${COLUMNS.map((column) => (SKETCH_COLUMNS.has(column) ? `decode(${column}, 'hex')` : column)).join(', ')} ` +
@@ -119,7 +119,11 @@ function addStoredRow(fact: Fact, row: Record<string, unknown>): void {
 
 type Binding = string | number | Buffer | null;
 
-const hexIfSketch = (column: string, value: Binding): Binding => (SKETCH_COLUMNS.has(column) && value instanceof Buffer ? value.toString('hex') : value);
+const hex = (value: Binding): Binding => (value instanceof Buffer ? value.toString('hex') : value);
+
+/** The batch's rows as one array per column, for postgresUpsertSql (sketches as hex). */
+const columnsOf = (rows: Binding[][]): Binding[][] =>
+  COLUMNS.map((name, column) => (SKETCH_COLUMNS.has(name) ? rows.map((row) => hex(row[column]!)) : rows.map((row) => row[column]!)));
 
 function bindingsOf(fact: Fact): Binding[] {
   return [
@@ -201,12 +205,7 @@ export async function addFacts(trx: Knex.Transaction, given: Fact[]): Promise<nu
       if (existing) addStoredRow(fact, existing);
       rows.push(bindingsOf(fact));
     }
-    if (postgres)
-      await runBulkStatement(
-        trx,
-        postgresUpsertSql,
-        COLUMNS.map((name, column) => rows.map((row) => hexIfSketch(name, row[column]!))),
-      );
+    if (postgres) await runBulkStatement(trx, postgresUpsertSql, columnsOf(rows));
     else await runBulkStatement(trx, batch.length === BATCH ? fullBatchSql : upsertSql(batch.length), rows.flat());
   }
   return facts.length;
