@@ -82,9 +82,9 @@ async function idleKeepAlive(url: string): Promise<RawConnection> {
 
 /**
  * The demo data is loaded once, by a first server that is then stopped, instead of by eight servers at once
- * (minutes of work on two busy cores, PostgreSQL's share included). On SQLite each server then gets a copy of
- * that file, as it had a database of its own before; on PostgreSQL they share the schema (they only sign in and
- * read, and PostgreSQL's writers do not wait on each other's sessions).
+ * (minutes of work on two busy cores). Each server then gets a copy of that SQLite file, as it had a database of
+ * its own before. The file runs on SQLite only (the line at its top); run by hand on PostgreSQL, the servers
+ * share the schema, which holds as they only sign in and read.
  */
 let demoDatabase: TestDatabase | undefined;
 async function serveOnDemoDatabase(cleanup: Cleanup, launcher: Launcher): Promise<{ serve: ServeChild; url: string }> {
