@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import xxhash from 'xxhash-wasm';
 import { personHash, ReachSketch, SPARSE_LIMIT } from '../../src/insights/sketch.ts';
 
 /**
@@ -17,6 +18,19 @@ function sketchOf(hashes: number[]): ReachSketch {
 const relativeError = (estimate: number, exact: number) => Math.abs(estimate - exact) / exact;
 
 describe('reach sketch', () => {
+  it('hashes a person as xxhash-wasm does (XXH32), ASCII keys in JavaScript and the others through the library', async () => {
+    const { h32 } = await xxhash();
+    const alphabet = 'azAZ09-_:@./ ~\u007f\u0000';
+    const keys = ['', 'p', 'person-1', '0123456789abcdef', '0123456789abcdefg', 'é', '日本語', 'p\u{1f600}', 'café-42'.repeat(9)];
+    // Every length up to 80 (both sides of each 4- and 16-byte step), then longer ones.
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (let length = 0; length < 300; length += length < 80 ? 1 : 37) {
+      for (let n = 0; n < 20; n++) keys.push(Array.from({ length }, () => alphabet[next() % alphabet.length]).join(''));
+    }
+    for (const key of keys) expect(personHash(key), JSON.stringify(key)).toBe(h32(key, 0x5eed_ad9a) >>> 0);
+  });
+
   it('is empty, and exact in its sparse form (up to SPARSE_LIMIT people), duplicates counted once', () => {
     expect(new ReachSketch().estimate()).toBe(0);
     expect(new ReachSketch().isEmpty()).toBe(true);

@@ -86,41 +86,63 @@ export interface AdParents {
   accountId: string;
 }
 
-/**
- * People on their way into a sketch. An event adds its person to four sketches, one per family, of the many its
- * ad and day hold; added one at a time they would each touch a different hash table, far from the processor's
- * cache. Collected here (a few bytes each) and added a thousand at a time, each table stays warm while it grows.
- */
-class PendingPeople {
-  private hashes = new Int32Array(8);
-  private length = 0;
-
-  push(hash: number, into: ReachSketch): void {
-    if (this.length === this.hashes.length) {
-      if (this.length >= PENDING_PEOPLE) this.flush(into);
-      else {
-        const grown = new Int32Array(this.length * 2);
-        grown.set(this.hashes);
-        this.hashes = grown;
-      }
-    }
-    this.hashes[this.length++] = hash;
-  }
-
-  flush(into: ReachSketch | null): void {
-    if (into) for (let i = 0; i < this.length; i++) into.add(this.hashes[i]!);
-    this.length = 0;
-  }
-}
-const PENDING_PEOPLE = 1024;
-const SKETCH_WEIGHT = 1024;
-
-/** A fact being aggregated, with the people not yet added to its sketches. */
+/** A fact being aggregated, and its place in its ad-day's list of cells. */
 interface Cell {
   fact: Fact;
-  reach: PendingPeople;
-  clickers: PendingPeople;
+  index: number;
 }
+
+/**
+ * The people of single events on their way into an ad-day's sketches. An event adds its person to four
+ * sketches (the total and one cell of each breakdown family) of the forty-odd its ad and day hold; added at once,
+ * event after event, ad after ad, they would each touch a different hash table, far from the processor's cache.
+ * Kept here instead (the hash and the three cells' places, a few bytes) and added a thousand events at a time,
+ * the ad-day's tables stay warm while they grow.
+ */
+class PendingEvents {
+  private hashes = new Int32Array(8);
+  /** Per event, the indexes of its three breakdown cells in the ad-day's list. */
+  private cells = new Uint16Array(24);
+  private length = 0;
+
+  push(hash: number, a: number, b: number, c: number, into: Cell[], pick: (fact: Fact) => ReachSketch | null): void {
+    if (this.length === this.hashes.length) {
+      if (this.length >= PENDING_EVENTS) this.flush(into, pick);
+      else this.grow();
+    }
+    const n = this.length++;
+    this.hashes[n] = hash;
+    this.cells[3 * n] = a;
+    this.cells[3 * n + 1] = b;
+    this.cells[3 * n + 2] = c;
+  }
+
+  /** Adds every event's person to its four cells' sketches (the ones still known: null is unknown for good). */
+  flush(cells: Cell[], pick: (fact: Fact) => ReachSketch | null): void {
+    const total = pick(cells[0]!.fact);
+    for (let i = 0; i < this.length; i++) {
+      const hash = this.hashes[i]!;
+      total?.add(hash);
+      pick(cells[this.cells[3 * i]!]!.fact)?.add(hash);
+      pick(cells[this.cells[3 * i + 1]!]!.fact)?.add(hash);
+      pick(cells[this.cells[3 * i + 2]!]!.fact)?.add(hash);
+    }
+    this.length = 0;
+  }
+
+  private grow(): void {
+    const hashes = new Int32Array(this.hashes.length * 2);
+    hashes.set(this.hashes);
+    this.hashes = hashes;
+    const cells = new Uint16Array(this.cells.length * 2);
+    cells.set(this.cells);
+    this.cells = cells;
+  }
+}
+const PENDING_EVENTS = 1024;
+const SKETCH_WEIGHT = 1024;
+const reachOf = (fact: Fact) => fact.reach;
+const clickersOf = (fact: Fact) => fact.clickers;
 
 /**
  * The cells of one ad on one day, one per family and breakdown values, in maps nested by value: values are
@@ -128,13 +150,15 @@ interface Cell {
  * new key string per event.
  */
 interface AdDay {
-  /** Facts held (one per cell) and people added, for the aggregator's totals when some days are kept. */
-  cells: number;
+  /** Every cell, the total first (PendingEvents names cells by their place here). */
+  cells: Cell[];
+  /** People added, for the aggregator's totals when some days are kept. */
   people: number;
-  total: Cell;
   ageGender: Map<string, Map<string, Cell>>;
   country: Map<string, Cell>;
   placement: Map<string, Map<string, Map<string, Cell>>>;
+  reach: PendingEvents | null;
+  clickers: PendingEvents | null;
 }
 
 /** The map under `key`, made when missing. */
@@ -199,36 +223,25 @@ export function addFact(into: Fact, from: Fact): void {
   into.clickers = mergePeople(into.clickers, from.clickers);
 }
 
-/** Adds people to a sketch through its pending list; unknown people make the sketch unknown for good. */
-function addPending(sketch: ReachSketch | null, pending: PendingPeople, people: DeliveryCell['people']): ReachSketch | null {
+/** Adds people other than one event's (a list, or a daily row's sketch) to a sketch; unknown people make it unknown for good. */
+function addPeople(sketch: ReachSketch | null, people: Iterable<number> | ReachSketch | null): ReachSketch | null {
   if (sketch === null || people === null) return null;
-  if (typeof people === 'number') pending.push(people, sketch);
-  else if (people instanceof ReachSketch) sketch.merge(people);
-  else if (Array.isArray(people)) for (let i = 0; i < people.length; i++) pending.push(people[i] as number, sketch);
-  else for (const hash of people) pending.push(hash, sketch);
+  if (people instanceof ReachSketch) sketch.merge(people);
+  else if (Array.isArray(people)) for (let i = 0; i < people.length; i++) sketch.add(people[i] as number);
+  else for (const hash of people) sketch.add(hash);
   return sketch;
 }
 
-function addCell({ fact, reach, clickers }: Cell, cell: DeliveryCell): void {
+/** Adds a cell's counts to a fact, and its people unless they are one event's (those wait in PendingEvents). */
+function addCell(fact: Fact, cell: DeliveryCell): void {
   fact.impressions += cell.impressions;
   fact.clicks += cell.clicks;
   fact.inlineLinkClicks += cell.inlineLinkClicks;
   fact.spend += cell.spend;
   if (cell.actions !== NO_COUNTS) addCounts(fact.actions, cell.actions);
   if (cell.actionValues !== NO_COUNTS) addCounts(fact.actionValues, cell.actionValues);
-  fact.reach = addPending(fact.reach, reach, cell.people);
-  fact.clickers = addPending(fact.clickers, clickers, cell.clickers);
-}
-
-function newCell(fact: Fact): Cell {
-  return { fact, reach: new PendingPeople(), clickers: new PendingPeople() };
-}
-
-/** The cell's fact, with every pending person in its sketches. */
-function settled({ fact, reach, clickers }: Cell): Fact {
-  reach.flush(fact.reach);
-  clickers.flush(fact.clickers);
-  return fact;
+  if (typeof cell.people !== 'number') fact.reach = addPeople(fact.reach, cell.people);
+  if (typeof cell.clickers !== 'number') fact.clickers = addPeople(fact.clickers, cell.clickers);
 }
 
 /** The facts of the level above, each the sum (and merged sketches) of its children's with the same day and values. */
@@ -282,17 +295,32 @@ export class FactsAggregator {
     if (!adDay) {
       const total = emptyFact('ad', cell.adId, cell.day, '');
       total.adId = cell.adId;
-      adDay = { cells: 1, people: 0, total: newCell(total), ageGender: new Map(), country: new Map(), placement: new Map() };
+      adDay = { cells: [{ fact: total, index: 0 }], people: 0, ageGender: new Map(), country: new Map(), placement: new Map(), reach: null, clickers: null };
       days.set(cell.day, adDay);
       this.cellCount++;
     }
-    const cellsBefore = this.cellCount;
-    addCell(adDay.total, cell);
-    addCell(this.cellOf(inner(adDay.ageGender, cell.age), cell.gender, cell, 'age,gender'), cell);
-    addCell(this.cellOf(adDay.country, cell.country, cell, 'country'), cell);
+    const byAge = this.cellOf(adDay, inner(adDay.ageGender, cell.age), cell.gender, cell, 'age,gender');
+    const byCountry = this.cellOf(adDay, adDay.country, cell.country, cell, 'country');
     const positions = inner(adDay.placement, cell.publisherPlatform);
-    addCell(this.cellOf(inner(positions, cell.platformPosition), cell.devicePlatform, cell, 'publisher_platform,platform_position,device_platform'), cell);
-    adDay.cells += this.cellCount - cellsBefore;
+    const byPlacement = this.cellOf(
+      adDay,
+      inner(positions, cell.platformPosition),
+      cell.devicePlatform,
+      cell,
+      'publisher_platform,platform_position,device_platform',
+    );
+    addCell(adDay.cells[0]!.fact, cell);
+    addCell(byAge.fact, cell);
+    addCell(byCountry.fact, cell);
+    addCell(byPlacement.fact, cell);
+    if (typeof cell.people === 'number') {
+      adDay.reach ??= new PendingEvents();
+      adDay.reach.push(cell.people, byAge.index, byCountry.index, byPlacement.index, adDay.cells, reachOf);
+    }
+    if (typeof cell.clickers === 'number') {
+      adDay.clickers ??= new PendingEvents();
+      adDay.clickers.push(cell.clickers, byAge.index, byCountry.index, byPlacement.index, adDay.cells, clickersOf);
+    }
     // What memory the cell's people may take in the four families' sketches: a hash each, or for a whole sketch
     // (a daily row's) about what a dense one weighs (16 KB, some thousand hashes in a set).
     const people =
@@ -321,13 +349,11 @@ export class FactsAggregator {
       for (const [day, adDay] of days) {
         if (before !== undefined && day >= before) continue;
         days.delete(day);
-        this.cellCount -= adDay.cells;
+        this.cellCount -= adDay.cells.length;
         this.peopleAdded -= adDay.people;
-        const cells = [adDay.total, ...adDay.country.values()];
-        for (const byGender of adDay.ageGender.values()) cells.push(...byGender.values());
-        for (const positions of adDay.placement.values()) for (const devices of positions.values()) cells.push(...devices.values());
-        for (const cell of cells) {
-          const fact = settled(cell);
+        adDay.reach?.flush(adDay.cells, reachOf);
+        adDay.clickers?.flush(adDay.cells, clickersOf);
+        for (const { fact } of adDay.cells) {
           fact.accountId = parents.accountId;
           fact.campaignId = parents.campaignId;
           fact.adsetId = parents.adsetId;
@@ -351,7 +377,7 @@ export class FactsAggregator {
   }
 
   /** The cell under `value` in the innermost map of a family, made when missing. */
-  private cellOf(cells: Map<string, Cell>, value: string, cell: DeliveryCell, family: BreakdownFamily): Cell {
+  private cellOf(adDay: AdDay, cells: Map<string, Cell>, value: string, cell: DeliveryCell, family: BreakdownFamily): Cell {
     const known = cells.get(value);
     if (known) return known;
     const fact = emptyFact('ad', cell.adId, cell.day, family);
@@ -366,7 +392,8 @@ export class FactsAggregator {
       fact.platformPosition = cell.platformPosition;
       fact.devicePlatform = cell.devicePlatform;
     }
-    const created = newCell(fact);
+    const created = { fact, index: adDay.cells.length };
+    adDay.cells.push(created);
     cells.set(value, created);
     this.cellCount++;
     return created;

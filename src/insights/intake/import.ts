@@ -223,11 +223,16 @@ class ImportRun {
         this.records++;
         read = readLine(text, this.format);
       } else continue;
-      if (this.pendingLines.length === 0 && ('problem' in read || this.ads.get(read.adId) !== undefined)) this.place(line, read);
-      else {
-        this.pendingLines.push(line);
-        this.pendingReads.push(read);
+      if (this.pendingLines.length === 0) {
+        // A bad line is placed at once; a good one once its ad is looked up (null: there is no such ad).
+        const ad = 'problem' in read ? null : this.ads.get(read.adId);
+        if (ad !== undefined) {
+          this.place(line, read, ad);
+          continue;
+        }
       }
+      this.pendingLines.push(line);
+      this.pendingReads.push(read);
     }
     if (this.pendingLines.length >= LOOKUP_BATCH) await this.settle();
     else await this.flushWhenFull();
@@ -246,13 +251,12 @@ class ImportRun {
     await this.flushWhenFull();
   }
 
-  /** Reports a line or adds its cell (its ad looked up already). */
-  private place(line: number, read: ReadLine): void {
+  /** Reports a line or adds its cell (its ad, looked up already, passed when the caller has it at hand). */
+  private place(line: number, read: ReadLine, ad: AdInfo | null | undefined = 'problem' in read ? null : this.ads.get(read.adId)): void {
     if ('problem' in read) {
       this.problem(line, read.problem);
       return;
     }
-    const ad = this.ads.get(read.adId);
     if (!ad) {
       this.problem(line, `ad ${read.adId} does not exist`);
       return;
