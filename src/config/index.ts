@@ -75,6 +75,11 @@ export interface Config {
   };
   /** OpenTelemetry traces (src/telemetry/tracing.ts): off unless the standard OTEL_* variables ask for them. */
   tracing: TracingConfig;
+  /**
+   * A traced SQL statement faster than this is no span of its own (it is counted, with its time, on the request's
+   * span; a failed one always is a span): 0 makes every statement a span (src/telemetry/spans.ts says why not by default).
+   */
+  tracedStatementMinMs: number;
 }
 
 /** `sampleRatio`: the share of the traces starting here that are recorded (1: all). */
@@ -325,6 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
       ttlSeconds: integer(env, 'INSIGHTS_REPORT_TTL_SECONDS', 7 * 86_400, 1, 366 * 86_400),
     },
     tracing: tracing(env),
+    tracedStatementMinMs: integer(env, 'TRACE_SQL_MIN_MS', 1, 0, 60_000),
     graphql: {
       maxDepth: integer(env, 'GRAPHQL_MAX_DEPTH', 12, 2, 100),
       maxAliases: integer(env, 'GRAPHQL_MAX_ALIASES', 30, 1, 1000),

@@ -36,7 +36,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   // Traced (only when configured): the request's span is current before anything else runs, and ends after its log line.
   if (tracingActive()) {
     app.use(traceHttpRequests());
-    traceStatements(deps.db);
+    traceStatements(deps.db, deps.config.tracedStatementMinMs);
   }
   app.use(httpLogging(deps.log), metric.middleware);
   app.use(healthRoutes(deps, lifecycle.stopping));

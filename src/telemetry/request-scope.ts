@@ -11,6 +11,8 @@ export type Caller = { kind: 'anonymous' } | { kind: 'user'; userId: string } | 
  */
 export interface RequestScope {
   sqlStatements: number;
+  /** Milliseconds its SQL statements took, measured only while tracing (./spans.ts). */
+  sqlMilliseconds: number;
   caller?: Caller;
   graphql?: { operationName: string | null; operationType: string | null };
   /** Error codes of the answer, each once, in the order they occurred. */
@@ -20,7 +22,7 @@ export interface RequestScope {
 const storage = new AsyncLocalStorage<RequestScope>();
 
 export function newRequestScope(): RequestScope {
-  return { sqlStatements: 0, errorCodes: [] };
+  return { sqlStatements: 0, sqlMilliseconds: 0, errorCodes: [] };
 }
 
 /** Runs `work` (and everything it starts) as part of the request `scope` describes. */

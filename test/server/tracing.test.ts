@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -67,7 +67,8 @@ describe('a traced server', () => {
 
   beforeAll(async () => {
     tracing = startTracing({ exporter: 'none' }, createLogger('silent'), { exporter })!;
-    server = await startTestServer({ ASYNC_RUNNER: 'false' });
+    // Every statement a span (TRACE_SQL_MIN_MS=0), to see where each one lands; the default is shown below.
+    server = await startTestServer({ ASYNC_RUNNER: 'false', TRACE_SQL_MIN_MS: '0' });
     ({ token, userId, tree } = await advertiserWithAdTree(server.deps, { campaigns: 2, adSetsPerCampaign: 2, adsPerAdSet: 2 }));
   });
   afterAll(async () => {
@@ -107,6 +108,7 @@ describe('a traced server', () => {
 
     const statements = spans.filter((span) => span.kind === SpanKind.CLIENT);
     expect(statements.length).toBe(http.attributes['adgraph.sql.statements']);
+    expect(http.attributes['adgraph.sql.duration_ms']).toBeGreaterThan(0);
     // Authentication reads the session before GraphQL runs; the operation's reads are under the operation.
     const underOperation = statements.filter((span) => parentOf(span) === operation!.spanContext().spanId);
     expect(underOperation.length).toBeGreaterThan(0);
@@ -121,6 +123,22 @@ describe('a traced server', () => {
     const recorded = JSON.stringify(spans.map((span) => [span.name, span.attributes]));
     expect(recorded).not.toContain(tree.account.id);
     expect(recorded).not.toContain(token);
+  });
+
+  it('records nothing of a request whose caller did not sample its trace (traceparent flags 00), and answers it', async () => {
+    const unsampled = '5bf92f3577b34da6a3ce929d0e0e4737';
+    const response = await post(
+      server.url,
+      { query: NESTED, variables: { account: tree.account.id }, operationName: 'NestedRead' },
+      { 'service-session-token': token, traceparent: `00-${unsampled}-${CALLER_SPAN_ID}-00` },
+    );
+    const body = (await response.json()) as { data?: { adSets: { nodes: unknown[] } }; errors?: unknown };
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.adSets.nodes.length).toBe(4);
+    // A sampled request after it: once its span is out, the unsampled one's would have been too.
+    await post(server.url, { query: '{ __typename }' }, { traceparent: `00-${TRACE_ID.replace('4', '6')}-${CALLER_SPAN_ID}-01` });
+    await eventually(() => spansOf(TRACE_ID.replace('4', '6')).find((span) => span.kind === SpanKind.SERVER), 'the sampled request’s span');
+    expect(spansOf(unsampled)).toEqual([]);
   });
 
   it('starts a trace of its own for a request without traceparent, and never records the query string', async () => {
@@ -166,6 +184,57 @@ describe('a traced server', () => {
     const statements = spansOf(job.spanContext().traceId).filter((span) => span.kind === SpanKind.CLIENT);
     expect(statements.length).toBeGreaterThan(0);
     expect(statements.every((span) => parentOf(span) === job.spanContext().spanId)).toBe(true);
+  });
+});
+
+describe('a traced server with a floor for statement spans (TRACE_SQL_MIN_MS)', () => {
+  const exporter = new InMemorySpanExporter();
+  let tracing: Tracing;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    tracing = startTracing({ exporter: 'none' }, createLogger('silent'), { exporter })!;
+    // A floor no statement of the test reaches: only failed ones become spans.
+    server = await startTestServer({ ASYNC_RUNNER: 'false', TRACE_SQL_MIN_MS: '60000' });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await tracing?.shutdown();
+  });
+
+  it('makes no span of a fast statement, but counts it and its time on the request’s span', async () => {
+    const { token, tree } = await advertiserWithAdTree(server.deps, { campaigns: 1, adSetsPerCampaign: 2, adsPerAdSet: 1 });
+    const response = await post(
+      server.url,
+      { query: NESTED, variables: { account: tree.account.id } },
+      { 'service-session-token': token, traceparent: `00-${TRACE_ID}-${CALLER_SPAN_ID}-01` },
+    );
+    expect(((await response.json()) as { errors?: unknown }).errors).toBeUndefined();
+    const http = await eventually(
+      () => exporter.getFinishedSpans().find((span) => span.kind === SpanKind.SERVER && span.spanContext().traceId === TRACE_ID),
+      'the HTTP span',
+    );
+    expect(http.attributes['adgraph.sql.statements']).toBeGreaterThan(2);
+    expect(http.attributes['adgraph.sql.duration_ms']).toBeGreaterThan(0);
+    expect(exporter.getFinishedSpans().filter((span) => span.kind === SpanKind.CLIENT && span.spanContext().traceId === TRACE_ID)).toEqual([]);
+  });
+
+  it('always makes a span of a failed statement, with the driver’s code and not its message', async () => {
+    const parent = trace.getTracer('test').startSpan('caller');
+    await expect(
+      // Awaited inside: a knex statement runs when it is awaited, and must run in the caller's context.
+      context.with(trace.setSpan(context.active(), parent), async () => await server.deps.db.raw('select secret_value from no_such_table')),
+    ).rejects.toThrow(/no_such_table|does not exist/);
+    parent.end();
+    const failed = exporter
+      .getFinishedSpans()
+      .filter((span) => span.kind === SpanKind.CLIENT && span.parentSpanContext?.spanId === parent.spanContext().spanId);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.name).toBe('SELECT');
+    expect(failed[0]!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(failed[0]!.attributes['error.type']).toMatch(dialect(server.deps.db) === 'postgres' ? /^42P01$/ : /^SQLITE_ERROR$/);
+    expect(failed[0]!.attributes['db.query.text']).toBe('select secret_value from no_such_table');
+    expect(JSON.stringify([failed[0]!.attributes, failed[0]!.events, failed[0]!.status])).not.toMatch(/no such table|does not exist/);
   });
 });
 
