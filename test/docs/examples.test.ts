@@ -62,7 +62,8 @@ describe('the documentation: every example runs and answers as shown', () => {
   let scratch: string;
 
   beforeAll(async () => {
-    server = await startTestServer({ ASYNC_POLL_MS: '100' });
+    // The origin the getting-started page's browser frontend runs on (its CORS preflight example).
+    server = await startTestServer({ ASYNC_POLL_MS: '100', CORS_ORIGINS: 'http://localhost:5173' });
     // The helper sets PUBLIC_URL once the port is known; the token issuer, derived from it at load, follows here.
     server.deps.config.tokenIssuer = server.url;
     await seedDemo(server.deps);
