@@ -105,16 +105,16 @@ class PendingEvents {
   private cells = new Uint16Array(24);
   private length = 0;
 
-  push(hash: number, a: number, b: number, c: number, into: Cell[], pick: (fact: Fact) => ReachSketch | null): void {
+  push(hash: number, byAge: number, byCountry: number, byPlacement: number, into: Cell[], pick: (fact: Fact) => ReachSketch | null): void {
     if (this.length === this.hashes.length) {
       if (this.length >= PENDING_EVENTS) this.flush(into, pick);
       else this.grow();
     }
     const n = this.length++;
     this.hashes[n] = hash;
-    this.cells[3 * n] = a;
-    this.cells[3 * n + 1] = b;
-    this.cells[3 * n + 2] = c;
+    this.cells[3 * n] = byAge;
+    this.cells[3 * n + 1] = byCountry;
+    this.cells[3 * n + 2] = byPlacement;
   }
 
   /** Adds every event's person to its four cells' sketches (the ones still known: null is unknown for good). */

@@ -224,8 +224,8 @@ class ImportRun {
         read = readLine(text, this.format);
       } else continue;
       if (this.pendingLines.length === 0) {
-        // A bad line is placed at once; a good one once its ad is looked up (null: there is no such ad).
-        const ad = 'problem' in read ? null : this.ads.get(read.adId);
+        // Placed at once when its ad is looked up already (or it has none to look up: a bad line).
+        const ad = this.adOf(read);
         if (ad !== undefined) {
           this.place(line, read, ad);
           continue;
@@ -247,12 +247,17 @@ class ImportRun {
     const unknown = new Set<string>();
     for (const read of reads) if (!('problem' in read) && this.ads.get(read.adId) === undefined) unknown.add(read.adId);
     if (unknown.size > 0) await this.ads.load(unknown);
-    for (let i = 0; i < reads.length; i++) this.place(lines[i]!, reads[i]!);
+    for (let i = 0; i < reads.length; i++) this.place(lines[i]!, reads[i]!, this.adOf(reads[i]!));
     await this.flushWhenFull();
   }
 
-  /** Reports a line or adds its cell (its ad, looked up already, passed when the caller has it at hand). */
-  private place(line: number, read: ReadLine, ad: AdInfo | null | undefined = 'problem' in read ? null : this.ads.get(read.adId)): void {
+  /** A line's ad: undefined while not looked up yet, null when there is none (a bad line, or no such ad). */
+  private adOf(read: ReadLine): AdInfo | null | undefined {
+    return 'problem' in read ? null : this.ads.get(read.adId);
+  }
+
+  /** Reports a line or adds its cell (its ad looked up already). */
+  private place(line: number, read: ReadLine, ad: AdInfo | null | undefined): void {
     if ('problem' in read) {
       this.problem(line, read.problem);
       return;
