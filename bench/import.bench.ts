@@ -53,7 +53,7 @@ function random(seed: number): () => number {
 const daysOf = (events: number) => Math.ceil(events / (ADS * EVENTS_PER_AD_DAY));
 
 /** Writes `count` events for the ads, spread over the days before today, in time order, as a typical export is. */
-export async function writeEvents(file: string, adIds: string[], count: number): Promise<number> {
+async function writeEvents(file: string, adIds: string[], count: number): Promise<number> {
   const next = random(count);
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
   const out = createWriteStream(file);
