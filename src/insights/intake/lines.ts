@@ -158,14 +158,30 @@ function actionType(value: unknown, field: string): string {
   return value as string;
 }
 
-function breakdowns(line: Record<string, unknown>) {
+/**
+ * A cell with the line's breakdown values and nothing counted yet, for the reader to fill in. The object is
+ * written whole here, in one shape: spreading the values into a literal (as this once did) cost a tenth of
+ * an event's checks.
+ */
+function emptyCell(line: Record<string, unknown>, adId: string, day: string, time: number | null): ReadCell {
   return {
+    adId,
+    day,
     age: breakdownValue(line.age, 'age', AGES),
     gender: breakdownValue(line.gender, 'gender', GENDERS),
     country: breakdownValue(line.country, 'country', COUNTRIES),
     publisherPlatform: breakdownValue(line.publisher_platform, 'publisher_platform', PUBLISHERS),
     platformPosition: breakdownValue(line.platform_position, 'platform_position', POSITIONS),
     devicePlatform: breakdownValue(line.device_platform, 'device_platform', DEVICES),
+    impressions: 0,
+    clicks: 0,
+    inlineLinkClicks: 0,
+    spend: 0,
+    actions: NO_COUNTS,
+    actionValues: NO_COUNTS,
+    people: null,
+    clickers: null,
+    time,
   };
 }
 
@@ -212,20 +228,16 @@ function readEvent(line: Record<string, unknown>): ReadCell {
   }
   const link = line.link === true;
   if (link) actions = { link_click: 1 };
-  return {
-    adId,
-    day: '',
-    ...breakdowns(line),
-    impressions: type === 'impression' ? 1 : 0,
-    clicks: type === 'click' ? 1 : 0,
-    inlineLinkClicks: link ? 1 : 0,
-    spend,
-    actions,
-    actionValues,
-    people: type === 'impression' ? hash : NOBODY,
-    clickers: type === 'click' ? hash : NOBODY,
-    time,
-  };
+  const cell = emptyCell(line, adId, '', time);
+  cell.impressions = type === 'impression' ? 1 : 0;
+  cell.clicks = type === 'click' ? 1 : 0;
+  cell.inlineLinkClicks = link ? 1 : 0;
+  cell.spend = spend;
+  cell.actions = actions;
+  cell.actionValues = actionValues;
+  cell.people = type === 'impression' ? hash : NOBODY;
+  cell.clickers = type === 'click' ? hash : NOBODY;
+  return cell;
 }
 
 function counts(value: unknown, field: string, valueOf: (v: unknown, f: string) => number): Record<string, number> {
@@ -261,20 +273,16 @@ function readDaily(line: Record<string, unknown>): ReadCell {
   ) {
     refuse(`date ${JSON.stringify(day)} is not a day (YYYY-MM-DD)`);
   }
-  return {
-    adId,
-    day: day as string,
-    ...breakdowns(line),
-    impressions: count(line.impressions, 'impressions'),
-    clicks: count(line.clicks, 'clicks'),
-    inlineLinkClicks: count(line.inline_link_clicks, 'inline_link_clicks'),
-    spend: money(line.spend, 'spend'),
-    actions: counts(line.actions, 'actions', count),
-    actionValues: counts(line.action_values, 'action_values', money),
-    people: sketch(line.reach_sketch, 'reach_sketch'),
-    clickers: sketch(line.clicker_sketch, 'clicker_sketch'),
-    time: null,
-  };
+  const cell = emptyCell(line, adId, day as string, null);
+  cell.impressions = count(line.impressions, 'impressions');
+  cell.clicks = count(line.clicks, 'clicks');
+  cell.inlineLinkClicks = count(line.inline_link_clicks, 'inline_link_clicks');
+  cell.spend = money(line.spend, 'spend');
+  cell.actions = counts(line.actions, 'actions', count);
+  cell.actionValues = counts(line.action_values, 'action_values', money);
+  cell.people = sketch(line.reach_sketch, 'reach_sketch');
+  cell.clickers = sketch(line.clicker_sketch, 'clicker_sketch');
+  return cell;
 }
 
 /** Reads one line of the given format (already known to be within the length bound and not blank). */
