@@ -24,6 +24,12 @@ const RANK_BITS = 32 - PRECISION;
 const MAX_RANK = RANK_BITS + 1;
 /** Past this many distinct hashes the sparse form (4 bytes each) is no smaller than the dense one's share. */
 export const SPARSE_LIMIT = 3072;
+/**
+ * The most slots a sparse table takes: SPARSE_LIMIT hashes at three quarters full (16 KB, what the dense form
+ * weighs). A table grows fourfold up to it (16, 64, 256, 1,024, 4,096 slots): each grow rehashes every hash,
+ * and doubling (eight grows on the way to the limit) was an eighth of an import's time.
+ */
+const SPARSE_SLOTS = (SPARSE_LIMIT * 4) / 3;
 
 const LITTLE_ENDIAN = endianness() === 'LE';
 const SPARSE = 1;
@@ -131,9 +137,10 @@ class HashSet {
       if (slot === 0) break;
       i = (i + 1) & mask;
     }
-    // Grown at three quarters full: probes stay short.
-    if ((this.size + 1) * 4 > slots.length * 3) {
-      this.grow();
+    // Grown at three quarters full (probes stay short), but for the largest table: the sketch turns dense
+    // before that one is full.
+    if ((this.size + 1) * 4 > slots.length * 3 && slots.length < SPARSE_SLOTS) {
+      this.grow(this.size + 1);
       slots = this.slots;
       mask = slots.length - 1;
       i = hash >>> this.shift;
@@ -141,6 +148,11 @@ class HashSet {
     }
     slots[i] = hash;
     return ++this.size;
+  }
+
+  /** Makes room for `count` hashes in all (up to the largest table) at once, rather than growing on the way. */
+  reserve(count: number): void {
+    if (count * 4 > this.slots.length * 3 && this.slots.length < SPARSE_SLOTS) this.grow(count);
   }
 
   /** Calls `each` with every hash held (signed), in no particular order. */
@@ -181,11 +193,15 @@ class HashSet {
     return copy;
   }
 
-  private grow(): void {
+  /** Rehashes into the table of the next size (fourfold, up to the largest) that holds `count` hashes. */
+  private grow(count: number): void {
     const old = this.slots;
-    const slots = new Int32Array(old.length * 2);
+    let bits = 32 - this.shift;
+    do bits += 2;
+    while (1 << bits < SPARSE_SLOTS && count * 4 > (1 << bits) * 3);
+    const slots = new Int32Array(Math.min(1 << bits, SPARSE_SLOTS));
     const mask = slots.length - 1;
-    const shift = this.shift - 1;
+    const shift = 32 - Math.log2(slots.length);
     for (let j = 0; j < old.length; j++) {
       const hash = old[j]!;
       if (hash === 0) continue;
@@ -215,8 +231,10 @@ export class ReachSketch {
   /** Adds everyone another sketch counted. */
   merge(other: ReachSketch): void {
     if (other.sparse) {
-      if (this.sparse) other.sparse.forEach((hash) => this.add(hash));
-      else other.sparse.forEach((hash) => this.addDense(hash));
+      if (this.sparse) {
+        this.sparse.reserve(this.sparse.size + other.sparse.size);
+        other.sparse.forEach((hash) => this.add(hash));
+      } else other.sparse.forEach((hash) => this.addDense(hash));
       return;
     }
     this.mergeRegisters(other.dense as Uint8Array);
@@ -253,6 +271,7 @@ export class ReachSketch {
   mergeSerialized(bytes: Uint8Array): void {
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (view[0] === SPARSE && (view.length - 1) % 4 === 0) {
+      this.sparse?.reserve(this.sparse.size + (view.length - 1) / 4);
       for (let offset = 1; offset < view.length; offset += 4) this.add(view.readUInt32LE(offset));
       return;
     }

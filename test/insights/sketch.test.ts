@@ -85,6 +85,24 @@ describe('reach sketch', () => {
     expect(() => ReachSketch.deserialize(Buffer.from([9, 1, 2]))).toThrow(/not a reach sketch/);
   });
 
+  it('gives the same bytes however its table grew: by adds, by merges of sketches, by merges of their bytes', () => {
+    // Both sides of each table size (16, 64, 256, 1,024 and 4,096 slots, grown at three quarters full) and of
+    // the turn to the dense form; half of the people overlap between the two halves merged.
+    for (const size of [12, 13, 48, 49, 192, 193, 768, 769, SPARSE_LIMIT - 1, SPARSE_LIMIT, SPARSE_LIMIT + 1]) {
+      const whole = sketchOf(people(0, size)).serialize();
+      const half = Math.ceil(size / 2);
+      const merged = sketchOf(people(0, half));
+      merged.merge(sketchOf(people(half >> 1, size)));
+      const fromBytes = sketchOf(people(size - half, size));
+      fromBytes.mergeSerialized(sketchOf(people(0, size - (half >> 1))).serialize());
+      expect(merged.serialize().equals(whole), `${size} people, merged`).toBe(true);
+      expect(fromBytes.serialize().equals(whole), `${size} people, merged from bytes`).toBe(true);
+      // Sparse (a hash each) up to the limit, exact; dense past it.
+      expect(whole.length, `${size} people`).toBe(size > SPARSE_LIMIT ? 1 + 16_384 : 1 + 4 * size);
+      if (size <= SPARSE_LIMIT) expect(ReachSketch.deserialize(whole).estimate(), `${size} people`).toBe(size);
+    }
+  });
+
   it('merges serialized sketches into empty, sparse and dense totals alike, never writing into the bytes it read', () => {
     const dense = sketchOf(people(0, 20_000)).serialize();
     const before = Buffer.from(dense);
