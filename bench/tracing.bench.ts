@@ -15,6 +15,7 @@ import {
   checked,
   figures,
   goal,
+  positive,
   printTable,
   reportUnexpected,
   startServerProcess,
@@ -26,7 +27,7 @@ import {
   type Timed,
 } from './harness.ts';
 
-const ROUNDS = 3;
+const ROUNDS = Math.round(positive('BENCH_TRACING_ROUNDS', 3));
 /** Clock ticks per second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
