@@ -70,6 +70,15 @@ export function compareAnswer(documented: unknown, actual: unknown, volatile: bo
   return Object.is(documented, actual) ? [] : [`${at}: documented ${JSON.stringify(documented)}, got ${JSON.stringify(actual)}`];
 }
 
+/**
+ * Rows in no set order (a listing ordered by random ids): the first line (the header) kept first, the others
+ * sorted by what they say once ids and times are set aside, for compareText.
+ */
+export function sortedRows(text: string): string {
+  const [header = '', ...rows] = text.trimEnd().split('\n');
+  return [header, ...rows.map((row) => normalizeText(row, false)).sort()].join('\n');
+}
+
 /** Text answers (a command's lines): each documented line against the real one, a "…" line matching any lines. */
 export function compareText(documented: string, actual: string, volatile: boolean): string[] {
   const expected = documented.trimEnd().split('\n');

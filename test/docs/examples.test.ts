@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seeds/demo.ts';
 import { cliEnv } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { compareAnswer, compareText } from './answers.ts';
+import { compareAnswer, compareText, sortedRows } from './answers.ts';
 import { codeBlocks, DOC_PAGES, readPage, ROOT, type CodeBlock } from './markdown.ts';
 
 /**
@@ -17,7 +17,8 @@ import { codeBlocks, DOC_PAGES, readPage, ROOT, type CodeBlock } from './markdow
  * - ```graphql run: an operation sent to /graphql with the session of ads@northwind.example.
  * - ```ts run: a program run with tsx from the repository (imports of `./client/` are the repository's).
  * - ```json answer (or ```text answer) right after one of those: what it prints, compared as ./answers.ts says;
- *   `json volatile answer` for statistics, whose numbers follow the calendar.
+ *   `json volatile answer` for statistics, whose numbers follow the calendar; `text unordered answer` for a
+ *   listing whose rows come in no set order (compared sorted, the header first).
  * - `norun`: shown, not run here (installing, serving, long-running commands; other tests cover them).
  * Every sh, graphql and ts block says one or the other, so an example cannot be added without being run.
  * The scripts see `$TOKEN` (a session of ads@northwind.example) and `$PASSCODE` (the last one-time passcode
@@ -151,7 +152,9 @@ describe('the documentation: every example runs and answers as shown', () => {
             }
             return compareAnswer(JSON.parse(answer.text), actual, volatile);
           })()
-        : compareText(answer.text, output, volatile);
+        : answer.words.includes('unordered')
+          ? compareText(sortedRows(answer.text), sortedRows(output), volatile)
+          : compareText(answer.text, output, volatile);
     expect(problems, `${where(example)}: the answer documented at line ${answer.line} differs\n${output}`).toEqual([]);
   }
 
