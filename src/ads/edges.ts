@@ -1,8 +1,11 @@
-import { childEdge } from '../authz/edges.ts';
+import { childEdge, type Edge } from '../authz/edges.ts';
+import { readable } from '../authz/guards.ts';
 import type { Filters } from '../db/batch.ts';
 import { conditionFor, type Dimension } from '../db/conditions.ts';
 import { paramError } from '../graph-api/params.ts';
 import { OBJECT_STATUSES, type ObjectStatus } from './rules/enums.ts';
+import type { TargetingSentenceLine } from './rules/targeting-sentences.ts';
+import { adSetTargetingSentences } from './service.ts';
 import {
   AD_EFFECTIVE_STATUSES,
   AD_SET_EFFECTIVE_STATUSES,
@@ -122,12 +125,32 @@ export const campaignEdges = {
   ads: childEdge<CampaignRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfCampaign, byStatus('ads')),
 };
 
+/** An ad set's targeting in sentences, as the platform's edge lists it: one entry, with the targeting it describes. */
+export interface TargetingSentencesRecord {
+  /** The ad set's id. */
+  id: string;
+  /** The targeting the sentences describe (the stored Graph shape). */
+  params: unknown;
+  lines: TargetingSentenceLine[];
+}
+
+/** `/<ad set>/targetingsentencelines`: one entry, readable as the ad set is. */
+const targetingSentenceLines: Edge<AdSetRecord, TargetingSentencesRecord> = {
+  async list(ctx, adSet) {
+    if (!readable(ctx, 'ad_set', adSet)) return { items: [], hasNextPage: false, hasPreviousPage: false };
+    const lines = await adSetTargetingSentences(ctx, adSet);
+    return { items: [{ id: adSet.id, params: adSet.targeting, lines }], hasNextPage: false, hasPreviousPage: false };
+  },
+  count: async (ctx, adSet) => (readable(ctx, 'ad_set', adSet) ? 1 : 0),
+};
+
 export const adSetEdges = {
   ads: childEdge<AdSetRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfAdSet, byStatus('ads')),
   /** Ad sets copied from this one. */
   copies: childEdge<AdSetRecord, AdSetRecord, EdgeFilter>('ad_set', (l) => l.ads.copiesOfAdSet, byStatus('ad_sets')),
   /** Asynchronous requests acting on this ad set (its asynchronous deep copies). */
   asyncadrequests: childEdge<AdSetRecord, AsyncRequestRecord>('ad_set', (l) => l.ads.asyncRequestsOfAdSet),
+  targetingsentencelines: targetingSentenceLines,
 };
 
 export const asyncRequestSetEdges = {

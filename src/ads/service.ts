@@ -1,6 +1,6 @@
 import type { RequestContext } from '../context/index.ts';
 import { organizationsAllowing } from '../authz/policy.ts';
-import { EMPTY_SLICE, findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
+import { EMPTY_SLICE, findReadable, readable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
 import * as rules from './rules/effective-status.ts';
 import type { EffectiveStatus } from './rules/effective-status.ts';
 import { issuesOf, type AdSetIssue, type AudienceFacts, type ConversionFacts } from './rules/restrictions.ts';
@@ -8,6 +8,7 @@ import { fetchSlice } from '../db/batch.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
 import { badInput } from '../errors/index.ts';
 import { recommendationsOf, type AdRecommendation } from './rules/recommendations.ts';
+import { audienceIdsNamed, targetingSentences, type TargetingSentenceLine } from './rules/targeting-sentences.ts';
 import {
   adAccounts,
   type AdAccountRecord,
@@ -107,6 +108,21 @@ export async function adSetRecommendations(ctx: RequestContext, adSet: AdSetReco
   const [account, campaign] = await Promise.all([loaders(ctx).adAccountById.load(adSet.accountId), loaders(ctx).campaignById.load(adSet.campaignId)]);
   if (!account) return [];
   return recommendationsOf(adSet, { account, campaign, budgets: ctx.config.adSets.budgets });
+}
+
+/**
+ * The ad set's targeting in sentences (rules/targeting-sentences.ts), its custom audiences by name where the
+ * caller may read them (another's sees their ids, as it would reading the targeting itself).
+ */
+export async function adSetTargetingSentences(ctx: RequestContext, adSet: AdSetRecord): Promise<TargetingSentenceLine[]> {
+  const ids = audienceIdsNamed(adSet.targeting).filter((id) => /^[1-9][0-9]{0,18}$/.test(id));
+  const records = await Promise.all(ids.map((id) => loaders(ctx).customAudienceById.load(id)));
+  const audiences = new Map<string, string>();
+  for (const record of records) {
+    const shown = readable(ctx, 'custom_audience', record);
+    if (shown && shown.organizationId === adSet.organizationId) audiences.set(shown.id, shown.name);
+  }
+  return targetingSentences(adSet.targeting, { audiences });
 }
 
 /** A request set's progress: its requests counted by status. */

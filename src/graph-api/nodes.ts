@@ -1,12 +1,12 @@
 import type { RequestContext } from '../context/index.ts';
 import type { ObjectKind } from '../authz/objects.ts';
 import type { Edge } from '../authz/edges.ts';
-import type { FieldSelection } from './fields.ts';
+import { parseFields, type FieldSelection } from './fields.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import * as ads from '../ads/service.ts';
 import * as delivery from '../insights/delivery.ts';
 import type { LearningStageInfo } from '../insights/rules/learning-stage.ts';
-import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter } from '../ads/edges.ts';
+import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter, type TargetingSentencesRecord } from '../ads/edges.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
 import { commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
@@ -81,6 +81,7 @@ export type NodeName =
   | 'AdAsyncRequestSet'
   | 'AdAsyncRequest'
   | 'AdReportRun'
+  | 'TargetingSentenceLine'
   | 'Comment'
   | 'Like'
   | 'Reaction';
@@ -98,6 +99,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   AdAsyncRequestSet: AsyncRequestSetRecord;
   AdAsyncRequest: AsyncRequestRecord;
   AdReportRun: ReportRunRecord;
+  TargetingSentenceLine: TargetingSentencesRecord;
   Comment: CommentRecord;
   Like: CommentLikeRecord;
   Reaction: CommentLikeRecord;
@@ -227,7 +229,21 @@ const AD_SET: GraphNode<AdSetRecord> = {
     ads: edge('Ad', adSetEdges.ads),
     copies: edge('AdSet', adSetEdges.copies),
     asyncadrequests: edge('AdAsyncRequest', adSetEdges.asyncadrequests),
+    targetingsentencelines: { node: 'TargetingSentenceLine', edge: adSetEdges.targetingsentencelines },
   },
+};
+
+/** An ad set's targeting in sentences (its edge's one entry): what the SDK's TargetingSentenceLine reads. */
+const TARGETING_SENTENCE_LINE: GraphNode<TargetingSentencesRecord> = {
+  name: 'TargetingSentenceLine',
+  id: (entry) => entry.id,
+  defaultSelection: parseFields('id,params,targetingsentencelines'),
+  fields: {
+    id: plain((entry) => entry.id),
+    params: plain((entry) => entry.params),
+    targetingsentencelines: plain((entry) => entry.lines),
+  },
+  edges: {},
 };
 
 const AD: GraphNode<AdRecord> = {
@@ -401,6 +417,7 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdAsyncRequestSet: ASYNC_REQUEST_SET,
   AdAsyncRequest: ASYNC_REQUEST,
   AdReportRun: REPORT_RUN,
+  TargetingSentenceLine: TARGETING_SENTENCE_LINE,
   Comment: COMMENT,
   Like: LIKE,
   Reaction: REACTION,

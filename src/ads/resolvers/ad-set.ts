@@ -27,6 +27,7 @@ export const adSetResolvers: AdSetResolvers = {
   billingEvent: (adSet) => adSet.billingEvent as BillingEvent,
   // The nested specs, from the stored Graph shape (graphql-shapes.ts, the one mapping).
   targeting: (adSet) => targetingOf(adSet.targeting),
+  targetingSentences: (adSet, _, ctx) => ads.adSetTargetingSentences(ctx, adSet),
   promotedObject: (adSet) => promotedObjectOf(adSet.promotedObject),
   bidConstraints: (adSet) => bidConstraintsOf(adSet.bidConstraints),
   adlabels: (adSet) => adLabelsOf(adSet.adlabels),

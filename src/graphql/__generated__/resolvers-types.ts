@@ -367,6 +367,11 @@ export type AdSet = Node & {
   targeting: Targeting;
   /** Relaxed targeting options used as optimization signal. A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   targetingOptimizationTypes?: Maybe<Scalars['JSON']['output']>;
+  /**
+   * The targeting as sentences, as Ads Manager summarizes it (in English): where, who, which audiences and
+   * placements. Custom audiences the viewer may not read show by id. Same as /v24.0's targetingsentencelines.
+   */
+  targetingSentences: Array<TargetingSentenceLine>;
   /** Ad ids shown in each date range. */
   timeBasedAdRotationIdBlocks?: Maybe<Array<Array<Scalars['BigInt']['output']>>>;
   /** UNIX timestamps, each the start of a date range. */
@@ -2970,6 +2975,15 @@ export type TargetingInput = {
   workPositions?: InputMaybe<Array<TargetingEntityInput>>;
 };
 
+/** One line of an ad set's targeting in sentences: a heading and the sentences under it. */
+export type TargetingSentenceLine = {
+  __typename?: 'TargetingSentenceLine';
+  /** The sentences under it: ["Living in: France, Germany"]. */
+  children: Array<Scalars['String']['output']>;
+  /** The heading, ending in a colon: "Location:", "Age:", ... */
+  content: Scalars['String']['output'];
+};
+
 /** The special ad category delivery is tuned for (tune_for_category); NONE for none. */
 export type TuneForCategory =
   | 'CREDIT'
@@ -3379,6 +3393,7 @@ export type ResolversTypes = ResolversObject<{
   TargetingEntity: ResolverTypeWrapper<TargetingEntity>;
   TargetingEntityInput: TargetingEntityInput;
   TargetingInput: TargetingInput;
+  TargetingSentenceLine: ResolverTypeWrapper<TargetingSentenceLine>;
   TuneForCategory: TuneForCategory;
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
@@ -3527,6 +3542,7 @@ export type ResolversParentTypes = ResolversObject<{
   TargetingEntity: TargetingEntity;
   TargetingEntityInput: TargetingEntityInput;
   TargetingInput: TargetingInput;
+  TargetingSentenceLine: TargetingSentenceLine;
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
@@ -3712,6 +3728,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   status?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
   targeting?: Resolver<ResolversTypes['Targeting'], ParentType, ContextType>;
   targetingOptimizationTypes?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  targetingSentences?: Resolver<Array<ResolversTypes['TargetingSentenceLine']>, ParentType, ContextType>;
   timeBasedAdRotationIdBlocks?: Resolver<Maybe<Array<Array<ResolversTypes['BigInt']>>>, ParentType, ContextType>;
   timeBasedAdRotationIntervals?: Resolver<Maybe<Array<ResolversTypes['BigInt']>>, ParentType, ContextType>;
   tuneForCategory?: Resolver<Maybe<ResolversTypes['TuneForCategory']>, ParentType, ContextType>;
@@ -4559,6 +4576,11 @@ export type TargetingEntityResolvers<ContextType = RequestContext, ParentType ex
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
+export type TargetingSentenceLineResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['TargetingSentenceLine'] = ResolversParentTypes['TargetingSentenceLine']> = ResolversObject<{
+  children?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  content?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type UserResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = ResolversObject<{
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -4702,6 +4724,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   Query?: QueryResolvers<ContextType>;
   Targeting?: TargetingResolvers<ContextType>;
   TargetingEntity?: TargetingEntityResolvers<ContextType>;
+  TargetingSentenceLine?: TargetingSentenceLineResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
   UserStatus?: UserStatusResolvers;
 }>;
