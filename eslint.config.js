@@ -91,6 +91,11 @@ export default tseslint.config(
               'AdSetViolation',
               'AdObjectId',
               'LearningStageInfo',
+              // Computed for an ad set or a targeting when asked (issue 21): no identity of their own.
+              'TargetingSentenceLine',
+              'DeliveryEstimate',
+              'DailyOutcome',
+              'MessageDeliveryEstimate',
               // An ad set's nested specs (issue 20): values inside it, with no identity of their own.
               'Targeting',
               'GeoLocations',

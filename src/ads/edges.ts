@@ -1,4 +1,5 @@
 import { childEdge, type Edge } from '../authz/edges.ts';
+import type { RequestContext } from '../context/index.ts';
 import { readable } from '../authz/guards.ts';
 import type { Filters } from '../db/batch.ts';
 import { conditionFor, type Dimension } from '../db/conditions.ts';
@@ -6,6 +7,15 @@ import { paramError } from '../graph-api/params.ts';
 import { OBJECT_STATUSES, type ObjectStatus } from './rules/enums.ts';
 import type { TargetingSentenceLine } from './rules/targeting-sentences.ts';
 import { adSetTargetingSentences } from './service.ts';
+import {
+  accountDeliveryEstimate,
+  accountReachEstimate,
+  adSetDeliveryEstimate,
+  adSetMessageDeliveryEstimate,
+  type DeliveryEstimateRecord,
+  type EstimateRequest,
+  type MessageDeliveryEstimateRecord,
+} from './estimates.ts';
 import {
   AD_EFFECTIVE_STATUSES,
   AD_SET_EFFECTIVE_STATUSES,
@@ -118,6 +128,14 @@ export const accountEdges = {
   // Custom conversions are authorized as custom audiences: one resource type for both.
   customconversions: childEdge<AdAccountRecord, CustomConversionRecord>('custom_audience', (l) => l.ads.customConversionsOfAccount),
   async_batch_requests: childEdge<AdAccountRecord, AsyncRequestSetRecord>('ad_set', (l) => l.ads.asyncRequestSetsOfAccount),
+  /** The estimate of a targeting that is no ad set yet (targeting_spec and optimization_goal required). */
+  delivery_estimate: singleEntryEdge<AdAccountRecord, DeliveryEstimateRecord, EstimateRequest>('ad_account', (ctx, account, request) =>
+    accountDeliveryEstimate(ctx, account.id, request ?? {}),
+  ),
+  /** The audience's range of a targeting (targeting_spec required). */
+  reachestimate: singleEntryEdge<AdAccountRecord, DeliveryEstimateRecord, EstimateRequest>('ad_account', (ctx, account, request) =>
+    accountReachEstimate(ctx, account.id, request ?? {}),
+  ),
 };
 
 export const campaignEdges = {
@@ -134,15 +152,26 @@ export interface TargetingSentencesRecord {
   lines: TargetingSentenceLine[];
 }
 
+/** An edge of one computed entry (an estimate, the targeting's sentences), readable as its parent is: counted 1 or 0. */
+function singleEntryEdge<P extends { organizationId: string }, T extends { id: string }, F = undefined>(
+  type: 'ad_set' | 'ad_account',
+  compute: (ctx: RequestContext, parent: P, filter: F | undefined) => Promise<T>,
+): Edge<P, T, F> {
+  return {
+    async list(ctx, parent, _page, filter) {
+      if (!readable(ctx, type, parent)) return { items: [], hasNextPage: false, hasPreviousPage: false };
+      return { items: [await compute(ctx, parent, filter)], hasNextPage: false, hasPreviousPage: false };
+    },
+    count: async (ctx, parent) => (readable(ctx, type, parent) ? 1 : 0),
+  };
+}
+
 /** `/<ad set>/targetingsentencelines`: one entry, readable as the ad set is. */
-const targetingSentenceLines: Edge<AdSetRecord, TargetingSentencesRecord> = {
-  async list(ctx, adSet) {
-    if (!readable(ctx, 'ad_set', adSet)) return { items: [], hasNextPage: false, hasPreviousPage: false };
-    const lines = await adSetTargetingSentences(ctx, adSet);
-    return { items: [{ id: adSet.id, params: adSet.targeting, lines }], hasNextPage: false, hasPreviousPage: false };
-  },
-  count: async (ctx, adSet) => (readable(ctx, 'ad_set', adSet) ? 1 : 0),
-};
+const targetingSentenceLines = singleEntryEdge<AdSetRecord, TargetingSentencesRecord>('ad_set', async (ctx, adSet) => ({
+  id: adSet.id,
+  params: adSet.targeting,
+  lines: await adSetTargetingSentences(ctx, adSet),
+}));
 
 export const adSetEdges = {
   ads: childEdge<AdSetRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfAdSet, byStatus('ads')),
@@ -151,6 +180,12 @@ export const adSetEdges = {
   /** Asynchronous requests acting on this ad set (its asynchronous deep copies). */
   asyncadrequests: childEdge<AdSetRecord, AsyncRequestRecord>('ad_set', (l) => l.ads.asyncRequestsOfAdSet),
   targetingsentencelines: targetingSentenceLines,
+  /** Its audience and what a day's spend buys; the request may change the goal, targeting or promoted object. */
+  delivery_estimate: singleEntryEdge<AdSetRecord, DeliveryEstimateRecord, EstimateRequest>('ad_set', (ctx, adSet, request) =>
+    adSetDeliveryEstimate(ctx, adSet, request),
+  ),
+  /** What its budget buys in conversations: messaging destinations only. */
+  message_delivery_estimate: singleEntryEdge<AdSetRecord, MessageDeliveryEstimateRecord>('ad_set', (ctx, adSet) => adSetMessageDeliveryEstimate(ctx, adSet)),
 };
 
 export const asyncRequestSetEdges = {

@@ -70,6 +70,9 @@ export function adSetParams(input: object): Record<string, unknown> {
   return params;
 }
 
+/** A typed spec argument of its own (estimateDelivery's targeting and promotedObject) in the Graph shape. */
+export const graphSpec = (input: unknown): unknown => (input === null || input === undefined ? undefined : toGraphShape(input));
+
 // --- Reading: the stored Graph shape as the output types ---------------------------------------------------
 
 /** Entries of a list that name objects by id: the Graph API takes a bare id too (custom_audiences: ["1"]). */

@@ -1,6 +1,7 @@
 import type { Edge } from '../authz/edges.ts';
 import type { EdgeFilter } from '../ads/edges.ts';
 import type { CommentFilter } from '../comments/edges.ts';
+import type { EstimateRequest } from '../ads/estimates.ts';
 import { decodeJsonText, paramError } from './params.ts';
 
 /**
@@ -41,4 +42,36 @@ export const commentFilter: FilterReader = (source): CommentFilter => {
     return value;
   };
   return { filter: read('filter'), order: read('order') };
+};
+
+/**
+ * What a delivery estimate edge reads: targeting_spec and promoted_object (JSON objects), optimization_goal, and
+ * daily_budget (minor units, a whole number), each optional here (the account's edges require what they need).
+ */
+export const estimateRequest: FilterReader = (source): EstimateRequest => {
+  const object = (name: 'targeting_spec' | 'promoted_object') => {
+    const raw = source[name];
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    const value = decodeJsonText(raw, name);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw paramError(name, `Param ${name} must be a JSON object`);
+    return value;
+  };
+  const request: EstimateRequest = {};
+  const targeting = object('targeting_spec');
+  if (targeting !== undefined) request.targeting = targeting;
+  const promotedObject = object('promoted_object');
+  if (promotedObject !== undefined) request.promotedObject = promotedObject;
+  const goal = source.optimization_goal;
+  if (goal !== undefined && goal !== null && goal !== '') {
+    if (typeof goal !== 'string') throw paramError('optimization_goal', 'Param optimization_goal must be a string');
+    request.optimizationGoal = goal;
+  }
+  const budget = source.daily_budget;
+  if (budget !== undefined && budget !== null && budget !== '') {
+    const amount = typeof budget === 'number' ? budget : typeof budget === 'string' && /^\d{1,15}$/.test(budget) ? Number(budget) : NaN;
+    if (!Number.isSafeInteger(amount) || amount < 0)
+      throw paramError('daily_budget', 'Param daily_budget must be a whole number of minor units of the account currency');
+    request.dailyBudget = amount;
+  }
+  return request;
 };

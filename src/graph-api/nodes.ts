@@ -13,7 +13,8 @@ import { commentEdges, pageEdges, postEdges, type CommentFilter } from '../comme
 import * as comments from '../comments/service.ts';
 import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
-import { commentFilter, effectiveStatusFilter, type FilterReader } from './edge-filters.ts';
+import { commentFilter, effectiveStatusFilter, estimateRequest, type FilterReader } from './edge-filters.ts';
+import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../ads/estimates.ts';
 import { REPORT_RUN } from './report-runs.ts';
 import type { ReportRunRecord } from '../insights/reports/store.ts';
 import {
@@ -82,6 +83,9 @@ export type NodeName =
   | 'AdAsyncRequest'
   | 'AdReportRun'
   | 'TargetingSentenceLine'
+  | 'AdCampaignDeliveryEstimate'
+  | 'AdAccountReachEstimate'
+  | 'MessageDeliveryEstimate'
   | 'Comment'
   | 'Like'
   | 'Reaction';
@@ -100,6 +104,9 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   AdAsyncRequest: AsyncRequestRecord;
   AdReportRun: ReportRunRecord;
   TargetingSentenceLine: TargetingSentencesRecord;
+  AdCampaignDeliveryEstimate: DeliveryEstimateRecord;
+  AdAccountReachEstimate: DeliveryEstimateRecord;
+  MessageDeliveryEstimate: MessageDeliveryEstimateRecord;
   Comment: CommentRecord;
   Like: CommentLikeRecord;
   Reaction: CommentLikeRecord;
@@ -153,6 +160,8 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     customaudiences: edge('CustomAudience', accountEdges.customaudiences),
     customconversions: edge('CustomConversion', accountEdges.customconversions),
     asyncadrequestsets: edge('AdAsyncRequestSet', accountEdges.async_batch_requests),
+    delivery_estimate: { node: 'AdCampaignDeliveryEstimate', edge: accountEdges.delivery_estimate, filter: estimateRequest },
+    reachestimate: { node: 'AdAccountReachEstimate', edge: accountEdges.reachestimate, filter: estimateRequest },
   },
 };
 
@@ -230,7 +239,63 @@ const AD_SET: GraphNode<AdSetRecord> = {
     copies: edge('AdSet', adSetEdges.copies),
     asyncadrequests: edge('AdAsyncRequest', adSetEdges.asyncadrequests),
     targetingsentencelines: { node: 'TargetingSentenceLine', edge: adSetEdges.targetingsentencelines },
+    delivery_estimate: { node: 'AdCampaignDeliveryEstimate', edge: adSetEdges.delivery_estimate, filter: estimateRequest },
+    message_delivery_estimate: { node: 'MessageDeliveryEstimate', edge: adSetEdges.message_delivery_estimate },
   },
+};
+
+/** An estimate's curve as the platform prints it: spend in the account currency's minor units (as budgets are), counts. */
+const curveJson = (estimate: DeliveryEstimateRecord) =>
+  estimate.curve.map((point) => ({ spend: point.spend, reach: point.reach, impressions: point.impressions, actions: point.actions }));
+
+/** A delivery estimate (the SDK's AdCampaignDeliveryEstimate and AdAccountDeliveryEstimate): one entry of its edge. */
+const DELIVERY_ESTIMATE: GraphNode<DeliveryEstimateRecord> = {
+  name: 'AdCampaignDeliveryEstimate',
+  id: (estimate) => estimate.id,
+  defaultSelection: parseFields('estimate_mau_lower_bound,estimate_mau_upper_bound,estimate_dau,estimate_ready,daily_outcomes_curve'),
+  fields: {
+    estimate_mau_lower_bound: plain((estimate) => estimate.audience.mauLowerBound),
+    estimate_mau_upper_bound: plain((estimate) => estimate.audience.mauUpperBound),
+    estimate_dau: plain((estimate) => estimate.audience.dau),
+    // Every estimate is computed when asked: it is always ready.
+    estimate_ready: plain(() => true),
+    daily_outcomes_curve: plain(curveJson),
+  },
+  edges: {},
+};
+
+/** `/act_<id>/reachestimate`: the audience's range (the SDK's AdAccountReachEstimate). */
+const REACH_ESTIMATE: GraphNode<DeliveryEstimateRecord> = {
+  name: 'AdAccountReachEstimate',
+  id: (estimate) => estimate.id,
+  defaultSelection: parseFields('users_lower_bound,users_upper_bound,estimate_ready'),
+  fields: {
+    users_lower_bound: plain((estimate) => estimate.audience.mauLowerBound),
+    users_upper_bound: plain((estimate) => estimate.audience.mauUpperBound),
+    estimate_ready: plain(() => true),
+  },
+  edges: {},
+};
+
+/** `/<ad set>/message_delivery_estimate` (the SDK's MessageDeliveryEstimate): costs in minor units, conversations a day. */
+const MESSAGE_DELIVERY_ESTIMATE: GraphNode<MessageDeliveryEstimateRecord> = {
+  name: 'MessageDeliveryEstimate',
+  id: (estimate) => estimate.id,
+  defaultSelection: parseFields(
+    'estimate_cost,estimate_cost_lower_bound,estimate_cost_upper_bound,estimate_coverage_lower_bound,estimate_coverage_upper_bound,estimate_delivery,estimate_delivery_lower_bound,estimate_delivery_upper_bound,estimate_status',
+  ),
+  fields: {
+    estimate_cost: plain((estimate) => estimate.cost),
+    estimate_cost_lower_bound: plain((estimate) => estimate.costLowerBound),
+    estimate_cost_upper_bound: plain((estimate) => estimate.costUpperBound),
+    estimate_coverage_lower_bound: plain((estimate) => estimate.audience.mauLowerBound),
+    estimate_coverage_upper_bound: plain((estimate) => estimate.audience.mauUpperBound),
+    estimate_delivery: plain((estimate) => estimate.delivery),
+    estimate_delivery_lower_bound: plain((estimate) => estimate.deliveryLowerBound),
+    estimate_delivery_upper_bound: plain((estimate) => estimate.deliveryUpperBound),
+    estimate_status: plain(() => 'ESTIMATE_READY'),
+  },
+  edges: {},
 };
 
 /** An ad set's targeting in sentences (its edge's one entry): what the SDK's TargetingSentenceLine reads. */
@@ -418,6 +483,9 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdAsyncRequest: ASYNC_REQUEST,
   AdReportRun: REPORT_RUN,
   TargetingSentenceLine: TARGETING_SENTENCE_LINE,
+  AdCampaignDeliveryEstimate: DELIVERY_ESTIMATE,
+  AdAccountReachEstimate: REACH_ESTIMATE,
+  MessageDeliveryEstimate: MESSAGE_DELIVERY_ESTIMATE,
   Comment: COMMENT,
   Like: LIKE,
   Reaction: REACTION,

@@ -148,6 +148,9 @@ export const ARGUMENT_ALIASES: Readonly<Record<string, Readonly<Record<string, s
   'Mutation.publishComment': { id: 'objectId' },
   // setCommentHidden(hidden:) is /v24.0's is_hidden.
   'Mutation.setCommentHidden': { is_hidden: 'hidden' },
+  // An estimate's targeting is /v24.0's targeting_spec.
+  'Query.estimateDelivery': { targeting_spec: 'targeting' },
+  'AdSet.deliveryEstimate': { targeting_spec: 'targeting' },
 };
 
 const sameName = (graphqlName: string, domainName: string) => graphqlName.replaceAll('_', '').toLowerCase() === domainName.replaceAll('_', '').toLowerCase();

@@ -2,6 +2,8 @@ import { timeNow, type RequestContext } from '../context/index.ts';
 import type { Db } from '../db/index.ts';
 import { loaderMaker } from '../db/batch.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../ads/store.ts';
+import type { RecentDelivery } from '../ads/rules/delivery-estimate.ts';
+import { presetRange, todayIn } from './rules/windows.ts';
 import type { DayRange, InsightsLevel } from './query.ts';
 import { budgetPeriod, budgetRemaining, type BudgetHolder } from './rules/budget-period.ts';
 import { campaignActiveSeconds } from './rules/active-time.ts';
@@ -68,6 +70,18 @@ export function createDeliveryLoaders(db: Db) {
       for (const row of await perKey(db, keys, 'spend')) sums[Number(row.k)]! += Number(row.spend);
       return sums;
     }),
+    /** Totals of the days (impressions, clicks, spend, actions): what an account's recent delivery was. */
+    totals: make<Key, RecentDelivery>('delivery.totals', async (keys) => {
+      const totals = keys.map((): RecentDelivery => ({ impressions: 0, clicks: 0, spend: 0, actions: {} }));
+      for (const row of await perKey(db, keys, 'impressions, clicks, spend, actions')) {
+        const total = totals[Number(row.k)]!;
+        total.impressions += Number(row.impressions);
+        total.clicks += Number(row.clicks);
+        total.spend += Number(row.spend);
+        for (const [type, count] of Object.entries(json(row.actions))) total.actions[type] = (total.actions[type] ?? 0) + count;
+      }
+      return totals;
+    }),
     /** The days of statistics (impressions and actions), for what learning counts. */
     days: make<Key, LearningDay[]>('delivery.days', async (keys) => {
       const days = keys.map((): LearningDay[] => []);
@@ -119,4 +133,10 @@ export async function learningStageInfo(ctx: RequestContext, adSet: AdSetRecord)
     lastSignificantEdit: editedAt,
     attributionWindows: attributionWindows(adSet.attributionSpec),
   };
+}
+
+/** What the account delivered in its last 28 complete days (its own time zone, to yesterday): what estimates price from. */
+export async function recentAccountDelivery(ctx: RequestContext, account: AdAccountRecord): Promise<RecentDelivery> {
+  const days = presetRange('last_28d', todayIn(account.timezoneName, timeNow(ctx)), null)!;
+  return ctx.loaders.delivery.totals.load(keyOf('account', account.id, days));
 }

@@ -22,6 +22,7 @@ import { AGE_BRACKETS, DEVICE_PLATFORMS, GENDERS, PLATFORM_POSITIONS, PUBLISHER_
 import { NUMBER_OPERATORS, SET_OPERATORS } from '../../src/insights/rules/params.ts';
 import { ageEnumName } from '../../src/insights/resolvers/index.ts';
 import { LEARNING_STATUSES } from '../../src/insights/rules/learning-stage.ts';
+import { RATE_SOURCES } from '../../src/ads/rules/delivery-estimate.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -42,6 +43,7 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   MultiOptimizationGoalWeight: ads.MULTI_OPTIMIZATION_GOAL_WEIGHTS,
   TuneForCategory: ads.TUNE_FOR_CATEGORIES,
   PacingType: ads.PACING_TYPES,
+  EstimateRatesSource: RATE_SOURCES,
   RenameStrategy: ads.RENAME_STRATEGIES,
   StatusOption: ads.STATUS_OPTIONS,
   CustomAudienceSubtype: ads.AUDIENCE_SUBTYPES,

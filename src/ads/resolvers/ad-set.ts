@@ -6,6 +6,8 @@ import * as ads from '../service.ts';
 import * as delivery from '../../insights/delivery.ts';
 import { adLabelsOf, adSetScheduleOf, attributionSpecOf, bidConstraintsOf, frequencyControlSpecsOf, promotedObjectOf, targetingOf } from '../graphql-shapes.ts';
 import type { BillingEvent } from '../../graphql/__generated__/resolvers-types.ts';
+import { adSetDeliveryEstimate, adSetMessageDeliveryEstimate } from '../estimates.ts';
+import { estimateRequestOf } from './estimates.ts';
 
 /** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
 export const adSetResolvers: AdSetResolvers = {
@@ -28,6 +30,8 @@ export const adSetResolvers: AdSetResolvers = {
   // The nested specs, from the stored Graph shape (graphql-shapes.ts, the one mapping).
   targeting: (adSet) => targetingOf(adSet.targeting),
   targetingSentences: (adSet, _, ctx) => ads.adSetTargetingSentences(ctx, adSet),
+  deliveryEstimate: (adSet, args, ctx) => adSetDeliveryEstimate(ctx, adSet, estimateRequestOf(args)),
+  messageDeliveryEstimate: (adSet, _, ctx) => adSetMessageDeliveryEstimate(ctx, adSet),
   promotedObject: (adSet) => promotedObjectOf(adSet.promotedObject),
   bidConstraints: (adSet) => bidConstraintsOf(adSet.bidConstraints),
   adlabels: (adSet) => adLabelsOf(adSet.adlabels),

@@ -2,6 +2,7 @@ import type { Resolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { connectionFields } from '../../graphql/connections.ts';
 import { lowercaseEnum } from '../../graphql/helpers.ts';
 import { PACING_TYPES } from '../rules/enums.ts';
+import { RATE_SOURCES } from '../rules/delivery-estimate.ts';
 import { FLAG_REASONS } from '../admin.ts';
 import { AD_OBJECT_TYPES } from './async-requests.ts';
 import { adAccountResolvers } from './ad-account.ts';
@@ -10,6 +11,7 @@ import { adResolvers, campaignResolvers, customAudienceResolvers, customConversi
 import { asyncRequestResolvers, asyncRequestSetResolvers, copyResultResolvers } from './async-requests.ts';
 import { adsMutations } from './mutations.ts';
 import { adsQueries } from './queries.ts';
+import { estimateResolvers } from './estimates.ts';
 
 export type { CopyResultModel } from './async-requests.ts';
 
@@ -18,6 +20,7 @@ export const adsResolvers: Resolvers = {
   FlagReason: lowercaseEnum(FLAG_REASONS),
   AdObjectType: lowercaseEnum(AD_OBJECT_TYPES),
   PacingType: lowercaseEnum(PACING_TYPES),
+  EstimateRatesSource: lowercaseEnum(RATE_SOURCES),
   Query: adsQueries,
   Mutation: adsMutations,
   AdAccount: adAccountResolvers,
@@ -29,6 +32,7 @@ export const adsResolvers: Resolvers = {
   AsyncRequestSet: asyncRequestSetResolvers,
   AsyncRequest: asyncRequestResolvers,
   AdSetCopyResult: copyResultResolvers,
+  ...estimateResolvers,
   AdSetViolation: { kind: (violation) => violation.kind ?? 'BAD_USER_INPUT' },
   AdAccountConnection: connectionFields,
   CampaignConnection: connectionFields,

@@ -7,6 +7,8 @@ import { countRows } from '../../db/batch.ts';
 import { notFound } from '../../errors/index.ts';
 import { accountEdges } from '../edges.ts';
 import * as ads from '../service.ts';
+import { accountDeliveryEstimate } from '../estimates.ts';
+import { estimateRequestOf } from './estimates.ts';
 
 const byNumericId =
   <T>(find: (ctx: Parameters<typeof ads.findAdSet>[0], id: string) => Promise<T>) =>
@@ -16,6 +18,7 @@ const byNumericId =
   };
 
 export const adsQueries: QueryResolvers = {
+  estimateDelivery: (_, { accountId, ...args }, ctx) => accountDeliveryEstimate(ctx, ads.parseAdAccountId(accountId, 'accountId'), estimateRequestOf(args)),
   adAccount: (_, { id }, ctx) => ads.findAdAccount(ctx, ads.parseAdAccountId(id)),
   adAccounts: (_, args, ctx) =>
     connection(

@@ -7,7 +7,7 @@ import { violation, type Violation } from './violations.ts';
  * goal may be billed by, the promoted objects some goals need, the v20.0 IMPRESSIONS deprecation and the
  * v13.0 lookalike expansion.
  */
-const MESSAGING: DestinationType[] = [
+export const MESSAGING_DESTINATIONS: readonly DestinationType[] = [
   'MESSENGER',
   'WHATSAPP',
   'INSTAGRAM_DIRECT',
@@ -40,14 +40,14 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
       ],
       goals: ['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'VISIT_INSTAGRAM_PROFILE', 'PROFILE_VISIT'],
     },
-    { destinations: MESSAGING, goals: ['LINK_CLICKS', 'CONVERSATIONS', 'IMPRESSIONS', 'REACH'] },
+    { destinations: MESSAGING_DESTINATIONS, goals: ['LINK_CLICKS', 'CONVERSATIONS', 'IMPRESSIONS', 'REACH'] },
   ],
   OUTCOME_ENGAGEMENT: [
     { destinations: ['ON_VIDEO'], goals: ['THRUPLAY', 'IMPRESSIONS', 'REACH'] },
     { destinations: ['ON_POST'], goals: ['POST_ENGAGEMENT', 'REACH'] },
     { destinations: ['ON_EVENT'], goals: ['EVENT_RESPONSES', 'POST_ENGAGEMENT', 'REACH'] },
     { destinations: ['ON_PAGE', 'FACEBOOK_PAGE'], goals: ['PAGE_LIKES', 'PROFILE_AND_PAGE_ENGAGEMENT'] },
-    { destinations: MESSAGING, goals: ['CONVERSATIONS', 'LINK_CLICKS'] },
+    { destinations: MESSAGING_DESTINATIONS, goals: ['CONVERSATIONS', 'LINK_CLICKS'] },
     {
       destinations: ['WEBSITE', null],
       goals: ['OFFSITE_CONVERSIONS', 'LANDING_PAGE_VIEWS', 'LINK_CLICKS', 'POST_ENGAGEMENT', 'IMPRESSIONS', 'REACH', 'THRUPLAY'],
@@ -61,7 +61,7 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
   OUTCOME_LEADS: [
     { destinations: ['WEBSITE', null], goals: ['OFFSITE_CONVERSIONS', 'LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'LEAD_GENERATION', 'QUALITY_LEAD'] },
     { destinations: ['ON_AD'], goals: ['LEAD_GENERATION', 'QUALITY_LEAD'] },
-    { destinations: MESSAGING, goals: ['LEAD_GENERATION', 'CONVERSATIONS'] },
+    { destinations: MESSAGING_DESTINATIONS, goals: ['LEAD_GENERATION', 'CONVERSATIONS'] },
     { destinations: ['FACEBOOK'], goals: ['QUALITY_CALL', 'MEANINGFUL_CALL_ATTEMPT'] },
     { destinations: ['APP'], goals: APP_EVENTS },
   ],
@@ -80,7 +80,7 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
         'IN_APP_VALUE',
       ],
     },
-    { destinations: MESSAGING, goals: ['CONVERSATIONS', 'MESSAGING_PURCHASE_CONVERSION', 'LINK_CLICKS', 'OFFSITE_CONVERSIONS'] },
+    { destinations: MESSAGING_DESTINATIONS, goals: ['CONVERSATIONS', 'MESSAGING_PURCHASE_CONVERSION', 'LINK_CLICKS', 'OFFSITE_CONVERSIONS'] },
   ],
 };
 

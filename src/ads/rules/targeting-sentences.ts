@@ -25,6 +25,8 @@
  * - Language: the platform's locale keys this module knows (a partial table), `locale <key>` for the others.
  */
 
+import { asObject, codesOf, nonEmptyString, stringsOf, type JsonObject } from './stored-json.ts';
+
 export interface TargetingSentenceLine {
   /** The heading, ending in a colon: "Location:", "Age:", ... */
   content: string;
@@ -211,25 +213,6 @@ const OS_NAMES: Readonly<Record<string, string>> = { ios: 'iOS', android: 'Andro
 const ADVANTAGE_PLACEMENTS = 'Advantage+ placements (all platforms and positions)';
 const DEFAULT_AGE_MIN = 18;
 const OPEN_AGE_MAX = 65;
-
-type JsonObject = Record<string, unknown>;
-
-const asObject = (value: unknown): JsonObject | null => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : null);
-
-const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
-
-const stringsOf = (value: unknown): string[] => (Array.isArray(value) ? value.map(nonEmptyString).filter((s): s is string => s !== null) : []);
-
-/** Integer codes (genders, locales, statuses); digit strings count, as the Graph API reads them. */
-const codesOf = (value: unknown): number[] => {
-  if (!Array.isArray(value)) return [];
-  const codes: number[] = [];
-  for (const entry of value) {
-    if (typeof entry === 'number' && Number.isSafeInteger(entry)) codes.push(entry);
-    else if (typeof entry === 'string' && /^\d{1,15}$/.test(entry.trim())) codes.push(Number(entry.trim()));
-  }
-  return codes;
-};
 
 /** An entry naming an object by id: `{id, name?}` or the bare id. */
 const entityIdOf = (entry: unknown): string | null => {

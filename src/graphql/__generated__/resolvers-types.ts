@@ -8,6 +8,8 @@ import type { AdRecommendation as AdRecommendationModel } from '../../ads/rules/
 import type { Violation } from '../../ads/rules/violations.ts';
 import type { CopyResultModel } from '../../ads/resolvers/async-requests.ts';
 import type { AdObjectId as AdObjectIdModel } from '../../ads/writes/ad-set-copies.ts';
+import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../../ads/estimates.ts';
+import type { OutcomePoint } from '../../ads/rules/delivery-estimate.ts';
 import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord } from '../../comments/store.ts';
 import type { ConnectionModel, EdgeModel } from '../connections.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
@@ -314,6 +316,12 @@ export type AdSet = Node & {
   dailyImps?: Maybe<Scalars['BigInt']['output']>;
   dailyMinSpendTarget?: Maybe<Scalars['BigInt']['output']>;
   dailySpendCap?: Maybe<Scalars['BigInt']['output']>;
+  /**
+   * Who it reaches and what a day's spend buys (ranges from the documented population model, rates from the
+   * account's last 28 days). The arguments estimate another goal, targeting or daily budget than its own.
+   * Same as /v24.0's delivery_estimate.
+   */
+  deliveryEstimate: DeliveryEstimate;
   destinationType?: Maybe<DestinationType>;
   dsaBeneficiary?: Maybe<Scalars['String']['output']>;
   dsaPayor?: Maybe<Scalars['String']['output']>;
@@ -338,6 +346,11 @@ export type AdSet = Node & {
   lifetimeMinSpendTarget?: Maybe<Scalars['BigInt']['output']>;
   lifetimeSpendCap?: Maybe<Scalars['BigInt']['output']>;
   maxBudgetSpendPercentage?: Maybe<Scalars['BigInt']['output']>;
+  /**
+   * What its budget buys in conversations; only for a destinationType that opens one (Messenger, WhatsApp,
+   * Instagram Direct), BAD_USER_INPUT naming destinationType otherwise. Same as /v24.0's message_delivery_estimate.
+   */
+  messageDeliveryEstimate: MessageDeliveryEstimate;
   minBudgetSpendPercentage?: Maybe<Scalars['BigInt']['output']>;
   multiOptimizationGoalWeight?: Maybe<MultiOptimizationGoalWeight>;
   name: Scalars['String']['output'];
@@ -422,6 +435,18 @@ export type AdSetCopiesArgs = {
   effectiveStatus?: InputMaybe<Array<EffectiveStatus>>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
+ */
+export type AdSetDeliveryEstimateArgs = {
+  dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  optimizationGoal?: InputMaybe<OptimizationGoal>;
+  targeting?: InputMaybe<TargetingInput>;
 };
 
 
@@ -1284,6 +1309,17 @@ export type CustomEventType =
   | 'SUBMIT_APPLICATION'
   | 'SUBSCRIBE';
 
+/** What one daily spend buys. */
+export type DailyOutcome = {
+  __typename?: 'DailyOutcome';
+  /** Results of the optimization goal; people reached for REACH and IMPRESSIONS. */
+  actions: Scalars['BigInt']['output'];
+  impressions: Scalars['BigInt']['output'];
+  reach: Scalars['BigInt']['output'];
+  /** Minor units of the account currency, as budgets are. */
+  spend: Scalars['BigInt']['output'];
+};
+
 /** One rewrite the conversion made: the pattern letter (or text) concerned, what it was, what it became and why. */
 export type DateFormatChange = {
   __typename?: 'DateFormatChange';
@@ -1430,6 +1466,26 @@ export type DateFormatTargetKind =
   | 'legacy_template'
   | 'pipeline';
 
+/**
+ * What a targeting reaches and what a day's spend buys. Audience sizes are ranges from the documented population
+ * model (docs/decisions.md), never exact and never below 1,000 people; counts are BigInt (a worldwide audience
+ * passes 2^31).
+ */
+export type DeliveryEstimate = {
+  __typename?: 'DeliveryEstimate';
+  /** Thirteen daily spends from 0 to three times the daily budget, with what each buys. */
+  dailyOutcomesCurve: Array<DailyOutcome>;
+  /** People of the audience active on a day. */
+  estimateDau: Scalars['BigInt']['output'];
+  /** Monthly active people the targeting reaches: the range's low end. */
+  estimateMauLowerBound: Scalars['BigInt']['output'];
+  estimateMauUpperBound: Scalars['BigInt']['output'];
+  /** Always true: estimates are computed when asked. */
+  estimateReady: Scalars['Boolean']['output'];
+  /** Where the curve's rates (CPM, results per impression) come from. */
+  ratesFrom: EstimateRatesSource;
+};
+
 /** Where the ads send people (destination_type): a website, an app, a messaging app, or a place on Facebook or Instagram. */
 export type DestinationType =
   | 'APP'
@@ -1502,6 +1558,13 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'SERVICE_UNAVAILABLE'
   | 'UNAUTHENTICATED';
+
+/** Where an estimate's rates come from. */
+export type EstimateRatesSource =
+  /** The account's delivery in its last 28 days (at least 1,000 impressions). */
+  | 'account'
+  /** The model's defaults: the account has not delivered enough. */
+  | 'defaults';
 
 /** Why the platform's review flagged an audience or conversion: it suggests health conditions or financial status. */
 export type FlagReason =
@@ -1944,6 +2007,22 @@ export type LoginType =
   | 'oidc'
   | 'password'
   | 'token';
+
+/** What a messaging ad set's budget buys in conversations started. */
+export type MessageDeliveryEstimate = {
+  __typename?: 'MessageDeliveryEstimate';
+  /** Minor units of the account currency per conversation started. */
+  estimateCost: Scalars['BigInt']['output'];
+  estimateCostLowerBound: Scalars['BigInt']['output'];
+  estimateCostUpperBound: Scalars['BigInt']['output'];
+  /** People the ad set can reach: the audience's range. */
+  estimateCoverageLowerBound: Scalars['BigInt']['output'];
+  estimateCoverageUpperBound: Scalars['BigInt']['output'];
+  /** Conversations a day at its daily budget. */
+  estimateDelivery: Scalars['BigInt']['output'];
+  estimateDeliveryLowerBound: Scalars['BigInt']['output'];
+  estimateDeliveryUpperBound: Scalars['BigInt']['output'];
+};
 
 /** A mention in a message; offset and length count Unicode code points. */
 export type MessageTag = {
@@ -2690,6 +2769,12 @@ export type Query = {
   convertIndexMapping: Array<IndexMappingConversion>;
   /** A migration by the id migrateIndexDateFormats answered (owners and admins); NOT_FOUND once this server has restarted. */
   dateFormatMigration?: Maybe<DateFormatMigration>;
+  /**
+   * The estimate of a targeting that is no ad set yet (a form's, while the user edits it), in an account you may
+   * read: its audience's range, and with an optimizationGoal what a day's spend buys. The targeting is checked as
+   * an ad set's would be (errors name its path). Same as /v24.0's act_<id>/delivery_estimate and reachestimate.
+   */
+  estimateDelivery: DeliveryEstimate;
   /** An asynchronous insights report; null when it does not exist, has expired or you may not see it. */
   insightsReport?: Maybe<InsightsReport>;
   /** The signed-in user; null for API clients. */
@@ -2788,6 +2873,15 @@ export type QueryConvertIndexMappingArgs = {
 
 export type QueryDateFormatMigrationArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryEstimateDeliveryArgs = {
+  accountId: Scalars['ID']['input'];
+  dailyBudget?: InputMaybe<Scalars['BigInt']['input']>;
+  optimizationGoal?: InputMaybe<OptimizationGoal>;
+  promotedObject?: InputMaybe<PromotedObjectInput>;
+  targeting: TargetingInput;
 };
 
 
@@ -3287,6 +3381,7 @@ export type ResolversTypes = ResolversObject<{
   CustomConversionConnection: ResolverTypeWrapper<ConnectionModel>;
   CustomConversionEdge: ResolverTypeWrapper<EdgeModel>;
   CustomEventType: CustomEventType;
+  DailyOutcome: ResolverTypeWrapper<OutcomePoint>;
   DateFormatChange: ResolverTypeWrapper<DateFormatChange>;
   DateFormatConversion: ResolverTypeWrapper<Conversion>;
   DateFormatFinding: ResolverTypeWrapper<Finding>;
@@ -3301,11 +3396,13 @@ export type ResolversTypes = ResolversObject<{
   DateFormatSuggestion: ResolverTypeWrapper<DateFormatSuggestion>;
   DateFormatTargetKind: null;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DeliveryEstimate: ResolverTypeWrapper<DeliveryEstimateRecord>;
   DestinationType: DestinationType;
   DetailedTargeting: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['DetailedTargeting']>;
   EffectiveStatus: EffectiveStatus;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   ErrorCode: ErrorCode;
+  EstimateRatesSource: null;
   FlagReason: null;
   FlexibleSpec: ResolverTypeWrapper<FlexibleSpec>;
   FlexibleSpecInput: FlexibleSpecInput;
@@ -3349,6 +3446,7 @@ export type ResolversTypes = ResolversObject<{
   LoginInput: LoginInput;
   LoginPayload: ResolverTypeWrapper<LoginPayload>;
   LoginType: null;
+  MessageDeliveryEstimate: ResolverTypeWrapper<MessageDeliveryEstimateRecord>;
   MessageTag: ResolverTypeWrapper<MessageTag>;
   MessageTagType: null;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
@@ -3472,6 +3570,7 @@ export type ResolversParentTypes = ResolversObject<{
   CustomConversion: CustomConversionRecord;
   CustomConversionConnection: ConnectionModel;
   CustomConversionEdge: EdgeModel;
+  DailyOutcome: OutcomePoint;
   DateFormatChange: DateFormatChange;
   DateFormatConversion: Conversion;
   DateFormatFinding: Finding;
@@ -3482,6 +3581,7 @@ export type ResolversParentTypes = ResolversObject<{
   DateFormatScanTarget: ScanTarget;
   DateFormatSuggestion: DateFormatSuggestion;
   DateTime: Scalars['DateTime']['output'];
+  DeliveryEstimate: DeliveryEstimateRecord;
   DetailedTargeting: ResolversInterfaceTypes<ResolversParentTypes>['DetailedTargeting'];
   EmailAddress: Scalars['EmailAddress']['output'];
   FlexibleSpec: FlexibleSpec;
@@ -3511,6 +3611,7 @@ export type ResolversParentTypes = ResolversObject<{
   LoginConversion: LoginConversion;
   LoginInput: LoginInput;
   LoginPayload: LoginPayload;
+  MessageDeliveryEstimate: MessageDeliveryEstimateRecord;
   MessageTag: MessageTag;
   MigrateIndexDateFormatsInput: MigrateIndexDateFormatsInput;
   Money: Scalars['Money']['output'];
@@ -3688,6 +3789,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   dailyImps?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   dailyMinSpendTarget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   dailySpendCap?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  deliveryEstimate?: Resolver<ResolversTypes['DeliveryEstimate'], ParentType, ContextType, Partial<AdSetDeliveryEstimateArgs>>;
   destinationType?: Resolver<Maybe<ResolversTypes['DestinationType']>, ParentType, ContextType>;
   dsaBeneficiary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   dsaPayor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -3708,6 +3810,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   lifetimeMinSpendTarget?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   lifetimeSpendCap?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   maxBudgetSpendPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
+  messageDeliveryEstimate?: Resolver<ResolversTypes['MessageDeliveryEstimate'], ParentType, ContextType>;
   minBudgetSpendPercentage?: Resolver<Maybe<ResolversTypes['BigInt']>, ParentType, ContextType>;
   multiOptimizationGoalWeight?: Resolver<Maybe<ResolversTypes['MultiOptimizationGoalWeight']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -4037,6 +4140,13 @@ export type CustomConversionEdgeResolvers<ContextType = RequestContext, ParentTy
   node?: Resolver<ResolversTypes['CustomConversion'], ParentType, ContextType>;
 }>;
 
+export type DailyOutcomeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DailyOutcome'] = ResolversParentTypes['DailyOutcome']> = ResolversObject<{
+  actions?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  impressions?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  reach?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  spend?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+}>;
+
 export type DateFormatChangeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DateFormatChange'] = ResolversParentTypes['DateFormatChange']> = ResolversObject<{
   from?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   letter?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -4127,6 +4237,15 @@ export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'DateTime';
 }
 
+export type DeliveryEstimateResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DeliveryEstimate'] = ResolversParentTypes['DeliveryEstimate']> = ResolversObject<{
+  dailyOutcomesCurve?: Resolver<Array<ResolversTypes['DailyOutcome']>, ParentType, ContextType>;
+  estimateDau?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateMauLowerBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateMauUpperBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateReady?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  ratesFrom?: Resolver<ResolversTypes['EstimateRatesSource'], ParentType, ContextType>;
+}>;
+
 export type DetailedTargetingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DetailedTargeting'] = ResolversParentTypes['DetailedTargeting']> = ResolversObject<{
   __resolveType?: TypeResolveFn<'FlexibleSpec' | 'Targeting', ParentType, ContextType>;
 }>;
@@ -4134,6 +4253,8 @@ export type DetailedTargetingResolvers<ContextType = RequestContext, ParentType 
 export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {
   name: 'EmailAddress';
 }
+
+export type EstimateRatesSourceResolvers = { ACCOUNT: 'account', DEFAULTS: 'defaults' };
 
 export type FlagReasonResolvers = { FINANCIAL: 'financial', HEALTH: 'health' };
 
@@ -4294,6 +4415,17 @@ export type LoginPayloadResolvers<ContextType = RequestContext, ParentType exten
 }>;
 
 export type LoginTypeResolvers = { GITHUB: 'github', NONE: 'none', OIDC: 'oidc', PASSWORD: 'password', TOKEN: 'token' };
+
+export type MessageDeliveryEstimateResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MessageDeliveryEstimate'] = ResolversParentTypes['MessageDeliveryEstimate']> = ResolversObject<{
+  estimateCost?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateCostLowerBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateCostUpperBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateCoverageLowerBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateCoverageUpperBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateDelivery?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateDeliveryLowerBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  estimateDeliveryUpperBound?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+}>;
 
 export type MessageTagResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['MessageTag'] = ResolversParentTypes['MessageTag']> = ResolversObject<{
   id?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -4527,6 +4659,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   convertDateFormat?: Resolver<ResolversTypes['DateFormatConversion'], ParentType, ContextType, RequireFields<QueryConvertDateFormatArgs, 'format'>>;
   convertIndexMapping?: Resolver<Array<ResolversTypes['IndexMappingConversion']>, ParentType, ContextType, RequireFields<QueryConvertIndexMappingArgs, 'mapping'>>;
   dateFormatMigration?: Resolver<Maybe<ResolversTypes['DateFormatMigration']>, ParentType, ContextType, RequireFields<QueryDateFormatMigrationArgs, 'id'>>;
+  estimateDelivery?: Resolver<ResolversTypes['DeliveryEstimate'], ParentType, ContextType, RequireFields<QueryEstimateDeliveryArgs, 'accountId' | 'targeting'>>;
   insightsReport?: Resolver<Maybe<ResolversTypes['InsightsReport']>, ParentType, ContextType, RequireFields<QueryInsightsReportArgs, 'id'>>;
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   myInvitations?: Resolver<ResolversTypes['OrganizationInvitationConnection'], ParentType, ContextType, Partial<QueryMyInvitationsArgs>>;
@@ -4652,6 +4785,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   CustomConversion?: CustomConversionResolvers<ContextType>;
   CustomConversionConnection?: CustomConversionConnectionResolvers<ContextType>;
   CustomConversionEdge?: CustomConversionEdgeResolvers<ContextType>;
+  DailyOutcome?: DailyOutcomeResolvers<ContextType>;
   DateFormatChange?: DateFormatChangeResolvers<ContextType>;
   DateFormatConversion?: DateFormatConversionResolvers<ContextType>;
   DateFormatFinding?: DateFormatFindingResolvers<ContextType>;
@@ -4665,8 +4799,10 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   DateFormatSuggestion?: DateFormatSuggestionResolvers<ContextType>;
   DateFormatTargetKind?: DateFormatTargetKindResolvers;
   DateTime?: GraphQLScalarType;
+  DeliveryEstimate?: DeliveryEstimateResolvers<ContextType>;
   DetailedTargeting?: DetailedTargetingResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
+  EstimateRatesSource?: EstimateRatesSourceResolvers;
   FlagReason?: FlagReasonResolvers;
   FlexibleSpec?: FlexibleSpecResolvers<ContextType>;
   FrequencyControlSpec?: FrequencyControlSpecResolvers<ContextType>;
@@ -4694,6 +4830,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   LoginConversion?: LoginConversionResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
   LoginType?: LoginTypeResolvers;
+  MessageDeliveryEstimate?: MessageDeliveryEstimateResolvers<ContextType>;
   MessageTag?: MessageTagResolvers<ContextType>;
   MessageTagType?: MessageTagTypeResolvers;
   Money?: GraphQLScalarType;
