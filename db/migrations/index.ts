@@ -12,6 +12,7 @@ import * as organizationInvitations from './20261122001000_organization_invitati
 import * as insights from './20261126000100_insights.ts';
 import * as insightReportRuns from './20261126000200_insight_report_runs.ts';
 import * as deliveryState from './20261126000300_delivery_state.ts';
+import * as activities from './20261126000400_activities.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -31,6 +32,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126000100_insights': insights,
   '20261126000200_insight_report_runs': insightReportRuns,
   '20261126000300_delivery_state': deliveryState,
+  '20261126000400_activities': activities,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

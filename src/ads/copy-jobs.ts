@@ -24,7 +24,12 @@ export const adSetCopyJobs: JobKind<AsyncRequestRecord> = {
     const set = setRow ? asyncRequestSets.fromRow(setRow) : null;
     const viewer = set ? await restorePrincipal(deps, set.principal) : null;
     if (!viewer) throw new DomainError('FORBIDDEN', 'The user or API client that made this request can no longer act', { graph: { code: 200 } });
-    const ctx = createRequestContext(deps, { requestId: `async-${request.id}`, viewer, log });
+    const ctx = createRequestContext(deps, {
+      requestId: `async-${request.id}`,
+      viewer,
+      log,
+      origin: { application: 'Asynchronous requests', job: { id: request.id, label: `Asynchronous request ${request.id}` } },
+    });
     const input = readCopyParams((request.input as { params?: Record<string, unknown> }).params ?? {});
     const source = await sourceForCopy(ctx, request.adsetId ?? '');
     await deps.db.transaction(async (trx) => {

@@ -1,5 +1,9 @@
 import { childEdge, type Edge } from '../authz/edges.ts';
-import type { RequestContext } from '../context/index.ts';
+import { timeNow, type Loaders, type RequestContext } from '../context/index.ts';
+import type { PagedChildren } from '../db/batch.ts';
+import type { RawCondition } from '../db/conditions.ts';
+import { keptCondition, type ActivityRecord } from './activities.ts';
+import type { ActivityCategory } from './rules/activity-events.ts';
 import { readable } from '../authz/guards.ts';
 import type { Filters } from '../db/batch.ts';
 import { conditionFor, type Dimension } from '../db/conditions.ts';
@@ -120,6 +124,36 @@ export function statusFilters(table: StatusTable, filter: EdgeFilter = {}): Filt
 type StatusEdgeOptions = { filters: (filter?: EdgeFilter) => Filters; effectiveStatuses: readonly EffectiveStatus[] };
 const byStatus = (table: StatusTable): StatusEdgeOptions => ({ filters: (filter) => statusFilters(table, filter), effectiveStatuses: ALLOWED[table] });
 
+/** What the change history edges take: a time window and categories (checked by the surfaces' readers). */
+export interface ActivityFilter {
+  since?: Date;
+  until?: Date;
+  categories?: readonly ActivityCategory[];
+}
+
+/**
+ * A change history edge, newest first, within the retention (activities.ts) and the filter's window. Read as the
+ * object it belongs to is: who may read an ad set reads its history.
+ */
+function activityEdge<P extends { id: string; organizationId: string }>(
+  type: 'ad_account' | 'campaign' | 'ad_set',
+  loader: (loaders: Loaders) => PagedChildren<ActivityRecord>,
+): Edge<P, ActivityRecord, ActivityFilter> {
+  return childEdge<P, ActivityRecord, ActivityFilter>(type, loader, {
+    filters: (filter, ctx) => {
+      if (filter?.since && filter.until && filter.since >= filter.until) throw paramError('until', 'Param until must be later than since');
+      const conditions: RawCondition[] = [keptCondition(timeNow(ctx))];
+      if (filter?.since) conditions.push({ sql: 'activities.event_time >= ?', bindings: [filter.since] });
+      if (filter?.until) conditions.push({ sql: 'activities.event_time < ?', bindings: [filter.until] });
+      return {
+        event_time: { sql: conditions.map((c) => `(${c.sql})`).join(' and '), bindings: conditions.flatMap((c) => c.bindings) },
+        ...(filter?.categories ? { category: [...new Set(filter.categories)].sort() } : {}),
+      };
+    },
+    order: (page) => ({ ...page, descending: true }),
+  });
+}
+
 export const accountEdges = {
   campaigns: childEdge<AdAccountRecord, CampaignRecord, EdgeFilter>('campaign', (l) => l.ads.campaignsOfAccount, byStatus('campaigns')),
   adsets: childEdge<AdAccountRecord, AdSetRecord, EdgeFilter>('ad_set', (l) => l.ads.adSetsOfAccount, byStatus('ad_sets')),
@@ -127,6 +161,7 @@ export const accountEdges = {
   customaudiences: childEdge<AdAccountRecord, CustomAudienceRecord>('custom_audience', (l) => l.ads.customAudiencesOfAccount),
   // Custom conversions are authorized as custom audiences: one resource type for both.
   customconversions: childEdge<AdAccountRecord, CustomConversionRecord>('custom_audience', (l) => l.ads.customConversionsOfAccount),
+  activities: activityEdge<AdAccountRecord>('ad_account', (l) => l.ads.activitiesOfAccount),
   async_batch_requests: childEdge<AdAccountRecord, AsyncRequestSetRecord>('ad_set', (l) => l.ads.asyncRequestSetsOfAccount),
   /** The estimate of a targeting that is no ad set yet (targeting_spec and optimization_goal required). */
   delivery_estimate: singleEntryEdge<AdAccountRecord, DeliveryEstimateRecord, EstimateRequest>('ad_account', (ctx, account, request) =>
@@ -141,6 +176,7 @@ export const accountEdges = {
 export const campaignEdges = {
   adsets: childEdge<CampaignRecord, AdSetRecord, EdgeFilter>('ad_set', (l) => l.ads.adSetsOfCampaign, byStatus('ad_sets')),
   ads: childEdge<CampaignRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfCampaign, byStatus('ads')),
+  activities: activityEdge<CampaignRecord>('campaign', (l) => l.ads.activitiesOfCampaign),
 };
 
 /** An ad set's targeting in sentences, as the platform's edge lists it: one entry, with the targeting it describes. */
@@ -180,6 +216,7 @@ export const adSetEdges = {
   /** Asynchronous requests acting on this ad set (its asynchronous deep copies). */
   asyncadrequests: childEdge<AdSetRecord, AsyncRequestRecord>('ad_set', (l) => l.ads.asyncRequestsOfAdSet),
   targetingsentencelines: targetingSentenceLines,
+  activities: activityEdge<AdSetRecord>('ad_set', (l) => l.ads.activitiesOfAdSet),
   /** Its audience and what a day's spend buys; the request may change the goal, targeting or promoted object. */
   delivery_estimate: singleEntryEdge<AdSetRecord, DeliveryEstimateRecord, EstimateRequest>('ad_set', (ctx, adSet, request) =>
     adSetDeliveryEstimate(ctx, adSet, request),

@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.ts';
 import { loaderByColumn, loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
+import { activities } from './activities.ts';
 import { adAccounts, adSetReferences, ads, adSets, asyncRequests, asyncRequestSets, campaigns, customAudiences, customConversions } from './store.ts';
 
 /** Per-request loaders of the ads domain. Raw reads: the service decides what the caller may see. */
@@ -28,6 +29,10 @@ export function createAdsLoaders(db: Db) {
     asyncRequestSetsOfAccount: pagedChildren(db, asyncRequestSets, 'account_id'),
     asyncRequestsOfAdSet: pagedChildren(db, asyncRequests, 'adset_id'),
     requestsOfSet: pagedChildren(db, asyncRequests, 'set_id'),
+    /** Change history: an ad set's (its own and its ads'), a campaign's (and its children's), an account's. */
+    activitiesOfAdSet: pagedChildren(db, activities, 'adset_id'),
+    activitiesOfCampaign: pagedChildren(db, activities, 'campaign_id'),
+    activitiesOfAccount: pagedChildren(db, activities, 'account_id'),
     /** status -> number of requests, per request set. */
     requestStatusCountsOfSet: loaderMaker()<string, Map<string, number>>('async_requests.status_counts_by_set_id', async (setIds) => {
       const rows = (await db('async_requests')

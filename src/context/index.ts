@@ -79,14 +79,26 @@ export type Loaders = ReturnType<typeof createLoaders>;
  * The one per-request context, shared by GraphQL resolvers and REST routes: who is asking, and fresh
  * DataLoaders so nothing cached leaks from one request (or one caller) to another.
  */
+/** Where a request comes from, as the change history names it: the surface, or the job acting for someone. */
+export interface RequestOrigin {
+  /** `GraphQL`, `Graph API`, `Identity API`, `Asynchronous requests` ... */
+  application: string;
+  /** A background job acting for the principal (an asynchronous copy): the history's actor. */
+  job?: { id: string; label: string };
+}
+
 export interface RequestContext extends AppDeps {
   requestId: string;
   viewer: Principal;
   loaders: Loaders;
   ip?: string;
+  origin?: RequestOrigin;
 }
 
-export function createRequestContext(deps: AppDeps, fields: { requestId: string; viewer: Principal; ip?: string; log?: Logger }): RequestContext {
+export function createRequestContext(
+  deps: AppDeps,
+  fields: { requestId: string; viewer: Principal; ip?: string; log?: Logger; origin?: RequestOrigin },
+): RequestContext {
   noteCaller(fields.viewer);
   return { ...deps, ...fields, log: fields.log ?? deps.log, loaders: createLoaders(deps.db) };
 }

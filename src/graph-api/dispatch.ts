@@ -218,7 +218,7 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
   if (!token) throw missingToken();
   const viewer = await resolvePrincipal(deps, token);
   if (!viewer) throw invalidToken();
-  const ctx = createRequestContext(deps, { requestId: request.requestId, viewer, ip: request.ip, log: request.log });
+  const ctx = createRequestContext(deps, { requestId: request.requestId, viewer, ip: request.ip, log: request.log, origin: { application: 'Graph API' } });
 
   const [id, edgeName, ...rest] = request.path;
   if (!id) throw unsupported(request.method, '');

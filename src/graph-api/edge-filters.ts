@@ -1,8 +1,9 @@
 import type { Edge } from '../authz/edges.ts';
-import type { EdgeFilter } from '../ads/edges.ts';
+import type { ActivityFilter, EdgeFilter } from '../ads/edges.ts';
+import { ACTIVITY_CATEGORIES, type ActivityCategory } from '../ads/rules/activity-events.ts';
 import type { CommentFilter } from '../comments/edges.ts';
 import type { EstimateRequest } from '../ads/estimates.ts';
-import { decodeJsonText, paramError } from './params.ts';
+import { dateTime, decodeJsonText, paramError } from './params.ts';
 
 /**
  * The filters /v24.0 edges read from a call's parameters (or from an edge's modifiers in `fields`), as the
@@ -74,4 +75,28 @@ export const estimateRequest: FilterReader = (source): EstimateRequest => {
     request.dailyBudget = amount;
   }
   return request;
+};
+
+/**
+ * since and until of a change history edge (Unix seconds or ISO 8601; since inclusive, until exclusive), and
+ * category (a JSON list, as the SDKs send it, or a comma list) of the platform's activity categories.
+ */
+export const activityFilter: FilterReader = (source): ActivityFilter => {
+  const filter: ActivityFilter = {};
+  const present = (value: unknown) => value !== undefined && value !== null && value !== '';
+  if (present(source.since)) filter.since = dateTime(source.since, 'since');
+  if (present(source.until)) filter.until = dateTime(source.until, 'until');
+  if (present(source.category)) {
+    const value = decodeJsonText(source.category, 'category');
+    const list = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',').map((v) => v.trim()) : null;
+    const bad = list?.find((v) => typeof v !== 'string' || !(ACTIVITY_CATEGORIES as readonly string[]).includes(v));
+    if (!list || list.length === 0 || bad !== undefined) {
+      throw paramError(
+        'category',
+        `Param category must be a list of {${ACTIVITY_CATEGORIES.join(', ')}}${bad !== undefined ? `, got ${JSON.stringify(bad)}` : ''}`,
+      );
+    }
+    filter.categories = list as ActivityCategory[];
+  }
+  return filter;
 };

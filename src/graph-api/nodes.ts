@@ -13,7 +13,8 @@ import { commentEdges, pageEdges, postEdges, type CommentFilter } from '../comme
 import * as comments from '../comments/service.ts';
 import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
-import { commentFilter, effectiveStatusFilter, estimateRequest, type FilterReader } from './edge-filters.ts';
+import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, type FilterReader } from './edge-filters.ts';
+import type { ActivityRecord } from '../ads/activities.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../ads/estimates.ts';
 import { REPORT_RUN } from './report-runs.ts';
 import type { ReportRunRecord } from '../insights/reports/store.ts';
@@ -83,6 +84,7 @@ export type NodeName =
   | 'AdAsyncRequest'
   | 'AdReportRun'
   | 'TargetingSentenceLine'
+  | 'AdActivity'
   | 'AdCampaignDeliveryEstimate'
   | 'AdAccountReachEstimate'
   | 'MessageDeliveryEstimate'
@@ -104,6 +106,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   AdAsyncRequest: AsyncRequestRecord;
   AdReportRun: ReportRunRecord;
   TargetingSentenceLine: TargetingSentencesRecord;
+  AdActivity: ActivityRecord;
   AdCampaignDeliveryEstimate: DeliveryEstimateRecord;
   AdAccountReachEstimate: DeliveryEstimateRecord;
   MessageDeliveryEstimate: MessageDeliveryEstimateRecord;
@@ -162,6 +165,7 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     asyncadrequestsets: edge('AdAsyncRequestSet', accountEdges.async_batch_requests),
     delivery_estimate: { node: 'AdCampaignDeliveryEstimate', edge: accountEdges.delivery_estimate, filter: estimateRequest },
     reachestimate: { node: 'AdAccountReachEstimate', edge: accountEdges.reachestimate, filter: estimateRequest },
+    activities: { node: 'AdActivity', edge: accountEdges.activities, filter: activityFilter },
   },
 };
 
@@ -181,6 +185,7 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
   edges: {
     adsets: edge('AdSet', campaignEdges.adsets),
     ads: edge('Ad', campaignEdges.ads),
+    activities: { node: 'AdActivity', edge: campaignEdges.activities, filter: activityFilter },
   },
 };
 
@@ -241,6 +246,7 @@ const AD_SET: GraphNode<AdSetRecord> = {
     targetingsentencelines: { node: 'TargetingSentenceLine', edge: adSetEdges.targetingsentencelines },
     delivery_estimate: { node: 'AdCampaignDeliveryEstimate', edge: adSetEdges.delivery_estimate, filter: estimateRequest },
     message_delivery_estimate: { node: 'MessageDeliveryEstimate', edge: adSetEdges.message_delivery_estimate },
+    activities: { node: 'AdActivity', edge: adSetEdges.activities, filter: activityFilter },
   },
 };
 
@@ -294,6 +300,48 @@ const MESSAGE_DELIVERY_ESTIMATE: GraphNode<MessageDeliveryEstimateRecord> = {
     estimate_delivery_lower_bound: plain((estimate) => estimate.deliveryLowerBound),
     estimate_delivery_upper_bound: plain((estimate) => estimate.deliveryUpperBound),
     estimate_status: plain(() => 'ESTIMATE_READY'),
+  },
+  edges: {},
+};
+
+/** "11/26/2026 at 8:15 PM" in the account's time zone, as the platform's date_time_in_timezone prints it. */
+function inAccountTime(time: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: 'numeric',
+    minute: '2-digit',
+    hour12: true,
+  }).formatToParts(time);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('month')}/${part('day')}/${part('year')} at ${part('hour')}:${part('minute')} ${part('dayPeriod')}`;
+}
+
+/** A change history entry (the SDK's AdActivity); extra_data is JSON text, as the platform prints it. */
+const ACTIVITY: GraphNode<ActivityRecord> = {
+  name: 'AdActivity',
+  id: (activity) => activity.id,
+  defaultSelection: parseFields(
+    'event_type,event_time,object_id,object_name,object_type,actor_id,actor_name,application_name,translated_event_type,extra_data',
+  ),
+  fields: {
+    actor_id: plain((activity) => activity.actorId),
+    actor_name: plain((activity) => activity.actorName),
+    application_id: plain(() => null),
+    application_name: plain((activity) => activity.applicationName),
+    date_time_in_timezone: plain(async (activity, ctx) => {
+      const account = await ctx.loaders.ads.adAccountById.load(activity.accountId);
+      return inAccountTime(activity.eventTime, account?.timezoneName ?? 'Etc/UTC');
+    }),
+    event_time: { kind: 'date', get: (activity) => activity.eventTime },
+    event_type: plain((activity) => activity.eventType),
+    extra_data: plain((activity) => JSON.stringify(activity.extraData)),
+    object_id: plain((activity) => activity.objectId),
+    object_name: plain((activity) => activity.objectName),
+    object_type: plain((activity) => activity.objectType),
+    translated_event_type: plain((activity) => activity.translatedEventType),
   },
   edges: {},
 };
@@ -483,6 +531,7 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdAsyncRequest: ASYNC_REQUEST,
   AdReportRun: REPORT_RUN,
   TargetingSentenceLine: TARGETING_SENTENCE_LINE,
+  AdActivity: ACTIVITY,
   AdCampaignDeliveryEstimate: DELIVERY_ESTIMATE,
   AdAccountReachEstimate: REACH_ESTIMATE,
   MessageDeliveryEstimate: MESSAGE_DELIVERY_ESTIMATE,

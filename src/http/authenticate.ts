@@ -46,6 +46,8 @@ export interface AuthenticateOptions {
    * invalid access token is refused, instead of taking the caller for anonymous: /graphql's status policy.
    */
   refuseInvalidSession?: boolean;
+  /** The surface, as the change history names it (`GraphQL`, `Identity API`). */
+  application?: string;
 }
 
 /**
@@ -60,7 +62,13 @@ export function authenticate(deps: AppDeps, options: AuthenticateOptions = {}): 
     const token = presentedToken(req.headers);
     const principal = token !== undefined ? await resolvePrincipal(deps, token) : null;
     if (token !== undefined && principal === null && options.refuseInvalidSession) return next(invalidSessionToken());
-    res.locals.ctx = createRequestContext(deps, { requestId: String(req.id), viewer: principal ?? ANONYMOUS, ip: req.ip, log: req.log });
+    res.locals.ctx = createRequestContext(deps, {
+      requestId: String(req.id),
+      viewer: principal ?? ANONYMOUS,
+      ip: req.ip,
+      log: req.log,
+      origin: { application: options.application ?? 'adgraph' },
+    });
     next();
   };
 }

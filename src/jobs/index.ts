@@ -69,9 +69,18 @@ export interface JobRunner {
   stop(): Promise<void>;
 }
 
+/** Housekeeping the runner does when it is idle, beside the kinds' own sweeps: deleting what outlived its time. */
+export interface Sweeper {
+  /** For logs: `activities`. */
+  name: string;
+  /** Deletes what has expired at `now`; answers how many rows went. */
+  sweep(deps: AppDeps, now: Date): Promise<number>;
+}
+
 export interface RunnerOptions {
   pollMs: number;
   leaseSeconds: number;
+  sweepers?: readonly Sweeper[];
   /** Attempts before a job that keeps failing unexpectedly is given up. */
   maxAttempts?: number;
 }
@@ -208,6 +217,11 @@ export function startJobRunner(deps: AppDeps, kinds: readonly AnyJobKind[], opti
       if (stopped || !kind.sweep) continue;
       const deleted = await kind.sweep(deps, new Date());
       if (deleted > 0) deps.log.info({ job: kind.name, deleted }, 'expired jobs deleted');
+    }
+    for (const sweeper of options.sweepers ?? []) {
+      if (stopped) return;
+      const deleted = await sweeper.sweep(deps, new Date());
+      if (deleted > 0) deps.log.info({ sweeper: sweeper.name, deleted }, 'expired rows deleted');
     }
   };
   const loop = async () => {

@@ -44,13 +44,13 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   // Before every API route, so refusals (401, 429, 404) carry the headers too and a page can read why.
   app.use(corsForApi(deps.config.cors));
 
-  const auth = authenticate(deps);
+  const auth = authenticate(deps, { application: 'Identity API' });
   const apollo = createApolloServer(deps);
   await apollo.start();
   app.use(graphqlIde({ endpoint: '/graphql' }));
   // /graphql answers a credential it cannot use with 401 (the status policy in graphql/server.ts); /api/v2 keeps
   // taking a lapsed session for no session, as its public routes always have.
-  app.use('/graphql', graphqlRouter(apollo, authenticate(deps, { refuseInvalidSession: true })));
+  app.use('/graphql', graphqlRouter(apollo, authenticate(deps, { refuseInvalidSession: true, application: 'GraphQL' })));
   app.use('/api/v2', identityRoutes(deps, auth));
   app.use(oauthRoutes(deps));
   app.use(graphApiRoutes(deps));

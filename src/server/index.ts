@@ -6,7 +6,7 @@ import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
 import { startJobRunner } from '../jobs/index.ts';
-import { JOB_KINDS } from './jobs.ts';
+import { JOB_KINDS, SWEEPERS } from './jobs.ts';
 import { httpStop, LISTEN_BACKLOG } from './shutdown.ts';
 import { startTracing, tracingActive } from '../telemetry/tracing.ts';
 
@@ -61,7 +61,11 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   }
   // Stored jobs (ad set copies, insights reports) run in the background of every serving instance.
   if (deps.config.asyncJobs.enabled && !deps.jobs) {
-    deps.jobs = startJobRunner(deps, JOB_KINDS, { pollMs: deps.config.asyncJobs.pollMs, leaseSeconds: deps.config.asyncJobs.leaseSeconds });
+    deps.jobs = startJobRunner(deps, JOB_KINDS, {
+      pollMs: deps.config.asyncJobs.pollMs,
+      leaseSeconds: deps.config.asyncJobs.leaseSeconds,
+      sweepers: SWEEPERS,
+    });
   }
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;

@@ -739,9 +739,12 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
     it('a deep copy of 51 ads is a handful of statements, the same for 5 ads', async () => {
       const small = (await adSetsWithAds(world, organizationId, 1, 5)).adSets[0]!;
       const big = (await adSetsWithAds(world, organizationId, 1, 51)).adSets[0]!;
-      const ctx = await contextFor();
       const input = readCopyParams({ deep_copy: true });
-      const count = (source: AdSetRecord) => countStatements(idle.deps.db, () => idle.deps.db.transaction((trx) => copyAdSetIn(ctx, trx, source, input, 51)));
+      // A context each, as each request has: a context looks its actor up once for the change history.
+      const count = async (source: AdSetRecord) => {
+        const ctx = await contextFor();
+        return countStatements(idle.deps.db, () => idle.deps.db.transaction((trx) => copyAdSetIn(ctx, trx, source, input, 51)));
+      };
       const five = await count(small);
       const fiftyOne = await count(big);
       expect(five.result.adObjectIds).toHaveLength(6);

@@ -23,6 +23,8 @@ import { NUMBER_OPERATORS, SET_OPERATORS } from '../../src/insights/rules/params
 import { ageEnumName } from '../../src/insights/resolvers/index.ts';
 import { LEARNING_STATUSES } from '../../src/insights/rules/learning-stage.ts';
 import { RATE_SOURCES } from '../../src/ads/rules/delivery-estimate.ts';
+import { ACTIVITY_CATEGORIES, type ActivityObjectType } from '../../src/ads/rules/activity-events.ts';
+import { ACTOR_KINDS } from '../../src/ads/activities.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -44,6 +46,9 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   TuneForCategory: ads.TUNE_FOR_CATEGORIES,
   PacingType: ads.PACING_TYPES,
   EstimateRatesSource: RATE_SOURCES,
+  ActivityCategory: ACTIVITY_CATEGORIES,
+  ActivityObjectType: ['AD_SET', 'CAMPAIGN', 'AD'] satisfies ActivityObjectType[],
+  ActivityActorKind: ACTOR_KINDS,
   RenameStrategy: ads.RENAME_STRATEGIES,
   StatusOption: ads.STATUS_OPTIONS,
   CustomAudienceSubtype: ads.AUDIENCE_SUBTYPES,

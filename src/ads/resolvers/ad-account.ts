@@ -2,6 +2,7 @@ import type { AdAccountResolvers } from '../../graphql/__generated__/resolvers-t
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
 import { must } from '../../graphql/helpers.ts';
 import { accountEdges } from '../edges.ts';
+import { activityFilter } from './activities.ts';
 import * as delivery from '../../insights/delivery.ts';
 
 export const adAccountResolvers: AdAccountResolvers = {
@@ -13,6 +14,8 @@ export const adAccountResolvers: AdAccountResolvers = {
   adSets: (account, { effectiveStatus, status, ...args }, ctx) =>
     edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status })),
   ads: (account, { effectiveStatus, ...args }, ctx) => edgeConnection(accountEdges.ads, ctx, account, args, statusFilter({ effectiveStatus })),
+  activities: (account, { since, until, category, ...args }, ctx) =>
+    edgeConnection(accountEdges.activities, ctx, account, args, activityFilter({ since, until, category })),
   customAudiences: (account, args, ctx) => edgeConnection(accountEdges.customaudiences, ctx, account, args),
   customConversions: (account, args, ctx) => edgeConnection(accountEdges.customconversions, ctx, account, args),
   asyncRequestSets: (account, args, ctx) => edgeConnection(accountEdges.async_batch_requests, ctx, account, args),

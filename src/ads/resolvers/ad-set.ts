@@ -8,6 +8,7 @@ import { adLabelsOf, adSetScheduleOf, attributionSpecOf, bidConstraintsOf, frequ
 import type { BillingEvent } from '../../graphql/__generated__/resolvers-types.ts';
 import { adSetDeliveryEstimate, adSetMessageDeliveryEstimate } from '../estimates.ts';
 import { estimateRequestOf } from './estimates.ts';
+import { activityFilter } from './activities.ts';
 
 /** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
 export const adSetResolvers: AdSetResolvers = {
@@ -41,6 +42,8 @@ export const adSetResolvers: AdSetResolvers = {
   // Stored values outside the enums (rows written before the rules) read as null rather than failing the query.
   bidStrategy: (adSet) => adSet.bidStrategy as never,
   ads: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus })),
+  activities: (adSet, { since, until, category, ...args }, ctx) =>
+    edgeConnection(adSetEdges.activities, ctx, adSet, args, activityFilter({ since, until, category })),
   copies: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus })),
   asyncRequests: (adSet, args, ctx) => edgeConnection(adSetEdges.asyncadrequests, ctx, adSet, args),
 };

@@ -12,6 +12,7 @@ import { asyncRequestResolvers, asyncRequestSetResolvers, copyResultResolvers } 
 import { adsMutations } from './mutations.ts';
 import { adsQueries } from './queries.ts';
 import { estimateResolvers } from './estimates.ts';
+import { activityResolvers } from './activities.ts';
 
 export type { CopyResultModel } from './async-requests.ts';
 
@@ -33,6 +34,7 @@ export const adsResolvers: Resolvers = {
   AsyncRequest: asyncRequestResolvers,
   AdSetCopyResult: copyResultResolvers,
   ...estimateResolvers,
+  ...activityResolvers,
   AdSetViolation: { kind: (violation) => violation.kind ?? 'BAD_USER_INPUT' },
   AdAccountConnection: connectionFields,
   CampaignConnection: connectionFields,

@@ -2,6 +2,7 @@ import type { AdResolvers, CampaignResolvers, CustomAudienceResolvers, CustomCon
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
 import { must } from '../../graphql/helpers.ts';
 import { campaignEdges } from '../edges.ts';
+import { activityFilter } from './activities.ts';
 import * as ads from '../service.ts';
 import * as delivery from '../../insights/delivery.ts';
 
@@ -12,6 +13,8 @@ export const campaignResolvers: CampaignResolvers = {
   adSets: (campaign, { effectiveStatus, status, ...args }, ctx) =>
     edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status })),
   ads: (campaign, { effectiveStatus, ...args }, ctx) => edgeConnection(campaignEdges.ads, ctx, campaign, args, statusFilter({ effectiveStatus })),
+  activities: (campaign, { since, until, category, ...args }, ctx) =>
+    edgeConnection(campaignEdges.activities, ctx, campaign, args, activityFilter({ since, until, category })),
 };
 
 export const adResolvers: AdResolvers = {

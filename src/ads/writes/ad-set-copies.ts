@@ -13,6 +13,8 @@ import { codePoints } from '../../text/code-points.ts';
 import { refuseExecutionOptions, visibleForWrite } from './common.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
 import { limitsOf } from './ad-sets.ts';
+import { adSetSubject, adSubject, recordMany } from '../activities.ts';
+import { copiedEvent } from '../rules/activity-events.ts';
 
 /**
  * POST /<AD_SET_ID>/copies (DECISIONS section 5): a copy of an ad set, under its campaign or another campaign of
@@ -147,6 +149,11 @@ export async function copyAdSetIn(ctx: RequestContext, trx: Knex.Transaction, so
       sourceAdId: ad.id,
     })),
   );
+  // The copies' history: each names its source (the copy is its creation).
+  await recordMany(ctx, trx, [
+    { subject: adSetSubject(copy!), events: [copiedEvent('AD_SET', current, copy!)] },
+    ...copiedAds.map((ad, i) => ({ subject: adSubject(ad), events: [copiedEvent('AD', sourceAds[i]!, ad)] })),
+  ]);
   return {
     copiedAdsetId: copy!.id,
     adObjectIds: [

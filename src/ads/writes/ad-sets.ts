@@ -8,9 +8,11 @@ import { recommendationsOf, type AdRecommendation } from '../rules/recommendatio
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst, type Violation } from '../rules/violations.ts';
 import { findAdSet } from '../service.ts';
-import { adSets, countLiveAdSets, insertAdSets, newAdSet, replaceAdSetReferences, type AdAccountRecord, type AdSetRecord } from '../store.ts';
+import { ads, adSets, countLiveAdSets, insertAdSets, newAdSet, replaceAdSetReferences, type AdAccountRecord, type AdSetRecord } from '../store.ts';
 import { lockRow } from '../../db/locks.ts';
-import { accountForCreate, visibleForWrite, writeLocked, type WriteTarget } from './common.ts';
+import { accountForCreate, recordStatusCascade, recordWrite, visibleForWrite, writeLocked, type WriteTarget } from './common.ts';
+import { adSetSubject, adSubject } from '../activities.ts';
+import { adEvents, adSetEvents } from '../rules/activity-events.ts';
 import { accountRow, loadRuleFacts } from './ad-set-facts.ts';
 import { significantEdits } from '../../insights/rules/significant-edits.ts';
 import { AD_SET_PARAMS, readAdSetParams, statusOf, type AdSetInput } from './ad-set-params.ts';
@@ -33,6 +35,7 @@ const AD_SET: WriteTarget<AdSetRecord> = {
   mapping: adSets,
   find: findAdSet,
   loader: (ctx) => ctx.loaders.ads.adSetById,
+  history: { subject: adSetSubject, events: adSetEvents },
 };
 
 export const limitsOf = (ctx: RequestContext): AdSetLimits => ctx.config.adSets.limits;
@@ -87,6 +90,7 @@ export async function createAdSet(ctx: RequestContext, accountId: string, params
     const { draft, context, violations } = await createViolations(ctx, trx, locked, input, true);
     refuseFirst(violations);
     const [adSet] = await insertAdSets(trx, [{ ...draft, createdTime: timeNow(ctx) }]);
+    await recordWrite(ctx, trx, AD_SET, null, adSet!);
     return { adSet: adSet!, recommendations: wantsRecommendations(input, draft, context) };
   });
   ctx.loaders.ads.adSetById.clear(result.adSet.id).prime(result.adSet.id, result.adSet);
@@ -168,7 +172,7 @@ export async function updateAdSet(ctx: RequestContext, adSetId: string, params: 
       .where({ id: current.id })
       .update(adSets.toRow({ ...patch, ...deliveryStateOf(current, { ...current, ...patch }, now), updatedTime: now }));
     if ('targeting' in patch || 'promotedObject' in patch) await replaceAdSetReferences(trx, { ...draft, id: current.id });
-    if (patch.status === 'DELETED' || patch.status === 'ARCHIVED') await cascadeToAds(trx, current.id, patch.status, now);
+    if (patch.status === 'DELETED' || patch.status === 'ARCHIVED') await cascadeToAds(ctx, trx, current.id, patch.status, now);
   });
   return { adSet, recommendations };
 }
@@ -190,11 +194,14 @@ export async function validateAdSetUpdate(ctx: RequestContext, adSetId: string, 
   ).violations;
 }
 
-/** An ad set's ads follow it to DELETED (and to ARCHIVED, leaving deleted ones deleted). */
-async function cascadeToAds(trx: Knex.Transaction, adSetId: string, status: 'DELETED' | 'ARCHIVED', now: Date): Promise<void> {
-  const query = trx('ads').where({ adset_id: adSetId }).whereNot({ status: 'DELETED' });
+/** An ad set's ads follow it to DELETED (and to ARCHIVED, leaving deleted ones deleted), each change in their history. */
+async function cascadeToAds(ctx: RequestContext, trx: Knex.Transaction, adSetId: string, status: 'DELETED' | 'ARCHIVED', now: Date): Promise<void> {
+  const query = trx(ads.table).where({ adset_id: adSetId }).whereNot({ status: 'DELETED' });
   if (status === 'ARCHIVED') query.whereNot({ status: 'ARCHIVED' });
+  const affected = (await query.clone().select('*')).map((row) => ads.fromRow(row));
+  if (affected.length === 0) return;
   await query.update({ status, updated_time: now });
+  await recordStatusCascade(ctx, trx, { subject: adSubject, events: adEvents }, affected, status, now);
 }
 
 /** DELETE /<AD_SET_ID>: status DELETED, its ads with it; the ad set stays readable by id. Deleting twice is no error. */
@@ -203,6 +210,6 @@ export async function deleteAdSet(ctx: RequestContext, adSetId: string): Promise
     if (current.status === 'DELETED') return;
     const now = timeNow(ctx);
     await trx(adSets.table).where({ id: current.id }).update({ status: 'DELETED', status_changed_time: now, updated_time: now });
-    await cascadeToAds(trx, current.id, 'DELETED', now);
+    await cascadeToAds(ctx, trx, current.id, 'DELETED', now);
   });
 }

@@ -9,7 +9,9 @@ import { refuseFirst } from '../rules/violations.ts';
 import { findAd } from '../service.ts';
 import { ads, countLiveAds, restartLearning, type AdRecord } from '../store.ts';
 import { lockRow } from '../../db/locks.ts';
-import { createInAccount, definedOnly, sentOf, writeLocked, type WriteTarget } from './common.ts';
+import { createInAccount, definedOnly, recordWrite, sentOf, writeLocked, type WriteTarget } from './common.ts';
+import { adSubject } from '../activities.ts';
+import { adEvents } from '../rules/activity-events.ts';
 
 /** Ad writes (DECISIONS section 8): POST /act_<ID>/ads, POST /<AD_ID>, DELETE /<AD_ID>. */
 
@@ -27,7 +29,14 @@ function readAdParams(params: Params, mode: 'create' | 'update') {
 
 const wrongAdSet = (accountId: string) => paramError('adset_id', `Param adset_id must be the id of an ad set of ad account act_${accountId}`);
 
-const AD: WriteTarget<AdRecord> = { type: 'ad', label: 'Ad', mapping: ads, find: findAd, loader: (ctx) => ctx.loaders.ads.adById };
+const AD: WriteTarget<AdRecord> = {
+  type: 'ad',
+  label: 'Ad',
+  mapping: ads,
+  find: findAd,
+  loader: (ctx) => ctx.loaders.ads.adById,
+  history: { subject: adSubject, events: adEvents },
+};
 
 /**
  * POST /act_<ID>/ads: an ad in one of the account's ad sets. The ad set's row is held while its ads are counted
@@ -67,6 +76,7 @@ export function createAd(ctx: RequestContext, accountId: string, params: Params)
       ]);
       // An ad added is a significant edit of its ad set: learning starts again.
       await restartLearning(trx, { adSetId: adsetId }, timeNow(ctx));
+      await recordWrite(ctx, trx, AD, null, created!);
       return created!;
     },
     loader: AD.loader,

@@ -6,10 +6,12 @@ import { BID_STRATEGIES, CREATE_STATUSES, OBJECT_STATUSES, OBJECTIVES, SPECIAL_A
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findCampaign } from '../service.ts';
-import { campaigns, restartLearning, type CampaignRecord } from '../store.ts';
+import { ads, adSets, campaigns, restartLearning, type CampaignRecord } from '../store.ts';
+import { adSetSubject, adSubject, campaignSubject } from '../activities.ts';
+import { adEvents, adSetEvents, campaignEvents } from '../rules/activity-events.ts';
 import { afterStatusChange } from '../../insights/rules/active-time.ts';
 import { campaignSignificantEdits } from '../../insights/rules/significant-edits.ts';
-import { createInAccount, definedOnly, sentOf, writeLocked, type WriteTarget } from './common.ts';
+import { createInAccount, definedOnly, recordStatusCascade, recordWrite, sentOf, writeLocked, type WriteTarget } from './common.ts';
 
 /** Campaign writes (DECISIONS section 8): POST /act_<ID>/campaigns, POST /<CAMPAIGN_ID>, DELETE /<CAMPAIGN_ID>. */
 
@@ -78,6 +80,7 @@ const CAMPAIGN: WriteTarget<CampaignRecord> = {
   mapping: campaigns,
   find: findCampaign,
   loader: (ctx) => ctx.loaders.ads.campaignById,
+  history: { subject: campaignSubject, events: campaignEvents },
 };
 
 /** POST /act_<ID>/campaigns: a campaign under the account (null with execution_options validate_only: checked, not created). */
@@ -117,21 +120,28 @@ export function createCampaign(ctx: RequestContext, accountId: string, params: P
           updatedTime: timeNow(ctx),
         },
       ]);
+      await recordWrite(ctx, trx, CAMPAIGN, null, campaign!);
       return campaign!;
     },
     loader: CAMPAIGN.loader,
   });
 }
 
-/** Marks a campaign DELETED with its ad sets and ads, as the Graph API deletes a campaign's children with it. */
-async function cascadeCampaignDelete(trx: Knex.Transaction, campaignId: string, now: Date): Promise<void> {
+/**
+ * Marks a campaign DELETED with its ad sets and ads, as the Graph API deletes a campaign's children with it; each
+ * child's deletion is in its own history.
+ */
+async function cascadeCampaignDelete(ctx: RequestContext, trx: Knex.Transaction, campaignId: string, now: Date): Promise<void> {
   // Ad sets first, then ads: an ad being created under one of these ad sets holds that ad set's row, and
   // is either committed before the ads update starts (and is deleted with the rest) or sees a DELETED ad set.
-  await trx('ad_sets')
-    .where({ campaign_id: campaignId })
-    .whereNot({ status: 'DELETED' })
-    .update({ status: 'DELETED', status_changed_time: now, updated_time: now });
-  await trx('ads').where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' }).update({ status: 'DELETED', updated_time: now });
+  const liveAdSets = trx(adSets.table).where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' });
+  const deletedAdSets = (await liveAdSets.clone().select('*')).map((row) => adSets.fromRow(row));
+  await liveAdSets.update({ status: 'DELETED', status_changed_time: now, updated_time: now });
+  await recordStatusCascade(ctx, trx, { subject: adSetSubject, events: adSetEvents }, deletedAdSets, 'DELETED', now);
+  const liveAds = trx(ads.table).where({ campaign_id: campaignId }).whereNot({ status: 'DELETED' });
+  const deletedAds = (await liveAds.clone().select('*')).map((row) => ads.fromRow(row));
+  await liveAds.update({ status: 'DELETED', updated_time: now });
+  await recordStatusCascade(ctx, trx, { subject: adSubject, events: adEvents }, deletedAds, 'DELETED', now);
 }
 
 /** POST /<CAMPAIGN_ID>: the same parameters as create (any subset), plus status changes (null with validate_only). */
@@ -158,7 +168,7 @@ export async function updateCampaign(ctx: RequestContext, campaignId: string, pa
     await trx(campaigns.table).where({ id: current.id }).update(campaigns.toRow(patch));
     const bidStrategy = changes.bidStrategy ?? current.bidStrategy;
     if (campaignSignificantEdits(current, { ...after, bidStrategy }).length > 0) await restartLearning(trx, { campaignId: current.id }, now);
-    if (changes.status === 'DELETED' && current.status !== 'DELETED') await cascadeCampaignDelete(trx, current.id, now);
+    if (changes.status === 'DELETED' && current.status !== 'DELETED') await cascadeCampaignDelete(ctx, trx, current.id, now);
   };
   return writeLocked(ctx, CAMPAIGN, campaignId, 'update', write, params);
 }
@@ -171,6 +181,6 @@ export async function deleteCampaign(ctx: RequestContext, campaignId: string): P
     await trx(campaigns.table)
       .where({ id: current.id })
       .update(campaigns.toRow({ status: 'DELETED', ...afterStatusChange(current, now), updatedTime: now }));
-    await cascadeCampaignDelete(trx, current.id, now);
+    await cascadeCampaignDelete(ctx, trx, current.id, now);
   });
 }

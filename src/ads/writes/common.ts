@@ -1,5 +1,7 @@
 import type DataLoader from 'dataloader';
 import type { Knex } from 'knex';
+import { recordActivities, recordMany, type ActivitySubject } from '../activities.ts';
+import type { ActivityEvent } from '../rules/activity-events.ts';
 import type { RequestContext } from '../../context/index.ts';
 import { can, type ResourceType } from '../../authz/policy.ts';
 import { requireSignedIn } from '../../authz/guards.ts';
@@ -76,7 +78,40 @@ export interface WriteTarget<T extends { id: string; organizationId: string }> {
   mapping: TableMapping<T>;
   find: (ctx: RequestContext, id: string) => Promise<T | null>;
   loader: (ctx: RequestContext) => DataLoader<string, T | null>;
+  /** What the change history records of a write (before null: created), and about which object. */
+  history: { subject: (record: T) => ActivitySubject; events: (before: T | null, after: T) => ActivityEvent[] };
 }
+
+/**
+ * Records a status that a cascade gave many objects at once (an ad set's ads deleted with it), as each one's own
+ * change, in the cascade's transaction.
+ */
+export async function recordStatusCascade<T extends { status: string; updatedTime: Date }>(
+  ctx: RequestContext,
+  trx: Knex.Transaction,
+  history: { subject: (record: T) => ActivitySubject; events: (before: T | null, after: T) => ActivityEvent[] },
+  before: readonly T[],
+  status: string,
+  now: Date,
+): Promise<void> {
+  await recordMany(
+    ctx,
+    trx,
+    before.map((record) => {
+      const after = { ...record, status, updatedTime: now };
+      return { subject: history.subject(after), events: history.events(record, after) };
+    }),
+  );
+}
+
+/** Records a write of one object in its transaction (../activities.ts): the events its target's rule finds. */
+export const recordWrite = <T extends { id: string; organizationId: string }>(
+  ctx: RequestContext,
+  trx: Knex.Transaction,
+  target: WriteTarget<T>,
+  before: T | null,
+  after: T,
+) => recordActivities(ctx, trx, target.history.subject(after), target.history.events(before, after));
 
 // --- execution_options --------------------------------------------------------------------------------------
 
@@ -137,7 +172,9 @@ export async function writeLocked<T extends { id: string; organizationId: string
   const updated = await transactionOf(ctx, params !== undefined && validateOnly(params), async (trx) => {
     const current = await lockRecord(ctx, trx, target.mapping, found.id);
     await write(trx, current);
-    return target.mapping.fromRow(await trx(target.mapping.table).where({ id: current.id }).first());
+    const after = target.mapping.fromRow(await trx(target.mapping.table).where({ id: current.id }).first());
+    await recordWrite(ctx, trx, target, current, after);
+    return after;
   });
   if (updated) target.loader(ctx).clear(updated.id).prime(updated.id, updated);
   return updated as Written<T, P>;

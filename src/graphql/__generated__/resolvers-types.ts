@@ -9,9 +9,10 @@ import type { Violation } from '../../ads/rules/violations.ts';
 import type { CopyResultModel } from '../../ads/resolvers/async-requests.ts';
 import type { AdObjectId as AdObjectIdModel } from '../../ads/writes/ad-set-copies.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../../ads/estimates.ts';
+import type { ActivityRecord } from '../../ads/activities.ts';
+import type { ConnectionModel, EdgeModel } from '../connections.ts';
 import type { OutcomePoint } from '../../ads/rules/delivery-estimate.ts';
 import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord } from '../../comments/store.ts';
-import type { ConnectionModel, EdgeModel } from '../connections.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
 import type { AffectedPlace } from '../../dateformats/mapping.ts';
 import type { ScanResult, ScanTarget } from '../../dateformats/cluster.ts';
@@ -61,6 +62,33 @@ export type ActionValue = {
   value: Scalars['Money']['output'];
 };
 
+/** Who made a change. */
+export type ActivityActorKind =
+  | 'api_client'
+  /** A background job acting for a user or API client (an asynchronous copy). */
+  | 'job'
+  | 'system'
+  | 'user';
+
+/** What a change is about, as the platform groups its history. */
+export type ActivityCategory =
+  | 'ACCOUNT'
+  | 'AD'
+  | 'AD_SET'
+  | 'AUDIENCE'
+  | 'BID'
+  | 'BUDGET'
+  | 'CAMPAIGN'
+  | 'DATE'
+  | 'STATUS'
+  | 'TARGETING';
+
+/** The kind of object a change is about. */
+export type ActivityObjectType =
+  | 'AD'
+  | 'AD_SET'
+  | 'CAMPAIGN';
+
 /** Who wrote a post or comment, or likes one: a person or a page. */
 export type Actor = Page | Person;
 
@@ -100,6 +128,8 @@ export type AdAccount = Node & {
   accountStatus: Scalars['Int']['output'];
   /** The id as the Graph-style API writes it: act_<id>. */
   actId: Scalars['String']['output'];
+  /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
+  activities: AdActivityConnection;
   adSets: AdSetConnection;
   ads: AdConnection;
   /** What its ads have spent, of all time (the statistics' total). */
@@ -123,6 +153,18 @@ export type AdAccount = Node & {
   spendCap?: Maybe<Scalars['BigInt']['output']>;
   timezoneName: Scalars['String']['output'];
   updatedTime: Scalars['DateTime']['output'];
+};
+
+
+/** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
+export type AdAccountActivitiesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Array<ActivityCategory>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -208,6 +250,48 @@ export type AdAccountEdge = {
   node: AdAccount;
 };
 
+/**
+ * One change to an ad account's objects (its campaigns, ad sets and ads), recorded with the change itself: who made
+ * it, when, through which surface, and what it changed. Read-only, kept 37 months, visible to whoever may read the
+ * object. Same as /v24.0's activities.
+ */
+export type AdActivity = {
+  __typename?: 'AdActivity';
+  /** The user's or API client's id, or the job's; null for the system. */
+  actorId?: Maybe<Scalars['String']['output']>;
+  actorKind: ActivityActorKind;
+  actorName: Scalars['String']['output'];
+  /** The surface the change came through: GraphQL, Graph API, Asynchronous requests ... */
+  applicationName: Scalars['String']['output'];
+  category: ActivityCategory;
+  eventTime: Scalars['DateTime']['output'];
+  /** The platform's event type: create_ad_set, update_ad_set_budget, update_ad_set_run_status, delete_ad_set, copy_ad_set ... */
+  eventType: Scalars['String']['output'];
+  /** old_value, new_value and what else the event type records, in the Graph API's snake_case. JSON: its shape varies by event type. */
+  extraData: Scalars['JSON']['output'];
+  id: Scalars['ID']['output'];
+  objectId: Scalars['ID']['output'];
+  /** The object's name when it changed. */
+  objectName: Scalars['String']['output'];
+  objectType: ActivityObjectType;
+  /** The event in English, as Ads Manager shows it: "Ad set budget updated". */
+  translatedEventType: Scalars['String']['output'];
+};
+
+export type AdActivityConnection = {
+  __typename?: 'AdActivityConnection';
+  edges: Array<AdActivityEdge>;
+  nodes: Array<AdActivity>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AdActivityEdge = {
+  __typename?: 'AdActivityEdge';
+  cursor: Scalars['String']['output'];
+  node: AdActivity;
+};
+
 export type AdConnection = {
   __typename?: 'AdConnection';
   edges: Array<AdEdge>;
@@ -269,6 +353,8 @@ export type AdSet = Node & {
   __typename?: 'AdSet';
   account: AdAccount;
   accountId: Scalars['ID']['output'];
+  /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
+  activities: AdActivityConnection;
   adlabels?: Maybe<Array<AdLabel>>;
   /** Its ads; without effectiveStatus, those neither DELETED nor ARCHIVED. */
   ads: AdConnection;
@@ -394,6 +480,22 @@ export type AdSet = Node & {
   useNewAppClick?: Maybe<Scalars['Boolean']['output']>;
   valueRuleSetId?: Maybe<Scalars['ID']['output']>;
   valueRulesApplied?: Maybe<Scalars['Boolean']['output']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
+ */
+export type AdSetActivitiesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Array<ActivityCategory>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -793,6 +895,8 @@ export type BudgetSource =
 export type Campaign = Node & {
   __typename?: 'Campaign';
   account: AdAccount;
+  /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
+  activities: AdActivityConnection;
   adSets: AdSetConnection;
   ads: AdConnection;
   bidStrategy?: Maybe<BidStrategy>;
@@ -814,6 +918,21 @@ export type Campaign = Node & {
   status: ObjectStatus;
   stopTime?: Maybe<Scalars['DateTime']['output']>;
   updatedTime: Scalars['DateTime']['output'];
+};
+
+
+/**
+ * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
+ * Amounts are whole numbers in the account currency's minor unit; null when not set.
+ */
+export type CampaignActivitiesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Array<ActivityCategory>>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  since?: InputMaybe<Scalars['DateTime']['input']>;
+  until?: InputMaybe<Scalars['DateTime']['input']>;
 };
 
 
@@ -3303,11 +3422,17 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
 export type ResolversTypes = ResolversObject<{
   ActionStat: ResolverTypeWrapper<ActionStat>;
   ActionValue: ResolverTypeWrapper<ActionValue>;
+  ActivityActorKind: null;
+  ActivityCategory: ActivityCategory;
+  ActivityObjectType: ActivityObjectType;
   Actor: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['Actor']>;
   Ad: ResolverTypeWrapper<AdRecord>;
   AdAccount: ResolverTypeWrapper<AdAccountRecord>;
   AdAccountConnection: ResolverTypeWrapper<ConnectionModel>;
   AdAccountEdge: ResolverTypeWrapper<EdgeModel>;
+  AdActivity: ResolverTypeWrapper<ActivityRecord>;
+  AdActivityConnection: ResolverTypeWrapper<ConnectionModel>;
+  AdActivityEdge: ResolverTypeWrapper<Omit<AdActivityEdge, 'node'> & { node: ResolversTypes['AdActivity'] }>;
   AdConnection: ResolverTypeWrapper<ConnectionModel>;
   AdEdge: ResolverTypeWrapper<EdgeModel>;
   AdLabel: ResolverTypeWrapper<AdLabel>;
@@ -3510,6 +3635,9 @@ export type ResolversParentTypes = ResolversObject<{
   AdAccount: AdAccountRecord;
   AdAccountConnection: ConnectionModel;
   AdAccountEdge: EdgeModel;
+  AdActivity: ActivityRecord;
+  AdActivityConnection: ConnectionModel;
+  AdActivityEdge: Omit<AdActivityEdge, 'node'> & { node: ResolversParentTypes['AdActivity'] };
   AdConnection: ConnectionModel;
   AdEdge: EdgeModel;
   AdLabel: AdLabel;
@@ -3661,6 +3789,8 @@ export type ActionValueResolvers<ContextType = RequestContext, ParentType extend
   value?: Resolver<ResolversTypes['Money'], ParentType, ContextType>;
 }>;
 
+export type ActivityActorKindResolvers = { API_CLIENT: 'api_client', JOB: 'job', SYSTEM: 'system', USER: 'user' };
+
 export type ActorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Actor'] = ResolversParentTypes['Actor']> = ResolversObject<{
   __resolveType?: TypeResolveFn<'Page' | 'Person', ParentType, ContextType>;
 }>;
@@ -3684,6 +3814,7 @@ export type AdResolvers<ContextType = RequestContext, ParentType extends Resolve
 export type AdAccountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdAccount'] = ResolversParentTypes['AdAccount']> = ResolversObject<{
   accountStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   actId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdAccountActivitiesArgs>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<AdAccountAdSetsArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdAccountAdsArgs>>;
   amountSpent?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
@@ -3717,6 +3848,34 @@ export type AdAccountConnectionResolvers<ContextType = RequestContext, ParentTyp
 export type AdAccountEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdAccountEdge'] = ResolversParentTypes['AdAccountEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
+}>;
+
+export type AdActivityResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdActivity'] = ResolversParentTypes['AdActivity']> = ResolversObject<{
+  actorId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  actorKind?: Resolver<ResolversTypes['ActivityActorKind'], ParentType, ContextType>;
+  actorName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  applicationName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  category?: Resolver<ResolversTypes['ActivityCategory'], ParentType, ContextType>;
+  eventTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  eventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  extraData?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  objectName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  objectType?: Resolver<ResolversTypes['ActivityObjectType'], ParentType, ContextType>;
+  translatedEventType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
+export type AdActivityConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdActivityConnection'] = ResolversParentTypes['AdActivityConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AdActivityEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AdActivity']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AdActivityEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdActivityEdge'] = ResolversParentTypes['AdActivityEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AdActivity'], ParentType, ContextType>;
 }>;
 
 export type AdConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdConnection'] = ResolversParentTypes['AdConnection']> = ResolversObject<{
@@ -3756,6 +3915,7 @@ export type AdRecommendationResolvers<ContextType = RequestContext, ParentType e
 export type AdSetResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSet'] = ResolversParentTypes['AdSet']> = ResolversObject<{
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdSetActivitiesArgs>>;
   adlabels?: Resolver<Maybe<Array<ResolversTypes['AdLabel']>>, ParentType, ContextType>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdSetAdsArgs>>;
   adsetSchedule?: Resolver<Maybe<Array<ResolversTypes['AdSetScheduleEntry']>>, ParentType, ContextType>;
@@ -3998,6 +4158,7 @@ export interface BigIntScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
 
 export type CampaignResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Campaign'] = ResolversParentTypes['Campaign']> = ResolversObject<{
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
+  activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<CampaignActivitiesArgs>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<CampaignAdSetsArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<CampaignAdsArgs>>;
   bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
@@ -4733,11 +4894,15 @@ export type UserStatusResolvers = { ACTIVE: 'active', DORMANT: 'dormant', SUSPEN
 export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   ActionStat?: ActionStatResolvers<ContextType>;
   ActionValue?: ActionValueResolvers<ContextType>;
+  ActivityActorKind?: ActivityActorKindResolvers;
   Actor?: ActorResolvers<ContextType>;
   Ad?: AdResolvers<ContextType>;
   AdAccount?: AdAccountResolvers<ContextType>;
   AdAccountConnection?: AdAccountConnectionResolvers<ContextType>;
   AdAccountEdge?: AdAccountEdgeResolvers<ContextType>;
+  AdActivity?: AdActivityResolvers<ContextType>;
+  AdActivityConnection?: AdActivityConnectionResolvers<ContextType>;
+  AdActivityEdge?: AdActivityEdgeResolvers<ContextType>;
   AdConnection?: AdConnectionResolvers<ContextType>;
   AdEdge?: AdEdgeResolvers<ContextType>;
   AdLabel?: AdLabelResolvers<ContextType>;

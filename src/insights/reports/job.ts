@@ -22,7 +22,7 @@ export const insightsReportJobs: JobKind<ReportRunRecord> = {
   async run(deps: AppDeps, run: ReportRunRecord, lease: Lease, log: Logger) {
     const viewer = await restorePrincipal(deps, run.principal);
     if (!viewer) throw new DomainError('FORBIDDEN', 'The user or API client that asked for this report can no longer act', { graph: { code: 200 } });
-    const ctx = createRequestContext(deps, { requestId: `report-${run.id}`, viewer, log });
+    const ctx = createRequestContext(deps, { requestId: `report-${run.id}`, viewer, log, origin: { application: 'Insights reports' } });
     await lease.renew({ status: 'RUNNING', percent: COMPUTING_PERCENT });
     const rows = await allInsights(ctx, { kind: run.targetKind, id: run.targetId }, run.query);
     const span = reportSpan(run.query, rows);
