@@ -3,6 +3,7 @@ import { timeNow, type RequestContext } from '../context/index.ts';
 import type { RawCondition } from '../db/conditions.ts';
 import { defineTable } from '../db/rows.ts';
 import type { Sweeper } from '../jobs/index.ts';
+import { displayName, type UserRecord } from '../identity/store.ts';
 import type { ActivityCategory, ActivityEvent, ActivityObjectType } from './rules/activity-events.ts';
 
 /**
@@ -127,8 +128,8 @@ async function lookUpActor(ctx: RequestContext, q: Knex): Promise<Actor> {
   const viewer = ctx.viewer;
   let actor: Actor;
   if (viewer.kind === 'user') {
-    const user = (await q('users').where({ id: viewer.userId }).first('name', 'username')) as { name?: string; username?: string } | undefined;
-    actor = { kind: 'user', id: viewer.userId, name: user?.name || user?.username || viewer.userId };
+    const user = (await q('users').where({ id: viewer.userId }).first('name', 'username')) as Pick<UserRecord, 'name' | 'username'> | undefined;
+    actor = { kind: 'user', id: viewer.userId, name: user ? displayName(user) : viewer.userId };
   } else if (viewer.kind === 'client') {
     const client = (await q('api_clients').where({ id: viewer.apiClientId }).first('client_name')) as { client_name?: string } | undefined;
     actor = { kind: 'api_client', id: viewer.apiClientId, name: client?.client_name || viewer.clientId };

@@ -1,5 +1,4 @@
 import { timeNow, type RequestContext } from '../context/index.ts';
-import { readable } from '../authz/guards.ts';
 import { notFound } from '../errors/index.ts';
 import { paramError } from '../graph-api/params.ts';
 import { recentAccountDelivery } from '../insights/delivery.ts';
@@ -17,9 +16,8 @@ import {
 import { OPTIMIZATION_GOALS } from './rules/enums.ts';
 import { MESSAGING_DESTINATIONS } from './rules/objectives.ts';
 import { geoViolations, targetingShapeViolations } from './rules/targeting.ts';
-import { audienceIdsNamed } from './rules/targeting-sentences.ts';
 import { violationError, type Violation } from './rules/violations.ts';
-import { findAdAccount } from './service.ts';
+import { audiencesNamedIn, findAdAccount } from './service.ts';
 import type { AdAccountRecord, AdSetRecord } from './store.ts';
 
 /**
@@ -69,8 +67,6 @@ export interface MessageDeliveryEstimateRecord {
 const DEFAULT_CPM_USD = 7;
 /** How far a cost or a count may stray from its estimate either way (the audience's range is the model's own). */
 const SPREAD = 0.25;
-/** Conversations are what messaging ad sets optimize for. */
-const CONVERSATION_EVENT = { kind: 'action', actionType: 'onsite_conversion.messaging_conversation_started_7d' } as const;
 
 function defaultCpm(ctx: RequestContext, currency: string): number {
   const rate = ctx.config.adSets.budgets.rates[currency as CurrencyCode] ?? 1;
@@ -79,14 +75,8 @@ function defaultCpm(ctx: RequestContext, currency: string): number {
 
 /** The custom audiences the targeting names, as far as the caller may read them (others count at the model's default). */
 async function audiencesOf(ctx: RequestContext, organizationId: string, targeting: unknown): Promise<Map<string, AudienceFacts>> {
-  const ids = audienceIdsNamed(targeting).filter((id) => /^[1-9][0-9]{0,18}$/.test(id));
-  const records = await Promise.all(ids.map((id) => ctx.loaders.ads.customAudienceById.load(id)));
-  const facts = new Map<string, AudienceFacts>();
-  for (const record of records) {
-    const shown = readable(ctx, 'custom_audience', record);
-    if (shown && shown.organizationId === organizationId) facts.set(shown.id, { subtype: shown.subtype, lookalikeSpec: shown.lookalikeSpec });
-  }
-  return facts;
+  const audiences = await audiencesNamedIn(ctx, organizationId, targeting);
+  return new Map(audiences.map((audience) => [audience.id, { subtype: audience.subtype, lookalikeSpec: audience.lookalikeSpec }]));
 }
 
 /** A targeting a caller sent (not an ad set's, which its writes checked): refused as an ad set write would refuse it, under `param`. */
@@ -193,14 +183,9 @@ export async function adSetMessageDeliveryEstimate(ctx: RequestContext, adSet: A
       `A message delivery estimate is for ad sets whose destination_type opens a conversation (${MESSAGING_DESTINATIONS.join(', ')}); this one's is ${adSet.destinationType ?? 'not set'}`,
     );
   }
+  // Priced as the ad set's own estimate would be if it optimized for conversations started.
   const account = await accountOfAdSet(ctx, adSet);
-  const [audiences, recent, dailyBudget] = await Promise.all([
-    audiencesOf(ctx, account.organizationId, adSet.targeting),
-    recentAccountDelivery(ctx, account),
-    dailyBudgetOf(ctx, adSet),
-  ]);
-  const audience = estimateAudience(adSet.targeting, audiences);
-  const rates = deliveryRates(recent, CONVERSATION_EVENT, defaultCpm(ctx, account.currency));
+  const { audience, rates, dailyBudget } = await estimate(ctx, adSet.id, account, adSet.targeting, 'CONVERSATIONS', null, await dailyBudgetOf(ctx, adSet));
   // Cost per conversation: a thousand impressions' price over the conversations they start.
   const cost = rates.resultsPerImpression > 0 ? Math.round(rates.cpm / (1000 * rates.resultsPerImpression)) : 0;
   const delivery = cost > 0 ? Math.floor(dailyBudget / cost) : 0;

@@ -16,6 +16,7 @@ import {
   type AdSetRecord,
   type AsyncRequestSetRecord,
   type CampaignRecord,
+  type CustomAudienceRecord,
   type ObjectStatus,
 } from './store.ts';
 
@@ -115,14 +116,21 @@ export async function adSetRecommendations(ctx: RequestContext, adSet: AdSetReco
  * caller may read them (another's sees their ids, as it would reading the targeting itself).
  */
 export async function adSetTargetingSentences(ctx: RequestContext, adSet: AdSetRecord): Promise<TargetingSentenceLine[]> {
-  const ids = audienceIdsNamed(adSet.targeting).filter((id) => /^[1-9][0-9]{0,18}$/.test(id));
+  const audiences = await audiencesNamedIn(ctx, adSet.organizationId, adSet.targeting);
+  return targetingSentences(adSet.targeting, { audiences: new Map(audiences.map((audience) => [audience.id, audience.name])) });
+}
+
+/**
+ * The custom audiences a targeting names that the caller may read, of the organization the targeting is for
+ * (stored targeting is JSON: an id of another organization's audience, or of none, is left out).
+ */
+export async function audiencesNamedIn(ctx: RequestContext, organizationId: string, targeting: unknown): Promise<CustomAudienceRecord[]> {
+  const ids = audienceIdsNamed(targeting).filter((id) => /^[1-9][0-9]{0,18}$/.test(id));
   const records = await Promise.all(ids.map((id) => loaders(ctx).customAudienceById.load(id)));
-  const audiences = new Map<string, string>();
-  for (const record of records) {
+  return records.filter((record): record is CustomAudienceRecord => {
     const shown = readable(ctx, 'custom_audience', record);
-    if (shown && shown.organizationId === adSet.organizationId) audiences.set(shown.id, shown.name);
-  }
-  return targetingSentences(adSet.targeting, { audiences });
+    return shown !== null && shown.organizationId === organizationId;
+  });
 }
 
 /** A request set's progress: its requests counted by status. */
