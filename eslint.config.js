@@ -96,6 +96,8 @@ export default tseslint.config(
               'DeliveryEstimate',
               'DailyOutcome',
               'MessageDeliveryEstimate',
+              'AdStudyResults',
+              'AdStudyComparison',
               // An ad set's nested specs (issue 20): values inside it, with no identity of their own.
               'Targeting',
               'GeoLocations',

@@ -13,6 +13,7 @@ import * as insights from './20261126000100_insights.ts';
 import * as insightReportRuns from './20261126000200_insight_report_runs.ts';
 import * as deliveryState from './20261126000300_delivery_state.ts';
 import * as activities from './20261126000400_activities.ts';
+import * as adStudies from './20261126000500_ad_studies.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -33,6 +34,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126000200_insight_report_runs': insightReportRuns,
   '20261126000300_delivery_state': deliveryState,
   '20261126000400_activities': activities,
+  '20261126000500_ad_studies': adStudies,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

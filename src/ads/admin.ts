@@ -131,6 +131,8 @@ const TYPE_NAMES: Record<GraphObjectType, string> = {
   async_request: 'an async request',
   async_request_set: 'an async request set',
   insights_report_run: 'an insights report run',
+  ad_study: 'an ad study',
+  ad_study_cell: 'an ad study cell',
   page: 'a page',
   post: 'a post',
   comment: 'a comment',

@@ -2,6 +2,7 @@ import type { RequestContext } from '../context/index.ts';
 import type { GraphObjectType } from '../db/ids.ts';
 import { isNumericId, isUuid } from '../db/ids.ts';
 import * as ads from '../ads/service.ts';
+import * as studies from '../ads/studies.ts';
 import * as comments from '../comments/service.ts';
 import * as reports from '../insights/reports/service.ts';
 import * as identity from '../identity/service.ts';
@@ -41,6 +42,9 @@ export const RESOURCE_TYPE_OF: Record<ObjectKind, ResourceType> = {
   async_request: 'ad_set',
   // A report run holds its ad account's statistics: read as the account is.
   insights_report_run: 'ad_account',
+  // A study splits campaigns' and ad sets' audiences: authorized as campaigns are.
+  ad_study: 'campaign',
+  ad_study_cell: 'campaign',
 };
 
 const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'organization_member' | 'comment'>, OwnedFinder> = {
@@ -56,6 +60,8 @@ const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'org
   async_request_set: ads.findAsyncRequestSet,
   async_request: ads.findAsyncRequest,
   insights_report_run: reports.findReportRun,
+  ad_study: studies.findAdStudy,
+  ad_study_cell: studies.findAdStudyCell,
 };
 
 const owned = (kind: ObjectKind, record: { organizationId: string } | null): FoundObject | null =>

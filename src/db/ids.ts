@@ -10,6 +10,8 @@ export type GraphObjectType =
   | 'async_request'
   | 'async_request_set'
   | 'insights_report_run'
+  | 'ad_study'
+  | 'ad_study_cell'
   | 'page'
   | 'group'
   | 'post'

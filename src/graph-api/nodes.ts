@@ -15,6 +15,7 @@ import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
 import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, type FilterReader } from './edge-filters.ts';
 import type { ActivityRecord } from '../ads/activities.ts';
+import { cellsOf, studyEdges, studyResults, type AdStudyCellRecord, type AdStudyRecord } from '../ads/studies.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../ads/estimates.ts';
 import { REPORT_RUN } from './report-runs.ts';
 import type { ReportRunRecord } from '../insights/reports/store.ts';
@@ -85,6 +86,8 @@ export type NodeName =
   | 'AdReportRun'
   | 'TargetingSentenceLine'
   | 'AdActivity'
+  | 'AdStudy'
+  | 'AdStudyCell'
   | 'AdCampaignDeliveryEstimate'
   | 'AdAccountReachEstimate'
   | 'MessageDeliveryEstimate'
@@ -107,6 +110,8 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   AdReportRun: ReportRunRecord;
   TargetingSentenceLine: TargetingSentencesRecord;
   AdActivity: ActivityRecord;
+  AdStudy: AdStudyRecord;
+  AdStudyCell: AdStudyCellRecord;
   AdCampaignDeliveryEstimate: DeliveryEstimateRecord;
   AdAccountReachEstimate: DeliveryEstimateRecord;
   MessageDeliveryEstimate: MessageDeliveryEstimateRecord;
@@ -166,6 +171,7 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     delivery_estimate: { node: 'AdCampaignDeliveryEstimate', edge: accountEdges.delivery_estimate, filter: estimateRequest },
     reachestimate: { node: 'AdAccountReachEstimate', edge: accountEdges.reachestimate, filter: estimateRequest },
     activities: { node: 'AdActivity', edge: accountEdges.activities, filter: activityFilter },
+    ad_studies: { node: 'AdStudy', edge: studyEdges.ofAccount },
   },
 };
 
@@ -186,6 +192,7 @@ const CAMPAIGN: GraphNode<CampaignRecord> = {
     adsets: edge('AdSet', campaignEdges.adsets),
     ads: edge('Ad', campaignEdges.ads),
     activities: { node: 'AdActivity', edge: campaignEdges.activities, filter: activityFilter },
+    ad_studies: { node: 'AdStudy', edge: studyEdges.ofCampaign },
   },
 };
 
@@ -247,6 +254,7 @@ const AD_SET: GraphNode<AdSetRecord> = {
     delivery_estimate: { node: 'AdCampaignDeliveryEstimate', edge: adSetEdges.delivery_estimate, filter: estimateRequest },
     message_delivery_estimate: { node: 'MessageDeliveryEstimate', edge: adSetEdges.message_delivery_estimate },
     activities: { node: 'AdActivity', edge: adSetEdges.activities, filter: activityFilter },
+    ad_studies: { node: 'AdStudy', edge: studyEdges.ofAdSet },
   },
 };
 
@@ -318,6 +326,57 @@ function inAccountTime(time: Date, timeZone: string): string {
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('month')}/${part('day')}/${part('year')} at ${part('hour')}:${part('minute')} ${part('dayPeriod')}`;
 }
+
+/** A split test (the SDK's AdStudy); `results` compares its cells so far (src/ads/studies.ts). */
+const AD_STUDY: GraphNode<AdStudyRecord> = {
+  name: 'AdStudy',
+  id: (study) => study.id,
+  accountId: (study) => study.accountId,
+  fields: {
+    id: plain((study) => study.id),
+    name: plain((study) => study.name),
+    description: plain((study) => study.description),
+    type: plain((study) => study.type),
+    start_time: { kind: 'date', get: (study) => study.startTime },
+    end_time: { kind: 'date', get: (study) => study.endTime },
+    created_time: { kind: 'date', get: (study) => study.createdTime },
+    updated_time: { kind: 'date', get: (study) => study.updatedTime },
+    created_by: plain((study) => study.createdBy),
+    results: plain(async (study, ctx) => {
+      const results = await studyResults(ctx, study);
+      return {
+        since: results.since,
+        until: results.until,
+        best_cell: results.bestCell,
+        cells: results.cells.map((cell) => ({
+          cell_name: cell.cellName,
+          impressions: cell.impressions,
+          spend: cell.spend,
+          results: cell.results,
+          cost_per_result: cell.costPerResult,
+          result_rate: cell.resultRate,
+          versus_best: cell.versusBest && { z: cell.versusBest.z, p_value: cell.versusBest.pValue, significant: cell.versusBest.significant },
+        })),
+      };
+    }),
+  },
+  edges: { cells: { node: 'AdStudyCell', edge: studyEdges.cells } },
+};
+
+/** A study's cell (the SDK's AdStudyCell): its share and how many objects it names. */
+const AD_STUDY_CELL: GraphNode<AdStudyCellRecord> = {
+  name: 'AdStudyCell',
+  id: (cell) => cell.id,
+  fields: {
+    id: plain((cell) => cell.id),
+    name: plain((cell) => cell.name),
+    treatment_percentage: plain((cell) => cell.treatmentPercentage),
+    ad_entities_count: plain(async (cell, ctx) => (await cellsOf(ctx.db, cell.studyId)).find((c) => c.id === cell.id)!.adSetIds.length),
+    adsets: plain(async (cell, ctx) => (await cellsOf(ctx.db, cell.studyId)).find((c) => c.id === cell.id)!.adSetIds),
+    campaigns: plain(async (cell, ctx) => (await cellsOf(ctx.db, cell.studyId)).find((c) => c.id === cell.id)!.campaignIds),
+  },
+  edges: {},
+};
 
 /** A change history entry (the SDK's AdActivity); extra_data is JSON text, as the platform prints it. */
 const ACTIVITY: GraphNode<ActivityRecord> = {
@@ -532,6 +591,8 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdReportRun: REPORT_RUN,
   TargetingSentenceLine: TARGETING_SENTENCE_LINE,
   AdActivity: ACTIVITY,
+  AdStudy: AD_STUDY,
+  AdStudyCell: AD_STUDY_CELL,
   AdCampaignDeliveryEstimate: DELIVERY_ESTIMATE,
   AdAccountReachEstimate: REACH_ESTIMATE,
   MessageDeliveryEstimate: MESSAGE_DELIVERY_ESTIMATE,
@@ -554,5 +615,7 @@ export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   async_request_set: 'AdAsyncRequestSet',
   async_request: 'AdAsyncRequest',
   insights_report_run: 'AdReportRun',
+  ad_study: 'AdStudy',
+  ad_study_cell: 'AdStudyCell',
   comment: 'Comment',
 };

@@ -13,6 +13,7 @@ import { refuseExecutionOptions } from '../ads/writes/common.ts';
 import { postReportRun } from './report-runs.ts';
 import type { Params } from './params.ts';
 import type { NodeName, NodeRecords } from './nodes.ts';
+import { createAdStudy } from '../ads/studies.ts';
 
 /** The writes a Graph node type of records T accepts: update (POST /<id>), delete (DELETE /<id>), create (POST /<id>/<edge>). */
 export interface NodeWrites<T> {
@@ -54,6 +55,7 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
       customconversions: (ctx, account, params) => created(audiences.createCustomConversion(ctx, account.id, params)),
       async_batch_requests: (ctx, account, params) => created(createAsyncBatch(ctx, account.id, params)),
       insights: (ctx, account, params) => postReportRun(ctx, { kind: 'account', id: account.id }, params),
+      ad_studies: (ctx, account, params) => created(createAdStudy(ctx, account.id, params)),
     },
   },
   Campaign: {

@@ -24,6 +24,8 @@ const TYPENAME: Record<ObjectKind, string> = {
   async_request_set: 'AsyncRequestSet',
   async_request: 'AsyncRequest',
   insights_report_run: 'InsightsReport',
+  ad_study: 'AdStudy',
+  ad_study_cell: 'AdStudyCell',
 };
 
 /** Any object by its global id, or null when it does not exist or the caller may not see it. */

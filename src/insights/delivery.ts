@@ -135,6 +135,10 @@ export async function learningStageInfo(ctx: RequestContext, adSet: AdSetRecord)
   };
 }
 
+/** What an object delivered over some days (its rollup at its level, no breakdown): totals of a study's cell. */
+export const objectDelivery = (ctx: RequestContext, level: InsightsLevel, objectId: string, days: DayRange): Promise<RecentDelivery> =>
+  ctx.loaders.delivery.totals.load(keyOf(level, objectId, days));
+
 /** What the account delivered in its last 28 complete days (its own time zone, to yesterday): what estimates price from. */
 export async function recentAccountDelivery(ctx: RequestContext, account: AdAccountRecord): Promise<RecentDelivery> {
   const days = presetRange('last_28d', todayIn(account.timezoneName, timeNow(ctx)), null)!;

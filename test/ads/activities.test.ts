@@ -34,12 +34,9 @@ beforeAll(async () => {
   server = await startTestServer({ ASYNC_POLL_MS: '50' });
   const world = worldBuilder(server.deps);
   graph = graphClient(server);
-  const org = await world.organization();
-  const user = await world.user({ organizationId: org.id, role: 'advertiser' });
-  token = user.token;
-  userName = user.user.name || user.user.username;
-  outsiderToken = (await world.user({ organizationId: (await world.organization()).id, role: 'advertiser' })).token;
-  account = await world.adAccount(org.id);
+  const setup = await world.advertiserWithAccount();
+  ({ token, outsiderToken, account } = setup);
+  userName = setup.advertiser.user.name || setup.advertiser.user.username;
   [campaign] = (await world.campaigns(account, 1)) as [CampaignRecord];
   restoreSdk = pointSdkAt(server.url, token);
 });

@@ -39,10 +39,7 @@ beforeAll(async () => {
   server = await startTestServer();
   const world = worldBuilder(server.deps);
   graph = graphClient(server);
-  const org = await world.organization();
-  token = (await world.user({ organizationId: org.id, role: 'advertiser' })).token;
-  outsiderToken = (await world.user({ organizationId: (await world.organization()).id, role: 'advertiser' })).token;
-  account = await world.adAccount(org.id);
+  ({ token, outsiderToken, account } = await world.advertiserWithAccount());
   const [campaign] = await world.campaigns(account, 1);
   [adSet, messaging] = (await world.adSets(campaign!, 2, (i) =>
     i === 0

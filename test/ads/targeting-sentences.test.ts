@@ -34,10 +34,9 @@ beforeAll(async () => {
   server = await startTestServer();
   const world = worldBuilder(server.deps);
   graph = graphClient(server);
-  const org = await world.organization();
-  token = (await world.user({ organizationId: org.id, role: 'advertiser' })).token;
-  outsiderToken = (await world.user({ organizationId: (await world.organization()).id, role: 'advertiser' })).token;
-  const account = await world.adAccount(org.id);
+  const setup = await world.advertiserWithAccount();
+  ({ token, outsiderToken } = setup);
+  const account = setup.account;
   const [campaign] = await world.campaigns(account, 1);
   audience = await world.audience(account);
   await server.deps.db('custom_audiences').where({ id: audience.id }).update({ name: 'Hikers EU' });

@@ -120,6 +120,7 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
     `${s.act}/async_batch_requests`,
     { name: 'Copies', adbatch: [{ relative_url: `${s.adSet.id}/copies`, body: 'deep_copy=false' }] },
   ],
+  'POST /<AdAccount>/ad_studies': async (s) => [`${s.act}/ad_studies`, { name: 'Study' }],
   'POST /<AdAccount>/insights': async (s) => [`${s.act}/insights`, { fields: 'impressions' }],
   'POST /<Campaign>/insights': async (s) => [`${s.campaign.id}/insights`, { fields: 'impressions' }],
   'POST /<AdSet>/insights': async (s) => [`${s.adSet.id}/insights`, { fields: 'impressions' }],

@@ -289,6 +289,30 @@ describe('ad sets', () => {
     expect(await edgeIds(`${source!.id}/copies`)).toEqual([answer.copied_adset_id]);
   });
 
+  writeTest('POST /<AdAccount>/ad_studies', 'answers {id}; the study reads back with its cells, on the ad sets it tests', async () => {
+    const { act, adSets } = await scene({ adSets: 2 });
+    const now = Math.floor(Date.now() / 1000);
+    const created = await ok(
+      post(`${act}/ad_studies`, {
+        name: 'Split',
+        start_time: now,
+        end_time: now + 14 * 86_400,
+        cells: [
+          { name: 'First', treatment_percentage: 25, adsets: [adSets[0]!.id] },
+          { name: 'Second', treatment_percentage: 75, adsets: [adSets[1]!.id] },
+        ],
+      }),
+    );
+    expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
+    expect(await read(created.id, 'name,type')).toEqual({ id: created.id, name: 'Split', type: 'SPLIT_TEST' });
+    const cells = await ok(graph.get(`${created.id}/cells`, tokens.advertiser, { fields: 'name,treatment_percentage' }));
+    expect(cells.data.map((cell: { name: string; treatment_percentage: number }) => [cell.name, cell.treatment_percentage])).toEqual([
+      ['First', 25],
+      ['Second', 75],
+    ]);
+    expect(await edgeIds(`${adSets[1]!.id}/ad_studies`)).toEqual([created.id]);
+  });
+
   writeTest('POST /<AdAccount>/async_batch_requests', 'answers {id}; the request set and its one request read back, waiting for the runner', async () => {
     const {
       act,

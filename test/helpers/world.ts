@@ -49,6 +49,16 @@ export function worldBuilder(deps: AppDeps) {
       const [campaign] = await this.campaigns(account, 1);
       return { org, token, account, campaign: campaign! };
     },
+    /**
+     * An organization's advertiser and its ad account, and an advertiser of another organization: where tests of
+     * what an account's objects answer, and of what another organization is refused, start.
+     */
+    async advertiserWithAccount() {
+      const org = await createOrganization(deps, unique('Org '));
+      const advertiser = await this.user({ organizationId: org.id, role: 'advertiser' });
+      const outsider = await this.user({ organizationId: (await createOrganization(deps, unique('Org '))).id, role: 'advertiser' });
+      return { org, advertiser, token: advertiser.token, outsiderToken: outsider.token, account: await this.adAccount(org.id) };
+    },
     async adAccount(organizationId: string, fields: Partial<AdAccountRecord> = {}) {
       const [account] = await deps.db.transaction((trx) =>
         insertObjects<AdAccountRecord>(trx, 'ad_account', adAccounts, [

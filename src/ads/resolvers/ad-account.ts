@@ -4,6 +4,7 @@ import { must } from '../../graphql/helpers.ts';
 import { accountEdges } from '../edges.ts';
 import { activityFilter } from './activities.ts';
 import * as delivery from '../../insights/delivery.ts';
+import { studyEdges } from '../studies.ts';
 
 export const adAccountResolvers: AdAccountResolvers = {
   actId: (account) => `act_${account.id}`,
@@ -14,6 +15,7 @@ export const adAccountResolvers: AdAccountResolvers = {
   adSets: (account, { effectiveStatus, status, ...args }, ctx) =>
     edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status })),
   ads: (account, { effectiveStatus, ...args }, ctx) => edgeConnection(accountEdges.ads, ctx, account, args, statusFilter({ effectiveStatus })),
+  adStudies: (account, args, ctx) => edgeConnection(studyEdges.ofAccount, ctx, account, args),
   activities: (account, { since, until, category, ...args }, ctx) =>
     edgeConnection(accountEdges.activities, ctx, account, args, activityFilter({ since, until, category })),
   customAudiences: (account, args, ctx) => edgeConnection(accountEdges.customaudiences, ctx, account, args),

@@ -9,6 +9,7 @@ import type { BillingEvent } from '../../graphql/__generated__/resolvers-types.t
 import { adSetDeliveryEstimate, adSetMessageDeliveryEstimate } from '../estimates.ts';
 import { estimateRequestOf } from './estimates.ts';
 import { activityFilter } from './activities.ts';
+import { studyEdges } from '../studies.ts';
 
 /** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
 export const adSetResolvers: AdSetResolvers = {
@@ -42,6 +43,7 @@ export const adSetResolvers: AdSetResolvers = {
   // Stored values outside the enums (rows written before the rules) read as null rather than failing the query.
   bidStrategy: (adSet) => adSet.bidStrategy as never,
   ads: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus })),
+  adStudies: (adSet, args, ctx) => edgeConnection(studyEdges.ofAdSet, ctx, adSet, args),
   activities: (adSet, { since, until, category, ...args }, ctx) =>
     edgeConnection(adSetEdges.activities, ctx, adSet, args, activityFilter({ since, until, category })),
   copies: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus })),

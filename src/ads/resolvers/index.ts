@@ -13,6 +13,7 @@ import { adsMutations } from './mutations.ts';
 import { adsQueries } from './queries.ts';
 import { estimateResolvers } from './estimates.ts';
 import { activityResolvers } from './activities.ts';
+import { studyMutations, studyQueries, studyResolvers } from './studies.ts';
 
 export type { CopyResultModel } from './async-requests.ts';
 
@@ -22,8 +23,8 @@ export const adsResolvers: Resolvers = {
   AdObjectType: lowercaseEnum(AD_OBJECT_TYPES),
   PacingType: lowercaseEnum(PACING_TYPES),
   EstimateRatesSource: lowercaseEnum(RATE_SOURCES),
-  Query: adsQueries,
-  Mutation: adsMutations,
+  Query: { ...adsQueries, ...studyQueries },
+  Mutation: { ...adsMutations, ...studyMutations },
   AdAccount: adAccountResolvers,
   Campaign: campaignResolvers,
   AdSet: adSetResolvers,
@@ -35,6 +36,7 @@ export const adsResolvers: Resolvers = {
   AdSetCopyResult: copyResultResolvers,
   ...estimateResolvers,
   ...activityResolvers,
+  ...studyResolvers,
   AdSetViolation: { kind: (violation) => violation.kind ?? 'BAD_USER_INPUT' },
   AdAccountConnection: connectionFields,
   CampaignConnection: connectionFields,

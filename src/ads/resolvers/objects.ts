@@ -5,6 +5,7 @@ import { campaignEdges } from '../edges.ts';
 import { activityFilter } from './activities.ts';
 import * as ads from '../service.ts';
 import * as delivery from '../../insights/delivery.ts';
+import { studyEdges } from '../studies.ts';
 
 export const campaignResolvers: CampaignResolvers = {
   effectiveStatus: (campaign) => ads.campaignEffectiveStatus(campaign),
@@ -13,6 +14,7 @@ export const campaignResolvers: CampaignResolvers = {
   adSets: (campaign, { effectiveStatus, status, ...args }, ctx) =>
     edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status })),
   ads: (campaign, { effectiveStatus, ...args }, ctx) => edgeConnection(campaignEdges.ads, ctx, campaign, args, statusFilter({ effectiveStatus })),
+  adStudies: (campaign, args, ctx) => edgeConnection(studyEdges.ofCampaign, ctx, campaign, args),
   activities: (campaign, { since, until, category, ...args }, ctx) =>
     edgeConnection(campaignEdges.activities, ctx, campaign, args, activityFilter({ since, until, category })),
 };

@@ -10,6 +10,8 @@ import type { CopyResultModel } from '../../ads/resolvers/async-requests.ts';
 import type { AdObjectId as AdObjectIdModel } from '../../ads/writes/ad-set-copies.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../../ads/estimates.ts';
 import type { ActivityRecord } from '../../ads/activities.ts';
+import type { AdStudyRecord, AdStudyCellView, StudyResults } from '../../ads/studies.ts';
+import type { CellComparison } from '../../ads/rules/studies.ts';
 import type { ConnectionModel, EdgeModel } from '../connections.ts';
 import type { OutcomePoint } from '../../ads/rules/delivery-estimate.ts';
 import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord } from '../../comments/store.ts';
@@ -131,6 +133,8 @@ export type AdAccount = Node & {
   /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
   activities: AdActivityConnection;
   adSets: AdSetConnection;
+  /** The split tests it is in (itself, or through its campaign), newest first. */
+  adStudies: AdStudyConnection;
   ads: AdConnection;
   /** What its ads have spent, of all time (the statistics' total). */
   amountSpent: Scalars['BigInt']['output'];
@@ -176,6 +180,15 @@ export type AdAccountAdSetsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<ObjectStatus>>;
+};
+
+
+/** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
+export type AdAccountAdStudiesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -355,6 +368,8 @@ export type AdSet = Node & {
   accountId: Scalars['ID']['output'];
   /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
   activities: AdActivityConnection;
+  /** The split tests it is in (itself, or through its campaign), newest first. */
+  adStudies: AdStudyConnection;
   adlabels?: Maybe<Array<AdLabel>>;
   /** Its ads; without effectiveStatus, those neither DELETED nor ARCHIVED. */
   ads: AdConnection;
@@ -496,6 +511,19 @@ export type AdSetActivitiesArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   since?: InputMaybe<Scalars['DateTime']['input']>;
   until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
+ */
+export type AdSetAdStudiesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -651,6 +679,99 @@ export type AdSetViolation = {
   subcode?: Maybe<Scalars['Int']['output']>;
   userMessage?: Maybe<Scalars['String']['output']>;
   userTitle?: Maybe<Scalars['String']['output']>;
+};
+
+/**
+ * A split test of an ad account: over its window each cell reaches its share of the audience with the ad sets or
+ * campaigns it names, and results compares the cells. Same as /v24.0's ad studies.
+ */
+export type AdStudy = Node & {
+  __typename?: 'AdStudy';
+  cells: Array<AdStudyCell>;
+  createdTime: Scalars['DateTime']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  endTime: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** Each cell's delivery over the study's days so far, compared with the best cell. */
+  results: AdStudyResults;
+  startTime: Scalars['DateTime']['output'];
+  /** SPLIT_TEST: the only type the gateway runs. */
+  type: Scalars['String']['output'];
+  updatedTime: Scalars['DateTime']['output'];
+};
+
+/** One cell of a study: its share of the audience and the objects it names. */
+export type AdStudyCell = Node & {
+  __typename?: 'AdStudyCell';
+  /** The ad sets it names (the Graph API's adsets). */
+  adsets: Array<Scalars['ID']['output']>;
+  /** The campaigns it names. */
+  campaigns: Array<Scalars['ID']['output']>;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** 1 to 99; the cells' shares sum to 100. */
+  treatmentPercentage: Scalars['Int']['output'];
+};
+
+/** One cell to create; name defaults to Cell <n>. */
+export type AdStudyCellInput = {
+  adsets?: InputMaybe<Array<Scalars['ID']['input']>>;
+  campaigns?: InputMaybe<Array<Scalars['ID']['input']>>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  treatmentPercentage: Scalars['Int']['input'];
+};
+
+/** One cell's delivery: results are each ad set's optimization goal's events. */
+export type AdStudyCellResult = {
+  __typename?: 'AdStudyCellResult';
+  cellName: Scalars['String']['output'];
+  /** Minor units per result; null without results. */
+  costPerResult?: Maybe<Scalars['Float']['output']>;
+  impressions: Scalars['BigInt']['output'];
+  /** Results per impression; null without impressions. */
+  resultRate?: Maybe<Scalars['Float']['output']>;
+  results: Scalars['BigInt']['output'];
+  /** Minor units of the account currency. */
+  spend: Scalars['BigInt']['output'];
+  /** Against the best cell: a two-proportion z-test of results per impression; null for the best cell. */
+  versusBest?: Maybe<AdStudyComparison>;
+};
+
+/** A cell against the best one. */
+export type AdStudyComparison = {
+  __typename?: 'AdStudyComparison';
+  /** Two-sided. */
+  pValue: Scalars['Float']['output'];
+  /** pValue below 0.05. */
+  significant: Scalars['Boolean']['output'];
+  z: Scalars['Float']['output'];
+};
+
+export type AdStudyConnection = {
+  __typename?: 'AdStudyConnection';
+  edges: Array<AdStudyEdge>;
+  nodes: Array<AdStudy>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AdStudyEdge = {
+  __typename?: 'AdStudyEdge';
+  cursor: Scalars['String']['output'];
+  node: AdStudy;
+};
+
+/** A study's cells compared, over its days so far in the account's time zone. */
+export type AdStudyResults = {
+  __typename?: 'AdStudyResults';
+  /** The cell with the highest results per impression; null before any delivery. */
+  bestCell?: Maybe<Scalars['String']['output']>;
+  cells: Array<AdStudyCellResult>;
+  /** YYYY-MM-DD: the first day counted. */
+  since: Scalars['String']['output'];
+  /** YYYY-MM-DD: the last day counted (today while the study runs). */
+  until: Scalars['String']['output'];
 };
 
 /** Whom to invite into an organization, by e-mail address, and with what role. */
@@ -898,6 +1019,8 @@ export type Campaign = Node & {
   /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
   activities: AdActivityConnection;
   adSets: AdSetConnection;
+  /** The split tests it is in (itself, or through its campaign), newest first. */
+  adStudies: AdStudyConnection;
   ads: AdConnection;
   bidStrategy?: Maybe<BidStrategy>;
   /** What is left of its budget in the budget's period (today's spend against a daily budget, the spend since its start against a lifetime budget); 0 when its ad sets hold the budgets. */
@@ -947,6 +1070,18 @@ export type CampaignAdSetsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<ObjectStatus>>;
+};
+
+
+/**
+ * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
+ * Amounts are whole numbers in the account currency's minor unit; null when not set.
+ */
+export type CampaignAdStudiesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1256,6 +1391,20 @@ export type CreateAdSetInput = {
   useNewAppClick?: InputMaybe<Scalars['Boolean']['input']>;
   valueRuleSetId?: InputMaybe<Scalars['ID']['input']>;
   valueRulesApplied?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/**
+ * A split test to create: cells of one level each (ad sets, or campaigns), shares summing to 100, objects of the
+ * account that no other study overlapping these dates holds. Errors name the input's path.
+ */
+export type CreateAdStudyInput = {
+  cells: Array<AdStudyCellInput>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  endTime: Scalars['DateTime']['input'];
+  name: Scalars['String']['input'];
+  startTime: Scalars['DateTime']['input'];
+  /** SPLIT_TEST, the default. */
+  type?: InputMaybe<Scalars['String']['input']>;
 };
 
 /**
@@ -2207,6 +2356,8 @@ export type Mutation = {
   createAd: Ad;
   /** Creates an ad set in the account (act_<id> is accepted). validateAdSet checks the same input without writing. */
   createAdSet: AdSet;
+  /** A split test of the account (advertiser and above, or ads_management). Same as POST /v24.0/act_<id>/ad_studies. */
+  createAdStudy: AdStudy;
   /** Creates a campaign in the ad account (act_<id> is accepted). */
   createCampaign: Campaign;
   /** Creates a custom audience in the ad account (act_<id> is accepted). */
@@ -2310,6 +2461,12 @@ export type MutationCreateAdArgs = {
 export type MutationCreateAdSetArgs = {
   accountId: Scalars['ID']['input'];
   input: CreateAdSetInput;
+};
+
+
+export type MutationCreateAdStudyArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateAdStudyInput;
 };
 
 
@@ -2867,6 +3024,8 @@ export type Query = {
   adSet?: Maybe<AdSet>;
   /** The ad sets of one account; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
   adSets: AdSetConnection;
+  /** A split test by id; null when it does not exist or you may not see it. */
+  adStudy?: Maybe<AdStudy>;
   /** One asynchronous request (an item of AsyncRequestSet.requests); null when it does not exist or you may not see it. */
   asyncRequest?: Maybe<AsyncRequest>;
   /** An asynchronous request set (the id POST /act_<id>/async_batch_requests or copyAdSet(async: true) answered). */
@@ -2950,6 +3109,11 @@ export type QueryAdSetsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   status?: InputMaybe<Array<ObjectStatus>>;
+};
+
+
+export type QueryAdStudyArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -3402,6 +3566,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( AdRecord )
     | ( AdAccountRecord )
     | ( AdSetRecord )
+    | ( AdStudyRecord )
+    | ( AdStudyCellView )
     | ( ApiClientRecord )
     | ( AsyncRequestRecord )
     | ( AsyncRequestSetRecord )
@@ -3449,6 +3615,14 @@ export type ResolversTypes = ResolversObject<{
   AdSetScheduleEntryInput: AdSetScheduleEntryInput;
   AdSetValidation: ResolverTypeWrapper<Omit<AdSetValidation, 'violations'> & { violations: Array<ResolversTypes['AdSetViolation']> }>;
   AdSetViolation: ResolverTypeWrapper<Violation>;
+  AdStudy: ResolverTypeWrapper<AdStudyRecord>;
+  AdStudyCell: ResolverTypeWrapper<AdStudyCellView>;
+  AdStudyCellInput: AdStudyCellInput;
+  AdStudyCellResult: ResolverTypeWrapper<CellComparison>;
+  AdStudyComparison: ResolverTypeWrapper<AdStudyComparison>;
+  AdStudyConnection: ResolverTypeWrapper<ConnectionModel>;
+  AdStudyEdge: ResolverTypeWrapper<Omit<AdStudyEdge, 'node'> & { node: ResolversTypes['AdStudy'] }>;
+  AdStudyResults: ResolverTypeWrapper<StudyResults>;
   AddOrganizationMemberInput: AddOrganizationMemberInput;
   ApiClient: ResolverTypeWrapper<ApiClientRecord>;
   ApiClientConnection: ResolverTypeWrapper<ConnectionModel>;
@@ -3494,6 +3668,7 @@ export type ResolversTypes = ResolversObject<{
   CopyAdSetInput: CopyAdSetInput;
   CreateAdInput: CreateAdInput;
   CreateAdSetInput: CreateAdSetInput;
+  CreateAdStudyInput: CreateAdStudyInput;
   CreateCampaignInput: CreateCampaignInput;
   CreateCustomAudienceInput: CreateCustomAudienceInput;
   CreateCustomConversionInput: CreateCustomConversionInput;
@@ -3653,6 +3828,14 @@ export type ResolversParentTypes = ResolversObject<{
   AdSetScheduleEntryInput: AdSetScheduleEntryInput;
   AdSetValidation: Omit<AdSetValidation, 'violations'> & { violations: Array<ResolversParentTypes['AdSetViolation']> };
   AdSetViolation: Violation;
+  AdStudy: AdStudyRecord;
+  AdStudyCell: AdStudyCellView;
+  AdStudyCellInput: AdStudyCellInput;
+  AdStudyCellResult: CellComparison;
+  AdStudyComparison: AdStudyComparison;
+  AdStudyConnection: ConnectionModel;
+  AdStudyEdge: Omit<AdStudyEdge, 'node'> & { node: ResolversParentTypes['AdStudy'] };
+  AdStudyResults: StudyResults;
   AddOrganizationMemberInput: AddOrganizationMemberInput;
   ApiClient: ApiClientRecord;
   ApiClientConnection: ConnectionModel;
@@ -3688,6 +3871,7 @@ export type ResolversParentTypes = ResolversObject<{
   CopyAdSetInput: CopyAdSetInput;
   CreateAdInput: CreateAdInput;
   CreateAdSetInput: CreateAdSetInput;
+  CreateAdStudyInput: CreateAdStudyInput;
   CreateCampaignInput: CreateCampaignInput;
   CreateCustomAudienceInput: CreateCustomAudienceInput;
   CreateCustomConversionInput: CreateCustomConversionInput;
@@ -3816,6 +4000,7 @@ export type AdAccountResolvers<ContextType = RequestContext, ParentType extends 
   actId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdAccountActivitiesArgs>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<AdAccountAdSetsArgs>>;
+  adStudies?: Resolver<ResolversTypes['AdStudyConnection'], ParentType, ContextType, Partial<AdAccountAdStudiesArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdAccountAdsArgs>>;
   amountSpent?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
   asyncRequestSets?: Resolver<ResolversTypes['AsyncRequestSetConnection'], ParentType, ContextType, Partial<AdAccountAsyncRequestSetsArgs>>;
@@ -3916,6 +4101,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdSetActivitiesArgs>>;
+  adStudies?: Resolver<ResolversTypes['AdStudyConnection'], ParentType, ContextType, Partial<AdSetAdStudiesArgs>>;
   adlabels?: Resolver<Maybe<Array<ResolversTypes['AdLabel']>>, ParentType, ContextType>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdSetAdsArgs>>;
   adsetSchedule?: Resolver<Maybe<Array<ResolversTypes['AdSetScheduleEntry']>>, ParentType, ContextType>;
@@ -4052,6 +4238,64 @@ export type AdSetViolationResolvers<ContextType = RequestContext, ParentType ext
   userTitle?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 }>;
 
+export type AdStudyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdStudy'] = ResolversParentTypes['AdStudy']> = ResolversObject<{
+  cells?: Resolver<Array<ResolversTypes['AdStudyCell']>, ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  endTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  results?: Resolver<ResolversTypes['AdStudyResults'], ParentType, ContextType>;
+  startTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type AdStudyCellResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdStudyCell'] = ResolversParentTypes['AdStudyCell']> = ResolversObject<{
+  adsets?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  campaigns?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  treatmentPercentage?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type AdStudyCellResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdStudyCellResult'] = ResolversParentTypes['AdStudyCellResult']> = ResolversObject<{
+  cellName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  costPerResult?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  impressions?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  resultRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  results?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  spend?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
+  versusBest?: Resolver<Maybe<ResolversTypes['AdStudyComparison']>, ParentType, ContextType>;
+}>;
+
+export type AdStudyComparisonResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdStudyComparison'] = ResolversParentTypes['AdStudyComparison']> = ResolversObject<{
+  pValue?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  significant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  z?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+}>;
+
+export type AdStudyConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdStudyConnection'] = ResolversParentTypes['AdStudyConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AdStudyEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AdStudy']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AdStudyEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdStudyEdge'] = ResolversParentTypes['AdStudyEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AdStudy'], ParentType, ContextType>;
+}>;
+
+export type AdStudyResultsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdStudyResults'] = ResolversParentTypes['AdStudyResults']> = ResolversObject<{
+  bestCell?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  cells?: Resolver<Array<ResolversTypes['AdStudyCellResult']>, ParentType, ContextType>;
+  since?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  until?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
+
 export type ApiClientResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiClient'] = ResolversParentTypes['ApiClient']> = ResolversObject<{
   clientId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -4160,6 +4404,7 @@ export type CampaignResolvers<ContextType = RequestContext, ParentType extends R
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<CampaignActivitiesArgs>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<CampaignAdSetsArgs>>;
+  adStudies?: Resolver<ResolversTypes['AdStudyConnection'], ParentType, ContextType, Partial<CampaignAdStudiesArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<CampaignAdsArgs>>;
   bidStrategy?: Resolver<Maybe<ResolversTypes['BidStrategy']>, ParentType, ContextType>;
   budgetRemaining?: Resolver<ResolversTypes['BigInt'], ParentType, ContextType>;
@@ -4611,6 +4856,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   copyAdSet?: Resolver<ResolversTypes['AdSetCopyResult'], ParentType, ContextType, RequireFields<MutationCopyAdSetArgs, 'id'>>;
   createAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationCreateAdArgs, 'accountId' | 'input'>>;
   createAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationCreateAdSetArgs, 'accountId' | 'input'>>;
+  createAdStudy?: Resolver<ResolversTypes['AdStudy'], ParentType, ContextType, RequireFields<MutationCreateAdStudyArgs, 'accountId' | 'input'>>;
   createCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationCreateCampaignArgs, 'accountId' | 'input'>>;
   createCustomAudience?: Resolver<ResolversTypes['CustomAudience'], ParentType, ContextType, RequireFields<MutationCreateCustomAudienceArgs, 'accountId' | 'input'>>;
   createCustomConversion?: Resolver<ResolversTypes['CustomConversion'], ParentType, ContextType, RequireFields<MutationCreateCustomConversionArgs, 'accountId' | 'input'>>;
@@ -4641,7 +4887,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
 }>;
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'AdStudy' | 'AdStudyCell' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
 }>;
 
 export type OperationStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OperationStatus'] = ResolversParentTypes['OperationStatus']> = ResolversObject<{
@@ -4811,6 +5057,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adAccounts?: Resolver<ResolversTypes['AdAccountConnection'], ParentType, ContextType, Partial<QueryAdAccountsArgs>>;
   adSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType, RequireFields<QueryAdSetArgs, 'id'>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, RequireFields<QueryAdSetsArgs, 'accountId'>>;
+  adStudy?: Resolver<Maybe<ResolversTypes['AdStudy']>, ParentType, ContextType, RequireFields<QueryAdStudyArgs, 'id'>>;
   asyncRequest?: Resolver<Maybe<ResolversTypes['AsyncRequest']>, ParentType, ContextType, RequireFields<QueryAsyncRequestArgs, 'id'>>;
   asyncRequestSet?: Resolver<Maybe<ResolversTypes['AsyncRequestSet']>, ParentType, ContextType, RequireFields<QueryAsyncRequestSetArgs, 'id'>>;
   authCheck?: Resolver<Array<ResolversTypes['AuthCheckResult']>, ParentType, ContextType, RequireFields<QueryAuthCheckArgs, 'checks'>>;
@@ -4917,6 +5164,13 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdSetScheduleEntry?: AdSetScheduleEntryResolvers<ContextType>;
   AdSetValidation?: AdSetValidationResolvers<ContextType>;
   AdSetViolation?: AdSetViolationResolvers<ContextType>;
+  AdStudy?: AdStudyResolvers<ContextType>;
+  AdStudyCell?: AdStudyCellResolvers<ContextType>;
+  AdStudyCellResult?: AdStudyCellResultResolvers<ContextType>;
+  AdStudyComparison?: AdStudyComparisonResolvers<ContextType>;
+  AdStudyConnection?: AdStudyConnectionResolvers<ContextType>;
+  AdStudyEdge?: AdStudyEdgeResolvers<ContextType>;
+  AdStudyResults?: AdStudyResultsResolvers<ContextType>;
   ApiClient?: ApiClientResolvers<ContextType>;
   ApiClientConnection?: ApiClientConnectionResolvers<ContextType>;
   ApiClientEdge?: ApiClientEdgeResolvers<ContextType>;
