@@ -83,8 +83,7 @@ export const findAdStudy = (ctx: RequestContext, id: string) =>
 export const findAdStudyCell = (ctx: RequestContext, id: string) =>
   findReadable(ctx, STUDY_RESOURCE, id, async (key) => {
     const row = await ctx.db(adStudyCells.table).where({ id: key }).first();
-    if (!row) return null;
-    return (await cellsOf(ctx.db, String(row.study_id))).find((cell) => cell.id === key) ?? null;
+    return row ? ((await withObjects(ctx.db, [adStudyCells.fromRow(row)]))[0] ?? null) : null;
   });
 
 /** A cell with what it names. */
@@ -93,21 +92,34 @@ export interface AdStudyCellView extends AdStudyCellRecord {
   campaignIds: string[];
 }
 
-/** A study's cells, in the order they were given, with their objects. */
-export async function cellsOf(q: Knex, studyId: string): Promise<AdStudyCellView[]> {
-  const [cellRows, objectRows] = await Promise.all([
-    q(adStudyCells.table).where({ study_id: studyId }).orderBy('id'),
-    q('ad_study_objects').where({ study_id: studyId }).orderBy('object_id'),
-  ]);
-  return cellRows.map((row: Record<string, unknown>) => {
-    const cell = adStudyCells.fromRow(row);
-    const objects = (objectRows as Array<Record<string, unknown>>).filter((o) => String(o.cell_id) === cell.id);
+/** Cells with what each names: one statement for their objects, however many cells. */
+async function withObjects(q: Knex, cells: readonly AdStudyCellRecord[]): Promise<AdStudyCellView[]> {
+  const objectRows: Array<Record<string, unknown>> =
+    cells.length === 0
+      ? []
+      : await q('ad_study_objects')
+          .whereIn(
+            'cell_id',
+            cells.map((cell) => cell.id),
+          )
+          .orderBy('object_id');
+  return cells.map((cell) => {
+    const objects = objectRows.filter((o) => String(o.cell_id) === cell.id);
     return {
       ...cell,
       adSetIds: objects.filter((o) => o.object_type === 'ad_set').map((o) => String(o.object_id)),
       campaignIds: objects.filter((o) => o.object_type === 'campaign').map((o) => String(o.object_id)),
     };
   });
+}
+
+/** A study's cells, in the order they were given, with their objects. */
+export async function cellsOf(q: Knex, studyId: string): Promise<AdStudyCellView[]> {
+  const rows: Array<Record<string, unknown>> = await q(adStudyCells.table).where({ study_id: studyId }).orderBy('id');
+  return withObjects(
+    q,
+    rows.map((row) => adStudyCells.fromRow(row)),
+  );
 }
 
 /** What the rules need of the account: its live ad sets and campaigns, and the studies overlapping the window. */
@@ -224,14 +236,15 @@ export const studyEdges = {
   })),
   ofCampaign: studiesEdge<CampaignRecord>('campaign', (campaign) => ({ objects: objectsIn([['campaign', campaign.id]]) })),
   ofAccount: studiesEdge<AdAccountRecord>('ad_account', (account) => ({ account_id: account.id })),
-  /** A study's cells, in order. */
+  /** A study's cells, in order, with what each names. */
   cells: {
     list: async (ctx, study, page) => {
       if (!readable(ctx, STUDY_RESOURCE, study)) return { items: [], hasNextPage: false, hasPreviousPage: false };
-      return fetchSlice(ctx.db, adStudyCells, page, { study_id: study.id });
+      const slice = await fetchSlice(ctx.db, adStudyCells, page, { study_id: study.id });
+      return { ...slice, items: await withObjects(ctx.db, slice.items) };
     },
     count: (ctx, study) => (readable(ctx, STUDY_RESOURCE, study) ? countRows(ctx.db, adStudyCells.table, { study_id: study.id }) : Promise.resolve(0)),
-  } satisfies Edge<AdStudyRecord, AdStudyCellRecord>,
+  } satisfies Edge<AdStudyRecord, AdStudyCellView>,
 };
 
 /** A study's results so far: each cell's delivery over the study's days, compared with the best cell. */
@@ -263,16 +276,18 @@ export async function studyResults(ctx: RequestContext, study: AdStudyRecord): P
           : []),
       ];
       const adSets = (await Promise.all(adSetIds.map((id) => ctx.loaders.ads.adSetById.load(id)))).filter((a): a is AdSetRecord => a !== null);
+      // Loaded together: the delivery loader reads every ad set's days in one statement.
+      const totals = await Promise.all(adSets.map((adSet) => objectDelivery(ctx, 'adset', adSet.id, days)));
       let impressions = 0;
       let spend = 0;
       let results = 0;
-      for (const adSet of adSets) {
-        const totals = await objectDelivery(ctx, 'adset', adSet.id, days);
-        impressions += totals.impressions;
-        spend += totals.spend;
+      adSets.forEach((adSet, i) => {
+        const delivered = totals[i]!;
+        impressions += delivered.impressions;
+        spend += delivered.spend;
         const event = optimizationEventOf(adSet.optimizationGoal, adSet.promotedObject);
-        if (event) results += countEvents(event, [{ impressions: totals.impressions, actions: totals.actions }]);
-      }
+        if (event) results += countEvents(event, [{ impressions: delivered.impressions, actions: delivered.actions }]);
+      });
       return { cellName: cell.name, impressions, spend, results };
     }),
   );

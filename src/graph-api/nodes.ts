@@ -15,7 +15,7 @@ import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
 import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, type FilterReader } from './edge-filters.ts';
 import type { ActivityRecord } from '../ads/activities.ts';
-import { cellsOf, studyEdges, studyResults, type AdStudyCellRecord, type AdStudyRecord } from '../ads/studies.ts';
+import { studyEdges, studyResults, type AdStudyCellView, type AdStudyRecord } from '../ads/studies.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../ads/estimates.ts';
 import { REPORT_RUN } from './report-runs.ts';
 import type { ReportRunRecord } from '../insights/reports/store.ts';
@@ -111,7 +111,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   TargetingSentenceLine: TargetingSentencesRecord;
   AdActivity: ActivityRecord;
   AdStudy: AdStudyRecord;
-  AdStudyCell: AdStudyCellRecord;
+  AdStudyCell: AdStudyCellView;
   AdCampaignDeliveryEstimate: DeliveryEstimateRecord;
   AdAccountReachEstimate: DeliveryEstimateRecord;
   MessageDeliveryEstimate: MessageDeliveryEstimateRecord;
@@ -364,16 +364,17 @@ const AD_STUDY: GraphNode<AdStudyRecord> = {
 };
 
 /** A study's cell (the SDK's AdStudyCell): its share and how many objects it names. */
-const AD_STUDY_CELL: GraphNode<AdStudyCellRecord> = {
+const AD_STUDY_CELL: GraphNode<AdStudyCellView> = {
   name: 'AdStudyCell',
   id: (cell) => cell.id,
   fields: {
     id: plain((cell) => cell.id),
     name: plain((cell) => cell.name),
     treatment_percentage: plain((cell) => cell.treatmentPercentage),
-    ad_entities_count: plain(async (cell, ctx) => (await cellsOf(ctx.db, cell.studyId)).find((c) => c.id === cell.id)!.adSetIds.length),
-    adsets: plain(async (cell, ctx) => (await cellsOf(ctx.db, cell.studyId)).find((c) => c.id === cell.id)!.adSetIds),
-    campaigns: plain(async (cell, ctx) => (await cellsOf(ctx.db, cell.studyId)).find((c) => c.id === cell.id)!.campaignIds),
+    // The platform counts a cell's ad entities: its ad sets, or its campaigns.
+    ad_entities_count: plain((cell) => cell.adSetIds.length + cell.campaignIds.length),
+    adsets: plain((cell) => cell.adSetIds),
+    campaigns: plain((cell) => cell.campaignIds),
   },
   edges: {},
 };
