@@ -133,14 +133,18 @@ async function studyFacts(q: Knex, now: Date, account: AdAccountRecord, start: D
     const studies = (await q(adStudies.table).where({ account_id: account.id }).where('start_time', '<', end).where('end_time', '>', start)).map((row) =>
       adStudies.fromRow(row),
     );
+    // Every overlapping study's objects in one statement, however many studies overlap.
+    const objects: Array<Record<string, unknown>> =
+      studies.length === 0
+        ? []
+        : await q('ad_study_objects').whereIn(
+            'study_id',
+            studies.map((study) => study.id),
+          );
     for (const study of studies) {
-      const cells = await cellsOf(q, study.id);
-      overlapping.push({
-        id: study.id,
-        name: study.name,
-        adSetIds: new Set(cells.flatMap((cell) => cell.adSetIds)),
-        campaignIds: new Set(cells.flatMap((cell) => cell.campaignIds)),
-      });
+      const own = objects.filter((o) => String(o.study_id) === study.id);
+      const idsOf = (type: string) => new Set(own.filter((o) => o.object_type === type).map((o) => String(o.object_id)));
+      overlapping.push({ id: study.id, name: study.name, adSetIds: idsOf('ad_set'), campaignIds: idsOf('campaign') });
     }
   }
   return {
