@@ -97,6 +97,9 @@ export default tseslint.config(
               'DailyOutcome',
               'MessageDeliveryEstimate',
               'AdStudyResults',
+              'AdCreativeStorySpec',
+              'AdCreativeLinkData',
+              'AdCreativeCallToAction',
               'AdStudyComparison',
               // An ad set's nested specs (issue 20): values inside it, with no identity of their own.
               'Targeting',

@@ -62,7 +62,7 @@ export async function addAds(deps: AppDeps, account: AdAccountRecord, campaignId
         adsetId,
         name: `Bench ad of ${adsetId}`,
         status: 'ACTIVE' as const,
-        creative: { title: 'Bench', body: 'Bench.', link_url: 'https://northwind.example/' },
+        creativeId: null,
         sourceAdId: null,
       })),
     ),

@@ -168,7 +168,7 @@ export async function buildWorld(deps: AppDeps, until: string): Promise<World> {
             adsetId,
             name: `Ad ${k + 1} of ${adsetId}`,
             status: 'ACTIVE' as const,
-            creative: { title: 'Bench' },
+            creativeId: null,
             sourceAdId: null,
           })),
         ),

@@ -6,6 +6,7 @@ import { insertObjects } from '../../src/db/objects.ts';
 import { generateDelivery } from '../../src/insights/generate.ts';
 import {
   adAccounts,
+  adCreatives,
   ads,
   adSets,
   campaigns,
@@ -13,6 +14,7 @@ import {
   customConversions,
   insertAdSets,
   type AdAccountRecord,
+  type AdCreativeRecord,
   type AdSetRecord,
   type CampaignRecord,
   newAdSet,
@@ -338,6 +340,28 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             .update({ last_significant_edit_time: adSet.startTime ?? made });
         }
         adSetCount += adSetRows.length;
+        // Three creatives the ads share, as an advertiser reuses a creative across ad sets.
+        const creatives = await insertObjects<AdCreativeRecord>(
+          trx,
+          'ad_creative',
+          adCreatives,
+          ['Gear up for the trail', 'New season, new routes', 'Members save 15%'].map((title, k) => ({
+            organizationId,
+            accountId: account.id,
+            name: title,
+            status: 'ACTIVE' as const,
+            title,
+            body: 'Shop the collection.',
+            imageUrl: null,
+            linkUrl: `https://${plan.domain}/shop?utm=${k}`,
+            callToActionType: 'SHOP_NOW',
+            urlTags: `utm_source=adgraph&utm_content=${k}`,
+            objectStorySpec: null,
+            extra: null,
+            createdTime: made,
+            updatedTime: made,
+          })),
+        );
         const adInputs = adSetRows.flatMap((adSet, a) =>
           Array.from({ length: 1 + (a % 3) }, (_, k) => ({
             organizationId,
@@ -346,11 +370,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
             adsetId: adSet.id,
             name: `${adSet.name} · ad ${k + 1}`,
             status: (adSet.status === 'DELETED' ? 'DELETED' : k === 2 ? 'PAUSED' : 'ACTIVE') as ObjectStatus,
-            creative: {
-              title: ['Gear up for the trail', 'New season, new routes', 'Members save 15%'][k % 3],
-              body: 'Shop the collection.',
-              link_url: `https://${plan.domain}/shop?utm=${k}`,
-            },
+            creativeId: creatives[k % 3]!.id,
             sourceAdId: null,
             createdTime: made,
             updatedTime: made,

@@ -132,6 +132,7 @@ const TYPE_NAMES: Record<GraphObjectType, string> = {
   async_request_set: 'an async request set',
   insights_report_run: 'an insights report run',
   ad_study: 'an ad study',
+  ad_creative: 'an ad creative',
   ad_study_cell: 'an ad study cell',
   page: 'a page',
   post: 'a post',

@@ -1,7 +1,18 @@
 import type { Db } from '../db/index.ts';
 import { loaderByColumn, loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
 import { activities } from './activities.ts';
-import { adAccounts, adSetReferences, ads, adSets, asyncRequests, asyncRequestSets, campaigns, customAudiences, customConversions } from './store.ts';
+import {
+  adAccounts,
+  adCreatives,
+  adSetReferences,
+  ads,
+  adSets,
+  asyncRequests,
+  asyncRequestSets,
+  campaigns,
+  customAudiences,
+  customConversions,
+} from './store.ts';
 
 /** Per-request loaders of the ads domain. Raw reads: the service decides what the caller may see. */
 export function createAdsLoaders(db: Db) {
@@ -10,6 +21,7 @@ export function createAdsLoaders(db: Db) {
     campaignById: loaderById(db, campaigns),
     adSetById: loaderById(db, adSets),
     adById: loaderById(db, ads),
+    creativeById: loaderById(db, adCreatives),
     customAudienceById: loaderById(db, customAudiences),
     customConversionById: loaderById(db, customConversions),
     asyncRequestById: loaderById(db, asyncRequests),
@@ -23,6 +35,7 @@ export function createAdsLoaders(db: Db) {
     adsOfAccount: pagedChildren(db, ads, 'account_id'),
     adsOfCampaign: pagedChildren(db, ads, 'campaign_id'),
     adsOfAdSet: pagedChildren(db, ads, 'adset_id'),
+    creativesOfAccount: pagedChildren(db, adCreatives, 'account_id'),
     customAudiencesOfAccount: pagedChildren(db, customAudiences, 'account_id'),
     customConversionsOfAccount: pagedChildren(db, customConversions, 'account_id'),
     copiesOfAdSet: pagedChildren(db, adSets, 'source_adset_id'),

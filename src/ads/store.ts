@@ -189,8 +189,25 @@ export interface AdRecord extends Owned {
   adsetId: string;
   name: string;
   status: ObjectStatus;
-  creative: Json;
+  /** The creative it shows (src/ads/creatives.ts); null only for an ad the creatives migration could not reach. */
+  creativeId: string | null;
   sourceAdId: string | null;
+}
+
+/** An account's creative (issue 21): ads reference it by id; the fields are the platform's (src/ads/rules/creatives.ts). */
+export interface AdCreativeRecord extends Owned {
+  accountId: string;
+  name: string;
+  status: 'ACTIVE' | 'DELETED';
+  title: string | null;
+  body: string | null;
+  imageUrl: string | null;
+  linkUrl: string | null;
+  callToActionType: string | null;
+  urlTags: string | null;
+  objectStorySpec: Json;
+  /** What a migrated ad's creative JSON held beyond these fields, kept whole (db/migrations/..._ad_creatives.ts). */
+  extra: Json;
 }
 
 export type { FlagReason };
@@ -294,8 +311,23 @@ export const ads = defineTable<AdRecord>('ads', {
   adset_id: 'id',
   name: 'string',
   status: 'string',
-  creative: 'json',
+  creative_id: 'id',
   source_ad_id: 'id',
+});
+
+export const adCreatives = defineTable<AdCreativeRecord>('ad_creatives', {
+  ...OWNED,
+  account_id: 'id',
+  name: 'string',
+  status: 'string',
+  title: 'string',
+  body: 'string',
+  image_url: 'string',
+  link_url: 'string',
+  call_to_action_type: 'string',
+  url_tags: 'string',
+  object_story_spec: 'json',
+  extra: 'json',
 });
 
 export const customAudiences = defineTable<CustomAudienceRecord>('custom_audiences', {

@@ -3,6 +3,7 @@ import type { GraphObjectType } from '../db/ids.ts';
 import { isNumericId, isUuid } from '../db/ids.ts';
 import * as ads from '../ads/service.ts';
 import * as studies from '../ads/studies.ts';
+import * as creatives from '../ads/creatives.ts';
 import * as comments from '../comments/service.ts';
 import * as reports from '../insights/reports/service.ts';
 import * as identity from '../identity/service.ts';
@@ -44,6 +45,8 @@ export const RESOURCE_TYPE_OF: Record<ObjectKind, ResourceType> = {
   insights_report_run: 'ad_account',
   // A study splits campaigns' and ad sets' audiences: authorized as campaigns are.
   ad_study: 'campaign',
+  // A creative exists to be shown by ads: authorized as ads are.
+  ad_creative: 'ad',
   ad_study_cell: 'campaign',
 };
 
@@ -61,6 +64,7 @@ const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'org
   async_request: ads.findAsyncRequest,
   insights_report_run: reports.findReportRun,
   ad_study: studies.findAdStudy,
+  ad_creative: creatives.findAdCreative,
   ad_study_cell: studies.findAdStudyCell,
 };
 

@@ -11,6 +11,7 @@ export type GraphObjectType =
   | 'async_request_set'
   | 'insights_report_run'
   | 'ad_study'
+  | 'ad_creative'
   | 'ad_study_cell'
   | 'page'
   | 'group'

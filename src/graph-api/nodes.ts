@@ -15,12 +15,14 @@ import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
 import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, type FilterReader } from './edge-filters.ts';
 import type { ActivityRecord } from '../ads/activities.ts';
+import { creativeEdges, creativeOfAd } from '../ads/creatives.ts';
 import { studyEdges, studyResults, type AdStudyCellView, type AdStudyRecord } from '../ads/studies.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../ads/estimates.ts';
 import { REPORT_RUN } from './report-runs.ts';
 import type { ReportRunRecord } from '../insights/reports/store.ts';
 import {
   adAccounts,
+  adCreatives,
   ads as adsTable,
   adSets,
   asyncRequests,
@@ -28,6 +30,7 @@ import {
   customAudiences,
   customConversions,
   type AdAccountRecord,
+  type AdCreativeRecord,
   type AdRecord,
   type AdSetRecord,
   type AsyncRequestRecord,
@@ -77,6 +80,7 @@ export type NodeName =
   | 'Campaign'
   | 'AdSet'
   | 'Ad'
+  | 'AdCreative'
   | 'CustomAudience'
   | 'CustomConversion'
   | 'Page'
@@ -101,6 +105,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   Campaign: CampaignRecord;
   AdSet: AdSetRecord;
   Ad: AdRecord;
+  AdCreative: AdCreativeRecord;
   CustomAudience: CustomAudienceRecord;
   CustomConversion: CustomConversionRecord;
   Page: PageRecord;
@@ -172,6 +177,7 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     reachestimate: { node: 'AdAccountReachEstimate', edge: accountEdges.reachestimate, filter: estimateRequest },
     activities: { node: 'AdActivity', edge: accountEdges.activities, filter: activityFilter },
     ad_studies: { node: 'AdStudy', edge: studyEdges.ofAccount },
+    adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAccount },
   },
 };
 
@@ -255,6 +261,7 @@ const AD_SET: GraphNode<AdSetRecord> = {
     message_delivery_estimate: { node: 'MessageDeliveryEstimate', edge: adSetEdges.message_delivery_estimate },
     activities: { node: 'AdActivity', edge: adSetEdges.activities, filter: activityFilter },
     ad_studies: { node: 'AdStudy', edge: studyEdges.ofAdSet },
+    adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAdSet },
   },
 };
 
@@ -430,6 +437,21 @@ const AD: GraphNode<AdRecord> = {
     adset: ref('AdSet', (ad, ctx) => ctx.loaders.ads.adSetById.load(ad.adsetId)),
     campaign: ref('Campaign', (ad, ctx) => ctx.loaders.ads.campaignById.load(ad.campaignId)),
     account: ref('AdAccount', accountOf),
+    creative: ref('AdCreative', (ad, ctx) => creativeOfAd(ctx, ad)),
+  },
+  edges: { adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAd } },
+};
+
+/** An account's creative (the SDK's AdCreative); `extra` (what a migrated ad's JSON held beyond these) is not a Graph field. */
+const AD_CREATIVE: GraphNode<AdCreativeRecord> = {
+  name: 'AdCreative',
+  id: (creative) => creative.id,
+  accountId: (creative) => creative.accountId,
+  fields: {
+    ...columns(adCreatives, { hide: ['organization_id', 'extra'] }),
+    // The page the story runs as, as the platform's object_id reads it.
+    object_id: plain((creative) => (creative.objectStorySpec as { page_id?: string } | null)?.page_id ?? null),
+    account: ref('AdAccount', accountOf),
   },
   edges: {},
 };
@@ -583,6 +605,7 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   Campaign: CAMPAIGN,
   AdSet: AD_SET,
   Ad: AD,
+  AdCreative: AD_CREATIVE,
   CustomAudience: CUSTOM_AUDIENCE,
   CustomConversion: CUSTOM_CONVERSION,
   Page: PAGE,
@@ -609,6 +632,7 @@ export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   campaign: 'Campaign',
   ad_set: 'AdSet',
   ad: 'Ad',
+  ad_creative: 'AdCreative',
   custom_audience: 'CustomAudience',
   custom_conversion: 'CustomConversion',
   page: 'Page',

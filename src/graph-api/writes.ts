@@ -14,6 +14,7 @@ import { postReportRun } from './report-runs.ts';
 import type { Params } from './params.ts';
 import type { NodeName, NodeRecords } from './nodes.ts';
 import { createAdStudy } from '../ads/studies.ts';
+import { createAdCreative, deleteAdCreative, updateAdCreative } from '../ads/writes/creatives.ts';
 
 /** The writes a Graph node type of records T accepts: update (POST /<id>), delete (DELETE /<id>), create (POST /<id>/<edge>). */
 export interface NodeWrites<T> {
@@ -56,6 +57,7 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
       async_batch_requests: (ctx, account, params) => created(createAsyncBatch(ctx, account.id, params)),
       insights: (ctx, account, params) => postReportRun(ctx, { kind: 'account', id: account.id }, params),
       ad_studies: (ctx, account, params) => created(createAdStudy(ctx, account.id, params)),
+      adcreatives: (ctx, account, params) => created(createAdCreative(ctx, account.id, params)),
     },
   },
   Campaign: {
@@ -79,6 +81,10 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
     create: {
       insights: (ctx, ad, params) => postReportRun(ctx, { kind: 'ad', id: ad.id }, params),
     },
+  },
+  AdCreative: {
+    update: (ctx, creative, params) => succeeded(updateAdCreative(ctx, creative.id, params)),
+    remove: (ctx, creative) => deleteAdCreative(ctx, creative.id),
   },
   Page: {
     create: {

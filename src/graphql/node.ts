@@ -25,6 +25,7 @@ const TYPENAME: Record<ObjectKind, string> = {
   async_request: 'AsyncRequest',
   insights_report_run: 'InsightsReport',
   ad_study: 'AdStudy',
+  ad_creative: 'AdCreative',
   ad_study_cell: 'AdStudyCell',
 };
 

@@ -448,7 +448,7 @@ const encodePart = (text: string) => encodeURIComponent(Buffer.from(text, 'utf8'
 const TEMPLATES = [
   '{ __typename }',
   'query($id: ID!) { node(id: $id) { id __typename ... on AdSet { name targeting { geoLocations { countries } ageMin } campaign { name } ads { nodes { id } } } } }',
-  'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Ad { name creative adSet { name } } } }',
+  'query($ids: [ID!]!) { nodes(ids: $ids) { id ... on Ad { name creative { id title } adSet { name } } } }',
   'query($id: ID!) { adAccount(id: $id) { id name adSets(first: 100) { totalCount nodes { id name effectiveStatus issues { errorCode } } } } }',
   'query($id: ID!, $first: Int, $after: String) { adSets(accountId: $id, first: $first, after: $after) { pageInfo { endCursor } nodes { id } } }',
   'query($id: ID!) { comment(id: $id) { id message from { ... on Person { name } ... on Page { name } } comments { totalCount } } }',
@@ -532,7 +532,7 @@ const document = fc.oneof(
       .integer({ min: 1, max: 60 })
       .map(
         (count) =>
-          `{ ${Array.from({ length: count }, (_, i) => `n${i}: nodes(ids: [${ids.map((id) => `"${id}"`).join(',')}]) { id ... on Ad { name creative adSet { name targeting { geoLocations { countries } } } } }`).join(' ')} }`,
+          `{ ${Array.from({ length: count }, (_, i) => `n${i}: nodes(ids: [${ids.map((id) => `"${id}"`).join(',')}]) { id ... on Ad { name creative { id title } adSet { name targeting { geoLocations { countries } } } } }`).join(' ')} }`,
       ),
     weight: 1,
   },

@@ -54,6 +54,7 @@ type ObjectName =
   | 'campaign'
   | 'adSet'
   | 'ad'
+  | 'creative'
   | 'audience'
   | 'conversion'
   | 'page'
@@ -120,7 +121,9 @@ beforeAll(async () => {
     into.campaign = campaign!.id;
     const [adSet] = await world.adSets(campaign!, 1, () => ({ billingEvent: 'IMPRESSIONS', optimizationGoal: 'LINK_CLICKS', dailyBudget: '1000' }));
     into.adSet = adSet!.id;
-    into.ad = (await world.ads(adSet!, 1))[0]!.id;
+    const [ad] = await world.ads(adSet!, 1);
+    into.ad = ad!.id;
+    into.creative = ad!.creativeId!;
     into.audience = (await world.audience(account)).id;
     into.conversion = (await world.conversion(account)).id;
     const page = await world.page(org);
@@ -384,7 +387,8 @@ function graphqlReads(kind: Kind): LazyProbe[] {
       () => a.adSet,
       MISSING.numeric,
     ],
-    ['ad', 'id name creative', () => a.ad, MISSING.numeric],
+    ['ad', 'id name creative { id title }', () => a.ad, MISSING.numeric],
+    ['adCreative', 'id name title account { id }', () => a.creative, MISSING.numeric],
     ['asyncRequestSet', 'id name totalCount requests { nodes { id } }', () => a.asyncRequestSet, MISSING.numeric],
     ['asyncRequest', 'id status scopeObjectId', () => a.asyncRequest, MISSING.numeric],
     ['user', 'id email name memberships { id }', () => a.user, MISSING.uuid],
@@ -409,6 +413,7 @@ function graphqlReads(kind: Kind): LazyProbe[] {
     ['campaign', () => a.campaign, MISSING.numeric],
     ['ad set', () => a.adSet, MISSING.numeric],
     ['ad', () => a.ad, MISSING.numeric],
+    ['ad creative', () => a.creative, MISSING.numeric],
     ['custom audience', () => a.audience, MISSING.numeric],
     ['custom conversion', () => a.conversion, MISSING.numeric],
     ['async request set', () => a.asyncRequestSet, MISSING.numeric],
@@ -796,7 +801,8 @@ function graphReads(kind: Kind): LazyGraphProbe[] {
     get('ad account (bare id)', () => a.act, MISSING.act),
     get('campaign', () => a.campaign, MISSING.numeric, 'name,status,account{name},adsets{name},ads{name},insights{spend}'),
     get('ad set', () => a.adSet, MISSING.numeric, 'name,targeting,campaign{name},account{name},ads{name},copies{name},asyncadrequests{status},insights{spend}'),
-    get('ad', () => a.ad, MISSING.numeric, 'name,creative,adset{name},campaign{name},account{name},insights{spend}'),
+    get('ad', () => a.ad, MISSING.numeric, 'name,creative{title},adcreatives{name},adset{name},campaign{name},account{name},insights{spend}'),
+    get('ad creative', () => a.creative, MISSING.numeric, 'name,title,object_story_spec,account{name}'),
     get('custom audience', () => a.audience, MISSING.numeric, 'name,operation_status'),
     get('custom conversion', () => a.conversion, MISSING.numeric, 'name,rule'),
     get('async request set', () => a.asyncRequestSet, MISSING.numeric, 'name,owner_id,total_count,requests{status}'),
@@ -870,6 +876,24 @@ function graphWrites(kind: Kind): LazyGraphProbe[] {
       () => a.ad,
       MISSING.numeric,
       (id) => ({ method: 'DELETE', path: id }),
+    ),
+    w(
+      'POST ad creative',
+      () => a.creative,
+      MISSING.numeric,
+      (id) => ({ method: 'POST', path: id, params: { name: 'Intrusion' } }),
+    ),
+    w(
+      'DELETE ad creative',
+      () => a.creative,
+      MISSING.numeric,
+      (id) => ({ method: 'DELETE', path: id }),
+    ),
+    w(
+      'POST act/adcreatives',
+      () => a.act,
+      MISSING.act,
+      (id) => ({ method: 'POST', path: `${id}/adcreatives`, params: { title: 'Intrusion' } }),
     ),
     w(
       'POST act/campaigns',

@@ -85,6 +85,7 @@ async function scene(
     ...options.source,
   }));
   const statuses = options.ads ?? [];
+  const creatives = await world.creatives({ organizationId: source!.organizationId, accountId: account.id }, statuses.length);
   const ads =
     statuses.length === 0
       ? []
@@ -100,7 +101,7 @@ async function scene(
               adsetId: source!.id,
               name: options.adNames?.[i] ?? `Ad ${i + 1}`,
               status,
-              creative: { title: `Creative ${i + 1}` },
+              creativeId: creatives[i]!.id,
               sourceAdId: null,
             })),
           ),
@@ -134,7 +135,7 @@ const copyRest = (id: string, form: Record<string, unknown> = {}, role: Role = '
 
 const COPY = `mutation ($id: ID!, $input: CopyAdSetInput, $async: Boolean) { copyAdSet(id: $id, input: $input, async: $async) {
   copiedAdSet { id name status campaignId dailyBudget startTime endTime dsaPayor dsaBeneficiary sourceAdSet { id name }
-    ads(first: 100) { totalCount nodes { id name status creative } } }
+    ads(first: 100) { totalCount nodes { id name status creative { id } } } }
   adObjectIds { adObjectType sourceId copiedId }
   request { id name type status scopeObjectId result error } } }`;
 const copyGql = (id: string, input?: Record<string, unknown>, async?: boolean, role: Role = 'advertiser') =>
@@ -263,7 +264,7 @@ describe('deep copy', () => {
     expect(adEntries.map((e) => [e.ad_object_type, e.source_id])).toEqual(live.map((ad) => ['ad', ad.id]));
     const copied = await adsOfRest(answer.copied_adset_id);
     expect(copied.summary).toEqual({ total_count: 3 });
-    expect(copied.data).toEqual(live.map((ad, i) => ({ id: adEntries[i]!.copied_id, name: ad.name, status: 'PAUSED', creative: ad.creative })));
+    expect(copied.data).toEqual(live.map((ad, i) => ({ id: adEntries[i]!.copied_id, name: ad.name, status: 'PAUSED', creative: { id: ad.creativeId } })));
     const rows = await server.deps
       .db('ads')
       .whereIn(

@@ -125,7 +125,7 @@ async function adsIn(adSet: AdSetRecord, statuses: ObjectStatus[]): Promise<AdRe
         adsetId: adSet.id,
         name: `Ad ${i + 1} ${status}`,
         status,
-        creative: { title: 'Hi' },
+        creativeId: null,
         sourceAdId: null,
       })),
     ),

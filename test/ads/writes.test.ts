@@ -21,7 +21,7 @@ const CAMPAIGN_FIELDS = 'id name objective status specialAdCategories bidStrateg
 const CREATE_CAMPAIGN = `mutation ($a: ID!, $input: CreateCampaignInput!) { createCampaign(accountId: $a, input: $input) { ${CAMPAIGN_FIELDS} } }`;
 const UPDATE_CAMPAIGN = `mutation ($id: ID!, $input: UpdateCampaignInput!) { updateCampaign(id: $id, input: $input) { ${CAMPAIGN_FIELDS} } }`;
 const DELETE_CAMPAIGN = 'mutation ($id: ID!) { deleteCampaign(id: $id) }';
-const AD_FIELDS = 'id name status creative account { id } campaign { id } adSet { id }';
+const AD_FIELDS = 'id name status creative { id title status } account { id } campaign { id } adSet { id }';
 const CREATE_AD = `mutation ($a: ID!, $input: CreateAdInput!) { createAd(accountId: $a, input: $input) { ${AD_FIELDS} } }`;
 const UPDATE_AD = `mutation ($id: ID!, $input: UpdateAdInput!) { updateAd(id: $id, input: $input) { ${AD_FIELDS} } }`;
 const DELETE_AD = 'mutation ($id: ID!) { deleteAd(id: $id) }';
@@ -382,24 +382,26 @@ describe('createAd', () => {
   it("creates an ad in an ad set of the account, under the ad set's campaign", async () => {
     const body = await gql(CREATE_AD, {
       a: `act_${account.id}`,
-      input: { name: 'Hello', adSetId: adSet.id, status: 'PAUSED', creative: { creative_id: '123', nested: { a: [1, 2] } } },
+      input: { name: 'Hello', adSetId: adSet.id, status: 'PAUSED', creative: { title: 'Spring', body: 'Hello' } },
     });
     const ad = dataOf(body).createAd;
+    // A creative given inline is made with the ad, in its account.
     expect(ad).toEqual({
       id: expect.stringMatching(/^\d+$/),
       name: 'Hello',
       status: 'PAUSED',
-      creative: { creative_id: '123', nested: { a: [1, 2] } },
+      creative: { id: expect.stringMatching(/^\d+$/), title: 'Spring', status: 'ACTIVE' },
       account: { id: account.id },
       campaign: { id: campaign.id },
       adSet: { id: adSet.id },
     });
-    expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { name creative } }', { id: ad.id })).ad).toEqual({
+    expect(dataOf(await gql('query ($id: ID!) { ad(id: $id) { name creative { id body } } }', { id: ad.id })).ad).toEqual({
       name: 'Hello',
-      creative: { creative_id: '123', nested: { a: [1, 2] } },
+      creative: { id: ad.creative.id, body: 'Hello' },
     });
-    // A creative sent as a string holding a JSON object is that object; the default status is ACTIVE.
-    expect(await newAd(adSet.id, { creative: '{"creative_id":"9"}' })).toMatchObject({ status: 'ACTIVE', creative: { creative_id: '9' } });
+    // An existing creative by id (creativeId, or {creative_id} in a string holding a JSON object); the default status is ACTIVE.
+    expect(await newAd(adSet.id, { creative: undefined, creativeId: ad.creative.id })).toMatchObject({ status: 'ACTIVE', creative: { id: ad.creative.id } });
+    expect(await newAd(adSet.id, { creative: `{"creative_id":"${ad.creative.id}"}` })).toMatchObject({ creative: { id: ad.creative.id } });
   });
 
   it.each([
@@ -413,7 +415,7 @@ describe('createAd', () => {
     [{ adSetId: '999999999999999' }, 'input.adSetId', /must be the id of an ad set of ad account act_/],
   ])('refuses %j naming %s, writing nothing', async (input, field, message) => {
     await expectRefused(
-      () => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: {}, ...input } }),
+      () => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: { title: 'T' }, ...input } }),
       'BAD_USER_INPUT',
       field,
       message,
@@ -421,7 +423,7 @@ describe('createAd', () => {
   });
 
   it('refuses an id of another type, an ad set of another account, and a deleted or archived ad set, naming adset_id', async () => {
-    const create = (adSetId: string) => () => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId, creative: {} } });
+    const create = (adSetId: string) => () => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId, creative: { title: 'T' } } });
     await expectRefused(create(campaign.id), 'BAD_USER_INPUT', 'input.adSetId', /ad set of ad account/);
     await expectRefused(create(account.id), 'BAD_USER_INPUT', 'input.adSetId');
     await expectRefused(create(foreignAdSet.id), 'BAD_USER_INPUT', 'input.adSetId', new RegExp(`act_${account.id}`));
@@ -437,7 +439,7 @@ describe('createAd', () => {
     ['member', 'NOT_FOUND'],
     ['outsider', 'NOT_FOUND'],
   ] as const)('%s: %s', async (role, code) => {
-    await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: {} } }, role), code);
+    await expectRefused(() => gql(CREATE_AD, { a: account.id, input: { name: 'Ad', adSetId: adSet.id, creative: { title: 'T' } } }, role), code);
   });
 
   it('holds exactly 50 ads that are not archived or deleted per ad set, under 60 concurrent creates', async () => {
@@ -451,7 +453,11 @@ describe('createAd', () => {
         .then((r) => Number((r[0] as { n: number | string }).n));
     const bodies = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        gql(CREATE_AD, { a: account.id, input: { name: `Burst ${i}`, adSetId: target!.id, creative: { i } } }, i % 2 ? 'advertiser' : 'adsClient'),
+        gql(
+          CREATE_AD,
+          { a: account.id, input: { name: `Burst ${i}`, adSetId: target!.id, creative: { title: `Burst ${i}` } } },
+          i % 2 ? 'advertiser' : 'adsClient',
+        ),
       ),
     );
     const succeeded = bodies.filter((b) => !b.errors);
@@ -478,7 +484,7 @@ describe('createAd', () => {
     await newAd(target!.id);
     await newAd(target!.id);
     await expectRefused(
-      () => gql(CREATE_AD, { a: account.id, input: { name: 'One too many', adSetId: target!.id, creative: {} } }),
+      () => gql(CREATE_AD, { a: account.id, input: { name: 'One too many', adSetId: target!.id, creative: { title: 'T' } } }),
       'BAD_USER_INPUT',
       'input.adSetId',
     );
@@ -488,18 +494,14 @@ describe('createAd', () => {
 
 describe('updateAd and deleteAd', () => {
   it('changes name, status and creative (replacing it)', async () => {
-    const ad = await newAd(adSet.id, { creative: { a: 1, b: 2 } });
-    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Better', status: 'PAUSED', creative: { c: 3 } } })).updateAd).toMatchObject({
-      id: ad.id,
-      name: 'Better',
-      status: 'PAUSED',
-      creative: { c: 3 },
-      adSet: { id: adSet.id },
-    });
-    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } })).updateAd).toMatchObject({
+    const ad = await newAd(adSet.id, { creative: { title: 'One' } });
+    const updated = dataOf(await gql(UPDATE_AD, { id: ad.id, input: { name: 'Better', status: 'PAUSED', creative: { title: 'Three' } } })).updateAd;
+    expect(updated).toMatchObject({ id: ad.id, name: 'Better', status: 'PAUSED', creative: { title: 'Three' }, adSet: { id: adSet.id } });
+    expect(updated.creative.id).not.toBe(ad.creative.id);
+    expect(dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE', creativeId: ad.creative.id } })).updateAd).toMatchObject({
       name: 'Better',
       status: 'ACTIVE',
-      creative: { c: 3 },
+      creative: { id: ad.creative.id, title: 'One' },
     });
   });
 
@@ -519,7 +521,7 @@ describe('updateAd and deleteAd', () => {
     dataOf(await gql(UPDATE_AD, { id: ad.id, input: { status: 'ARCHIVED' } }));
     await expectRefused(() => gql(UPDATE_AD, { id: ad.id, input: { status: 'ACTIVE' } }), 'BAD_USER_INPUT', 'input.status', /is ARCHIVED/);
     await expectRefused(
-      () => gql(UPDATE_AD, { id: ad.id, input: { creative: { x: 1 } } }),
+      () => gql(UPDATE_AD, { id: ad.id, input: { creative: { title: 'x' } } }),
       'BAD_USER_INPUT',
       'input.creative',
       `input.creative cannot be changed: ad ${ad.id} is ARCHIVED, and only name may be changed, and the status only to DELETED`,
@@ -731,7 +733,7 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
     expect(updated).toMatchObject({ status: 'PAUSED', dailyBudget: '2500', lifetimeBudget: null });
     expect(updated.stopTime!.toISOString()).toBe('2026-02-01T10:00:00.000Z');
 
-    const ad = (await writes.createAd(ctx, account.id, { name: 'Raw ad', adset_id: Number(adSet.id), creative: { creative_id: '1' }, status: 'PAUSED' }))!;
+    const ad = (await writes.createAd(ctx, account.id, { name: 'Raw ad', adset_id: Number(adSet.id), creative: { title: 'Raw' }, status: 'PAUSED' }))!;
     expect(ad).toMatchObject({ adsetId: adSet.id, campaignId: campaign.id, status: 'PAUSED' });
     await writes.deleteAd(ctx, ad.id);
     expect((await server.deps.db('ads').where({ id: ad.id }).first()).status).toBe('DELETED');
@@ -778,12 +780,12 @@ describe('the services with raw Graph-style parameters (what /v24.0 calls)', () 
     [{ creative: 7 }, 'creative', 'Param creative must be a JSON object'],
     [{ creative: { bad: 'nul\u0000' } }, 'creative', 'Param creative must not contain NUL characters'],
   ])('createAd refuses %j with error 100 naming %s', async (override, field, message) => {
-    const error = await paramFailure(() => writes.createAd(ctx, account.id, { name: 'Raw', adset_id: adSet.id, creative: {}, ...override }), field);
+    const error = await paramFailure(() => writes.createAd(ctx, account.id, { name: 'Raw', adset_id: adSet.id, creative: { title: 'T' }, ...override }), field);
     expect(error.message).toBe(message);
   });
 
   it('refuses to move an ad to another ad set', async () => {
-    const ad = (await writes.createAd(ctx, account.id, { name: 'Stay', adset_id: adSet.id, creative: {} }))!;
+    const ad = (await writes.createAd(ctx, account.id, { name: 'Stay', adset_id: adSet.id, creative: { title: 'T' } }))!;
     const [sibling] = await world.adSets(campaign, 1);
     await paramFailure(() => writes.updateAd(ctx, ad.id, { adset_id: sibling!.id }), 'adset_id');
   });

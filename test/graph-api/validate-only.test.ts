@@ -86,7 +86,7 @@ const CHECKED: Record<string, Checked> = {
   },
   'POST /<AdAccount>/ads': {
     path: (s) => `${s.act}/ads`,
-    valid: (s) => ({ name: 'Checked only', adset_id: s.adSet.id, creative: { creative_id: '1' }, status: 'PAUSED' }),
+    valid: (s) => ({ name: 'Checked only', adset_id: s.adSet.id, creative: { title: 'Checked only' }, status: 'PAUSED' }),
     // Checked under the ad set's lock, inside the write's transaction.
     invalid: (s) => ({ adset_id: s.deletedAdSet.id }),
     field: 'adset_id',
@@ -121,6 +121,9 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
     { name: 'Copies', adbatch: [{ relative_url: `${s.adSet.id}/copies`, body: 'deep_copy=false' }] },
   ],
   'POST /<AdAccount>/ad_studies': async (s) => [`${s.act}/ad_studies`, { name: 'Study' }],
+  'POST /<AdAccount>/adcreatives': async (s) => [`${s.act}/adcreatives`, { title: 'Checked' }],
+  'POST /<AdCreative>': async (s) => [s.ad.creativeId!, { name: 'Renamed' }],
+  'DELETE /<AdCreative>': async (s) => [s.ad.creativeId!, {}],
   'POST /<AdAccount>/insights': async (s) => [`${s.act}/insights`, { fields: 'impressions' }],
   'POST /<Campaign>/insights': async (s) => [`${s.campaign.id}/insights`, { fields: 'impressions' }],
   'POST /<AdSet>/insights': async (s) => [`${s.adSet.id}/insights`, { fields: 'impressions' }],

@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
 import { PAGE_CLIENT_SCOPES } from '../helpers/principals.ts';
+import { databaseDigest, expectUnchanged } from '../helpers/table-hash.ts';
 import { batchAnswers, expectGraphError, graphClient, UNKNOWN_OBJECT, wiredWrites, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import type { PageRecord, PostRecord } from '../../src/comments/store.ts';
@@ -270,7 +271,9 @@ describe('ad sets', () => {
     } = await scene({ adSets: 1, ads: 2 });
     const answer = await ok(post(`${source!.id}/copies`, { deep_copy: true }));
     const copiedAds = await ok(graph.get(`${answer.copied_adset_id}/ads`, tokens.advertiser, { fields: 'name,status,creative' }));
-    expect(copiedAds.data).toEqual(ads.map((ad, i) => ({ id: expect.stringMatching(/^\d+$/), name: `Ad ${i + 1}`, status: 'PAUSED', creative: ad.creative })));
+    expect(copiedAds.data).toEqual(
+      ads.map((ad, i) => ({ id: expect.stringMatching(/^\d+$/), name: `Ad ${i + 1}`, status: 'PAUSED', creative: { id: ad.creativeId } })),
+    );
     expect(answer).toEqual({
       copied_adset_id: expect.stringMatching(/^\d+$/),
       ad_object_ids: [
@@ -354,14 +357,15 @@ describe('ads', () => {
       campaign,
       adSets: [adSet],
     } = await scene({ adSets: 1 });
-    const created = await ok(post(`${act}/ads`, { name: 'Hello', adset_id: adSet!.id, status: 'PAUSED', creative: { creative_id: '123', body: 'Hi' } }));
+    const created = await ok(post(`${act}/ads`, { name: 'Hello', adset_id: adSet!.id, status: 'PAUSED', creative: { title: 'Hello', body: 'Hi' } }));
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
-    expect(await read(created.id, 'name,status,effective_status,creative,adset_id,campaign_id,account_id')).toEqual({
+    // The inline creative became an object of the account: the ad reads it as a reference, or nested.
+    expect(await read(created.id, 'name,status,effective_status,creative{title,body,account_id},adset_id,campaign_id,account_id')).toEqual({
       id: created.id,
       name: 'Hello',
       status: 'PAUSED',
       effective_status: 'PAUSED',
-      creative: { creative_id: '123', body: 'Hi' },
+      creative: { id: expect.stringMatching(/^\d+$/), title: 'Hello', body: 'Hi', account_id: account.id },
       adset_id: adSet!.id,
       campaign_id: campaign.id,
       account_id: account.id,
@@ -376,13 +380,14 @@ describe('ads', () => {
     } = await scene({ adSets: 1, ads: 1 });
     await backdate('ads', ad!.id);
     const sentAt = Date.now();
-    expect(await ok(post(ad!.id, { name: 'Better', status: 'PAUSED', creative: { creative_id: '456' } }))).toEqual({ success: true });
+    const [other] = await world.creatives(ad!, 1);
+    expect(await ok(post(ad!.id, { name: 'Better', status: 'PAUSED', creative: { creative_id: other!.id } }))).toEqual({ success: true });
     const after = await read(ad!.id, 'name,status,creative,created_time,updated_time');
     expect(after).toEqual({
       id: ad!.id,
       name: 'Better',
       status: 'PAUSED',
-      creative: { creative_id: '456' },
+      creative: { id: other!.id },
       created_time: LONG_AGO_GRAPH,
       updated_time: expect.any(String),
     });
@@ -452,6 +457,86 @@ describe('custom audiences and conversions', () => {
 });
 
 // --- Pages, posts and comments --------------------------------------------------------------------------
+
+describe('creatives', () => {
+  const STORY = (pageId: string) => ({
+    page_id: pageId,
+    link_data: { link: 'https://northwind.example/spring', message: 'Spring is here', call_to_action: { type: 'SHOP_NOW' } },
+  });
+
+  writeTest(
+    'POST /<AdAccount>/adcreatives',
+    "answers {id}; the creative reads back, is on the account's edge, and a page of another organization is refused",
+    async () => {
+      const { act, account } = await scene();
+      const created = await ok(
+        post(`${act}/adcreatives`, { name: 'Spring', object_story_spec: STORY(page.id), call_to_action_type: 'SHOP_NOW', url_tags: 'utm_source=adgraph' }),
+      );
+      expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
+      expect(await read(created.id, 'name,status,account_id,object_story_spec,object_id,call_to_action_type,url_tags')).toEqual({
+        id: created.id,
+        name: 'Spring',
+        status: 'ACTIVE',
+        account_id: account.id,
+        object_story_spec: STORY(page.id),
+        object_id: page.id,
+        call_to_action_type: 'SHOP_NOW',
+        url_tags: 'utm_source=adgraph',
+      });
+      expect(await edgeIds(`${act}/adcreatives`)).toEqual([created.id]);
+
+      const strangers = await world.page((await world.organization()).id);
+      const before = await databaseDigest(server.deps.db);
+      expectGraphError(await post(`${act}/adcreatives`, { name: 'Theirs', object_story_spec: STORY(strangers.id) }), {
+        status: 400,
+        code: 100,
+        message: new RegExp(`Page ${strangers.id} cannot be used by ad account ${act}`),
+      });
+      expectGraphError(await post(`${act}/adcreatives`, { object_story_spec: { page_id: page.id, link_data: { link: 'ftp://x' } } }), {
+        status: 400,
+        code: 100,
+        message: /object_story_spec\.link_data\.link must be an http or https URL/,
+      });
+      expectGraphError(await post(`${act}/adcreatives`, { name: 'Empty' }), { status: 400, code: 100, message: /object_story_spec is required/ });
+      await expectUnchanged(server.deps.db, before, 'refused creatives');
+    },
+  );
+
+  writeTest('POST /<AdCreative>', 'renames it; its content cannot change', async () => {
+    const { ads } = await scene({ adSets: 1, ads: 1 });
+    const creativeId = ads[0]!.creativeId!;
+    expect(await ok(post(creativeId, { name: 'Renamed' }))).toEqual({ success: true });
+    expect(await read(creativeId, 'name,title')).toEqual({ id: creativeId, name: 'Renamed', title: 'Creative 1' });
+    expectGraphError(await post(creativeId, { title: 'New words' }), { status: 400, code: 100, message: /Param title cannot be changed/ });
+  });
+
+  writeTest('DELETE /<AdCreative>', 'refused while a live ad uses it; then DELETED, off the lists, still read by id', async () => {
+    const {
+      act,
+      adSets: [adSet],
+      ads,
+    } = await scene({ adSets: 1, ads: 1 });
+    const creativeId = ads[0]!.creativeId!;
+    expect(await edgeIds(`${adSet!.id}/adcreatives`)).toEqual([creativeId]);
+    expect(await edgeIds(`${ads[0]!.id}/adcreatives`)).toEqual([creativeId]);
+    expectGraphError(await graph.call('DELETE', `/v24.0/${creativeId}`, { token: tokens.advertiser }), {
+      status: 400,
+      code: 100,
+      message: new RegExp(`Creative ${creativeId} cannot be deleted: 1 ad\\(s\\) that are neither archived nor deleted use it \\(${ads[0]!.id}\\)`),
+    });
+    await ok(post(ads[0]!.id, { status: 'ARCHIVED' }));
+    expect(await ok(graph.call('DELETE', `/v24.0/${creativeId}`, { token: tokens.advertiser }))).toEqual({ success: true });
+    expect(await read(creativeId, 'status')).toEqual({ id: creativeId, status: 'DELETED' });
+    expect(await edgeIds(`${act}/adcreatives`)).toEqual([]);
+    expect(await edgeIds(`${adSet!.id}/adcreatives`)).toEqual([]);
+    // A deleted creative cannot be given to an ad.
+    expectGraphError(await post(`${act}/ads`, { name: 'Late', adset_id: adSet!.id, creative: { creative_id: creativeId } }), {
+      status: 400,
+      code: 100,
+      message: new RegExp(`Creative ${creativeId} is deleted`),
+    });
+  });
+});
 
 describe('page feed', () => {
   const POST_FIELDS = 'kind,message,attachment,title,rating,event_start_time,from,page';

@@ -25,6 +25,7 @@ import { LEARNING_STATUSES } from '../../src/insights/rules/learning-stage.ts';
 import { RATE_SOURCES } from '../../src/ads/rules/delivery-estimate.ts';
 import { ACTIVITY_CATEGORIES, type ActivityObjectType } from '../../src/ads/rules/activity-events.ts';
 import { ACTOR_KINDS } from '../../src/ads/activities.ts';
+import { CALL_TO_ACTION_TYPES, CREATIVE_STATUSES } from '../../src/ads/rules/creatives.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -49,6 +50,8 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   ActivityCategory: ACTIVITY_CATEGORIES,
   ActivityObjectType: ['AD_SET', 'CAMPAIGN', 'AD'] satisfies ActivityObjectType[],
   ActivityActorKind: ACTOR_KINDS,
+  AdCreativeStatus: CREATIVE_STATUSES,
+  CallToActionType: CALL_TO_ACTION_TYPES,
   RenameStrategy: ads.RENAME_STRATEGIES,
   StatusOption: ads.STATUS_OPTIONS,
   CustomAudienceSubtype: ads.AUDIENCE_SUBTYPES,

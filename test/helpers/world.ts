@@ -1,9 +1,11 @@
+import type { Knex } from 'knex';
 import type { AppDeps } from '../../src/context/index.ts';
 import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser, issueSession } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import {
   adAccounts,
+  adCreatives,
   ads,
   campaigns,
   customAudiences,
@@ -11,6 +13,7 @@ import {
   insertAdSets,
   newAdSet,
   type AdAccountRecord,
+  type AdCreativeRecord,
   type AdRecord,
   type AdSetRecord,
   type CampaignRecord,
@@ -127,24 +130,30 @@ export function worldBuilder(deps: AppDeps) {
         ),
       );
     },
+    /** `count` creatives of the account, titled `Creative <n>`. */
+    creatives(owner: { organizationId: string; accountId: string }, count: number) {
+      return deps.db.transaction((trx) => insertCreatives(trx, owner, count));
+    },
+    /** `count` ads in the ad set, each with a creative of its own (`Creative <n>`). */
     async ads(adSet: AdSetRecord, count: number) {
-      return deps.db.transaction((trx) =>
-        insertObjects<AdRecord>(
+      return deps.db.transaction(async (trx) => {
+        const creatives = await insertCreatives(trx, adSet, count);
+        return insertObjects<AdRecord>(
           trx,
           'ad',
           ads,
-          Array.from({ length: count }, (_, i) => ({
+          creatives.map((creative, i) => ({
             organizationId: adSet.organizationId,
             accountId: adSet.accountId,
             campaignId: adSet.campaignId,
             adsetId: adSet.id,
             name: `Ad ${i + 1}`,
             status: 'ACTIVE' as ObjectStatus,
-            creative: { title: `Creative ${i + 1}` },
+            creativeId: creative.id,
             sourceAdId: null,
           })),
-        ),
-      );
+        );
+      });
     },
     async audience(account: AdAccountRecord) {
       const [audience] = await deps.db.transaction((trx) =>
@@ -247,4 +256,27 @@ export function worldBuilder(deps: AppDeps) {
       return comment!;
     },
   };
+}
+
+/** Title-only creatives, as an ad created with `creative: {title}` gets. */
+function insertCreatives(trx: Knex, owner: { organizationId: string; accountId: string }, count: number): Promise<AdCreativeRecord[]> {
+  return insertObjects<AdCreativeRecord>(
+    trx,
+    'ad_creative',
+    adCreatives,
+    Array.from({ length: count }, (_, i) => ({
+      organizationId: owner.organizationId,
+      accountId: owner.accountId,
+      name: `Creative ${i + 1}`,
+      status: 'ACTIVE' as const,
+      title: `Creative ${i + 1}`,
+      body: null,
+      imageUrl: null,
+      linkUrl: null,
+      callToActionType: null,
+      urlTags: null,
+      objectStorySpec: null,
+      extra: null,
+    })),
+  );
 }

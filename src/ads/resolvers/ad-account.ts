@@ -5,6 +5,7 @@ import { accountEdges } from '../edges.ts';
 import { activityFilter } from './activities.ts';
 import * as delivery from '../../insights/delivery.ts';
 import { studyEdges } from '../studies.ts';
+import { creativeEdges } from '../creatives.ts';
 
 export const adAccountResolvers: AdAccountResolvers = {
   actId: (account) => `act_${account.id}`,
@@ -16,6 +17,7 @@ export const adAccountResolvers: AdAccountResolvers = {
     edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status })),
   ads: (account, { effectiveStatus, ...args }, ctx) => edgeConnection(accountEdges.ads, ctx, account, args, statusFilter({ effectiveStatus })),
   adStudies: (account, args, ctx) => edgeConnection(studyEdges.ofAccount, ctx, account, args),
+  adCreatives: (account, args, ctx) => edgeConnection(creativeEdges.ofAccount, ctx, account, args),
   activities: (account, { since, until, category, ...args }, ctx) =>
     edgeConnection(accountEdges.activities, ctx, account, args, activityFilter({ since, until, category })),
   customAudiences: (account, args, ctx) => edgeConnection(accountEdges.customaudiences, ctx, account, args),

@@ -10,6 +10,7 @@ import { adSetDeliveryEstimate, adSetMessageDeliveryEstimate } from '../estimate
 import { estimateRequestOf } from './estimates.ts';
 import { activityFilter } from './activities.ts';
 import { studyEdges } from '../studies.ts';
+import { creativeEdges } from '../creatives.ts';
 
 /** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
 export const adSetResolvers: AdSetResolvers = {
@@ -44,6 +45,7 @@ export const adSetResolvers: AdSetResolvers = {
   bidStrategy: (adSet) => adSet.bidStrategy as never,
   ads: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus })),
   adStudies: (adSet, args, ctx) => edgeConnection(studyEdges.ofAdSet, ctx, adSet, args),
+  adCreatives: (adSet, args, ctx) => edgeConnection(creativeEdges.ofAdSet, ctx, adSet, args),
   activities: (adSet, { since, until, category, ...args }, ctx) =>
     edgeConnection(adSetEdges.activities, ctx, adSet, args, activityFilter({ since, until, category })),
   copies: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus })),

@@ -14,6 +14,7 @@ import { adsQueries } from './queries.ts';
 import { estimateResolvers } from './estimates.ts';
 import { activityResolvers } from './activities.ts';
 import { studyMutations, studyQueries, studyResolvers } from './studies.ts';
+import { creativeMutations, creativeQueries, creativeResolvers } from './creatives.ts';
 
 export type { CopyResultModel } from './async-requests.ts';
 
@@ -23,8 +24,8 @@ export const adsResolvers: Resolvers = {
   AdObjectType: lowercaseEnum(AD_OBJECT_TYPES),
   PacingType: lowercaseEnum(PACING_TYPES),
   EstimateRatesSource: lowercaseEnum(RATE_SOURCES),
-  Query: { ...adsQueries, ...studyQueries },
-  Mutation: { ...adsMutations, ...studyMutations },
+  Query: { ...adsQueries, ...studyQueries, ...creativeQueries },
+  Mutation: { ...adsMutations, ...studyMutations, ...creativeMutations },
   AdAccount: adAccountResolvers,
   Campaign: campaignResolvers,
   AdSet: adSetResolvers,
@@ -37,6 +38,7 @@ export const adsResolvers: Resolvers = {
   ...estimateResolvers,
   ...activityResolvers,
   ...studyResolvers,
+  ...creativeResolvers,
   AdSetViolation: { kind: (violation) => violation.kind ?? 'BAD_USER_INPUT' },
   AdAccountConnection: connectionFields,
   CampaignConnection: connectionFields,

@@ -12,6 +12,7 @@ import * as adSets from '../writes/ad-sets.ts';
 import { copyAdSet } from '../writes/ad-set-copies.ts';
 import { checkCopyRequest, enqueue } from '../writes/async-requests.ts';
 import { adSetParams } from '../graphql-shapes.ts';
+import { adCreativeParams } from './creatives.ts';
 
 const accountOf = (accountId: string) => ads.parseAdAccountId(accountId, 'accountId');
 const numeric = (id: string) => {
@@ -49,8 +50,9 @@ export const adsMutations: MutationResolvers = {
     await campaigns.deleteCampaign(ctx, numeric(id));
     return true;
   },
-  createAd: async (_, { accountId, input }, ctx) => (await adWrites.createAd(ctx, accountOf(accountId), graphParams(input, { adSetId: 'adset_id' })))!,
-  updateAd: async (_, { id, input }, ctx) => (await adWrites.updateAd(ctx, numeric(id), graphParams(input)))!,
+  createAd: async (_, { accountId, input }, ctx) =>
+    (await adWrites.createAd(ctx, accountOf(accountId), adCreativeParams(graphParams(input, { adSetId: 'adset_id' }))))!,
+  updateAd: async (_, { id, input }, ctx) => (await adWrites.updateAd(ctx, numeric(id), adCreativeParams(graphParams(input))))!,
   deleteAd: async (_, { id }, ctx) => {
     await adWrites.deleteAd(ctx, numeric(id));
     return true;

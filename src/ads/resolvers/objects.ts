@@ -6,6 +6,7 @@ import { activityFilter } from './activities.ts';
 import * as ads from '../service.ts';
 import * as delivery from '../../insights/delivery.ts';
 import { studyEdges } from '../studies.ts';
+import { creativeOfAd } from '../creatives.ts';
 
 export const campaignResolvers: CampaignResolvers = {
   effectiveStatus: (campaign) => ads.campaignEffectiveStatus(campaign),
@@ -25,6 +26,7 @@ export const adResolvers: AdResolvers = {
   account: async (ad, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(ad.accountId)),
   campaign: async (ad, _, ctx) => must(await ctx.loaders.ads.campaignById.load(ad.campaignId)),
   adSet: async (ad, _, ctx) => must(await ctx.loaders.ads.adSetById.load(ad.adsetId)),
+  creative: (ad, _, ctx) => creativeOfAd(ctx, ad),
 };
 
 export const customAudienceResolvers: CustomAudienceResolvers = {

@@ -221,7 +221,7 @@ const CAMPAIGN_FAMILIES: ReadonlyArray<Family<CampaignRecord>> = [
 
 const AD_FAMILIES: ReadonlyArray<Family<AdRecord>> = [
   ...nameAndStatus<AdRecord>('AD'),
-  { fields: ['creative'], bare: true, category: 'AD', eventType: () => 'update_ad_creative', translated: () => 'Ad creative updated' },
+  { fields: ['creativeId'], bare: true, category: 'AD', eventType: () => 'update_ad_creative', translated: () => 'Ad creative updated' },
 ];
 
 export function adSetEvents(before: AdSetRecord | null, after: AdSetRecord): ActivityEvent[] {

@@ -145,7 +145,7 @@ export async function copyAdSetIn(ctx: RequestContext, trx: Knex.Transaction, so
       adsetId: copy!.id,
       name: copyName(ad.name, 'ad', input.rename),
       status: statusFor(input.statusOption, ad.status),
-      creative: ad.creative,
+      creativeId: ad.creativeId,
       sourceAdId: ad.id,
     })),
   );

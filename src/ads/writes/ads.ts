@@ -12,6 +12,7 @@ import { lockRow } from '../../db/locks.ts';
 import { createInAccount, definedOnly, recordWrite, sentOf, writeLocked, type WriteTarget } from './common.ts';
 import { adSubject } from '../activities.ts';
 import { adEvents } from '../rules/activity-events.ts';
+import { creativeForAd } from './creatives.ts';
 
 /** Ad writes (DECISIONS section 8): POST /act_<ID>/ads, POST /<AD_ID>, DELETE /<AD_ID>. */
 
@@ -70,7 +71,7 @@ export function createAd(ctx: RequestContext, accountId: string, params: Params)
           adsetId,
           name: input.name!,
           status: input.status ?? 'ACTIVE',
-          creative: input.creative!,
+          creativeId: await creativeForAd(trx, ctx, account, input.creative!),
           sourceAdId: null,
         },
       ]);
@@ -96,12 +97,14 @@ export function updateAd(ctx: RequestContext, adId: string, params: Params): Pro
     // Only the state table's transitions are allowed, so an ad never returns from ARCHIVED or DELETED and
     // the count of the ad set's live ads cannot grow here.
     const now = timeNow(ctx);
-    const patch: Partial<AdRecord> = { ...definedOnly({ name: input.name, status: input.status, creative: input.creative }), updatedTime: now };
+    const creativeId =
+      input.creative === undefined
+        ? undefined
+        : await creativeForAd(trx, ctx, { id: current.accountId, organizationId: current.organizationId }, input.creative);
+    const patch: Partial<AdRecord> = { ...definedOnly({ name: input.name, status: input.status, creativeId }), updatedTime: now };
     await trx(ads.table).where({ id: current.id }).update(ads.toRow(patch));
     // A new creative is a significant edit of the ad set: learning starts again.
-    if (input.creative !== undefined && JSON.stringify(input.creative) !== JSON.stringify(current.creative)) {
-      await restartLearning(trx, { adSetId: current.adsetId }, now);
-    }
+    if (creativeId !== undefined && creativeId !== current.creativeId) await restartLearning(trx, { adSetId: current.adsetId }, now);
   };
   return writeLocked(ctx, AD, adId, 'update', write, params);
 }

@@ -2,7 +2,7 @@
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { UserRecord, OrganizationRecord, MembershipRecord, InvitationRecord } from '../../identity/store.ts';
 import type { ApiClientRecord } from '../../oauth/store.ts';
-import type { AdAccountRecord, CampaignRecord, AdSetRecord, AdRecord, CustomAudienceRecord, CustomConversionRecord, AsyncRequestSetRecord, AsyncRequestRecord } from '../../ads/store.ts';
+import type { AdAccountRecord, CampaignRecord, AdSetRecord, AdRecord, CustomAudienceRecord, CustomConversionRecord, AsyncRequestSetRecord, AsyncRequestRecord, AdCreativeRecord } from '../../ads/store.ts';
 import type { AdSetIssue as AdSetIssueModel } from '../../ads/rules/restrictions.ts';
 import type { AdRecommendation as AdRecommendationModel } from '../../ads/rules/recommendations.ts';
 import type { Violation } from '../../ads/rules/violations.ts';
@@ -13,6 +13,7 @@ import type { ActivityRecord } from '../../ads/activities.ts';
 import type { AdStudyRecord, AdStudyCellView, StudyResults } from '../../ads/studies.ts';
 import type { CellComparison } from '../../ads/rules/studies.ts';
 import type { ConnectionModel, EdgeModel } from '../connections.ts';
+import type { StorySpecModel, LinkDataModel, CallToActionModel } from '../../ads/resolvers/creatives.ts';
 import type { OutcomePoint } from '../../ads/rules/delivery-estimate.ts';
 import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord } from '../../comments/store.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
@@ -94,7 +95,7 @@ export type ActivityObjectType =
 /** Who wrote a post or comment, or likes one: a person or a page. */
 export type Actor = Page | Person;
 
-/** An ad in an ad set; creative is JSON in the Graph API's shape. */
+/** An ad in an ad set, showing one of its account's creatives. */
 export type Ad = Node & {
   __typename?: 'Ad';
   account: AdAccount;
@@ -102,8 +103,8 @@ export type Ad = Node & {
   campaign: Campaign;
   configuredStatus: ObjectStatus;
   createdTime: Scalars['DateTime']['output'];
-  /** The creative (creative_id, or an inline creative): the specification gives no structure for it, so it stays JSON in the Graph API's shape. */
-  creative?: Maybe<Scalars['JSON']['output']>;
+  /** The creative it shows; null only for an ad whose creative you may not see. */
+  creative?: Maybe<AdCreative>;
   /** From its own status, its campaign's, its ad set's and the ad set's issues (ADSET_PAUSED when the ad set is paused). */
   effectiveStatus: EffectiveStatus;
   id: Scalars['ID']['output'];
@@ -115,7 +116,7 @@ export type Ad = Node & {
 };
 
 
-/** An ad in an ad set; creative is JSON in the Graph API's shape. */
+/** An ad in an ad set, showing one of its account's creatives. */
 export type AdInsightsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
@@ -132,6 +133,8 @@ export type AdAccount = Node & {
   actId: Scalars['String']['output'];
   /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
   activities: AdActivityConnection;
+  /** Its creatives, oldest first; deleted ones are left out (they are still read by id). */
+  adCreatives: AdCreativeConnection;
   adSets: AdSetConnection;
   /** The split tests it is in (itself, or through its campaign), newest first. */
   adStudies: AdStudyConnection;
@@ -169,6 +172,15 @@ export type AdAccountActivitiesArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   since?: InputMaybe<Scalars['DateTime']['input']>;
   until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
+export type AdAccountAdCreativesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -313,6 +325,103 @@ export type AdConnection = {
   totalCount: Scalars['Int']['output'];
 };
 
+/** An ad account's creative (Graph API: /<id> of an AdCreative): what its ads show. */
+export type AdCreative = Node & {
+  __typename?: 'AdCreative';
+  account: AdAccount;
+  body?: Maybe<Scalars['String']['output']>;
+  callToActionType?: Maybe<CallToActionType>;
+  createdTime: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  imageUrl?: Maybe<Scalars['String']['output']>;
+  linkUrl?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  /** The page post the ad runs as; null for a creative made of title, body, image and link alone. */
+  objectStorySpec?: Maybe<AdCreativeStorySpec>;
+  status: AdCreativeStatus;
+  title?: Maybe<Scalars['String']['output']>;
+  updatedTime: Scalars['DateTime']['output'];
+  /** Query parameters appended to the ad's links (utm_source=...). */
+  urlTags?: Maybe<Scalars['String']['output']>;
+};
+
+/** A link post's button (Graph API: link_data.call_to_action). */
+export type AdCreativeCallToAction = {
+  __typename?: 'AdCreativeCallToAction';
+  /** Where it leads, when not the post's link. */
+  link?: Maybe<Scalars['String']['output']>;
+  type: CallToActionType;
+};
+
+/** A link post's button (Graph API: link_data.call_to_action). */
+export type AdCreativeCallToActionInput = {
+  /** An http or https URL. */
+  link?: InputMaybe<Scalars['String']['input']>;
+  type: CallToActionType;
+};
+
+export type AdCreativeConnection = {
+  __typename?: 'AdCreativeConnection';
+  edges: Array<AdCreativeEdge>;
+  nodes: Array<AdCreative>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AdCreativeEdge = {
+  __typename?: 'AdCreativeEdge';
+  cursor: Scalars['String']['output'];
+  node: AdCreative;
+};
+
+/** A link post (Graph API: object_story_spec.link_data). */
+export type AdCreativeLinkData = {
+  __typename?: 'AdCreativeLinkData';
+  callToAction?: Maybe<AdCreativeCallToAction>;
+  caption?: Maybe<Scalars['String']['output']>;
+  description?: Maybe<Scalars['String']['output']>;
+  link: Scalars['String']['output'];
+  message?: Maybe<Scalars['String']['output']>;
+  name?: Maybe<Scalars['String']['output']>;
+  picture?: Maybe<Scalars['String']['output']>;
+};
+
+/** A link post (Graph API: object_story_spec.link_data). */
+export type AdCreativeLinkDataInput = {
+  callToAction?: InputMaybe<AdCreativeCallToActionInput>;
+  caption?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** An http or https URL. */
+  link: Scalars['String']['input'];
+  message?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  /** An http or https URL. */
+  picture?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Whether a creative may be used: DELETED ones are read by id only, and no ad may take them. */
+export type AdCreativeStatus =
+  | 'ACTIVE'
+  | 'DELETED';
+
+/** The page post an ad runs as (Graph API: object_story_spec). */
+export type AdCreativeStorySpec = {
+  __typename?: 'AdCreativeStorySpec';
+  instagramUserId?: Maybe<Scalars['ID']['output']>;
+  linkData?: Maybe<AdCreativeLinkData>;
+  /** The page, one of the account's organization. */
+  page?: Maybe<Page>;
+  pageId: Scalars['ID']['output'];
+};
+
+/** The page post a new creative runs as (Graph API: object_story_spec). */
+export type AdCreativeStorySpecInput = {
+  instagramUserId?: InputMaybe<Scalars['ID']['input']>;
+  linkData?: InputMaybe<AdCreativeLinkDataInput>;
+  /** A page of the account's organization. */
+  pageId: Scalars['ID']['input'];
+};
+
 export type AdEdge = {
   __typename?: 'AdEdge';
   cursor: Scalars['String']['output'];
@@ -368,6 +477,8 @@ export type AdSet = Node & {
   accountId: Scalars['ID']['output'];
   /** Its change history, newest first (kept 37 months): since inclusive, until exclusive, by category. */
   activities: AdActivityConnection;
+  /** The creatives its ads use (each once), oldest first; deleted creatives are left out. */
+  adCreatives: AdCreativeConnection;
   /** The split tests it is in (itself, or through its campaign), newest first. */
   adStudies: AdStudyConnection;
   adlabels?: Maybe<Array<AdLabel>>;
@@ -511,6 +622,19 @@ export type AdSetActivitiesArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   since?: InputMaybe<Scalars['DateTime']['input']>;
   until?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
+ */
+export type AdSetAdCreativesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1009,6 +1133,26 @@ export type BudgetSource =
   | 'NONE'
   | 'RMN';
 
+/** The button of a link creative (NO_BUTTON shows none). */
+export type CallToActionType =
+  | 'APPLY_NOW'
+  | 'BOOK_TRAVEL'
+  | 'BUY_NOW'
+  | 'CONTACT_US'
+  | 'DOWNLOAD'
+  | 'GET_OFFER'
+  | 'GET_QUOTE'
+  | 'LEARN_MORE'
+  | 'LISTEN_NOW'
+  | 'MESSAGE_PAGE'
+  | 'NO_BUTTON'
+  | 'ORDER_NOW'
+  | 'SHOP_NOW'
+  | 'SIGN_UP'
+  | 'SUBSCRIBE'
+  | 'WATCH_MORE'
+  | 'WHATSAPP_MESSAGE';
+
 /**
  * A campaign of an ad account: the objective and special ad categories its ad sets follow, and a budget they may share.
  * Amounts are whole numbers in the account currency's minor unit; null when not set.
@@ -1300,11 +1444,35 @@ export type CopyAdSetInput = {
   statusOption?: InputMaybe<StatusOption>;
 };
 
+/** A new creative (Graph API: POST /act_<id>/adcreatives): a page post (objectStorySpec), or at least one of title, body, imageUrl and linkUrl. */
+export type CreateAdCreativeInput = {
+  /** At most 2,200 characters. */
+  body?: InputMaybe<Scalars['String']['input']>;
+  callToActionType?: InputMaybe<CallToActionType>;
+  /** An http or https URL. */
+  imageUrl?: InputMaybe<Scalars['String']['input']>;
+  /** An http or https URL. */
+  linkUrl?: InputMaybe<Scalars['String']['input']>;
+  /** At most 400 characters; the title (or the link's name) when not given. */
+  name?: InputMaybe<Scalars['String']['input']>;
+  objectStorySpec?: InputMaybe<AdCreativeStorySpecInput>;
+  /** At most 255 characters. */
+  title?: InputMaybe<Scalars['String']['input']>;
+  /** At most 1,024 characters. */
+  urlTags?: InputMaybe<Scalars['String']['input']>;
+};
+
 /** A new ad (Graph API: POST /act_<id>/ads) in an ad set of the same account; at most 50 ads of an ad set may be neither ARCHIVED nor DELETED. */
 export type CreateAdInput = {
   adSetId: Scalars['ID']['input'];
-  /** A JSON object, e.g. {"creative_id": "..."} or an inline creative; JSON, as the specification gives no structure for it. */
-  creative: Scalars['JSON']['input'];
+  /**
+   * A new creative, made with the ad, in the Graph API's shape (title, body, image_url, link_url, call_to_action_type,
+   * url_tags, object_story_spec), or {"creative_id": "..."}. JSON, as /v24.0 takes it; typed callers use
+   * createAdCreative and then creativeId.
+   */
+  creative?: InputMaybe<Scalars['JSON']['input']>;
+  /** An existing creative of the account (a live one). Give this or creative. */
+  creativeId?: InputMaybe<Scalars['ID']['input']>;
   /** At most 400 characters. */
   name: Scalars['String']['input'];
   /** ACTIVE (the default) or PAUSED. */
@@ -2354,6 +2522,8 @@ export type Mutation = {
   copyAdSet: AdSetCopyResult;
   /** Creates an ad in an ad set of the ad account (act_<id> is accepted). */
   createAd: Ad;
+  /** A creative in an ad account (Graph API: POST /act_<id>/adcreatives); its story's page must be one of the account's organization. */
+  createAdCreative: AdCreative;
   /** Creates an ad set in the account (act_<id> is accepted). validateAdSet checks the same input without writing. */
   createAdSet: AdSet;
   /** A split test of the account (advertiser and above, or ads_management). Same as POST /v24.0/act_<id>/ad_studies. */
@@ -2375,6 +2545,8 @@ export type Mutation = {
   declineOrganizationInvitation: OrganizationInvitation;
   /** Sets the ad to DELETED; it stays readable. */
   deleteAd: Scalars['Boolean']['output'];
+  /** Deletes a creative (status DELETED); refused while an ad that is neither archived nor deleted uses it. Deleting twice is no error. */
+  deleteAdCreative: Scalars['Boolean']['output'];
   /** Sets the ad set and its ads to DELETED; the ad set stays readable by id. */
   deleteAdSet: Scalars['Boolean']['output'];
   /** Sets the campaign, its ad sets and its ads to DELETED; the campaign stays readable. */
@@ -2405,6 +2577,8 @@ export type Mutation = {
   unlikeComment: Comment;
   /** Changes an ad's name, status or creative. */
   updateAd: Ad;
+  /** Renames a creative: its content is fixed once created. */
+  updateAdCreative: AdCreative;
   /** Changes an ad set by createAdSet's rules; validateAdSetUpdate checks the same input without writing. */
   updateAdSet: AdSet;
   /** Changes a campaign; status DELETED deletes its ad sets and ads too. */
@@ -2458,6 +2632,12 @@ export type MutationCreateAdArgs = {
 };
 
 
+export type MutationCreateAdCreativeArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateAdCreativeInput;
+};
+
+
 export type MutationCreateAdSetArgs = {
   accountId: Scalars['ID']['input'];
   input: CreateAdSetInput;
@@ -2506,6 +2686,11 @@ export type MutationDeclineOrganizationInvitationArgs = {
 
 
 export type MutationDeleteAdArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteAdCreativeArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -2581,6 +2766,12 @@ export type MutationUnlikeCommentArgs = {
 export type MutationUpdateAdArgs = {
   id: Scalars['ID']['input'];
   input: UpdateAdInput;
+};
+
+
+export type MutationUpdateAdCreativeArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateAdCreativeInput;
 };
 
 
@@ -3020,6 +3211,8 @@ export type Query = {
   adAccount?: Maybe<AdAccount>;
   /** Every ad account you may see, across your organizations. */
   adAccounts: AdAccountConnection;
+  /** A creative by id (a deleted one too); null when it does not exist or you may not see it. */
+  adCreative?: Maybe<AdCreative>;
   /** An ad set by id; null when it does not exist or you may not see it. */
   adSet?: Maybe<AdSet>;
   /** The ad sets of one account; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
@@ -3093,6 +3286,11 @@ export type QueryAdAccountsArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryAdCreativeArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -3371,10 +3569,17 @@ export type TuneForCategory =
   | 'NONE'
   | 'ONLINE_GAMBLING_AND_GAMING';
 
+/** What may change of a creative: its name (its content is fixed once created). */
+export type UpdateAdCreativeInput = {
+  name: Scalars['String']['input'];
+};
+
 /** Changes to an ad; it stays in its ad set. A DELETED ad accepts only name; an ARCHIVED one only name and status DELETED. */
 export type UpdateAdInput = {
   /** As in CreateAdInput. */
   creative?: InputMaybe<Scalars['JSON']['input']>;
+  /** As in CreateAdInput: another creative of the account for the ad to show. */
+  creativeId?: InputMaybe<Scalars['ID']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<ObjectStatus>;
 };
@@ -3565,6 +3770,7 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
   Node:
     | ( AdRecord )
     | ( AdAccountRecord )
+    | ( AdCreativeRecord )
     | ( AdSetRecord )
     | ( AdStudyRecord )
     | ( AdStudyCellView )
@@ -3600,6 +3806,16 @@ export type ResolversTypes = ResolversObject<{
   AdActivityConnection: ResolverTypeWrapper<ConnectionModel>;
   AdActivityEdge: ResolverTypeWrapper<Omit<AdActivityEdge, 'node'> & { node: ResolversTypes['AdActivity'] }>;
   AdConnection: ResolverTypeWrapper<ConnectionModel>;
+  AdCreative: ResolverTypeWrapper<AdCreativeRecord>;
+  AdCreativeCallToAction: ResolverTypeWrapper<CallToActionModel>;
+  AdCreativeCallToActionInput: AdCreativeCallToActionInput;
+  AdCreativeConnection: ResolverTypeWrapper<ConnectionModel>;
+  AdCreativeEdge: ResolverTypeWrapper<Omit<AdCreativeEdge, 'node'> & { node: ResolversTypes['AdCreative'] }>;
+  AdCreativeLinkData: ResolverTypeWrapper<LinkDataModel>;
+  AdCreativeLinkDataInput: AdCreativeLinkDataInput;
+  AdCreativeStatus: AdCreativeStatus;
+  AdCreativeStorySpec: ResolverTypeWrapper<StorySpecModel>;
+  AdCreativeStorySpecInput: AdCreativeStorySpecInput;
   AdEdge: ResolverTypeWrapper<EdgeModel>;
   AdLabel: ResolverTypeWrapper<AdLabel>;
   AdLabelInput: AdLabelInput;
@@ -3650,6 +3866,7 @@ export type ResolversTypes = ResolversObject<{
   BillingEvent: BillingEvent;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BudgetSource: BudgetSource;
+  CallToActionType: CallToActionType;
   Campaign: ResolverTypeWrapper<CampaignRecord>;
   CampaignConnection: ResolverTypeWrapper<ConnectionModel>;
   CampaignEdge: ResolverTypeWrapper<EdgeModel>;
@@ -3666,6 +3883,7 @@ export type ResolversTypes = ResolversObject<{
   CommentOrder: null;
   ConvertLoginInput: ConvertLoginInput;
   CopyAdSetInput: CopyAdSetInput;
+  CreateAdCreativeInput: CreateAdCreativeInput;
   CreateAdInput: CreateAdInput;
   CreateAdSetInput: CreateAdSetInput;
   CreateAdStudyInput: CreateAdStudyInput;
@@ -3793,6 +4011,7 @@ export type ResolversTypes = ResolversObject<{
   TargetingInput: TargetingInput;
   TargetingSentenceLine: ResolverTypeWrapper<TargetingSentenceLine>;
   TuneForCategory: TuneForCategory;
+  UpdateAdCreativeInput: UpdateAdCreativeInput;
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
@@ -3814,6 +4033,15 @@ export type ResolversParentTypes = ResolversObject<{
   AdActivityConnection: ConnectionModel;
   AdActivityEdge: Omit<AdActivityEdge, 'node'> & { node: ResolversParentTypes['AdActivity'] };
   AdConnection: ConnectionModel;
+  AdCreative: AdCreativeRecord;
+  AdCreativeCallToAction: CallToActionModel;
+  AdCreativeCallToActionInput: AdCreativeCallToActionInput;
+  AdCreativeConnection: ConnectionModel;
+  AdCreativeEdge: Omit<AdCreativeEdge, 'node'> & { node: ResolversParentTypes['AdCreative'] };
+  AdCreativeLinkData: LinkDataModel;
+  AdCreativeLinkDataInput: AdCreativeLinkDataInput;
+  AdCreativeStorySpec: StorySpecModel;
+  AdCreativeStorySpecInput: AdCreativeStorySpecInput;
   AdEdge: EdgeModel;
   AdLabel: AdLabel;
   AdLabelInput: AdLabelInput;
@@ -3869,6 +4097,7 @@ export type ResolversParentTypes = ResolversObject<{
   CommentLikeEdge: EdgeModel;
   ConvertLoginInput: ConvertLoginInput;
   CopyAdSetInput: CopyAdSetInput;
+  CreateAdCreativeInput: CreateAdCreativeInput;
   CreateAdInput: CreateAdInput;
   CreateAdSetInput: CreateAdSetInput;
   CreateAdStudyInput: CreateAdStudyInput;
@@ -3956,6 +4185,7 @@ export type ResolversParentTypes = ResolversObject<{
   TargetingEntityInput: TargetingEntityInput;
   TargetingInput: TargetingInput;
   TargetingSentenceLine: TargetingSentenceLine;
+  UpdateAdCreativeInput: UpdateAdCreativeInput;
   UpdateAdInput: UpdateAdInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
@@ -3985,7 +4215,7 @@ export type AdResolvers<ContextType = RequestContext, ParentType extends Resolve
   campaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType>;
   configuredStatus?: Resolver<ResolversTypes['ObjectStatus'], ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  creative?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  creative?: Resolver<Maybe<ResolversTypes['AdCreative']>, ParentType, ContextType>;
   effectiveStatus?: Resolver<ResolversTypes['EffectiveStatus'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdInsightsArgs, 'input'>>;
@@ -3999,6 +4229,7 @@ export type AdAccountResolvers<ContextType = RequestContext, ParentType extends 
   accountStatus?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   actId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdAccountActivitiesArgs>>;
+  adCreatives?: Resolver<ResolversTypes['AdCreativeConnection'], ParentType, ContextType, Partial<AdAccountAdCreativesArgs>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<AdAccountAdSetsArgs>>;
   adStudies?: Resolver<ResolversTypes['AdStudyConnection'], ParentType, ContextType, Partial<AdAccountAdStudiesArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdAccountAdsArgs>>;
@@ -4070,6 +4301,57 @@ export type AdConnectionResolvers<ContextType = RequestContext, ParentType exten
   totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 }>;
 
+export type AdCreativeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdCreative'] = ResolversParentTypes['AdCreative']> = ResolversObject<{
+  account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
+  body?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  callToActionType?: Resolver<Maybe<ResolversTypes['CallToActionType']>, ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  imageUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  linkUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  objectStorySpec?: Resolver<Maybe<ResolversTypes['AdCreativeStorySpec']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AdCreativeStatus'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  urlTags?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type AdCreativeCallToActionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdCreativeCallToAction'] = ResolversParentTypes['AdCreativeCallToAction']> = ResolversObject<{
+  link?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['CallToActionType'], ParentType, ContextType>;
+}>;
+
+export type AdCreativeConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdCreativeConnection'] = ResolversParentTypes['AdCreativeConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AdCreativeEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AdCreative']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AdCreativeEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdCreativeEdge'] = ResolversParentTypes['AdCreativeEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AdCreative'], ParentType, ContextType>;
+}>;
+
+export type AdCreativeLinkDataResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdCreativeLinkData'] = ResolversParentTypes['AdCreativeLinkData']> = ResolversObject<{
+  callToAction?: Resolver<Maybe<ResolversTypes['AdCreativeCallToAction']>, ParentType, ContextType>;
+  caption?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  link?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  picture?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type AdCreativeStorySpecResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdCreativeStorySpec'] = ResolversParentTypes['AdCreativeStorySpec']> = ResolversObject<{
+  instagramUserId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  linkData?: Resolver<Maybe<ResolversTypes['AdCreativeLinkData']>, ParentType, ContextType>;
+  page?: Resolver<Maybe<ResolversTypes['Page']>, ParentType, ContextType>;
+  pageId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+}>;
+
 export type AdEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdEdge'] = ResolversParentTypes['AdEdge']> = ResolversObject<{
   cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node?: Resolver<ResolversTypes['Ad'], ParentType, ContextType>;
@@ -4101,6 +4383,7 @@ export type AdSetResolvers<ContextType = RequestContext, ParentType extends Reso
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdSetActivitiesArgs>>;
+  adCreatives?: Resolver<ResolversTypes['AdCreativeConnection'], ParentType, ContextType, Partial<AdSetAdCreativesArgs>>;
   adStudies?: Resolver<ResolversTypes['AdStudyConnection'], ParentType, ContextType, Partial<AdSetAdStudiesArgs>>;
   adlabels?: Resolver<Maybe<Array<ResolversTypes['AdLabel']>>, ParentType, ContextType>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdSetAdsArgs>>;
@@ -4855,6 +5138,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   convertLogin?: Resolver<ResolversTypes['LoginConversion'], ParentType, ContextType, RequireFields<MutationConvertLoginArgs, 'input' | 'user'>>;
   copyAdSet?: Resolver<ResolversTypes['AdSetCopyResult'], ParentType, ContextType, RequireFields<MutationCopyAdSetArgs, 'id'>>;
   createAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationCreateAdArgs, 'accountId' | 'input'>>;
+  createAdCreative?: Resolver<ResolversTypes['AdCreative'], ParentType, ContextType, RequireFields<MutationCreateAdCreativeArgs, 'accountId' | 'input'>>;
   createAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationCreateAdSetArgs, 'accountId' | 'input'>>;
   createAdStudy?: Resolver<ResolversTypes['AdStudy'], ParentType, ContextType, RequireFields<MutationCreateAdStudyArgs, 'accountId' | 'input'>>;
   createCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationCreateCampaignArgs, 'accountId' | 'input'>>;
@@ -4864,6 +5148,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createPagePost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationCreatePagePostArgs, 'input' | 'pageId'>>;
   declineOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationDeclineOrganizationInvitationArgs, 'id'>>;
   deleteAd?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdArgs, 'id'>>;
+  deleteAdCreative?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdCreativeArgs, 'id'>>;
   deleteAdSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdSetArgs, 'id'>>;
   deleteCampaign?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCampaignArgs, 'id'>>;
   deleteComment?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCommentArgs, 'id'>>;
@@ -4879,6 +5164,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   setCommentHidden?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationSetCommentHiddenArgs, 'hidden' | 'id'>>;
   unlikeComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationUnlikeCommentArgs, 'id'>>;
   updateAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationUpdateAdArgs, 'id' | 'input'>>;
+  updateAdCreative?: Resolver<ResolversTypes['AdCreative'], ParentType, ContextType, RequireFields<MutationUpdateAdCreativeArgs, 'id' | 'input'>>;
   updateAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationUpdateAdSetArgs, 'id' | 'input'>>;
   updateCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'id' | 'input'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input'>>;
@@ -4887,7 +5173,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
 }>;
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdSet' | 'AdStudy' | 'AdStudyCell' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdCreative' | 'AdSet' | 'AdStudy' | 'AdStudyCell' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
 }>;
 
 export type OperationStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OperationStatus'] = ResolversParentTypes['OperationStatus']> = ResolversObject<{
@@ -5055,6 +5341,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   ad?: Resolver<Maybe<ResolversTypes['Ad']>, ParentType, ContextType, RequireFields<QueryAdArgs, 'id'>>;
   adAccount?: Resolver<Maybe<ResolversTypes['AdAccount']>, ParentType, ContextType, RequireFields<QueryAdAccountArgs, 'id'>>;
   adAccounts?: Resolver<ResolversTypes['AdAccountConnection'], ParentType, ContextType, Partial<QueryAdAccountsArgs>>;
+  adCreative?: Resolver<Maybe<ResolversTypes['AdCreative']>, ParentType, ContextType, RequireFields<QueryAdCreativeArgs, 'id'>>;
   adSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType, RequireFields<QueryAdSetArgs, 'id'>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, RequireFields<QueryAdSetsArgs, 'accountId'>>;
   adStudy?: Resolver<Maybe<ResolversTypes['AdStudy']>, ParentType, ContextType, RequireFields<QueryAdStudyArgs, 'id'>>;
@@ -5151,6 +5438,12 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdActivityConnection?: AdActivityConnectionResolvers<ContextType>;
   AdActivityEdge?: AdActivityEdgeResolvers<ContextType>;
   AdConnection?: AdConnectionResolvers<ContextType>;
+  AdCreative?: AdCreativeResolvers<ContextType>;
+  AdCreativeCallToAction?: AdCreativeCallToActionResolvers<ContextType>;
+  AdCreativeConnection?: AdCreativeConnectionResolvers<ContextType>;
+  AdCreativeEdge?: AdCreativeEdgeResolvers<ContextType>;
+  AdCreativeLinkData?: AdCreativeLinkDataResolvers<ContextType>;
+  AdCreativeStorySpec?: AdCreativeStorySpecResolvers<ContextType>;
   AdEdge?: AdEdgeResolvers<ContextType>;
   AdLabel?: AdLabelResolvers<ContextType>;
   AdObjectId?: AdObjectIdResolvers<ContextType>;

@@ -116,7 +116,7 @@ const ad = (over: Partial<AdRecord> = {}): AdRecord => ({
   adsetId: '120000000000001',
   name: 'Spring ad',
   status: 'ACTIVE',
-  creative: { creative_id: '900' },
+  creativeId: '900',
   sourceAdId: null,
   ...over,
 });
@@ -520,12 +520,12 @@ describe('ad updates', () => {
   });
 
   it('creative', () => {
-    expect(adEvents(ad(), ad({ creative: { creative_id: '901' } }))).toEqual([
+    expect(adEvents(ad(), ad({ creativeId: '901' }))).toEqual([
       {
         eventType: 'update_ad_creative',
         category: 'AD',
         translatedEventType: 'Ad creative updated',
-        extraData: { old_value: { creative_id: '900' }, new_value: { creative_id: '901' } },
+        extraData: { old_value: '900', new_value: '901' },
       },
     ]);
   });
@@ -542,7 +542,7 @@ describe('ad updates', () => {
   });
 
   it('several families in order; equal records give none', () => {
-    expect(types(adEvents(ad(), ad({ sourceAdId: '5', creative: {}, status: 'PAUSED', name: 'Y' })))).toEqual([
+    expect(types(adEvents(ad(), ad({ sourceAdId: '5', creativeId: '902', status: 'PAUSED', name: 'Y' })))).toEqual([
       'update_ad_name',
       'update_ad_run_status',
       'update_ad_creative',
