@@ -100,6 +100,9 @@ export default tseslint.config(
               'AdCreativeStorySpec',
               'AdCreativeLinkData',
               'AdCreativeCallToAction',
+              'AdRuleHistoryResult',
+              'AdRuleHistoryActionTaken',
+              'AdRuleExecution',
               'AdStudyComparison',
               // An ad set's nested specs (issue 20): values inside it, with no identity of their own.
               'Targeting',

@@ -133,6 +133,8 @@ const TYPE_NAMES: Record<GraphObjectType, string> = {
   insights_report_run: 'an insights report run',
   ad_study: 'an ad study',
   ad_creative: 'an ad creative',
+  ad_rule: 'an automated rule',
+  ad_rule_run: "an automated rule's evaluation",
   ad_study_cell: 'an ad study cell',
   page: 'a page',
   post: 'a post',

@@ -1,6 +1,7 @@
 import type { Db } from '../db/index.ts';
 import { loaderByColumn, loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
 import { activities } from './activities.ts';
+import { adRuleRuns, adRules } from './ad-rules.ts';
 import {
   adAccounts,
   adCreatives,
@@ -22,6 +23,8 @@ export function createAdsLoaders(db: Db) {
     adSetById: loaderById(db, adSets),
     adById: loaderById(db, ads),
     creativeById: loaderById(db, adCreatives),
+    adRuleById: loaderById(db, adRules),
+    adRuleRunById: loaderById(db, adRuleRuns),
     customAudienceById: loaderById(db, customAudiences),
     customConversionById: loaderById(db, customConversions),
     asyncRequestById: loaderById(db, asyncRequests),
@@ -36,6 +39,8 @@ export function createAdsLoaders(db: Db) {
     adsOfCampaign: pagedChildren(db, ads, 'campaign_id'),
     adsOfAdSet: pagedChildren(db, ads, 'adset_id'),
     creativesOfAccount: pagedChildren(db, adCreatives, 'account_id'),
+    rulesOfAccount: pagedChildren(db, adRules, 'account_id'),
+    runsOfRule: pagedChildren(db, adRuleRuns, 'rule_id'),
     customAudiencesOfAccount: pagedChildren(db, customAudiences, 'account_id'),
     customConversionsOfAccount: pagedChildren(db, customConversions, 'account_id'),
     copiesOfAdSet: pagedChildren(db, adSets, 'source_adset_id'),

@@ -4,6 +4,7 @@ import { isNumericId, isUuid } from '../db/ids.ts';
 import * as ads from '../ads/service.ts';
 import * as studies from '../ads/studies.ts';
 import * as creatives from '../ads/creatives.ts';
+import * as adRules from '../ads/ad-rules.ts';
 import * as comments from '../comments/service.ts';
 import * as reports from '../insights/reports/service.ts';
 import * as identity from '../identity/service.ts';
@@ -47,6 +48,9 @@ export const RESOURCE_TYPE_OF: Record<ObjectKind, ResourceType> = {
   ad_study: 'campaign',
   // A creative exists to be shown by ads: authorized as ads are.
   ad_creative: 'ad',
+  // Automated rules act on ad sets (and their evaluations are the rules'): authorized as ad sets are.
+  ad_rule: 'ad_set',
+  ad_rule_run: 'ad_set',
   ad_study_cell: 'campaign',
 };
 
@@ -65,6 +69,8 @@ const NUMERIC_FINDERS: Record<Exclude<ObjectKind, 'user' | 'organization' | 'org
   insights_report_run: reports.findReportRun,
   ad_study: studies.findAdStudy,
   ad_creative: creatives.findAdCreative,
+  ad_rule: adRules.findAdRule,
+  ad_rule_run: adRules.findAdRuleRun,
   ad_study_cell: studies.findAdStudyCell,
 };
 

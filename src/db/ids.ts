@@ -12,6 +12,8 @@ export type GraphObjectType =
   | 'insights_report_run'
   | 'ad_study'
   | 'ad_creative'
+  | 'ad_rule'
+  | 'ad_rule_run'
   | 'ad_study_cell'
   | 'page'
   | 'group'

@@ -3,7 +3,8 @@ import type { ActivityFilter, EdgeFilter } from '../ads/edges.ts';
 import { ACTIVITY_CATEGORIES, type ActivityCategory } from '../ads/rules/activity-events.ts';
 import type { CommentFilter } from '../comments/edges.ts';
 import type { EstimateRequest } from '../ads/estimates.ts';
-import { dateTime, decodeJsonText, paramError } from './params.ts';
+import { boolean, dateTime, decodeJsonText, paramError } from './params.ts';
+import type { GovernedFilter } from '../ads/ad-rules.ts';
 
 /**
  * The filters /v24.0 edges read from a call's parameters (or from an edge's modifiers in `fields`), as the
@@ -99,4 +100,10 @@ export const activityFilter: FilterReader = (source): ActivityFilter => {
     filter.categories = list as ActivityCategory[];
   }
   return filter;
+};
+
+/** `all` of `/<ad set>/adrules_governed`: every rule of the account, instead of those governing the ad set. */
+export const governedFilter: FilterReader = (source): GovernedFilter => {
+  const raw = source.all;
+  return raw === undefined || raw === null || raw === '' ? {} : { all: boolean(raw, 'all') };
 };

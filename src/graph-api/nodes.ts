@@ -13,9 +13,10 @@ import { commentEdges, pageEdges, postEdges, type CommentFilter } from '../comme
 import * as comments from '../comments/service.ts';
 import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
-import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, type FilterReader } from './edge-filters.ts';
+import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, governedFilter, type FilterReader } from './edge-filters.ts';
 import type { ActivityRecord } from '../ads/activities.ts';
 import { creativeEdges, creativeOfAd } from '../ads/creatives.ts';
+import { ruleEdges, type AdRuleRecord, type AdRuleRunRecord } from '../ads/ad-rules.ts';
 import { studyEdges, studyResults, type AdStudyCellView, type AdStudyRecord } from '../ads/studies.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../ads/estimates.ts';
 import { REPORT_RUN } from './report-runs.ts';
@@ -81,6 +82,8 @@ export type NodeName =
   | 'AdSet'
   | 'Ad'
   | 'AdCreative'
+  | 'AdRule'
+  | 'AdRuleHistory'
   | 'CustomAudience'
   | 'CustomConversion'
   | 'Page'
@@ -106,6 +109,8 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   AdSet: AdSetRecord;
   Ad: AdRecord;
   AdCreative: AdCreativeRecord;
+  AdRule: AdRuleRecord;
+  AdRuleHistory: AdRuleRunRecord;
   CustomAudience: CustomAudienceRecord;
   CustomConversion: CustomConversionRecord;
   Page: PageRecord;
@@ -178,6 +183,7 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     activities: { node: 'AdActivity', edge: accountEdges.activities, filter: activityFilter },
     ad_studies: { node: 'AdStudy', edge: studyEdges.ofAccount },
     adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAccount },
+    adrules_library: { node: 'AdRule', edge: ruleEdges.ofAccount },
   },
 };
 
@@ -262,6 +268,7 @@ const AD_SET: GraphNode<AdSetRecord> = {
     activities: { node: 'AdActivity', edge: adSetEdges.activities, filter: activityFilter },
     ad_studies: { node: 'AdStudy', edge: studyEdges.ofAdSet },
     adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAdSet },
+    adrules_governed: { node: 'AdRule', edge: ruleEdges.governing, filter: governedFilter },
   },
 };
 
@@ -442,6 +449,46 @@ const AD: GraphNode<AdRecord> = {
   edges: { adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAd } },
 };
 
+/** An automated rule (the SDK's AdRule): its specs as they were written, read back in the platform's shape. */
+const AD_RULE: GraphNode<AdRuleRecord> = {
+  name: 'AdRule',
+  id: (rule) => rule.id,
+  accountId: (rule) => rule.accountId,
+  fields: {
+    id: plain((rule) => rule.id),
+    account_id: plain((rule) => rule.accountId),
+    name: plain((rule) => rule.name),
+    status: plain((rule) => rule.status),
+    evaluation_spec: plain((rule) => rule.evaluationSpec),
+    execution_spec: plain((rule) => rule.executionSpec),
+    schedule_spec: plain((rule) => rule.scheduleSpec),
+    created_by: plain((rule) => rule.createdBy),
+    created_time: { kind: 'date', get: (rule) => rule.createdTime },
+    updated_time: { kind: 'date', get: (rule) => rule.updatedTime },
+  },
+  edges: { history: { node: 'AdRuleHistory', edge: ruleEdges.history } },
+};
+
+/** An evaluation of a rule (the SDK's AdRuleHistory): what it ran with, and what it did to each object. */
+const AD_RULE_HISTORY: GraphNode<AdRuleRunRecord> = {
+  name: 'AdRuleHistory',
+  id: (run) => run.id,
+  accountId: (run) => run.accountId,
+  defaultSelection: parseFields('timestamp,is_manual,results,exception_code,exception_message'),
+  fields: {
+    id: plain((run) => run.id),
+    timestamp: { kind: 'date', get: (run) => run.updatedTime },
+    is_manual: plain((run) => run.isManual),
+    results: plain((run) => run.results ?? []),
+    exception_code: plain((run) => run.exceptionCode),
+    exception_message: plain((run) => run.exceptionMessage),
+    evaluation_spec: plain((run) => run.evaluationSpec),
+    execution_spec: plain((run) => run.executionSpec),
+    schedule_spec: plain((run) => run.scheduleSpec),
+  },
+  edges: {},
+};
+
 /** An account's creative (the SDK's AdCreative); `extra` (what a migrated ad's JSON held beyond these) is not a Graph field. */
 const AD_CREATIVE: GraphNode<AdCreativeRecord> = {
   name: 'AdCreative',
@@ -606,6 +653,8 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdSet: AD_SET,
   Ad: AD,
   AdCreative: AD_CREATIVE,
+  AdRule: AD_RULE,
+  AdRuleHistory: AD_RULE_HISTORY,
   CustomAudience: CUSTOM_AUDIENCE,
   CustomConversion: CUSTOM_CONVERSION,
   Page: PAGE,
@@ -633,6 +682,8 @@ export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   ad_set: 'AdSet',
   ad: 'Ad',
   ad_creative: 'AdCreative',
+  ad_rule: 'AdRule',
+  ad_rule_run: 'AdRuleHistory',
   custom_audience: 'CustomAudience',
   custom_conversion: 'CustomConversion',
   page: 'Page',

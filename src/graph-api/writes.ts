@@ -15,6 +15,7 @@ import type { Params } from './params.ts';
 import type { NodeName, NodeRecords } from './nodes.ts';
 import { createAdStudy } from '../ads/studies.ts';
 import { createAdCreative, deleteAdCreative, updateAdCreative } from '../ads/writes/creatives.ts';
+import { createAdRule, deleteAdRule, executeAdRule, updateAdRule } from '../ads/writes/ad-rules.ts';
 
 /** The writes a Graph node type of records T accepts: update (POST /<id>), delete (DELETE /<id>), create (POST /<id>/<edge>). */
 export interface NodeWrites<T> {
@@ -58,6 +59,7 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
       insights: (ctx, account, params) => postReportRun(ctx, { kind: 'account', id: account.id }, params),
       ad_studies: (ctx, account, params) => created(createAdStudy(ctx, account.id, params)),
       adcreatives: (ctx, account, params) => created(createAdCreative(ctx, account.id, params)),
+      adrules_library: (ctx, account, params) => created(createAdRule(ctx, account.id, params)),
     },
   },
   Campaign: {
@@ -80,6 +82,16 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
     remove: (ctx, ad) => adWrites.deleteAd(ctx, ad.id),
     create: {
       insights: (ctx, ad, params) => postReportRun(ctx, { kind: 'ad', id: ad.id }, params),
+    },
+  },
+  AdRule: {
+    update: (ctx, rule, params) => succeeded(updateAdRule(ctx, rule.id, params)),
+    remove: (ctx, rule) => deleteAdRule(ctx, rule.id),
+    create: {
+      execute: async (ctx, rule, params) => {
+        const outcome = await executeAdRule(ctx, rule.id, params);
+        return outcome.kind === 'dry_run' ? { success: true, results: outcome.results } : { success: true };
+      },
     },
   },
   AdCreative: {
@@ -119,7 +131,7 @@ export const WRITES = NODE_WRITES as Partial<Record<NodeName, NodeWrites<unknown
  * The writes that take execution_options, as the platform's do: campaigns, ad sets and ads, created under an account
  * (`<node>/<edge>`) or updated (`<node>`). Their services honour validate_only; every other write refuses the parameter.
  */
-const TAKE_EXECUTION_OPTIONS = new Set(['AdAccount/campaigns', 'AdAccount/adsets', 'AdAccount/ads', 'Campaign', 'AdSet', 'Ad']);
+const TAKE_EXECUTION_OPTIONS = new Set(['AdAccount/campaigns', 'AdAccount/adsets', 'AdAccount/ads', 'AdAccount/adrules_library', 'Campaign', 'AdSet', 'Ad']);
 
 export type Write = (ctx: RequestContext, record: unknown, params: Params) => Promise<unknown>;
 

@@ -26,6 +26,8 @@ const TYPENAME: Record<ObjectKind, string> = {
   insights_report_run: 'InsightsReport',
   ad_study: 'AdStudy',
   ad_creative: 'AdCreative',
+  ad_rule: 'AdRule',
+  ad_rule_run: 'AdRuleHistory',
   ad_study_cell: 'AdStudyCell',
 };
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AppDeps } from '../context/index.ts';
+import { timeNow, type AppDeps } from '../context/index.ts';
 import { dialect } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { Logger } from '../logging/index.ts';
@@ -56,6 +56,11 @@ export interface JobKind<J extends QueuedJob> {
   failed(error: DomainError, job: J, deps: AppDeps): Record<string, unknown>;
   /** Deletes what has outlived its time (a report's result); answers how many jobs it deleted. */
   sweep?(deps: AppDeps, now: Date): Promise<number>;
+  /**
+   * Queues the jobs that have come due on a schedule (an automated rule's period), before the runner claims work;
+   * answers how many it queued. Several instances may call it at once: it must queue each job once.
+   */
+  schedule?(deps: AppDeps, now: Date): Promise<number>;
 }
 
 // Kinds are listed together by whoever starts a runner; their job types differ.
@@ -228,6 +233,11 @@ export function startJobRunner(deps: AppDeps, kinds: readonly AnyJobKind[], opti
     do {
       again = false;
       try {
+        for (const kind of kinds) {
+          if (stopped) return;
+          const queued = kind.schedule ? await kind.schedule(deps, timeNow(deps)) : 0;
+          if (queued > 0) deps.log.info({ job: kind.name, queued }, 'scheduled jobs queued');
+        }
         for (;;) {
           let ran = false;
           for (const kind of kinds) {

@@ -84,6 +84,26 @@ const CHECKED: Record<string, Checked> = {
     invalid: () => ({ billing_event: 'SOMETIMES' }),
     field: 'billing_event',
   },
+  'POST /<AdAccount>/adrules_library': {
+    path: (s) => `${s.act}/adrules_library`,
+    valid: () => ({
+      name: 'Pause all',
+      evaluation_spec: { evaluation_type: 'SCHEDULE', filters: [{ field: 'entity_type', value: 'ADSET', operator: 'EQUAL' }] },
+      execution_spec: { execution_type: 'PAUSE' },
+      schedule_spec: { schedule_type: 'DAILY' },
+    }),
+    // The id filter is checked against the account's objects, inside the write's transaction.
+    invalid: () => ({
+      evaluation_spec: {
+        evaluation_type: 'SCHEDULE',
+        filters: [
+          { field: 'entity_type', value: 'ADSET', operator: 'EQUAL' },
+          { field: 'id', value: ['999999999999999'], operator: 'IN' },
+        ],
+      },
+    }),
+    field: 'evaluation_spec.filters[1].value',
+  },
   'POST /<AdAccount>/ads': {
     path: (s) => `${s.act}/ads`,
     valid: (s) => ({ name: 'Checked only', adset_id: s.adSet.id, creative: { title: 'Checked only' }, status: 'PAUSED' }),
@@ -123,6 +143,9 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
   'POST /<AdAccount>/ad_studies': async (s) => [`${s.act}/ad_studies`, { name: 'Study' }],
   'POST /<AdAccount>/adcreatives': async (s) => [`${s.act}/adcreatives`, { title: 'Checked' }],
   'POST /<AdCreative>': async (s) => [s.ad.creativeId!, { name: 'Renamed' }],
+  'POST /<AdRule>': async (s) => [await ruleOf(s), { name: 'Renamed' }],
+  'DELETE /<AdRule>': async (s) => [await ruleOf(s), {}],
+  'POST /<AdRule>/execute': async (s) => [`${await ruleOf(s)}/execute`, { dry_run: true }],
   'DELETE /<AdCreative>': async (s) => [s.ad.creativeId!, {}],
   'POST /<AdAccount>/insights': async (s) => [`${s.act}/insights`, { fields: 'impressions' }],
   'POST /<Campaign>/insights': async (s) => [`${s.campaign.id}/insights`, { fields: 'impressions' }],
@@ -140,6 +163,18 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
   'POST /<Comment>/likes': async () => [`${await commentId()}/likes`, {}],
   'DELETE /<Comment>/likes': async () => [`${await commentId()}/likes`, {}],
 };
+
+/** A rule in the scene's account (pausing every ad set daily). */
+async function ruleOf(s: Scene): Promise<string> {
+  const created = await call('POST', `${s.act}/adrules_library`, {
+    name: 'Pause all',
+    evaluation_spec: { evaluation_type: 'SCHEDULE', filters: [{ field: 'entity_type', value: 'ADSET', operator: 'EQUAL' }] },
+    execution_spec: { execution_type: 'PAUSE' },
+    schedule_spec: { schedule_type: 'DAILY' },
+  });
+  expect(created.status, created.text).toBe(200);
+  return created.body.id as string;
+}
 
 /** A comment the page wrote on its own post, addressed `<post id>_<comment id>`. */
 async function commentId(): Promise<string> {

@@ -538,6 +538,68 @@ describe('creatives', () => {
   });
 });
 
+describe('automated rules', () => {
+  const PAUSE_ALL = {
+    name: 'Pause all',
+    evaluation_spec: { evaluation_type: 'SCHEDULE', filters: [{ field: 'entity_type', value: 'ADSET', operator: 'EQUAL' }] },
+    execution_spec: { execution_type: 'PAUSE' },
+    schedule_spec: { schedule_type: 'DAILY' },
+  };
+
+  writeTest('POST /<AdAccount>/adrules_library', "answers {id}; the rule reads back as written and is on the account's library", async () => {
+    const { act, account } = await scene();
+    const created = await ok(post(`${act}/adrules_library`, PAUSE_ALL));
+    expect(created).toEqual({ id: expect.stringMatching(/^\d+$/) });
+    expect(await read(created.id, 'name,status,account_id,evaluation_spec,execution_spec,schedule_spec')).toEqual({
+      id: created.id,
+      ...PAUSE_ALL,
+      status: 'ENABLED',
+      account_id: account.id,
+    });
+    expect(await edgeIds(`${act}/adrules_library`)).toEqual([created.id]);
+  });
+
+  writeTest('POST /<AdRule>', 'changes name, status and specs, checked whole', async () => {
+    const { act } = await scene();
+    const { id } = await ok(post(`${act}/adrules_library`, PAUSE_ALL));
+    expect(await ok(post(id, { name: 'Unpause all', status: 'DISABLED', execution_spec: { execution_type: 'UNPAUSE' } }))).toEqual({ success: true });
+    expect(await read(id, 'name,status,execution_spec')).toEqual({
+      id,
+      name: 'Unpause all',
+      status: 'DISABLED',
+      execution_spec: { execution_type: 'UNPAUSE' },
+    });
+    expectGraphError(await post(id, { schedule_spec: { schedule_type: 'WEEKLY' } }), { status: 400, code: 100, message: /schedule_spec\.schedule_type/ });
+  });
+
+  writeTest('DELETE /<AdRule>', 'DELETED: off the library, still read by id', async () => {
+    const { act } = await scene();
+    const { id } = await ok(post(`${act}/adrules_library`, PAUSE_ALL));
+    expect(await ok(graph.call('DELETE', `/v24.0/${id}`, { token: tokens.advertiser }))).toEqual({ success: true });
+    expect(await read(id, 'status')).toEqual({ id, status: 'DELETED' });
+    expect(await edgeIds(`${act}/adrules_library`)).toEqual([]);
+  });
+
+  writeTest('POST /<AdRule>/execute', 'dry_run answers what it would do and changes nothing; without it, a run is queued', async () => {
+    const {
+      act,
+      adSets: [adSet],
+    } = await scene({ adSets: 1 });
+    const { id } = await ok(post(`${act}/adrules_library`, PAUSE_ALL));
+    expect(await ok(post(`${id}/execute`, { dry_run: true }))).toEqual({
+      success: true,
+      results: [{ object_id: adSet!.id, object_type: 'ADSET', actions: [{ action: 'PAUSED', field: 'status', old_value: 'ACTIVE', new_value: 'PAUSED' }] }],
+    });
+    expect(await read(adSet!.id, 'status')).toEqual({ id: adSet!.id, status: 'ACTIVE' });
+    // Queued for the background runner (off in this file: test/ads/ad-rules.test.ts runs them); the history lists finished runs only.
+    expect(await ok(post(`${id}/execute`, {}))).toEqual({ success: true });
+    expect(await server.deps.db('ad_rule_runs').where({ rule_id: id }).select('status', 'is_manual')).toEqual([
+      { status: 'PENDING', is_manual: expect.anything() },
+    ]);
+    expect((await ok(graph.get(`${id}/history`, tokens.advertiser))).data).toEqual([]);
+  });
+});
+
 describe('page feed', () => {
   const POST_FIELDS = 'kind,message,attachment,title,rating,event_start_time,from,page';
 

@@ -26,6 +26,8 @@ import { RATE_SOURCES } from '../../src/ads/rules/delivery-estimate.ts';
 import { ACTIVITY_CATEGORIES, type ActivityObjectType } from '../../src/ads/rules/activity-events.ts';
 import { ACTOR_KINDS } from '../../src/ads/activities.ts';
 import { CALL_TO_ACTION_TYPES, CREATIVE_STATUSES } from '../../src/ads/rules/creatives.ts';
+import { ENTITY_TYPES, RULE_STATUSES } from '../../src/ads/rules/ad-rules.ts';
+import { RULE_ACTIONS } from '../../src/ads/ad-rule-runs.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -52,6 +54,9 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   ActivityActorKind: ACTOR_KINDS,
   AdCreativeStatus: CREATIVE_STATUSES,
   CallToActionType: CALL_TO_ACTION_TYPES,
+  AdRuleStatus: RULE_STATUSES,
+  AdRuleEntityType: ENTITY_TYPES,
+  AdRuleAction: RULE_ACTIONS,
   RenameStrategy: ads.RENAME_STRATEGIES,
   StatusOption: ads.STATUS_OPTIONS,
   CustomAudienceSubtype: ads.AUDIENCE_SUBTYPES,

@@ -6,6 +6,7 @@ import { activityFilter } from './activities.ts';
 import * as delivery from '../../insights/delivery.ts';
 import { studyEdges } from '../studies.ts';
 import { creativeEdges } from '../creatives.ts';
+import { ruleEdges } from '../ad-rules.ts';
 
 export const adAccountResolvers: AdAccountResolvers = {
   actId: (account) => `act_${account.id}`,
@@ -18,6 +19,7 @@ export const adAccountResolvers: AdAccountResolvers = {
   ads: (account, { effectiveStatus, ...args }, ctx) => edgeConnection(accountEdges.ads, ctx, account, args, statusFilter({ effectiveStatus })),
   adStudies: (account, args, ctx) => edgeConnection(studyEdges.ofAccount, ctx, account, args),
   adCreatives: (account, args, ctx) => edgeConnection(creativeEdges.ofAccount, ctx, account, args),
+  adRules: (account, args, ctx) => edgeConnection(ruleEdges.ofAccount, ctx, account, args),
   activities: (account, { since, until, category, ...args }, ctx) =>
     edgeConnection(accountEdges.activities, ctx, account, args, activityFilter({ since, until, category })),
   customAudiences: (account, args, ctx) => edgeConnection(accountEdges.customaudiences, ctx, account, args),

@@ -11,6 +11,7 @@ import { estimateRequestOf } from './estimates.ts';
 import { activityFilter } from './activities.ts';
 import { studyEdges } from '../studies.ts';
 import { creativeEdges } from '../creatives.ts';
+import { ruleEdges } from '../ad-rules.ts';
 
 /** AdSet: the record's camelCase fields resolve by name; these are the derived ones and the edges. */
 export const adSetResolvers: AdSetResolvers = {
@@ -46,6 +47,7 @@ export const adSetResolvers: AdSetResolvers = {
   ads: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus })),
   adStudies: (adSet, args, ctx) => edgeConnection(studyEdges.ofAdSet, ctx, adSet, args),
   adCreatives: (adSet, args, ctx) => edgeConnection(creativeEdges.ofAdSet, ctx, adSet, args),
+  adRulesGoverned: (adSet, { all, ...args }, ctx) => edgeConnection(ruleEdges.governing, ctx, adSet, args, { all: all ?? false }),
   activities: (adSet, { since, until, category, ...args }, ctx) =>
     edgeConnection(adSetEdges.activities, ctx, adSet, args, activityFilter({ since, until, category })),
   copies: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus })),

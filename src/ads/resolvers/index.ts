@@ -15,6 +15,7 @@ import { estimateResolvers } from './estimates.ts';
 import { activityResolvers } from './activities.ts';
 import { studyMutations, studyQueries, studyResolvers } from './studies.ts';
 import { creativeMutations, creativeQueries, creativeResolvers } from './creatives.ts';
+import { ruleMutations, ruleQueries, ruleResolvers } from './ad-rules.ts';
 
 export type { CopyResultModel } from './async-requests.ts';
 
@@ -24,8 +25,8 @@ export const adsResolvers: Resolvers = {
   AdObjectType: lowercaseEnum(AD_OBJECT_TYPES),
   PacingType: lowercaseEnum(PACING_TYPES),
   EstimateRatesSource: lowercaseEnum(RATE_SOURCES),
-  Query: { ...adsQueries, ...studyQueries, ...creativeQueries },
-  Mutation: { ...adsMutations, ...studyMutations, ...creativeMutations },
+  Query: { ...adsQueries, ...studyQueries, ...creativeQueries, ...ruleQueries },
+  Mutation: { ...adsMutations, ...studyMutations, ...creativeMutations, ...ruleMutations },
   AdAccount: adAccountResolvers,
   Campaign: campaignResolvers,
   AdSet: adSetResolvers,
@@ -39,6 +40,7 @@ export const adsResolvers: Resolvers = {
   ...activityResolvers,
   ...studyResolvers,
   ...creativeResolvers,
+  ...ruleResolvers,
   AdSetViolation: { kind: (violation) => violation.kind ?? 'BAD_USER_INPUT' },
   AdAccountConnection: connectionFields,
   CampaignConnection: connectionFields,

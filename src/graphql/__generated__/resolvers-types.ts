@@ -14,6 +14,9 @@ import type { AdStudyRecord, AdStudyCellView, StudyResults } from '../../ads/stu
 import type { CellComparison } from '../../ads/rules/studies.ts';
 import type { ConnectionModel, EdgeModel } from '../connections.ts';
 import type { StorySpecModel, LinkDataModel, CallToActionModel } from '../../ads/resolvers/creatives.ts';
+import type { AdRuleRecord, AdRuleRunRecord } from '../../ads/ad-rules.ts';
+import type { RuleResult, RuleAction } from '../../ads/ad-rule-runs.ts';
+import type { ExecuteOutcome } from '../../ads/writes/ad-rules.ts';
 import type { OutcomePoint } from '../../ads/rules/delivery-estimate.ts';
 import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord } from '../../comments/store.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
@@ -135,6 +138,8 @@ export type AdAccount = Node & {
   activities: AdActivityConnection;
   /** Its creatives, oldest first; deleted ones are left out (they are still read by id). */
   adCreatives: AdCreativeConnection;
+  /** Its automated rules that are not deleted, oldest first (Graph API: adrules_library). */
+  adRules: AdRuleConnection;
   adSets: AdSetConnection;
   /** The split tests it is in (itself, or through its campaign), newest first. */
   adStudies: AdStudyConnection;
@@ -177,6 +182,15 @@ export type AdAccountActivitiesArgs = {
 
 /** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
 export type AdAccountAdCreativesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/** Amounts are whole numbers in the account currency's minor unit (cents for USD and EUR, yen for JPY). */
+export type AdAccountAdRulesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
@@ -467,6 +481,140 @@ export type AdRecommendation = {
 };
 
 /**
+ * An automated rule (Graph API: AdRule): which objects it evaluates (evaluationSpec), what it does to those that pass
+ * (executionSpec) and when (scheduleSpec). The specs are JSON in the Graph API's shape, as /v24.0 reads and writes
+ * them: the platform's filter vocabulary (fields, operators and a value shape per operator) is one list of
+ * {field, operator, value} objects that a GraphQL type would only restate as JSON.
+ */
+export type AdRule = Node & {
+  __typename?: 'AdRule';
+  account: AdAccount;
+  createdTime: Scalars['DateTime']['output'];
+  /** The level it acts on (its entity_type filter). */
+  entityType: AdRuleEntityType;
+  /** evaluation_type (SCHEDULE or TRIGGER), filters [{field, operator, value}] and a TRIGGER rule's trigger. */
+  evaluationSpec: Scalars['JSON']['output'];
+  /** execution_type (PAUSE, UNPAUSE, NOTIFICATION, CHANGE_BUDGET, CHANGE_CAMPAIGN_BUDGET) and execution_options. */
+  executionSpec: Scalars['JSON']['output'];
+  /** Its finished evaluations, newest first. */
+  history: AdRuleHistoryConnection;
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** schedule_type (DAILY, HOURLY, SEMI_HOURLY, CUSTOM with schedule); null for a TRIGGER rule (checked every half hour). */
+  scheduleSpec?: Maybe<Scalars['JSON']['output']>;
+  status: AdRuleStatus;
+  updatedTime: Scalars['DateTime']['output'];
+};
+
+
+/**
+ * An automated rule (Graph API: AdRule): which objects it evaluates (evaluationSpec), what it does to those that pass
+ * (executionSpec) and when (scheduleSpec). The specs are JSON in the Graph API's shape, as /v24.0 reads and writes
+ * them: the platform's filter vocabulary (fields, operators and a value shape per operator) is one list of
+ * {field, operator, value} objects that a GraphQL type would only restate as JSON.
+ */
+export type AdRuleHistoryArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** What an evaluation did to an object (the Graph API's AdRuleHistoryResultAction actions). */
+export type AdRuleAction =
+  | 'CHANGED_BUDGET'
+  | 'EMAIL'
+  | 'ERROR'
+  | 'NOT_CHANGED'
+  | 'PAUSED'
+  | 'UNPAUSED';
+
+export type AdRuleConnection = {
+  __typename?: 'AdRuleConnection';
+  edges: Array<AdRuleEdge>;
+  nodes: Array<AdRule>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AdRuleEdge = {
+  __typename?: 'AdRuleEdge';
+  cursor: Scalars['String']['output'];
+  node: AdRule;
+};
+
+/** The level of objects a rule evaluates and acts on. */
+export type AdRuleEntityType =
+  | 'AD'
+  | 'ADSET'
+  | 'CAMPAIGN';
+
+/** What executeAdRule did: queued a run, or (dryRun) what the rule would do now. */
+export type AdRuleExecution = {
+  __typename?: 'AdRuleExecution';
+  /** A dry run's results; null when the run was queued. */
+  results?: Maybe<Array<AdRuleHistoryResult>>;
+  /** The queued evaluation; null for a dry run. */
+  run?: Maybe<AdRuleHistory>;
+};
+
+/** An evaluation of a rule (Graph API: AdRuleHistory): the specs it ran with and what it did. */
+export type AdRuleHistory = Node & {
+  __typename?: 'AdRuleHistory';
+  evaluationSpec: Scalars['JSON']['output'];
+  /** Why the evaluation as a whole failed (the rule's creator can no longer act, ...). */
+  exceptionCode?: Maybe<Scalars['Int']['output']>;
+  exceptionMessage?: Maybe<Scalars['String']['output']>;
+  executionSpec: Scalars['JSON']['output'];
+  id: Scalars['ID']['output'];
+  /** Asked for (executeAdRule) rather than scheduled. */
+  isManual: Scalars['Boolean']['output'];
+  results: Array<AdRuleHistoryResult>;
+  scheduleSpec?: Maybe<Scalars['JSON']['output']>;
+  /** When it finished. */
+  timestamp: Scalars['DateTime']['output'];
+};
+
+/** One change an evaluation made, or did not make (NOT_CHANGED), or that was refused (ERROR, with the reason). */
+export type AdRuleHistoryActionTaken = {
+  __typename?: 'AdRuleHistoryActionTaken';
+  action: AdRuleAction;
+  errorMessage?: Maybe<Scalars['String']['output']>;
+  /** The field it changed (status, daily_budget, lifetime_budget). */
+  field?: Maybe<Scalars['String']['output']>;
+  newValue?: Maybe<Scalars['String']['output']>;
+  oldValue?: Maybe<Scalars['String']['output']>;
+};
+
+export type AdRuleHistoryConnection = {
+  __typename?: 'AdRuleHistoryConnection';
+  edges: Array<AdRuleHistoryEdge>;
+  nodes: Array<AdRuleHistory>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type AdRuleHistoryEdge = {
+  __typename?: 'AdRuleHistoryEdge';
+  cursor: Scalars['String']['output'];
+  node: AdRuleHistory;
+};
+
+/** What an evaluation did to one object. */
+export type AdRuleHistoryResult = {
+  __typename?: 'AdRuleHistoryResult';
+  actions: Array<AdRuleHistoryActionTaken>;
+  objectId: Scalars['ID']['output'];
+  objectType: AdRuleEntityType;
+};
+
+/** Whether a rule runs on its schedule. */
+export type AdRuleStatus =
+  | 'DELETED'
+  | 'DISABLED'
+  | 'ENABLED';
+
+/**
  * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
  * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
  * PromotedObject, AttributionSpec ...); the few left JSON say why.
@@ -479,6 +627,12 @@ export type AdSet = Node & {
   activities: AdActivityConnection;
   /** The creatives its ads use (each once), oldest first; deleted creatives are left out. */
   adCreatives: AdCreativeConnection;
+  /**
+   * The automated rules governing it (Graph API: adrules_governed): ad set rules whose id filters let it through
+   * (naming it, its campaign, or no ad set at all), ad rules naming it, campaign rules naming its campaign. With
+   * all: true, every rule of its account.
+   */
+  adRulesGoverned: AdRuleConnection;
   /** The split tests it is in (itself, or through its campaign), newest first. */
   adStudies: AdStudyConnection;
   adlabels?: Maybe<Array<AdLabel>>;
@@ -632,6 +786,20 @@ export type AdSetActivitiesArgs = {
  */
 export type AdSetAdCreativesArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * An ad set: ads that share a budget, schedule, bid and targeting (the specification's resource table, camelCase).
+ * Amounts are whole numbers in the account currency's minor unit. Nested specs a form edits are typed (Targeting,
+ * PromotedObject, AttributionSpec ...); the few left JSON say why.
+ */
+export type AdSetAdRulesGovernedArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  all?: InputMaybe<Scalars['Boolean']['input']>;
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
@@ -1477,6 +1645,18 @@ export type CreateAdInput = {
   name: Scalars['String']['input'];
   /** ACTIVE (the default) or PAUSED. */
   status?: InputMaybe<ObjectStatus>;
+};
+
+/** A new automated rule (Graph API: POST /act_<id>/adrules_library); the specs in the Graph API's shape. */
+export type CreateAdRuleInput = {
+  evaluationSpec: Scalars['JSON']['input'];
+  executionSpec: Scalars['JSON']['input'];
+  /** At most 100 characters. */
+  name: Scalars['String']['input'];
+  /** Required for SCHEDULE rules, refused for TRIGGER rules. */
+  scheduleSpec?: InputMaybe<Scalars['JSON']['input']>;
+  /** ENABLED (the default) or DISABLED. */
+  status?: InputMaybe<AdRuleStatus>;
 };
 
 /**
@@ -2524,6 +2704,8 @@ export type Mutation = {
   createAd: Ad;
   /** A creative in an ad account (Graph API: POST /act_<id>/adcreatives); its story's page must be one of the account's organization. */
   createAdCreative: AdCreative;
+  /** An automated rule in an ad account's library (Graph API: POST /act_<id>/adrules_library); it first runs at its schedule's next instant. */
+  createAdRule: AdRule;
   /** Creates an ad set in the account (act_<id> is accepted). validateAdSet checks the same input without writing. */
   createAdSet: AdSet;
   /** A split test of the account (advertiser and above, or ads_management). Same as POST /v24.0/act_<id>/ad_studies. */
@@ -2547,6 +2729,8 @@ export type Mutation = {
   deleteAd: Scalars['Boolean']['output'];
   /** Deletes a creative (status DELETED); refused while an ad that is neither archived nor deleted uses it. Deleting twice is no error. */
   deleteAdCreative: Scalars['Boolean']['output'];
+  /** Deletes a rule (status DELETED; its queued evaluations are canceled). Deleting twice is no error. */
+  deleteAdRule: Scalars['Boolean']['output'];
   /** Sets the ad set and its ads to DELETED; the ad set stays readable by id. */
   deleteAdSet: Scalars['Boolean']['output'];
   /** Sets the campaign, its ad sets and its ads to DELETED; the campaign stays readable. */
@@ -2555,6 +2739,11 @@ export type Mutation = {
   deleteComment: Scalars['Boolean']['output'];
   /** Replaces a comment's content: its author, or the page for the page's own comments. */
   editComment: Comment;
+  /**
+   * Runs a rule now on the background runner (its history marks it manual), or with dryRun: true evaluates it at once
+   * and answers what it would do, changing nothing.
+   */
+  executeAdRule: AdRuleExecution;
   /** Likes a comment as yourself (a page's API client: as the page); liking it again changes nothing. */
   likeComment: Comment;
   /** Signs in with e-mail and password and returns a session token. */
@@ -2579,6 +2768,8 @@ export type Mutation = {
   updateAd: Ad;
   /** Renames a creative: its content is fixed once created. */
   updateAdCreative: AdCreative;
+  /** Changes a rule, checked whole as it will be; a new schedule, or enabling it, starts from the schedule's next instant. */
+  updateAdRule: AdRule;
   /** Changes an ad set by createAdSet's rules; validateAdSetUpdate checks the same input without writing. */
   updateAdSet: AdSet;
   /** Changes a campaign; status DELETED deletes its ad sets and ads too. */
@@ -2635,6 +2826,12 @@ export type MutationCreateAdArgs = {
 export type MutationCreateAdCreativeArgs = {
   accountId: Scalars['ID']['input'];
   input: CreateAdCreativeInput;
+};
+
+
+export type MutationCreateAdRuleArgs = {
+  accountId: Scalars['ID']['input'];
+  input: CreateAdRuleInput;
 };
 
 
@@ -2695,6 +2892,11 @@ export type MutationDeleteAdCreativeArgs = {
 };
 
 
+export type MutationDeleteAdRuleArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationDeleteAdSetArgs = {
   id: Scalars['ID']['input'];
 };
@@ -2713,6 +2915,12 @@ export type MutationDeleteCommentArgs = {
 export type MutationEditCommentArgs = {
   id: Scalars['ID']['input'];
   input: CommentContentInput;
+};
+
+
+export type MutationExecuteAdRuleArgs = {
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['ID']['input'];
 };
 
 
@@ -2772,6 +2980,12 @@ export type MutationUpdateAdArgs = {
 export type MutationUpdateAdCreativeArgs = {
   id: Scalars['ID']['input'];
   input: UpdateAdCreativeInput;
+};
+
+
+export type MutationUpdateAdRuleArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateAdRuleInput;
 };
 
 
@@ -3213,6 +3427,8 @@ export type Query = {
   adAccounts: AdAccountConnection;
   /** A creative by id (a deleted one too); null when it does not exist or you may not see it. */
   adCreative?: Maybe<AdCreative>;
+  /** An automated rule by id (a deleted one too); null when it does not exist or you may not see it. */
+  adRule?: Maybe<AdRule>;
   /** An ad set by id; null when it does not exist or you may not see it. */
   adSet?: Maybe<AdSet>;
   /** The ad sets of one account; without effectiveStatus or status, those neither DELETED nor ARCHIVED. */
@@ -3290,6 +3506,11 @@ export type QueryAdAccountsArgs = {
 
 
 export type QueryAdCreativeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryAdRuleArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -3584,6 +3805,16 @@ export type UpdateAdInput = {
   status?: InputMaybe<ObjectStatus>;
 };
 
+/** Changes to a rule; what is not given stays. */
+export type UpdateAdRuleInput = {
+  evaluationSpec?: InputMaybe<Scalars['JSON']['input']>;
+  executionSpec?: InputMaybe<Scalars['JSON']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  scheduleSpec?: InputMaybe<Scalars['JSON']['input']>;
+  /** ENABLED or DISABLED (deleteAdRule deletes). */
+  status?: InputMaybe<AdRuleStatus>;
+};
+
 /**
  * Changes to an ad set: any subset of the create fields (null leaves a field as it is). A DELETED ad set accepts
  * only name; an ARCHIVED one only name and status DELETED. The ad set stays in its campaign.
@@ -3771,6 +4002,8 @@ export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = 
     | ( AdRecord )
     | ( AdAccountRecord )
     | ( AdCreativeRecord )
+    | ( AdRuleRecord )
+    | ( AdRuleRunRecord )
     | ( AdSetRecord )
     | ( AdStudyRecord )
     | ( AdStudyCellView )
@@ -3822,6 +4055,18 @@ export type ResolversTypes = ResolversObject<{
   AdObjectId: ResolverTypeWrapper<AdObjectIdModel>;
   AdObjectType: null;
   AdRecommendation: ResolverTypeWrapper<AdRecommendationModel>;
+  AdRule: ResolverTypeWrapper<AdRuleRecord>;
+  AdRuleAction: AdRuleAction;
+  AdRuleConnection: ResolverTypeWrapper<ConnectionModel>;
+  AdRuleEdge: ResolverTypeWrapper<Omit<AdRuleEdge, 'node'> & { node: ResolversTypes['AdRule'] }>;
+  AdRuleEntityType: AdRuleEntityType;
+  AdRuleExecution: ResolverTypeWrapper<ExecuteOutcome>;
+  AdRuleHistory: ResolverTypeWrapper<AdRuleRunRecord>;
+  AdRuleHistoryActionTaken: ResolverTypeWrapper<RuleAction>;
+  AdRuleHistoryConnection: ResolverTypeWrapper<ConnectionModel>;
+  AdRuleHistoryEdge: ResolverTypeWrapper<Omit<AdRuleHistoryEdge, 'node'> & { node: ResolversTypes['AdRuleHistory'] }>;
+  AdRuleHistoryResult: ResolverTypeWrapper<RuleResult>;
+  AdRuleStatus: AdRuleStatus;
   AdSet: ResolverTypeWrapper<AdSetRecord>;
   AdSetConnection: ResolverTypeWrapper<ConnectionModel>;
   AdSetCopyResult: ResolverTypeWrapper<CopyResultModel>;
@@ -3885,6 +4130,7 @@ export type ResolversTypes = ResolversObject<{
   CopyAdSetInput: CopyAdSetInput;
   CreateAdCreativeInput: CreateAdCreativeInput;
   CreateAdInput: CreateAdInput;
+  CreateAdRuleInput: CreateAdRuleInput;
   CreateAdSetInput: CreateAdSetInput;
   CreateAdStudyInput: CreateAdStudyInput;
   CreateCampaignInput: CreateCampaignInput;
@@ -4013,6 +4259,7 @@ export type ResolversTypes = ResolversObject<{
   TuneForCategory: TuneForCategory;
   UpdateAdCreativeInput: UpdateAdCreativeInput;
   UpdateAdInput: UpdateAdInput;
+  UpdateAdRuleInput: UpdateAdRuleInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
   UpdateUserInput: UpdateUserInput;
@@ -4047,6 +4294,15 @@ export type ResolversParentTypes = ResolversObject<{
   AdLabelInput: AdLabelInput;
   AdObjectId: AdObjectIdModel;
   AdRecommendation: AdRecommendationModel;
+  AdRule: AdRuleRecord;
+  AdRuleConnection: ConnectionModel;
+  AdRuleEdge: Omit<AdRuleEdge, 'node'> & { node: ResolversParentTypes['AdRule'] };
+  AdRuleExecution: ExecuteOutcome;
+  AdRuleHistory: AdRuleRunRecord;
+  AdRuleHistoryActionTaken: RuleAction;
+  AdRuleHistoryConnection: ConnectionModel;
+  AdRuleHistoryEdge: Omit<AdRuleHistoryEdge, 'node'> & { node: ResolversParentTypes['AdRuleHistory'] };
+  AdRuleHistoryResult: RuleResult;
   AdSet: AdSetRecord;
   AdSetConnection: ConnectionModel;
   AdSetCopyResult: CopyResultModel;
@@ -4099,6 +4355,7 @@ export type ResolversParentTypes = ResolversObject<{
   CopyAdSetInput: CopyAdSetInput;
   CreateAdCreativeInput: CreateAdCreativeInput;
   CreateAdInput: CreateAdInput;
+  CreateAdRuleInput: CreateAdRuleInput;
   CreateAdSetInput: CreateAdSetInput;
   CreateAdStudyInput: CreateAdStudyInput;
   CreateCampaignInput: CreateCampaignInput;
@@ -4187,6 +4444,7 @@ export type ResolversParentTypes = ResolversObject<{
   TargetingSentenceLine: TargetingSentenceLine;
   UpdateAdCreativeInput: UpdateAdCreativeInput;
   UpdateAdInput: UpdateAdInput;
+  UpdateAdRuleInput: UpdateAdRuleInput;
   UpdateAdSetInput: UpdateAdSetInput;
   UpdateCampaignInput: UpdateCampaignInput;
   UpdateUserInput: UpdateUserInput;
@@ -4230,6 +4488,7 @@ export type AdAccountResolvers<ContextType = RequestContext, ParentType extends 
   actId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdAccountActivitiesArgs>>;
   adCreatives?: Resolver<ResolversTypes['AdCreativeConnection'], ParentType, ContextType, Partial<AdAccountAdCreativesArgs>>;
+  adRules?: Resolver<ResolversTypes['AdRuleConnection'], ParentType, ContextType, Partial<AdAccountAdRulesArgs>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, Partial<AdAccountAdSetsArgs>>;
   adStudies?: Resolver<ResolversTypes['AdStudyConnection'], ParentType, ContextType, Partial<AdAccountAdStudiesArgs>>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdAccountAdsArgs>>;
@@ -4379,11 +4638,83 @@ export type AdRecommendationResolvers<ContextType = RequestContext, ParentType e
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 }>;
 
+export type AdRuleResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRule'] = ResolversParentTypes['AdRule']> = ResolversObject<{
+  account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  entityType?: Resolver<ResolversTypes['AdRuleEntityType'], ParentType, ContextType>;
+  evaluationSpec?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  executionSpec?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  history?: Resolver<ResolversTypes['AdRuleHistoryConnection'], ParentType, ContextType, Partial<AdRuleHistoryArgs>>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scheduleSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['AdRuleStatus'], ParentType, ContextType>;
+  updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type AdRuleConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleConnection'] = ResolversParentTypes['AdRuleConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AdRuleEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AdRule']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AdRuleEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleEdge'] = ResolversParentTypes['AdRuleEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AdRule'], ParentType, ContextType>;
+}>;
+
+export type AdRuleExecutionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleExecution'] = ResolversParentTypes['AdRuleExecution']> = ResolversObject<{
+  results?: Resolver<Maybe<Array<ResolversTypes['AdRuleHistoryResult']>>, ParentType, ContextType>;
+  run?: Resolver<Maybe<ResolversTypes['AdRuleHistory']>, ParentType, ContextType>;
+}>;
+
+export type AdRuleHistoryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleHistory'] = ResolversParentTypes['AdRuleHistory']> = ResolversObject<{
+  evaluationSpec?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  exceptionCode?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  exceptionMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  executionSpec?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  isManual?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  results?: Resolver<Array<ResolversTypes['AdRuleHistoryResult']>, ParentType, ContextType>;
+  scheduleSpec?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
+  timestamp?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+}>;
+
+export type AdRuleHistoryActionTakenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleHistoryActionTaken'] = ResolversParentTypes['AdRuleHistoryActionTaken']> = ResolversObject<{
+  action?: Resolver<ResolversTypes['AdRuleAction'], ParentType, ContextType>;
+  errorMessage?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  field?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  newValue?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  oldValue?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type AdRuleHistoryConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleHistoryConnection'] = ResolversParentTypes['AdRuleHistoryConnection']> = ResolversObject<{
+  edges?: Resolver<Array<ResolversTypes['AdRuleHistoryEdge']>, ParentType, ContextType>;
+  nodes?: Resolver<Array<ResolversTypes['AdRuleHistory']>, ParentType, ContextType>;
+  pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+}>;
+
+export type AdRuleHistoryEdgeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleHistoryEdge'] = ResolversParentTypes['AdRuleHistoryEdge']> = ResolversObject<{
+  cursor?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node?: Resolver<ResolversTypes['AdRuleHistory'], ParentType, ContextType>;
+}>;
+
+export type AdRuleHistoryResultResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRuleHistoryResult'] = ResolversParentTypes['AdRuleHistoryResult']> = ResolversObject<{
+  actions?: Resolver<Array<ResolversTypes['AdRuleHistoryActionTaken']>, ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  objectType?: Resolver<ResolversTypes['AdRuleEntityType'], ParentType, ContextType>;
+}>;
+
 export type AdSetResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdSet'] = ResolversParentTypes['AdSet']> = ResolversObject<{
   account?: Resolver<ResolversTypes['AdAccount'], ParentType, ContextType>;
   accountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   activities?: Resolver<ResolversTypes['AdActivityConnection'], ParentType, ContextType, Partial<AdSetActivitiesArgs>>;
   adCreatives?: Resolver<ResolversTypes['AdCreativeConnection'], ParentType, ContextType, Partial<AdSetAdCreativesArgs>>;
+  adRulesGoverned?: Resolver<ResolversTypes['AdRuleConnection'], ParentType, ContextType, Partial<AdSetAdRulesGovernedArgs>>;
   adStudies?: Resolver<ResolversTypes['AdStudyConnection'], ParentType, ContextType, Partial<AdSetAdStudiesArgs>>;
   adlabels?: Resolver<Maybe<Array<ResolversTypes['AdLabel']>>, ParentType, ContextType>;
   ads?: Resolver<ResolversTypes['AdConnection'], ParentType, ContextType, Partial<AdSetAdsArgs>>;
@@ -5139,6 +5470,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   copyAdSet?: Resolver<ResolversTypes['AdSetCopyResult'], ParentType, ContextType, RequireFields<MutationCopyAdSetArgs, 'id'>>;
   createAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationCreateAdArgs, 'accountId' | 'input'>>;
   createAdCreative?: Resolver<ResolversTypes['AdCreative'], ParentType, ContextType, RequireFields<MutationCreateAdCreativeArgs, 'accountId' | 'input'>>;
+  createAdRule?: Resolver<ResolversTypes['AdRule'], ParentType, ContextType, RequireFields<MutationCreateAdRuleArgs, 'accountId' | 'input'>>;
   createAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationCreateAdSetArgs, 'accountId' | 'input'>>;
   createAdStudy?: Resolver<ResolversTypes['AdStudy'], ParentType, ContextType, RequireFields<MutationCreateAdStudyArgs, 'accountId' | 'input'>>;
   createCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationCreateCampaignArgs, 'accountId' | 'input'>>;
@@ -5149,10 +5481,12 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   declineOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationDeclineOrganizationInvitationArgs, 'id'>>;
   deleteAd?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdArgs, 'id'>>;
   deleteAdCreative?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdCreativeArgs, 'id'>>;
+  deleteAdRule?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdRuleArgs, 'id'>>;
   deleteAdSet?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteAdSetArgs, 'id'>>;
   deleteCampaign?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCampaignArgs, 'id'>>;
   deleteComment?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteCommentArgs, 'id'>>;
   editComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationEditCommentArgs, 'id' | 'input'>>;
+  executeAdRule?: Resolver<ResolversTypes['AdRuleExecution'], ParentType, ContextType, RequireFields<MutationExecuteAdRuleArgs, 'id'>>;
   likeComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationLikeCommentArgs, 'id'>>;
   login?: Resolver<ResolversTypes['LoginPayload'], ParentType, ContextType, RequireFields<MutationLoginArgs, 'input'>>;
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -5165,6 +5499,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   unlikeComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationUnlikeCommentArgs, 'id'>>;
   updateAd?: Resolver<ResolversTypes['Ad'], ParentType, ContextType, RequireFields<MutationUpdateAdArgs, 'id' | 'input'>>;
   updateAdCreative?: Resolver<ResolversTypes['AdCreative'], ParentType, ContextType, RequireFields<MutationUpdateAdCreativeArgs, 'id' | 'input'>>;
+  updateAdRule?: Resolver<ResolversTypes['AdRule'], ParentType, ContextType, RequireFields<MutationUpdateAdRuleArgs, 'id' | 'input'>>;
   updateAdSet?: Resolver<ResolversTypes['AdSet'], ParentType, ContextType, RequireFields<MutationUpdateAdSetArgs, 'id' | 'input'>>;
   updateCampaign?: Resolver<ResolversTypes['Campaign'], ParentType, ContextType, RequireFields<MutationUpdateCampaignArgs, 'id' | 'input'>>;
   updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'input'>>;
@@ -5173,7 +5508,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
 }>;
 
 export type NodeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = ResolversObject<{
-  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdCreative' | 'AdSet' | 'AdStudy' | 'AdStudyCell' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
+  __resolveType?: TypeResolveFn<'Ad' | 'AdAccount' | 'AdCreative' | 'AdRule' | 'AdRuleHistory' | 'AdSet' | 'AdStudy' | 'AdStudyCell' | 'ApiClient' | 'AsyncRequest' | 'AsyncRequestSet' | 'Campaign' | 'Comment' | 'CustomAudience' | 'CustomConversion' | 'InsightsReport' | 'Organization' | 'OrganizationMember' | 'Page' | 'Post' | 'User', ParentType, ContextType>;
 }>;
 
 export type OperationStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OperationStatus'] = ResolversParentTypes['OperationStatus']> = ResolversObject<{
@@ -5342,6 +5677,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adAccount?: Resolver<Maybe<ResolversTypes['AdAccount']>, ParentType, ContextType, RequireFields<QueryAdAccountArgs, 'id'>>;
   adAccounts?: Resolver<ResolversTypes['AdAccountConnection'], ParentType, ContextType, Partial<QueryAdAccountsArgs>>;
   adCreative?: Resolver<Maybe<ResolversTypes['AdCreative']>, ParentType, ContextType, RequireFields<QueryAdCreativeArgs, 'id'>>;
+  adRule?: Resolver<Maybe<ResolversTypes['AdRule']>, ParentType, ContextType, RequireFields<QueryAdRuleArgs, 'id'>>;
   adSet?: Resolver<Maybe<ResolversTypes['AdSet']>, ParentType, ContextType, RequireFields<QueryAdSetArgs, 'id'>>;
   adSets?: Resolver<ResolversTypes['AdSetConnection'], ParentType, ContextType, RequireFields<QueryAdSetsArgs, 'accountId'>>;
   adStudy?: Resolver<Maybe<ResolversTypes['AdStudy']>, ParentType, ContextType, RequireFields<QueryAdStudyArgs, 'id'>>;
@@ -5449,6 +5785,15 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdObjectId?: AdObjectIdResolvers<ContextType>;
   AdObjectType?: AdObjectTypeResolvers;
   AdRecommendation?: AdRecommendationResolvers<ContextType>;
+  AdRule?: AdRuleResolvers<ContextType>;
+  AdRuleConnection?: AdRuleConnectionResolvers<ContextType>;
+  AdRuleEdge?: AdRuleEdgeResolvers<ContextType>;
+  AdRuleExecution?: AdRuleExecutionResolvers<ContextType>;
+  AdRuleHistory?: AdRuleHistoryResolvers<ContextType>;
+  AdRuleHistoryActionTaken?: AdRuleHistoryActionTakenResolvers<ContextType>;
+  AdRuleHistoryConnection?: AdRuleHistoryConnectionResolvers<ContextType>;
+  AdRuleHistoryEdge?: AdRuleHistoryEdgeResolvers<ContextType>;
+  AdRuleHistoryResult?: AdRuleHistoryResultResolvers<ContextType>;
   AdSet?: AdSetResolvers<ContextType>;
   AdSetConnection?: AdSetConnectionResolvers<ContextType>;
   AdSetCopyResult?: AdSetCopyResultResolvers<ContextType>;
