@@ -10,6 +10,7 @@ import { countEvents, optimizationEventOf } from '../insights/rules/learning-sta
 import { todayIn } from '../insights/rules/windows.ts';
 import type { JobKind, Lease } from '../jobs/index.ts';
 import type { Logger } from '../logging/index.ts';
+import { retainedSince } from './activities.ts';
 import { adRuleRuns, adRules, checkedRuleOf, type AdRuleRecord, type AdRuleRunRecord } from './ad-rules.ts';
 import {
   actionAllowed,
@@ -352,6 +353,9 @@ async function queueDueRuns(deps: AppDeps, now: Date): Promise<number> {
   return queued;
 }
 
+const HISTORY_SWEEP_EVERY_MS = 60 * 60 * 1000;
+let lastHistorySweep = -Infinity;
+
 /** Automated rule evaluations as a job kind of the background runner. */
 export const adRuleRunJobs: JobKind<AdRuleRunRecord> = {
   name: 'ad_rule_run',
@@ -381,4 +385,11 @@ export const adRuleRunJobs: JobKind<AdRuleRunRecord> = {
   },
 
   failed: (error) => ({ status: 'FAILED', exception_code: error.graph?.code ?? 1, exception_message: error.message }),
+
+  // A rule's history is kept as long as the change history it explains (ACTIVITY_RETENTION_MONTHS), swept hourly.
+  async sweep(deps, now) {
+    if (now.getTime() - lastHistorySweep < HISTORY_SWEEP_EVERY_MS) return 0;
+    lastHistorySweep = now.getTime();
+    return deps.db(adRuleRuns.table).whereIn('status', ['DONE', 'FAILED', 'CANCELED']).where('updated_time', '<', retainedSince(now)).delete();
+  },
 };

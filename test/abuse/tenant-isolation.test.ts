@@ -55,6 +55,7 @@ type ObjectName =
   | 'adSet'
   | 'ad'
   | 'creative'
+  | 'rule'
   | 'audience'
   | 'conversion'
   | 'page'
@@ -124,6 +125,7 @@ beforeAll(async () => {
     const [ad] = await world.ads(adSet!, 1);
     into.ad = ad!.id;
     into.creative = ad!.creativeId!;
+    into.rule = (await world.rule(account, into === a ? ownerA.user.id : ownerB.user.id)).id;
     into.audience = (await world.audience(account)).id;
     into.conversion = (await world.conversion(account)).id;
     const page = await world.page(org);
@@ -389,6 +391,7 @@ function graphqlReads(kind: Kind): LazyProbe[] {
     ],
     ['ad', 'id name creative { id title }', () => a.ad, MISSING.numeric],
     ['adCreative', 'id name title account { id }', () => a.creative, MISSING.numeric],
+    ['adRule', 'id name evaluationSpec history { totalCount }', () => a.rule, MISSING.numeric],
     ['asyncRequestSet', 'id name totalCount requests { nodes { id } }', () => a.asyncRequestSet, MISSING.numeric],
     ['asyncRequest', 'id status scopeObjectId', () => a.asyncRequest, MISSING.numeric],
     ['user', 'id email name memberships { id }', () => a.user, MISSING.uuid],
@@ -414,6 +417,7 @@ function graphqlReads(kind: Kind): LazyProbe[] {
     ['ad set', () => a.adSet, MISSING.numeric],
     ['ad', () => a.ad, MISSING.numeric],
     ['ad creative', () => a.creative, MISSING.numeric],
+    ['automated rule', () => a.rule, MISSING.numeric],
     ['custom audience', () => a.audience, MISSING.numeric],
     ['custom conversion', () => a.conversion, MISSING.numeric],
     ['async request set', () => a.asyncRequestSet, MISSING.numeric],
@@ -796,13 +800,19 @@ function graphReads(kind: Kind): LazyGraphProbe[] {
       'ad account',
       () => a.act,
       MISSING.act,
-      'name,currency,campaigns{name},adsets{name},ads{name},customaudiences{name},customconversions{name},asyncadrequestsets{name},insights{spend}',
+      'name,currency,campaigns{name},adsets{name},ads{name},customaudiences{name},customconversions{name},asyncadrequestsets{name},adcreatives{name},adrules_library{name},insights{spend}',
     ),
     get('ad account (bare id)', () => a.act, MISSING.act),
     get('campaign', () => a.campaign, MISSING.numeric, 'name,status,account{name},adsets{name},ads{name},insights{spend}'),
-    get('ad set', () => a.adSet, MISSING.numeric, 'name,targeting,campaign{name},account{name},ads{name},copies{name},asyncadrequests{status},insights{spend}'),
+    get(
+      'ad set',
+      () => a.adSet,
+      MISSING.numeric,
+      'name,targeting,campaign{name},account{name},ads{name},copies{name},asyncadrequests{status},adcreatives{name},adrules_governed{name},insights{spend}',
+    ),
     get('ad', () => a.ad, MISSING.numeric, 'name,creative{title},adcreatives{name},adset{name},campaign{name},account{name},insights{spend}'),
     get('ad creative', () => a.creative, MISSING.numeric, 'name,title,object_story_spec,account{name}'),
+    get('automated rule', () => a.rule, MISSING.numeric, 'name,evaluation_spec,history{results}'),
     get('custom audience', () => a.audience, MISSING.numeric, 'name,operation_status'),
     get('custom conversion', () => a.conversion, MISSING.numeric, 'name,rule'),
     get('async request set', () => a.asyncRequestSet, MISSING.numeric, 'name,owner_id,total_count,requests{status}'),
@@ -888,6 +898,39 @@ function graphWrites(kind: Kind): LazyGraphProbe[] {
       () => a.creative,
       MISSING.numeric,
       (id) => ({ method: 'DELETE', path: id }),
+    ),
+    w(
+      'POST automated rule',
+      () => a.rule,
+      MISSING.numeric,
+      (id) => ({ method: 'POST', path: id, params: { name: 'Intrusion' } }),
+    ),
+    w(
+      'POST automated rule execute',
+      () => a.rule,
+      MISSING.numeric,
+      (id) => ({ method: 'POST', path: `${id}/execute`, params: { dry_run: true } }),
+    ),
+    w(
+      'DELETE automated rule',
+      () => a.rule,
+      MISSING.numeric,
+      (id) => ({ method: 'DELETE', path: id }),
+    ),
+    w(
+      'POST act/adrules_library',
+      () => a.act,
+      MISSING.act,
+      (id) => ({
+        method: 'POST',
+        path: `${id}/adrules_library`,
+        params: {
+          name: 'Intrusion',
+          evaluation_spec: { evaluation_type: 'SCHEDULE', filters: [{ field: 'entity_type', value: 'ADSET', operator: 'EQUAL' }] },
+          execution_spec: { execution_type: 'PAUSE' },
+          schedule_spec: { schedule_type: 'DAILY' },
+        },
+      }),
     ),
     w(
       'POST act/adcreatives',

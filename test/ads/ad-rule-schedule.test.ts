@@ -136,4 +136,12 @@ describe(`automated rules on a schedule, two instances on one database (${TEST_D
     expect((await runs())[3]!.period).toEqual(new Date('2026-11-26T15:30:00Z'));
     expect(await budget()).toBe('14641');
   });
+  it('keeps the history as long as the change history (37 months), then the idle runner deletes it', async () => {
+    await stopRunners();
+    expect(await adRuleRunJobs.sweep!(instances[0]!, new Date('2029-12-01T00:00:00Z'))).toBe(0);
+    // An hour later, 37 months after the runs finished (their times are the real clock's, today).
+    const later = new Date(Date.now() + 38 * 31 * 86_400_000);
+    expect(await adRuleRunJobs.sweep!(instances[0]!, later)).toBe(4);
+    expect(await runs()).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@ import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient } from 
 import { eventually } from '../helpers/api.ts';
 import { daysAgo, DEFAULT_PLACEMENT, importLines } from '../helpers/insights.ts';
 import { databaseDigest, expectUnchanged } from '../helpers/table-hash.ts';
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../../src/ads/store.ts';
 
 /**
@@ -39,6 +40,10 @@ let account: AdAccountRecord;
 let campaign: CampaignRecord;
 let adSets: AdSetRecord[];
 let restoreSdk: (() => void) | undefined;
+let smtp: TestSmtpServer;
+let advertiserEmail: string;
+let colleague: { id: string; email: string };
+let stranger: { id: string; email: string };
 
 const act = () => `act_${account.id}`;
 const entity = (type: string) => ({ field: 'entity_type', value: type, operator: 'EQUAL' });
@@ -47,12 +52,16 @@ const filter = (field: string, operator: string, value: unknown) => ({ field, va
 const post = (path: string, body: Record<string, unknown>, as = token) => graph.call('POST', `/v24.0/${path}`, { token: as, json: body });
 
 beforeAll(async () => {
-  server = await startTestServer({ ASYNC_POLL_MS: '100' });
+  smtp = await startSmtpServer();
+  server = await startTestServer({ ASYNC_POLL_MS: '100', SMTP_URL: smtp.url });
   const world = worldBuilder(server.deps);
   graph = graphClient(server);
   const setup = await world.advertiserWithAccount();
   ({ token, outsiderToken, account } = setup);
   auditorToken = (await world.user({ organizationId: setup.org.id, role: 'auditor' })).token;
+  advertiserEmail = setup.advertiser.user.email;
+  colleague = (await world.user({ organizationId: setup.org.id, role: 'member' })).user;
+  stranger = (await world.user({ organizationId: (await world.organization()).id, role: 'admin' })).user;
   [campaign] = (await world.campaigns(account, 1, { dailyBudget: null })) as [CampaignRecord];
   // Three ad sets with budgets of their own; the third's is at the account currency's minimum.
   adSets = await world.adSets(campaign, 3, (i) => ({
@@ -88,6 +97,7 @@ afterAll(async () => {
   if (process.env.DUMP_LOGS) console.log(JSON.stringify(server.logs.filter((l) => l.job || l.err || (l.level as number) >= 40)).slice(0, 5000));
   restoreSdk?.();
   await server?.close();
+  await smtp?.close();
 });
 
 /** Lower by 20% the budget of ad sets that spent more than 20.00 yesterday. */
@@ -310,5 +320,26 @@ describe('automated rules', () => {
     const outsider = await server.graphql('query ($id: ID!) { adRule(id: $id) { id } node(id: $id) { id } }', { id: rule.id }, outsiderToken);
     expect(outsider.body.data).toEqual({ adRule: null, node: null });
     expect((await server.graphql('mutation ($id: ID!) { deleteAdRule(id: $id) }', { id: rule.id }, token)).body).toEqual({ data: { deleteAdRule: true } });
+  });
+  it("NOTIFICATION e-mails its creator and the members it names (not another organization's user), and changes nothing", async () => {
+    const created = await post(`${act()}/adrules_library`, {
+      name: 'Tell me about clicks',
+      evaluation_spec: { evaluation_type: 'SCHEDULE', filters: [entity('ADSET'), preset('YESTERDAY'), filter('clicks', 'GREATER_THAN', 100)] },
+      execution_spec: { execution_type: 'NOTIFICATION', execution_options: [filter('user_ids', 'EQUAL', [colleague.id, stranger.id])] },
+      schedule_spec: { schedule_type: 'DAILY' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const before = await budgets();
+    await post(`${created.body.id}/execute`, {});
+    const mail = await smtp.waitForMailTo(advertiserEmail);
+    expect(mail.subject).toBe('Rule "Tell me about clicks": 1 object matches');
+    expect(mail.text).toContain(`ADSET ${adSets[0]!.id}: Set 1`);
+    await smtp.waitForMailTo(colleague.email);
+    const history = await eventually(async () => (await graph.get(`${created.body.id}/history`, token, {})).body.data[0]);
+    expect(history.results).toEqual([
+      { object_id: adSets[0]!.id, object_type: 'ADSET', actions: [{ action: 'EMAIL', field: null, old_value: null, new_value: null }] },
+    ]);
+    expect(smtp.messages.filter((m) => m.to.includes(stranger.email.toLowerCase()))).toEqual([]);
+    expect(await budgets()).toEqual(before);
   });
 });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { adRules, type AdRuleRecord } from '../../src/ads/ad-rules.ts';
 import type { AppDeps } from '../../src/context/index.ts';
 import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser, issueSession } from '../../src/identity/service.ts';
@@ -129,6 +130,28 @@ export function worldBuilder(deps: AppDeps) {
           ),
         ),
       );
+    },
+    /** An automated rule of the account pausing its ad sets daily, acting as `userId`. */
+    async rule(account: AdAccountRecord, userId: string) {
+      const [rule] = await deps.db.transaction((trx) =>
+        insertObjects<AdRuleRecord>(trx, 'ad_rule', adRules, [
+          {
+            organizationId: account.organizationId,
+            accountId: account.id,
+            name: unique('Rule '),
+            status: 'ENABLED',
+            entityType: 'ADSET',
+            evaluationType: 'SCHEDULE',
+            evaluationSpec: { evaluation_type: 'SCHEDULE', filters: [{ field: 'entity_type', value: 'ADSET', operator: 'EQUAL' }] },
+            executionSpec: { execution_type: 'PAUSE' },
+            scheduleSpec: { schedule_type: 'DAILY' },
+            principal: { kind: 'user', userId },
+            createdBy: userId,
+            lastPeriod: null,
+          },
+        ]),
+      );
+      return rule!;
     },
     /** `count` creatives of the account, titled `Creative <n>`. */
     creatives(owner: { organizationId: string; accountId: string }, count: number) {
