@@ -77,6 +77,24 @@ describe('demo seed', () => {
     for (const currency of ['USD', 'EUR', 'JPY']) expect(currencies).toContain(currency);
   });
 
+  it("gives every account an enabled and a disabled automated rule, acting as its organization's advertiser, first due at the next midnight", async () => {
+    const accounts: Array<{ id: unknown; organization_id: string }> = await db()('ad_accounts').select('id', 'organization_id');
+    const rules: Array<Record<string, unknown>> = await db()('ad_rules').select('account_id', 'status', 'principal', 'last_period', 'organization_id');
+    expect(rules).toHaveLength(2 * accounts.length);
+    for (const account of accounts) {
+      const own = rules.filter((rule) => String(rule.account_id) === String(account.id));
+      expect(own.map((rule) => rule.status).sort()).toEqual(['DISABLED', 'ENABLED']);
+      for (const rule of own) {
+        const principal = (typeof rule.principal === 'string' ? JSON.parse(rule.principal) : rule.principal) as { userId: string };
+        const membership = await db()('organization_members').where({ user_id: principal.userId, organization_id: account.organization_id }).first('role');
+        expect(membership).toEqual({ role: 'advertiser' });
+        const lastPeriod = new Date(rule.last_period as string);
+        expect(lastPeriod.getTime()).toBeLessThanOrEqual(Date.now());
+        expect(Date.now() - lastPeriod.getTime()).toBeLessThan(86_400_000);
+      }
+    }
+  });
+
   it('creates 40 to 60 ad sets, EU-targeted ones with DSA payor and beneficiary and non-EU ones, each with an ad', async () => {
     const adSets = await db()('ad_sets').select('id', 'targeting', 'dsa_payor', 'dsa_beneficiary');
     expect(adSets.length).toBeGreaterThanOrEqual(40);

@@ -4,6 +4,8 @@ import type { Role } from '../../src/authz/policy.ts';
 import { createOrganization, createUser } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import { generateDelivery } from '../../src/insights/generate.ts';
+import { adRules, type AdRuleRecord } from '../../src/ads/ad-rules.ts';
+import { latestRunAt } from '../../src/ads/rules/ad-rules.ts';
 import {
   adAccounts,
   adCreatives,
@@ -154,6 +156,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
     let adSetCount = 0;
     let adCount = 0;
     const accountIds: string[] = [];
+    const ruleOwners: Array<{ account: AdAccountRecord; advertiser: string }> = [];
     for (const { organizationId, plan, users } of plans) {
       const accounts = await insertObjects<AdAccountRecord>(
         trx,
@@ -176,6 +179,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
       );
 
       accountIds.push(...accounts.map((account) => account.id));
+      ruleOwners.push(...accounts.map((account) => ({ account, advertiser: users.advertiser! })));
       for (const [index, account] of accounts.entries()) {
         const accountPlan = plan.accounts[index]!;
         const audiences = await insertObjects<CustomAudienceRecord>(trx, 'custom_audience', customAudiences, [
@@ -381,6 +385,8 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
 
       await seedPagesAndComments(trx, organizationId, plan.pages, users, fan.id, now);
     }
+    // Automated rules after every other object, so the ids the guides show stay as they are.
+    for (const { account, advertiser } of ruleOwners) await seedRules(trx, account, advertiser, new Date(now));
     // The statistics last, over the world as it stands: what its live ads delivered in the last 90 days.
     let facts = 0;
     for (const account of accountIds) facts += (await generateDelivery(deps, { account, days: DEMO_STATISTICS_DAYS }, trx)).factsWritten;
@@ -502,4 +508,63 @@ function commentInput(
     isHidden,
     likeCount: 0,
   };
+}
+
+/**
+ * Two automated rules per account, as its advertiser made them: a daily e-mail about yesterday's big spenders
+ * (above 4.00; enabled: without SMTP_URL it lands in the log and the outbox) and a budget cut on clicks above 0.50
+ * over a week, left disabled so the demo's budgets only change when someone runs it (or its dry run shows what).
+ */
+async function seedRules(trx: Knex, account: AdAccountRecord, advertiser: string, now: Date) {
+  const daily = { schedule_type: 'DAILY' };
+  const rules = [
+    {
+      name: 'Big spenders yesterday',
+      status: 'ENABLED' as const,
+      evaluationSpec: {
+        evaluation_type: 'SCHEDULE',
+        filters: [
+          { field: 'entity_type', value: 'ADSET', operator: 'EQUAL' },
+          { field: 'time_preset', value: 'YESTERDAY', operator: 'EQUAL' },
+          { field: 'spent', value: 400, operator: 'GREATER_THAN' },
+        ],
+      },
+      executionSpec: { execution_type: 'NOTIFICATION' },
+    },
+    {
+      name: 'Cut budgets of expensive clicks',
+      status: 'DISABLED' as const,
+      evaluationSpec: {
+        evaluation_type: 'SCHEDULE',
+        filters: [
+          { field: 'entity_type', value: 'ADSET', operator: 'EQUAL' },
+          { field: 'time_preset', value: 'LAST_7_DAYS', operator: 'EQUAL' },
+          { field: 'cpc', value: 50, operator: 'GREATER_THAN' },
+        ],
+      },
+      executionSpec: {
+        execution_type: 'CHANGE_BUDGET',
+        execution_options: [{ field: 'change_spec', value: { amount: -10, unit: 'PERCENTAGE', limit: 200 }, operator: 'EQUAL' }],
+      },
+    },
+  ];
+  await insertObjects<AdRuleRecord>(
+    trx,
+    'ad_rule',
+    adRules,
+    rules.map((rule) => ({
+      ...rule,
+      organizationId: account.organizationId,
+      accountId: account.id,
+      entityType: 'ADSET',
+      evaluationType: 'SCHEDULE',
+      scheduleSpec: daily,
+      principal: { kind: 'user', userId: advertiser },
+      createdBy: advertiser,
+      // The first run is the next midnight (account time), as for a rule made through the API now.
+      lastPeriod: latestRunAt({ type: 'DAILY', entries: [] }, account.timezoneName, now),
+      createdTime: now,
+      updatedTime: now,
+    })),
+  );
 }
