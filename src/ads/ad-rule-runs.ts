@@ -322,11 +322,22 @@ export function newRun(rule: AdRuleRecord, period: Date | null, now: Date) {
 }
 
 /**
+ * Every scheduled instant is a local :00 or :30, and time zone offsets are whole quarter hours: instants fall on
+ * UTC quarter hours. A rule written since (created, rescheduled, enabled) starts after its latest instant, so the
+ * set of due rules changes only when the clock enters a new quarter hour: each instance reads the enabled rules
+ * once per quarter hour (and at start), not every poll.
+ */
+const SLOT_MS = 15 * 60 * 1000;
+const scannedSlot = new WeakMap<AppDeps, number>();
+
+/**
  * Queues each enabled rule's due period: the period is claimed on the rule's row (`last_period` moves forward
  * only from the value read), so of several instances one queues it, and a rule missed during downtime gets its
- * latest period only. Read every poll; the rules are few per account (MAX_RULES_PER_ACCOUNT).
+ * latest period only.
  */
 async function queueDueRuns(deps: AppDeps, now: Date): Promise<number> {
+  const slot = Math.floor(now.getTime() / SLOT_MS);
+  if (scannedSlot.get(deps) === slot) return 0;
   const rows: Array<Record<string, unknown>> = await deps
     .db(adRules.table)
     .join('ad_accounts', 'ad_accounts.id', 'ad_rules.account_id')
@@ -350,6 +361,8 @@ async function queueDueRuns(deps: AppDeps, now: Date): Promise<number> {
     });
     if (claimed) queued += 1;
   }
+  // Only once every rule was looked at: a scan the database interrupted is done again at the next poll.
+  scannedSlot.set(deps, slot);
   return queued;
 }
 
