@@ -13,11 +13,13 @@ import { worldBuilder } from '../helpers/world.ts';
 const MIGRATION = '20261126000600_ad_creatives';
 const COLUMNS = ['name', 'title', 'body', 'image_url', 'link_url', 'call_to_action_type', 'url_tags', 'object_story_spec'] as const;
 
-/** The migrations before this one: the database as an older release left it. */
-const before: Knex.MigrationSource<string> = {
+/** The migrations before this one (the database as an older release left it), and up to this one. */
+const upTo = (last: (name: string) => boolean): Knex.MigrationSource<string> => ({
   ...migrationSource,
-  getMigrations: async (extensions) => (await migrationSource.getMigrations(extensions)).filter((name) => name < MIGRATION),
-};
+  getMigrations: async (extensions) => (await migrationSource.getMigrations(extensions)).filter(last),
+});
+const before = upTo((name) => name < MIGRATION);
+const through = upTo((name) => name <= MIGRATION);
 
 let postgres = false;
 /** A jsonb value as stored: PostgreSQL answers it parsed, SQLite as the text it was given. */
@@ -82,7 +84,7 @@ describe(`migration ${MIGRATION}`, () => {
       );
       return ids;
     });
-    await db.migrate.latest({ migrationSource });
+    await db.migrate.latest({ migrationSource: through });
   });
   afterAll(() => database?.dispose());
 
@@ -127,14 +129,14 @@ describe(`migration ${MIGRATION}`, () => {
   it('down gives the ads back as they were, without creatives', async () => {
     const { db } = database;
     const legacyBefore: Array<Record<string, unknown>> = await db('ads').whereIn('id', adIds).orderBy('id').select('id', 'creative');
-    await db.migrate.down({ migrationSource });
+    await db.migrate.down({ migrationSource: through });
     expect(await db.schema.hasTable('ad_creatives')).toBe(false);
     expect(await db.schema.hasColumn('ads', 'creative_id')).toBe(false);
     const after: Array<Record<string, unknown>> = await db('ads').whereIn('id', adIds).orderBy('id').select('id', 'creative');
     expect(after.map((row) => parsed(row.creative))).toEqual(legacyBefore.map((row) => parsed(row.creative)));
     expect(after.map((row) => parsed(row.creative))).toEqual(LEGACY.map(([, creative]) => creative));
     // And up again: the step can be re-applied.
-    await db.migrate.latest({ migrationSource });
+    await db.migrate.latest({ migrationSource: through });
     const missing: Array<{ n: unknown }> = await db('ads').whereIn('id', adIds).whereNull('creative_id').count({ n: '*' });
     expect(Number(missing[0]!.n)).toBe(0);
   });
