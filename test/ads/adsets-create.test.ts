@@ -1658,8 +1658,11 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
     ['campaign_id', '0', p100('Param campaign_id must be a valid ID')],
     ['campaign_id', 1.5, p100('Param campaign_id must be a valid ID')],
     ['campaign_id', { id: '1' }, p100('Param campaign_id must be a valid ID')],
-    ['status', 'DELETED', oneOfMessage('status', 'ACTIVE, PAUSED')],
-    ['status', 'ARCHIVED', oneOfMessage('status', 'ACTIVE, PAUSED')],
+    ...(['DELETED', 'ARCHIVED'] as const).map((status): [string, unknown, string] => [
+      'status',
+      status,
+      p100(`Param status ${status} cannot be used on create: only ACTIVE and PAUSED are valid during creation; create it, then set status to ${status}`),
+    ]),
     ['status', 'active', oneOfMessage('status', 'ACTIVE, PAUSED')],
     ['adlabels', 'spring', p100('Param adlabels must be an array')],
     ['adlabels', [1], p100('Param adlabels[0] must be a JSON object')],

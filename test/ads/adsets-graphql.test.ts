@@ -284,7 +284,7 @@ describe('createAdSet', () => {
 
     it.each([
       ['name longer than 400 characters', { name: 'x'.repeat(401) }, 'input.name', { code: 100 }, /^input\.name must be at most 400 characters$/],
-      ['status DELETED on create', { status: 'DELETED' }, 'input.status', { code: 100 }, /ACTIVE, PAUSED/],
+      ['status DELETED on create', { status: 'DELETED' }, 'input.status', { code: 100 }, /DELETED cannot be used on create: only ACTIVE and PAUSED/],
       [
         'targeting without countries',
         { targeting: { geoLocations: {}, ageMin: 20 } },

@@ -214,8 +214,12 @@ describe('ad sets', () => {
       }),
     );
     expect(created).toEqual({ id: expect.stringMatching(/^\d+$/), success: true });
-    expect(await read(created.id, 'name,campaign_id,account_id,status,effective_status,billing_event,optimization_goal,daily_budget,targeting')).toEqual({
+    // pacing_type was not sent: standard, the specification's default.
+    expect(
+      await read(created.id, 'name,campaign_id,account_id,status,effective_status,billing_event,optimization_goal,daily_budget,targeting,pacing_type'),
+    ).toEqual({
       id: created.id,
+      pacing_type: ['standard'],
       name: 'Evening shoppers',
       campaign_id: campaign.id,
       account_id: account.id,
@@ -534,6 +538,30 @@ describe('creatives', () => {
       status: 400,
       code: 100,
       message: new RegExp(`Creative ${creativeId} is deleted`),
+    });
+  });
+});
+
+describe('permissions, as the guide says them', () => {
+  it('a read without a role that reads ads answers as a missing object; a write one may read but not make answers 200', async () => {
+    const {
+      adSets: [adSet],
+    } = await scene({ adSets: 1 });
+    // The moderator belongs to the organization but reads no ads: the ad set is missing for it, as for a stranger.
+    for (const who of ['moderator', 'stranger'] as const) {
+      expectGraphError(await graph.get(adSet!.id, tokens[who], { fields: 'name' }), {
+        status: 400,
+        code: 100,
+        subcode: 33,
+        message: UNKNOWN_OBJECT(adSet!.id),
+      });
+    }
+    const auditor = (await world.user({ organizationId, role: 'auditor' })).token;
+    expect((await graph.get(adSet!.id, auditor, { fields: 'name' })).body).toEqual({ id: adSet!.id, name: adSet!.name });
+    expectGraphError(await graph.call('POST', `/v24.0/${adSet!.id}`, { token: auditor, form: { name: 'Mine now' } }), {
+      status: 403,
+      code: 200,
+      message: /Permissions error/,
     });
   });
 });

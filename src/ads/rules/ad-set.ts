@@ -202,6 +202,8 @@ export function withAdSetDefaults(adSet: AdSetDraft, context: AdSetRuleContext):
   let out = adSet;
   const objective = objectiveOf(context);
   if (out.optimizationGoal === null && objective && context.mode === 'create') out = { ...out, optimizationGoal: DEFAULT_GOAL[objective] };
+  // The specification's pacing: standard unless asked otherwise (a copy keeps its source's).
+  if (context.mode === 'create' && (out.pacingType === null || out.pacingType === undefined)) out = { ...out, pacingType: ['standard'] };
   if (context.mode !== 'update' || ['targeting', 'dsa_payor', 'dsa_beneficiary'].some((p) => context.sent.has(p))) {
     out = withDsaDefaults(out, context.account);
   }

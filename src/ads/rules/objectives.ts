@@ -5,7 +5,8 @@ import { violation, type Violation } from './violations.ts';
  * What an ad set may optimize for and where it may send people, by its campaign's objective (the
  * specification's "outcome-driven objectives pair with destinations and goals"), with the billing events each
  * goal may be billed by, the promoted objects some goals need, the v20.0 IMPRESSIONS deprecation and the
- * v13.0 lookalike expansion.
+ * v13.0 lookalike expansion. Every goal, destination and billing event of the specification is in a row
+ * (test/ads/rules/enum-coverage.test.ts); the rows the platform's mapping table lacks were decided for issue 22.
  */
 export const MESSAGING_DESTINATIONS: readonly DestinationType[] = [
   'MESSENGER',
@@ -41,12 +42,14 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
       goals: ['LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'IMPRESSIONS', 'REACH', 'VISIT_INSTAGRAM_PROFILE', 'PROFILE_VISIT'],
     },
     { destinations: MESSAGING_DESTINATIONS, goals: ['LINK_CLICKS', 'CONVERSATIONS', 'IMPRESSIONS', 'REACH'] },
+    // Engagement in an Instant Experiences app: the legacy LINK_CLICKS objective's default goal, which is traffic now.
+    { destinations: [null, 'APP'], goals: ['ENGAGED_USERS'] },
   ],
   OUTCOME_ENGAGEMENT: [
     { destinations: ['ON_VIDEO'], goals: ['THRUPLAY', 'IMPRESSIONS', 'REACH'] },
     { destinations: ['ON_POST'], goals: ['POST_ENGAGEMENT', 'REACH'] },
     { destinations: ['ON_EVENT'], goals: ['EVENT_RESPONSES', 'POST_ENGAGEMENT', 'REACH'] },
-    { destinations: ['ON_PAGE', 'FACEBOOK_PAGE'], goals: ['PAGE_LIKES', 'PROFILE_AND_PAGE_ENGAGEMENT'] },
+    { destinations: ['ON_PAGE', 'FACEBOOK_PAGE'], goals: ['PAGE_LIKES', 'PROFILE_AND_PAGE_ENGAGEMENT', 'SUBSCRIBERS'] },
     { destinations: MESSAGING_DESTINATIONS, goals: ['CONVERSATIONS', 'LINK_CLICKS'] },
     {
       destinations: ['WEBSITE', null],
@@ -57,15 +60,25 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
       destinations: ['INSTAGRAM_PROFILE', 'INSTAGRAM_LIVE', 'FACEBOOK_LIVE'],
       goals: ['VISIT_INSTAGRAM_PROFILE', 'PROFILE_VISIT', 'THRUPLAY', 'POST_ENGAGEMENT'],
     },
+    // Reminder ads: people set a reminder on the ad for an upcoming (live) event; the platform's ON_REMINDER
+    // destination is not among the specification's, so on the ad, or no destination.
+    { destinations: [null, 'ON_AD'], goals: ['REMINDERS_SET'] },
+    { destinations: ['IMAGINE'], goals: ['POST_ENGAGEMENT', 'REACH'] },
+    // No optimization: delivered, and billed, as impressions.
+    { destinations: [null], goals: ['NONE'] },
   ],
   OUTCOME_LEADS: [
     { destinations: ['WEBSITE', null], goals: ['OFFSITE_CONVERSIONS', 'LINK_CLICKS', 'LANDING_PAGE_VIEWS', 'LEAD_GENERATION', 'QUALITY_LEAD'] },
     { destinations: ['ON_AD'], goals: ['LEAD_GENERATION', 'QUALITY_LEAD'] },
-    { destinations: MESSAGING_DESTINATIONS, goals: ['LEAD_GENERATION', 'CONVERSATIONS'] },
+    { destinations: MESSAGING_DESTINATIONS, goals: ['LEAD_GENERATION', 'CONVERSATIONS', 'MESSAGING_APPOINTMENT_CONVERSION'] },
     { destinations: ['FACEBOOK'], goals: ['QUALITY_CALL', 'MEANINGFUL_CALL_ATTEMPT'] },
     { destinations: ['APP'], goals: APP_EVENTS },
   ],
-  OUTCOME_APP_PROMOTION: [{ destinations: [null, 'APP', 'APPLINKS_AUTOMATIC'], goals: [...APP_EVENTS, 'LINK_CLICKS'] }],
+  OUTCOME_APP_PROMOTION: [
+    { destinations: [null, 'APP', 'APPLINKS_AUTOMATIC'], goals: [...APP_EVENTS, 'LINK_CLICKS', 'DERIVED_EVENTS'] },
+    // Automated (Advantage+) campaigns choose what to optimize for themselves.
+    { destinations: [null], goals: ['AUTOMATIC_OBJECTIVE'] },
+  ],
   OUTCOME_SALES: [
     {
       destinations: [null, 'WEBSITE', 'APP', 'APPLINKS_AUTOMATIC', 'SHOP_AUTOMATIC'],
@@ -78,9 +91,11 @@ export const PAIRINGS: Record<Objective, readonly Pairing[]> = {
         'REACH',
         'APP_INSTALLS_AND_OFFSITE_CONVERSIONS',
         'IN_APP_VALUE',
+        'ADVERTISER_SILOED_VALUE',
       ],
     },
     { destinations: MESSAGING_DESTINATIONS, goals: ['CONVERSATIONS', 'MESSAGING_PURCHASE_CONVERSION', 'LINK_CLICKS', 'OFFSITE_CONVERSIONS'] },
+    { destinations: [null], goals: ['AUTOMATIC_OBJECTIVE'] },
   ],
 };
 
@@ -100,12 +115,15 @@ const BILLED_BY: Partial<Record<OptimizationGoal, readonly BillingEvent[]>> = {
   LANDING_PAGE_VIEWS: ['LINK_CLICKS'],
   THRUPLAY: ['THRUPLAY'],
   PAGE_LIKES: ['PAGE_LIKES'],
-  POST_ENGAGEMENT: ['POST_ENGAGEMENT'],
+  // Offers are claimed on a Page post (cost per action: OFFER_CLAIMS).
+  POST_ENGAGEMENT: ['POST_ENGAGEMENT', 'OFFER_CLAIMS'],
   APP_INSTALLS: ['APP_INSTALLS', 'LINK_CLICKS'],
-  OFFSITE_CONVERSIONS: ['PURCHASE', 'LINK_CLICKS'],
+  // LISTING_INTERACTION is also a conversion event of promoted_object.custom_event_type.
+  OFFSITE_CONVERSIONS: ['PURCHASE', 'LINK_CLICKS', 'LISTING_INTERACTION'],
   VALUE: ['PURCHASE'],
   EVENT_RESPONSES: ['POST_ENGAGEMENT'],
   LEAD_GENERATION: ['LINK_CLICKS'],
+  NONE: ['NONE'],
 };
 
 export function billableBy(goal: OptimizationGoal): readonly BillingEvent[] {

@@ -24,7 +24,6 @@ import {
   BID_STRATEGIES,
   BILLING_EVENTS,
   BUDGET_SOURCES,
-  CREATE_STATUSES,
   DESTINATION_TYPES,
   MULTI_OPTIMIZATION_GOAL_WEIGHTS,
   OBJECT_STATUSES,
@@ -36,7 +35,7 @@ import {
   type ObjectStatus,
 } from '../rules/enums.ts';
 import { AD_SET_NAME_MAX, DSA_NAME_MAX } from '../rules/limits.ts';
-import { executionOptions } from './common.ts';
+import { createStatus, executionOptions } from './common.ts';
 import { violation, violationOf, type Violation } from '../rules/violations.ts';
 
 /**
@@ -165,7 +164,7 @@ export function readAdSetParams(params: Params, mode: 'create' | 'update'): AdSe
   for (const [name, spec] of Object.entries(AD_SET_PARAMS)) {
     if (!given(params, name)) continue;
     if (spec.only && spec.only !== mode) continue;
-    const read = name === 'status' && mode === 'create' ? oneOf(CREATE_STATUSES) : spec.read;
+    const read = name === 'status' && mode === 'create' ? createStatus : spec.read;
     const value = attempt(violations, () => read(params[name], name));
     if (value === undefined) continue;
     const canonical = ALIASES[name] ?? name;

@@ -2,14 +2,14 @@ import type { Knex } from 'knex';
 import { timeNow, type RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { graphId, jsonObject, oneOf, optionalParam, paramError, requiredParam, text, type Params } from '../../graph-api/params.ts';
-import { CREATE_STATUSES, OBJECT_STATUSES } from '../rules/enums.ts';
+import { OBJECT_STATUSES } from '../rules/enums.ts';
 import { MAX_ADS_PER_AD_SET } from '../rules/limits.ts';
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findAd } from '../service.ts';
 import { ads, countLiveAds, restartLearning, type AdRecord } from '../store.ts';
 import { lockRow } from '../../db/locks.ts';
-import { createInAccount, definedOnly, recordWrite, sentOf, writeLocked, type WriteTarget } from './common.ts';
+import { createInAccount, createStatus, definedOnly, recordWrite, sentOf, writeLocked, type WriteTarget } from './common.ts';
 import { adSubject } from '../activities.ts';
 import { adEvents } from '../rules/activity-events.ts';
 import { creativeForAd } from './creatives.ts';
@@ -23,7 +23,7 @@ function readAdParams(params: Params, mode: 'create' | 'update') {
   return {
     name: read(params, 'name', text({ max: 400, nonEmpty: true })),
     adsetId: read(params, 'adset_id', graphId),
-    status: optionalParam(params, 'status', oneOf(mode === 'create' ? CREATE_STATUSES : OBJECT_STATUSES)),
+    status: optionalParam(params, 'status', mode === 'create' ? createStatus : oneOf(OBJECT_STATUSES)),
     creative: read(params, 'creative', jsonObject),
   };
 }

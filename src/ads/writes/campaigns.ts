@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { timeNow, type RequestContext } from '../../context/index.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { dateTime, list, oneOf, optionalParam, paramError, positiveInteger, requiredParam, text, type Params } from '../../graph-api/params.ts';
-import { BID_STRATEGIES, CREATE_STATUSES, OBJECT_STATUSES, OBJECTIVES, SPECIAL_AD_CATEGORIES, type ObjectStatus } from '../rules/enums.ts';
+import { BID_STRATEGIES, OBJECT_STATUSES, OBJECTIVES, SPECIAL_AD_CATEGORIES, type ObjectStatus } from '../rules/enums.ts';
 import { stateViolations } from '../rules/state.ts';
 import { refuseFirst } from '../rules/violations.ts';
 import { findCampaign } from '../service.ts';
@@ -11,7 +11,7 @@ import { adSetSubject, adSubject, campaignSubject } from '../activities.ts';
 import { adEvents, adSetEvents, campaignEvents } from '../rules/activity-events.ts';
 import { afterStatusChange } from '../../insights/rules/active-time.ts';
 import { campaignSignificantEdits } from '../../insights/rules/significant-edits.ts';
-import { createInAccount, definedOnly, recordStatusCascade, recordWrite, sentOf, writeLocked, type WriteTarget } from './common.ts';
+import { createInAccount, createStatus, definedOnly, recordStatusCascade, recordWrite, sentOf, writeLocked, type WriteTarget } from './common.ts';
 
 /** Campaign writes (DECISIONS section 8): POST /act_<ID>/campaigns, POST /<CAMPAIGN_ID>, DELETE /<CAMPAIGN_ID>. */
 
@@ -44,7 +44,7 @@ function readCampaignParams(params: Params, mode: 'create' | 'update'): Campaign
   const changes: CampaignChanges = {
     name: read(params, 'name', text({ max: 400, nonEmpty: true })),
     objective: read(params, 'objective', oneOf(OBJECTIVES)),
-    status: optionalParam(params, 'status', oneOf(mode === 'create' ? CREATE_STATUSES : OBJECT_STATUSES)),
+    status: optionalParam(params, 'status', mode === 'create' ? createStatus : oneOf(OBJECT_STATUSES)),
     specialAdCategories: read(params, 'special_ad_categories', list(oneOf(SPECIAL_AD_CATEGORIES), { max: SPECIAL_AD_CATEGORIES.length })),
     bidStrategy: optionalParam(params, 'bid_strategy', oneOf(BID_STRATEGIES)),
     dailyBudget: optionalParam(params, 'daily_budget', positiveInteger),

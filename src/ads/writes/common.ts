@@ -9,7 +9,7 @@ import { lockRow } from '../../db/locks.ts';
 import type { TableMapping } from '../../db/rows.ts';
 import { forbidden, notFound } from '../../errors/index.ts';
 import { given, list, oneOf, paramError, type Params, type Reader } from '../../graph-api/params.ts';
-import { EXECUTION_OPTIONS, type ExecutionOption } from '../rules/enums.ts';
+import { CREATE_STATUSES, EXECUTION_OPTIONS, type ExecutionOption } from '../rules/enums.ts';
 import { findAdAccount, parseAdAccountId } from '../service.ts';
 import type { AdAccountRecord } from '../store.ts';
 
@@ -112,6 +112,18 @@ export const recordWrite = <T extends { id: string; organizationId: string }>(
   before: T | null,
   after: T,
 ) => recordActivities(ctx, trx, target.history.subject(after), target.history.events(before, after));
+
+/**
+ * status on create: ACTIVE or PAUSED, as the platform says ("Only ACTIVE and PAUSED are valid during creation");
+ * DELETED and ARCHIVED, which the status table lists, are refused with that reason rather than as unknown values:
+ * they are states an object reaches, so it is archived or deleted after it is made (DECISIONS: create statuses).
+ */
+export const createStatus: Reader<(typeof CREATE_STATUSES)[number]> = (value, name) => {
+  if (value === 'DELETED' || value === 'ARCHIVED') {
+    throw paramError(name, `Param ${name} ${value} cannot be used on create: only ACTIVE and PAUSED are valid during creation; create it, then set ${name} to ${value}`);
+  }
+  return oneOf(CREATE_STATUSES)(value, name);
+};
 
 // --- execution_options --------------------------------------------------------------------------------------
 
