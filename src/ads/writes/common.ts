@@ -120,7 +120,10 @@ export const recordWrite = <T extends { id: string; organizationId: string }>(
  */
 export const createStatus: Reader<(typeof CREATE_STATUSES)[number]> = (value, name) => {
   if (value === 'DELETED' || value === 'ARCHIVED') {
-    throw paramError(name, `Param ${name} ${value} cannot be used on create: only ACTIVE and PAUSED are valid during creation; create it, then set ${name} to ${value}`);
+    throw paramError(
+      name,
+      `Param ${name} ${value} cannot be used on create: only ACTIVE and PAUSED are valid during creation; create it, then set ${name} to ${value}`,
+    );
   }
   return oneOf(CREATE_STATUSES)(value, name);
 };
