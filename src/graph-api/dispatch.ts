@@ -12,7 +12,7 @@ import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge } from './nodes.ts';
-import { writeOf } from './writes.ts';
+import { writeOf, writtenNode } from './writes.ts';
 import { datePreset as readDatePreset, expandInsights, hasInsights, insightsTargetOf, readInsights, type ReportingWindow } from './insights.ts';
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
 
@@ -142,6 +142,8 @@ function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefi
   }
 }
 
+const isAnswerObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
 async function renderNode(out: Output, node: AnyGraphNode, record: unknown, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { id: node.id(record) };
@@ -247,7 +249,20 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     if (method === 'POST' || method === 'DELETE') {
       const write = writeOf(nodeName, method, edgeName);
       if (!write) throw unsupported(method, edgeName === undefined ? id : `${id}/${edgeName}`);
-      return await write(ctx, record, request.params);
+      // Read after write: `fields` on a POST answers the object written (updated, or created on the edge) with
+      // those fields. They are checked before the write, so a bad field refuses the call with nothing written.
+      // POST /<object>/insights takes `fields` as the report's own: it is the write's parameter there.
+      const readBack = method === 'POST' && selection !== undefined && edgeName !== 'insights';
+      const written = readBack ? writtenNode(nodeName, edgeName) : undefined;
+      if (readBack) {
+        if (!written) throw paramError('fields', `Param fields cannot be used with POST /${id}/${edgeName}: it writes no object to read back`);
+        checkSelection(NODES[written], selection!);
+      }
+      const answer = await write(ctx, record, request.params);
+      if (!written || !isAnswerObject(answer)) return answer;
+      const writtenId = edgeName === undefined ? id : answer.id;
+      const after = typeof writtenId === 'string' ? await findObject(ctx, writtenId) : null;
+      return after ? { ...answer, ...(await renderNode(out, NODES[written], after.record, selection)) } : answer;
     }
     if (nodeName === 'AdReportRun' && edgeName === 'insights' && method === 'GET') {
       // The result of an asynchronous report, printed as the report asked when it was made (report-runs.ts).

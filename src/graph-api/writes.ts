@@ -135,6 +135,28 @@ const TAKE_EXECUTION_OPTIONS = new Set(['AdAccount/campaigns', 'AdAccount/adsets
 
 export type Write = (ctx: RequestContext, record: unknown, params: Params) => Promise<unknown>;
 
+/**
+ * The creates that answer the new object's id, so `fields` can read it back: the node type it is, by the
+ * `<node>/<edge>` it is made on. A like, a copy or a report run answers something else, and takes no `fields`.
+ */
+const CREATED_NODE: Partial<Record<string, NodeName>> = {
+  'AdAccount/campaigns': 'Campaign',
+  'AdAccount/adsets': 'AdSet',
+  'AdAccount/ads': 'Ad',
+  'AdAccount/customaudiences': 'CustomAudience',
+  'AdAccount/customconversions': 'CustomConversion',
+  'AdAccount/adcreatives': 'AdCreative',
+  'AdAccount/adrules_library': 'AdRule',
+  'AdAccount/ad_studies': 'AdStudy',
+  'AdAccount/async_batch_requests': 'AdAsyncRequestSet',
+  'Page/feed': 'Post',
+  'Post/comments': 'Comment',
+  'Comment/comments': 'Comment',
+};
+
+/** The node type a POST writes and answers the id of (itself for an update), or undefined when it answers no object. */
+export const writtenNode = (node: NodeName, edge: string | undefined): NodeName | undefined => (edge === undefined ? node : CREATED_NODE[`${node}/${edge}`]);
+
 /** The write a POST or DELETE of `<node>` or `<node>/<edge>` names, or undefined when there is none. */
 export function writeOf(node: NodeName, method: 'POST' | 'DELETE', edge: string | undefined): Write | undefined {
   const writes = WRITES[node];

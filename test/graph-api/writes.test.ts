@@ -542,6 +542,43 @@ describe('creatives', () => {
   });
 });
 
+describe('read after write: fields on a POST', () => {
+  it('answers the updated or created object with the fields asked for; a bad field refuses the write before it is made', async () => {
+    const {
+      act,
+      campaign,
+      adSets: [adSet],
+    } = await scene({ adSets: 1 });
+    expect(await ok(post(adSet!.id, { name: 'Renamed', daily_budget: 7000, fields: 'name,daily_budget,campaign{name}' }))).toEqual({
+      success: true,
+      id: adSet!.id,
+      name: 'Renamed',
+      daily_budget: '7000',
+      campaign: { id: campaign.id, name: campaign.name },
+    });
+    const created = await ok(
+      post(`${act}/campaigns`, { name: 'Fresh', objective: 'OUTCOME_TRAFFIC', special_ad_categories: [], status: 'PAUSED', fields: 'name,status,objective' }),
+    );
+    expect(created).toEqual({ id: expect.stringMatching(/^\d+$/), name: 'Fresh', status: 'PAUSED', objective: 'OUTCOME_TRAFFIC' });
+
+    const post_ = await world.post(page);
+    const comment = await world.comment(post_);
+    const before = await databaseDigest(server.deps.db);
+    expectGraphError(await post(adSet!.id, { name: 'Never', fields: 'name,colour' }), { status: 400, code: 100, message: /colour/ });
+    expectGraphError(await post(`${post_.id}_${comment.id}/likes`, { fields: 'name' }), { status: 400, code: 100, message: /Param fields cannot be used/ });
+    await expectUnchanged(server.deps.db, before, 'writes refused for their fields');
+    expect(await read(adSet!.id, 'name')).toEqual({ id: adSet!.id, name: 'Renamed' });
+    // A comment's edit reads back at once (the specification's "immediate read of all readable fields").
+    const commentId = `${post_.id}_${comment.id}`;
+    expect(await ok(post(commentId, { message: 'Edited at once', fields: 'message,is_hidden' }, 'pageClient'))).toEqual({
+      success: true,
+      id: commentId,
+      message: 'Edited at once',
+      is_hidden: false,
+    });
+  });
+});
+
 describe('permissions, as the guide says them', () => {
   it('a read without a role that reads ads answers as a missing object; a write one may read but not make answers 200', async () => {
     const {
