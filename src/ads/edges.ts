@@ -1,4 +1,4 @@
-import { childEdge, type Edge } from '../authz/edges.ts';
+import { callerEdge, childEdge, type Edge } from '../authz/edges.ts';
 import { timeNow, type Loaders, type RequestContext } from '../context/index.ts';
 import type { PagedChildren } from '../db/batch.ts';
 import type { RawCondition } from '../db/conditions.ts';
@@ -31,6 +31,7 @@ import {
   type EffectiveStatus,
 } from './rules/effective-status.ts';
 import {
+  adAccounts,
   adSetHasIssuesSql,
   type AdAccountRecord,
   type AdRecord,
@@ -228,3 +229,6 @@ export const adSetEdges = {
 export const asyncRequestSetEdges = {
   requests: childEdge<AsyncRequestSetRecord, AsyncRequestRecord>('ad_set', (l) => l.ads.requestsOfSet),
 };
+
+/** `/me/adaccounts`: the ad accounts of the caller's organizations in which it may read them (a client: its one). */
+export const callerAccounts = callerEdge<AdAccountRecord>(adAccounts, 'read', 'ad_account');

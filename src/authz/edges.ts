@@ -1,8 +1,9 @@
 import type { Loaders, RequestContext } from '../context/index.ts';
-import type { Filters, PagedChildren } from '../db/batch.ts';
+import { countRows, fetchSlice, type Filters, type PagedChildren } from '../db/batch.ts';
+import type { TableMapping } from '../db/rows.ts';
 import type { PageRequest, Slice } from '../db/pagination.ts';
-import { readableChildren, readableCount } from './guards.ts';
-import type { ResourceType } from './policy.ts';
+import { EMPTY_SLICE, readableChildren, readableCount } from './guards.ts';
+import { can, type Action, type ResourceType } from './policy.ts';
 
 /**
  * An edge: the list of one parent's children and its count, as one object that every surface wires from
@@ -42,6 +43,33 @@ export function childEdge<P extends { id: string; organizationId: string }, T ex
     count: (ctx, parent, filter) => {
       const where = filters(filter, ctx, parent);
       return readableCount(ctx, type, parent.organizationId, () => loader(ctx.loaders).count(key(parent), where));
+    },
+  };
+}
+
+/**
+ * The organizations a caller belongs to (a user's memberships, an API client's one) in which it may `action`
+ * objects of `type`. A site administrator is listed its own memberships, not every organization.
+ */
+export function organizationsWhere(ctx: RequestContext, action: Action, type: ResourceType): string[] {
+  const viewer = ctx.viewer;
+  const candidates = viewer.kind === 'user' ? [...viewer.roles.keys()] : viewer.kind === 'client' ? [viewer.organizationId] : [];
+  return candidates.filter((organizationId) => can(viewer, action, { type, organizationId })).sort();
+}
+
+/**
+ * An edge of the caller itself (`/me/adaccounts`, `/me/accounts`): the rows of a table that belong to the
+ * organizations where the caller may `action` them, in id order, whoever the parent is.
+ */
+export function callerEdge<T extends { id: string }>(mapping: TableMapping<T>, action: Action, type: ResourceType): Edge<unknown, T> {
+  return {
+    async list(ctx, _parent, page) {
+      const organizations = organizationsWhere(ctx, action, type);
+      return organizations.length === 0 ? EMPTY_SLICE : fetchSlice(ctx.db, mapping, page, { organization_id: organizations });
+    },
+    async count(ctx) {
+      const organizations = organizationsWhere(ctx, action, type);
+      return organizations.length === 0 ? 0 : countRows(ctx.db, mapping.table, { organization_id: organizations });
     },
   };
 }

@@ -1,10 +1,10 @@
-import { childEdge } from '../authz/edges.ts';
+import { callerEdge, childEdge } from '../authz/edges.ts';
 import type { Filters } from '../db/batch.ts';
 import type { PageRequest } from '../db/pagination.ts';
 import type { RequestContext } from '../context/index.ts';
 import { paramError } from '../graph-api/params.ts';
 import { visibleCommentsCondition } from './service.ts';
-import type { CommentLikeRecord, CommentRecord, PageRecord, PostRecord } from './store.ts';
+import { pages, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostRecord } from './store.ts';
 
 /**
  * Edges of pages, posts and comments: one object each for GraphQL and /v24.0 alike. Comment lists keep to what
@@ -58,3 +58,6 @@ export const commentEdges = {
   }),
   likes: childEdge<CommentRecord, CommentLikeRecord>('comment', (l) => l.comments.likesOfComment),
 };
+
+/** `/me/accounts`: the pages the caller moderates (the pages of the organizations where it may update comments). */
+export const callerPages = callerEdge<PageRecord>(pages, 'update', 'comment');

@@ -11,7 +11,7 @@ import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
-import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge } from './nodes.ts';
+import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge, type NodeName } from './nodes.ts';
 import { writeOf, writtenNode } from './writes.ts';
 import { datePreset as readDatePreset, expandInsights, hasInsights, insightsTargetOf, readInsights, type ReportingWindow } from './insights.ts';
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
@@ -142,6 +142,40 @@ function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefi
   }
 }
 
+/** The most objects `GET /?ids=` reads in one call. */
+export const MAX_IDS = 50;
+
+/**
+ * `GET /v24.0/?ids=a,b,c`: each object read as `GET /<id>` would (same fields, same permissions, counted against
+ * its account), keyed by id; an id that names nothing the caller may read answers its own error there, and the
+ * others are still read.
+ */
+async function readMany(deps: AppDeps, request: GraphRequest): Promise<Record<string, unknown>> {
+  const raw = request.params.ids;
+  const list = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw.map(String) : [];
+  const ids = [...new Set(list.map((id) => id.trim()).filter(Boolean))];
+  if (ids.length === 0) throw paramError('ids', 'Param ids must list at least one id, separated by commas');
+  if (ids.length > MAX_IDS) throw paramError('ids', `Param ids may list at most ${MAX_IDS} ids, got ${ids.length}`);
+  const { ids: _ids, ...params } = request.params;
+  const out: Record<string, unknown> = {};
+  for (const id of ids) out[id] = (await dispatch(deps, { ...request, method: 'GET', path: [id], params })).body;
+  return out;
+}
+
+/** `/me`: the person (User) or API client (Application) the token belongs to. */
+async function callerOf(ctx: RequestContext): Promise<{ node: NodeName; record: unknown } | null> {
+  const viewer = ctx.viewer;
+  if (viewer.kind === 'user') {
+    const user = await ctx.loaders.identity.userById.load(viewer.userId);
+    return user ? { node: 'User', record: user } : null;
+  }
+  if (viewer.kind === 'client') {
+    const client = await ctx.loaders.oauth.apiClientById.load(viewer.apiClientId);
+    return client ? { node: 'Application', record: client } : null;
+  }
+  return null;
+}
+
 const isAnswerObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
@@ -222,12 +256,13 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
   if (!viewer) throw invalidToken();
   const ctx = createRequestContext(deps, { requestId: request.requestId, viewer, ip: request.ip, log: request.log, origin: { application: 'Graph API' } });
 
+  if (request.path.length === 0 && request.method.toUpperCase() === 'GET' && request.params.ids !== undefined) return readMany(deps, request);
   const [id, edgeName, ...rest] = request.path;
   if (!id) throw unsupported(request.method, '');
   if (rest.length > 0) throw unsupported(request.method, request.path.join('/'));
   refuseDiscontinuedId(id);
-  const found = await findObject(ctx, id);
-  const nodeName = found ? NODE_OF_KIND[found.kind] : undefined;
+  const found = id === 'me' ? await callerOf(ctx) : await findObject(ctx, id);
+  const nodeName = found ? ('node' in found ? found.node : NODE_OF_KIND[found.kind]) : undefined;
   if (!found || !nodeName) throw unsupported(request.method, id);
   const node = NODES[nodeName];
   const record = found.record;

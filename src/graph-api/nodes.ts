@@ -6,10 +6,12 @@ import { camel, type TableMapping } from '../db/rows.ts';
 import * as ads from '../ads/service.ts';
 import * as delivery from '../insights/delivery.ts';
 import type { LearningStageInfo } from '../insights/rules/learning-stage.ts';
-import { accountEdges, adSetEdges, asyncRequestSetEdges, campaignEdges, type EdgeFilter, type TargetingSentencesRecord } from '../ads/edges.ts';
+import { accountEdges, adSetEdges, asyncRequestSetEdges, callerAccounts, campaignEdges, type EdgeFilter, type TargetingSentencesRecord } from '../ads/edges.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
-import { commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
+import { callerPages, commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
+import type { UserRecord } from '../identity/store.ts';
+import type { ApiClientRecord } from '../oauth/store.ts';
 import * as comments from '../comments/service.ts';
 import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
@@ -84,6 +86,8 @@ export type NodeName =
   | 'AdCreative'
   | 'AdRule'
   | 'AdRuleHistory'
+  | 'User'
+  | 'Application'
   | 'CustomAudience'
   | 'CustomConversion'
   | 'Page'
@@ -111,6 +115,8 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   AdCreative: AdCreativeRecord;
   AdRule: AdRuleRecord;
   AdRuleHistory: AdRuleRunRecord;
+  User: UserRecord;
+  Application: ApiClientRecord;
   CustomAudience: CustomAudienceRecord;
   CustomConversion: CustomConversionRecord;
   Page: PageRecord;
@@ -449,6 +455,34 @@ const AD: GraphNode<AdRecord> = {
   edges: { adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAd } },
 };
 
+/** The person calling (`/me` with a session's token): its own name and e-mail, its ad accounts and the pages it moderates. */
+const USER: GraphNode<UserRecord> = {
+  name: 'User',
+  id: (user) => user.id,
+  fields: {
+    id: plain((user) => user.id),
+    name: plain((user) => user.name),
+    email: plain((user) => user.email),
+  },
+  edges: {
+    adaccounts: { node: 'AdAccount', edge: callerAccounts },
+    accounts: { node: 'Page', edge: callerPages },
+  },
+};
+
+/** The API client calling (`/me` with a client-credentials token): its name, and its organization's ad accounts. */
+const APPLICATION: GraphNode<ApiClientRecord> = {
+  name: 'Application',
+  id: (client) => client.id,
+  fields: {
+    id: plain((client) => client.id),
+    name: plain((client) => client.clientName),
+  },
+  edges: {
+    adaccounts: { node: 'AdAccount', edge: callerAccounts },
+  },
+};
+
 /** An automated rule (the SDK's AdRule): its specs as they were written, read back in the platform's shape. */
 const AD_RULE: GraphNode<AdRuleRecord> = {
   name: 'AdRule',
@@ -655,6 +689,8 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdCreative: AD_CREATIVE,
   AdRule: AD_RULE,
   AdRuleHistory: AD_RULE_HISTORY,
+  User: USER,
+  Application: APPLICATION,
   CustomAudience: CUSTOM_AUDIENCE,
   CustomConversion: CUSTOM_CONVERSION,
   Page: PAGE,
