@@ -11,6 +11,7 @@ import { paramError } from '../graph-api/params.ts';
 import { OBJECT_STATUSES, type ObjectStatus } from './rules/enums.ts';
 import type { TargetingSentenceLine } from './rules/targeting-sentences.ts';
 import { adSetTargetingSentences } from './service.ts';
+import { dsaRecommendations, type DsaRecommendationsRecord } from './dsa-recommendations.ts';
 import {
   accountDeliveryEstimate,
   accountReachEstimate,
@@ -168,6 +169,8 @@ export const accountEdges = {
   delivery_estimate: singleEntryEdge<AdAccountRecord, DeliveryEstimateRecord, EstimateRequest>('ad_account', (ctx, account, request) =>
     accountDeliveryEstimate(ctx, account.id, request ?? {}),
   ),
+  /** Likely payor and beneficiary strings for a new ad set: one entry. */
+  dsa_recommendations: singleEntryEdge<AdAccountRecord, DsaRecommendationsRecord>('ad_account', (ctx, account) => dsaRecommendations(ctx, account)),
   /** The audience's range of a targeting (targeting_spec required). */
   reachestimate: singleEntryEdge<AdAccountRecord, DeliveryEstimateRecord, EstimateRequest>('ad_account', (ctx, account, request) =>
     accountReachEstimate(ctx, account.id, request ?? {}),

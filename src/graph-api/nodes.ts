@@ -21,6 +21,7 @@ import { creativeEdges, creativeOfAd } from '../ads/creatives.ts';
 import { ruleEdges, type AdRuleRecord, type AdRuleRunRecord } from '../ads/ad-rules.ts';
 import { studyEdges, studyResults, type AdStudyCellView, type AdStudyRecord } from '../ads/studies.ts';
 import type { DeliveryEstimateRecord, MessageDeliveryEstimateRecord } from '../ads/estimates.ts';
+import type { DsaRecommendationsRecord } from '../ads/dsa-recommendations.ts';
 import { REPORT_RUN } from './report-runs.ts';
 import type { ReportRunRecord } from '../insights/reports/store.ts';
 import {
@@ -87,6 +88,7 @@ export type NodeName =
   | 'AdRule'
   | 'AdRuleHistory'
   | 'User'
+  | 'AdAccountDsaRecommendations'
   | 'Application'
   | 'CustomAudience'
   | 'CustomConversion'
@@ -116,6 +118,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   AdRule: AdRuleRecord;
   AdRuleHistory: AdRuleRunRecord;
   User: UserRecord;
+  AdAccountDsaRecommendations: DsaRecommendationsRecord;
   Application: ApiClientRecord;
   CustomAudience: CustomAudienceRecord;
   CustomConversion: CustomConversionRecord;
@@ -186,6 +189,7 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
     asyncadrequestsets: edge('AdAsyncRequestSet', accountEdges.async_batch_requests),
     delivery_estimate: { node: 'AdCampaignDeliveryEstimate', edge: accountEdges.delivery_estimate, filter: estimateRequest },
     reachestimate: { node: 'AdAccountReachEstimate', edge: accountEdges.reachestimate, filter: estimateRequest },
+    dsa_recommendations: { node: 'AdAccountDsaRecommendations', edge: accountEdges.dsa_recommendations },
     activities: { node: 'AdActivity', edge: accountEdges.activities, filter: activityFilter },
     ad_studies: { node: 'AdStudy', edge: studyEdges.ofAccount },
     adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAccount },
@@ -308,6 +312,15 @@ const REACH_ESTIMATE: GraphNode<DeliveryEstimateRecord> = {
     users_upper_bound: plain((estimate) => estimate.audience.mauUpperBound),
     estimate_ready: plain(() => true),
   },
+  edges: {},
+};
+
+/** `/act_<id>/dsa_recommendations` (the SDK's AdAccountDsaRecommendations): its one entry's strings. */
+const DSA_RECOMMENDATIONS: GraphNode<DsaRecommendationsRecord> = {
+  name: 'AdAccountDsaRecommendations',
+  id: (entry) => entry.id,
+  defaultSelection: parseFields('recommendations'),
+  fields: { recommendations: plain((entry) => entry.recommendations) },
   edges: {},
 };
 
@@ -690,6 +703,7 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   AdRule: AD_RULE,
   AdRuleHistory: AD_RULE_HISTORY,
   User: USER,
+  AdAccountDsaRecommendations: DSA_RECOMMENDATIONS,
   Application: APPLICATION,
   CustomAudience: CUSTOM_AUDIENCE,
   CustomConversion: CUSTOM_CONVERSION,

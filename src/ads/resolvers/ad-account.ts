@@ -7,6 +7,7 @@ import * as delivery from '../../insights/delivery.ts';
 import { studyEdges } from '../studies.ts';
 import { creativeEdges } from '../creatives.ts';
 import { ruleEdges } from '../ad-rules.ts';
+import { dsaRecommendations } from '../dsa-recommendations.ts';
 
 export const adAccountResolvers: AdAccountResolvers = {
   actId: (account) => `act_${account.id}`,
@@ -20,6 +21,7 @@ export const adAccountResolvers: AdAccountResolvers = {
   adStudies: (account, args, ctx) => edgeConnection(studyEdges.ofAccount, ctx, account, args),
   adCreatives: (account, args, ctx) => edgeConnection(creativeEdges.ofAccount, ctx, account, args),
   adRules: (account, args, ctx) => edgeConnection(ruleEdges.ofAccount, ctx, account, args),
+  dsaRecommendations: async (account, _, ctx) => (await dsaRecommendations(ctx, account)).recommendations,
   activities: (account, { since, until, category, ...args }, ctx) =>
     edgeConnection(accountEdges.activities, ctx, account, args, activityFilter({ since, until, category })),
   customAudiences: (account, args, ctx) => edgeConnection(accountEdges.customaudiences, ctx, account, args),

@@ -156,6 +156,8 @@ export type AdAccount = Node & {
   customConversions: CustomConversionConnection;
   defaultDsaBeneficiary?: Maybe<Scalars['String']['output']>;
   defaultDsaPayor?: Maybe<Scalars['String']['output']>;
+  /** Likely payor and beneficiary names for a new ad set: those its ad sets use, the most used first, then its defaults (Graph API: dsa_recommendations). */
+  dsaRecommendations: Array<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /** Statistics of the account's ads (GET /v24.0/act_<id>/insights). */
   insights: InsightsConnection;
@@ -4502,6 +4504,7 @@ export type AdAccountResolvers<ContextType = RequestContext, ParentType extends 
   customConversions?: Resolver<ResolversTypes['CustomConversionConnection'], ParentType, ContextType, Partial<AdAccountCustomConversionsArgs>>;
   defaultDsaBeneficiary?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   defaultDsaPayor?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  dsaRecommendations?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   insights?: Resolver<ResolversTypes['InsightsConnection'], ParentType, ContextType, RequireFields<AdAccountInsightsArgs, 'input'>>;
   isBulk?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
