@@ -16,6 +16,7 @@ import * as activities from './20261126000400_activities.ts';
 import * as adStudies from './20261126000500_ad_studies.ts';
 import * as adCreatives from './20261126000600_ad_creatives.ts';
 import * as adRules from './20261126000700_ad_rules.ts';
+import * as accountRestrictions from './20261126000800_account_restrictions.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -39,6 +40,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126000500_ad_studies': adStudies,
   '20261126000600_ad_creatives': adCreatives,
   '20261126000700_ad_rules': adRules,
+  '20261126000800_account_restrictions': accountRestrictions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -352,9 +352,11 @@ export interface UpdateAdAccountInput {
   /** A new default, or null to remove it. */
   defaultDsaPayor?: string | null;
   defaultDsaBeneficiary?: string | null;
+  /** An operator's restriction (every write refused with error 368), or null to lift it. */
+  restrictedReason?: string | null;
 }
 
-/** Changes what the ad set rules read from an account: bulk (the 10,000 limit) and the DSA defaults. */
+/** Changes what the ad set rules read from an account: bulk (the 10,000 limit), the DSA defaults, a restriction. */
 export async function updateAdAccount(deps: AppDeps, input: UpdateAdAccountInput): Promise<AdAccountRecord> {
   const id = accountIdOf(input.id);
   const patch: Partial<AdAccountRecord> = {};
@@ -365,9 +367,15 @@ export async function updateAdAccount(deps: AppDeps, input: UpdateAdAccountInput
     patch.defaultDsaBeneficiary =
       input.defaultDsaBeneficiary === null ? null : validateDsaName(input.defaultDsaBeneficiary, 'default-dsa-beneficiary', 'beneficiary');
   }
+  if (input.restrictedReason !== undefined) {
+    const reason = input.restrictedReason?.trim() ?? null;
+    if (reason !== null && (reason === '' || reason.length > 500)) throw badInput('restrict', 'The restriction needs a reason of 1 to 500 characters.');
+    patch.restrictedReason = reason;
+  }
   return deps.db.transaction(async (trx) => {
     await requireObjectOfType(trx, id, 'ad_account', 'account');
-    if (Object.keys(patch).length === 0) throw badInput('account', 'Nothing to change: give --bulk, --no-bulk, a DSA default or a --clear-… option.');
+    if (Object.keys(patch).length === 0)
+      throw badInput('account', 'Nothing to change: give --bulk, --no-bulk, a DSA default, --restrict, --unrestrict or a --clear-… option.');
     await trx(adAccounts.table)
       .where({ id })
       .update(adAccounts.toRow({ ...patch, updatedTime: new Date() }));

@@ -20,6 +20,8 @@ export interface AdAccountRecord extends Owned {
   defaultDsaPayor: string | null;
   defaultDsaBeneficiary: string | null;
   spendCap: string | null;
+  /** Set by an operator: every write to the account's objects is refused with error 368 while it holds. */
+  restrictedReason?: string | null;
 }
 
 export interface CampaignRecord extends Owned {
@@ -273,6 +275,7 @@ export const adAccounts = defineTable<AdAccountRecord>('ad_accounts', {
   default_dsa_payor: 'string',
   default_dsa_beneficiary: 'string',
   spend_cap: 'bigint',
+  restricted_reason: 'string',
 });
 
 export const campaigns = defineTable<CampaignRecord>('campaigns', {

@@ -53,6 +53,8 @@ export function addAccountCommands(program: Command): void {
     .option('--default-dsa-beneficiary <beneficiary>', 'who benefits from ads reaching the EU, at most 512 characters')
     .addOption(new Option('--clear-default-dsa-payor', 'remove the default payor').conflicts('defaultDsaPayor'))
     .addOption(new Option('--clear-default-dsa-beneficiary', 'remove the default beneficiary').conflicts('defaultDsaBeneficiary'))
+    .option('--restrict <reason>', 'restrict the account: every write to its objects is refused with error 368 (the reason is shown to its users)')
+    .addOption(new Option('--unrestrict', 'lift the restriction').conflicts('restrict'))
     .option('--json', 'print JSON')
     .action(
       async (
@@ -63,6 +65,8 @@ export function addAccountCommands(program: Command): void {
           defaultDsaBeneficiary?: string;
           clearDefaultDsaPayor?: boolean;
           clearDefaultDsaBeneficiary?: boolean;
+          restrict?: string;
+          unrestrict?: boolean;
           json?: boolean;
         },
       ) =>
@@ -73,11 +77,18 @@ export function addAccountCommands(program: Command): void {
             isBulk: options.bulk,
             defaultDsaPayor: options.clearDefaultDsaPayor ? null : options.defaultDsaPayor,
             defaultDsaBeneficiary: options.clearDefaultDsaBeneficiary ? null : options.defaultDsaBeneficiary,
+            restrictedReason: options.unrestrict ? null : options.restrict,
           });
           print(
             !!options.json,
-            { id: account.id, is_bulk: account.isBulk, default_dsa_payor: account.defaultDsaPayor, default_dsa_beneficiary: account.defaultDsaBeneficiary },
-            `${account.id}  ${account.isBulk ? 'bulk' : 'regular'}  payor: ${account.defaultDsaPayor ?? '-'}  beneficiary: ${account.defaultDsaBeneficiary ?? '-'}`,
+            {
+              id: account.id,
+              is_bulk: account.isBulk,
+              default_dsa_payor: account.defaultDsaPayor,
+              default_dsa_beneficiary: account.defaultDsaBeneficiary,
+              restricted_reason: account.restrictedReason ?? null,
+            },
+            `${account.id}  ${account.isBulk ? 'bulk' : 'regular'}  payor: ${account.defaultDsaPayor ?? '-'}  beneficiary: ${account.defaultDsaBeneficiary ?? '-'}${account.restrictedReason ? `  restricted: ${account.restrictedReason}` : ''}`,
           );
         }),
     );

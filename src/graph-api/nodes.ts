@@ -174,7 +174,7 @@ const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   id: (account) => `act_${account.id}`,
   accountId: (account) => account.id,
   fields: {
-    ...columns(adAccounts, { money: ['spend_cap'], hide: ['organization_id', 'country', 'is_bulk'] }),
+    ...columns(adAccounts, { money: ['spend_cap'], hide: ['organization_id', 'country', 'is_bulk', 'restricted_reason'] }),
     id: plain((account) => `act_${account.id}`),
     amount_spent: money((account, ctx) => delivery.accountAmountSpent(ctx, account)),
     account_id: plain((account) => account.id),

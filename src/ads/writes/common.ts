@@ -7,7 +7,7 @@ import { can, type ResourceType } from '../../authz/policy.ts';
 import { requireSignedIn } from '../../authz/guards.ts';
 import { lockRow } from '../../db/locks.ts';
 import type { TableMapping } from '../../db/rows.ts';
-import { forbidden, notFound } from '../../errors/index.ts';
+import { DomainError, forbidden, notFound } from '../../errors/index.ts';
 import { given, list, oneOf, paramError, type Params, type Reader } from '../../graph-api/params.ts';
 import { CREATE_STATUSES, EXECUTION_OPTIONS, type ExecutionOption } from '../rules/enums.ts';
 import { findAdAccount, parseAdAccountId } from '../service.ts';
@@ -31,7 +31,24 @@ export async function accountForCreate(ctx: RequestContext, accountId: string, t
   if (!can(ctx.viewer, 'create', { type, organizationId: account.organizationId })) {
     throw forbidden(`Permissions error: you may not create ${what} in ad account act_${account.id}`);
   }
+  refuseRestricted(account);
   return account;
+}
+
+/**
+ * The platform's error 368: an operator restricted the account (`adgraph accounts update --restrict`), so no
+ * write to its objects is allowed until the restriction is lifted. Checked after permission, as the platform does:
+ * who may not write at all hears 200, not why this account is closed.
+ */
+export function refuseRestricted(account: Pick<AdAccountRecord, 'id' | 'restrictedReason'>): void {
+  if (!account.restrictedReason) return;
+  throw new DomainError('FORBIDDEN', 'The action attempted has been deemed abusive or is otherwise disallowed', {
+    graph: {
+      code: 368,
+      userTitle: 'Ad account restricted',
+      userMessage: `Ad account act_${account.id} is restricted: ${account.restrictedReason}. Nothing in it can be changed until the restriction is lifted.`,
+    },
+  });
 }
 
 export type WriteAction = 'update' | 'delete';
@@ -54,6 +71,12 @@ export async function visibleForWrite<T extends { organizationId: string; id: st
   if (!record) throw notFound(label, String(id));
   if (!can(ctx.viewer, action, { type, organizationId: record.organizationId })) {
     throw forbidden(`Permissions error: you may not ${verb} ${label.toLowerCase()} ${record.id}`);
+  }
+  // An object of an ad account is written only while the account is not restricted (error 368).
+  const accountId = (record as { accountId?: unknown }).accountId;
+  if (typeof accountId === 'string') {
+    const account = await ctx.loaders.ads.adAccountById.load(accountId);
+    if (account) refuseRestricted(account);
   }
   return record;
 }
