@@ -77,6 +77,19 @@ describe('demo seed', () => {
     for (const currency of ['USD', 'EUR', 'JPY']) expect(currencies).toContain(currency);
   });
 
+  it('registers two applications with their store URLs, for app-promotion ad sets to name', async () => {
+    const apps: Array<Record<string, unknown>> = await db()('applications').orderBy('id');
+    expect(apps.map((app) => [String(app.id), app.name])).toEqual([
+      ['1203948576612345', 'Northwind Trails'],
+      ['1203948576612346', 'Northwind Rewards'],
+    ]);
+    for (const app of apps) {
+      const urls = (typeof app.store_urls === 'string' ? JSON.parse(app.store_urls) : app.store_urls) as Record<string, string>;
+      expect(Object.values(urls).length).toBeGreaterThan(0);
+      for (const url of Object.values(urls)) expect(url).toMatch(/^https:\/\//);
+    }
+  });
+
   it("gives every account an enabled and a disabled automated rule, acting as its organization's advertiser, first due at the next midnight", async () => {
     const accounts: Array<{ id: unknown; organization_id: string }> = await db()('ad_accounts').select('id', 'organization_id');
     const rules: Array<Record<string, unknown>> = await db()('ad_rules').select('account_id', 'status', 'principal', 'last_period', 'organization_id');

@@ -17,6 +17,7 @@ import * as adStudies from './20261126000500_ad_studies.ts';
 import * as adCreatives from './20261126000600_ad_creatives.ts';
 import * as adRules from './20261126000700_ad_rules.ts';
 import * as accountRestrictions from './20261126000800_account_restrictions.ts';
+import * as applications from './20261126000900_applications.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -41,6 +42,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126000600_ad_creatives': adCreatives,
   '20261126000700_ad_rules': adRules,
   '20261126000800_account_restrictions': accountRestrictions,
+  '20261126000900_applications': applications,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -5,6 +5,7 @@ import { createOrganization, createUser } from '../../src/identity/service.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import { generateDelivery } from '../../src/insights/generate.ts';
 import { adRules, type AdRuleRecord } from '../../src/ads/ad-rules.ts';
+import { applications } from '../../src/ads/applications.ts';
 import { latestRunAt } from '../../src/ads/rules/ad-rules.ts';
 import {
   adAccounts,
@@ -385,6 +386,7 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
 
       await seedPagesAndComments(trx, organizationId, plan.pages, users, fan.id, now);
     }
+    await seedApplications(trx, new Date(now));
     // Automated rules after every other object, so the ids the guides show stay as they are.
     for (const { account, advertiser } of ruleOwners) await seedRules(trx, account, advertiser, new Date(now));
     // The statistics last, over the world as it stands: what its live ads delivered in the last 90 days.
@@ -566,5 +568,28 @@ async function seedRules(trx: Knex, account: AdAccountRecord, advertiser: string
       createdTime: now,
       updatedTime: now,
     })),
+  );
+}
+
+/** The applications app-promotion ad sets may name, as an operator registers them (`adgraph apps create`). */
+export const DEMO_APPLICATIONS = [
+  {
+    id: '1203948576612345',
+    name: 'Northwind Trails',
+    storeUrls: {
+      google_play: 'https://play.google.com/store/apps/details?id=example.northwind.trails',
+      itunes: 'https://apps.apple.com/app/id1203948576',
+    },
+  },
+  {
+    id: '1203948576612346',
+    name: 'Northwind Rewards',
+    storeUrls: { google_play: 'https://play.google.com/store/apps/details?id=example.northwind.rewards' },
+  },
+] as const;
+
+async function seedApplications(trx: Knex, now: Date) {
+  await trx(applications.table).insert(
+    DEMO_APPLICATIONS.map((app) => applications.toRow({ ...app, storeUrls: { ...app.storeUrls }, createdAt: now, updatedAt: now })),
   );
 }

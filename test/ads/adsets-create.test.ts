@@ -6,6 +6,7 @@ import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient, type G
 import { flagAudience, flagConversion } from '../../src/ads/admin.ts';
 import type { AdAccountRecord, AdSetRecord, CampaignRecord } from '../../src/ads/store.ts';
 import type { PageRecord } from '../../src/comments/store.ts';
+import { createApplication } from '../../src/ads/applications.ts';
 
 /**
  * POST /v24.0/act_<ID>/adsets end to end (the specification's ad set half, DECISIONS sections 4 and 5), on a real
@@ -135,6 +136,13 @@ beforeAll(async () => {
   await flagConversion(server.deps, { id: conversions.flagged, reason: 'health' });
   const lookalike = await graph.get(audiences.lookalike471, tokens.advertiser, { fields: 'operation_status' });
   expect(lookalike.body.operation_status.code).toBe(471);
+  // The applications the app-promotion ad sets below name, registered as an operator would.
+  await createApplication(server.deps, { id: '5550001', name: 'My game (desktop)', storeUrls: ['fb_canvas=https://apps.facebook.com/mygame'] });
+  await createApplication(server.deps, {
+    id: '5550002',
+    name: 'My game',
+    storeUrls: ['google_play=https://play.google.com/store/apps/details?id=com.example.game', 'itunes=https://apps.apple.com/app/id5550002'],
+  });
 });
 afterAll(() => server?.close());
 
@@ -1345,6 +1353,24 @@ describe('the create rules, one row each (JSON and form)', () => {
         rule: 'installs need the application',
         params: app('app', { object_store_url: mobile.object_store_url }, {}),
         error: () => ({ message: p100('The parameter promoted_object.application_id is required with optimization goal APP_INSTALLS') }),
+      },
+      {
+        rule: 'an application the gateway does not know is error 900',
+        params: app('app', { application_id: '5550999', object_store_url: mobile.object_store_url }, {}),
+        error: () => ({
+          code: 900,
+          message: '(#900) No such application exists: 5550999 is not an application this gateway knows',
+          userTitle: 'No such application',
+        }),
+      },
+      {
+        rule: "the store URL is one of the application's",
+        params: app('app', { ...mobile, object_store_url: 'https://play.google.com/store/apps/details?id=com.other' }, {}),
+        error: () => ({
+          message: p100(
+            "Param promoted_object.object_store_url must be one of application 5550002's store URLs: https://play.google.com/store/apps/details?id=com.example.game, https://apps.apple.com/app/id5550002",
+          ),
+        }),
       },
       {
         rule: 'lead goals need a page',

@@ -7,6 +7,7 @@ import { referenceViolations, restrictionViolations, type AudienceFacts, type Co
 import { rotationViolations } from './rotation.ts';
 import { geoViolations, promotedPostLocaleViolations, specialCategoryViolations, targetingShapeViolations } from './targeting.ts';
 import { violation, type Violation } from './violations.ts';
+import { applicationViolations, type ApplicationFacts } from './applications.ts';
 
 /**
  * Every rule of an ad set, composed in the order the platform checks them (the first violation is what a write
@@ -39,6 +40,11 @@ export interface AdSetRuleContext {
   conversions: ReadonlyMap<string, ConversionFacts>;
   /** The page post promoted_object.object_story_id names: its locales, or 'missing' when it names no post of the account's pages. */
   promotedPost?: { locales: number[] | null } | 'missing';
+  /**
+   * The applications promoted_object.application_id names that the gateway knows, by id (built from the store by
+   * the writes; a context made without it skips the application rule).
+   */
+  applications?: ReadonlyMap<string, ApplicationFacts>;
   /** The ad set source_adset_id names: 'missing' when it is not one of the account's. */
   sourceAdSet?: 'found' | 'missing';
   budgets: BudgetSettings;
@@ -132,6 +138,11 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
     check: (adSet, context) => (objectiveOf(context) ? goalViolations(adSet, objectiveOf(context)!) : []),
   },
   { name: 'promoted object', inputs: ['optimization_goal', 'promoted_object'], check: (adSet) => promotedObjectViolations(adSet) },
+  {
+    name: 'application',
+    inputs: ['promoted_object'],
+    check: (adSet, context) => (context.applications ? applicationViolations(adSet.promotedObject, context.applications) : []),
+  },
   {
     name: 'app',
     inputs: ['promoted_object', 'targeting', 'campaign_id'],

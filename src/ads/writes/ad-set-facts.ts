@@ -5,6 +5,7 @@ import { isNumericId } from '../../db/ids.ts';
 import { localesOf } from '../rules/targeting.ts';
 import type { AdSetDraft, AdSetRuleContext, CampaignFacts } from '../rules/ad-set.ts';
 import { audienceIdsOf, conversionIdsOf, type AudienceFacts, type ConversionFacts } from '../rules/restrictions.ts';
+import type { ApplicationFacts } from '../rules/applications.ts';
 import { adAccounts, campaigns, customAudiences, customConversions, type AdAccountRecord } from '../store.ts';
 
 /**
@@ -51,6 +52,7 @@ export async function loadRuleFacts(
     audiences,
     conversions,
     promotedPost: await promotedPost(q, account, draft.promotedObject),
+    applications: await applicationsNamed(q, draft.promotedObject),
     sourceAdSet:
       draft.sourceAdsetId === null ? undefined : (await q('ad_sets').where({ id: draft.sourceAdsetId, account_id: account.id }).first()) ? 'found' : 'missing',
     budgets: config.adSets.budgets,
@@ -69,6 +71,17 @@ async function promotedPost(q: Knex, account: AdAccountRecord, promotedObject: u
   if (!row || (parts.length === 2 && String(row.page_id) !== parts[0])) return 'missing';
   const targeting = typeof row.targeting === 'string' ? JSON.parse(row.targeting) : row.targeting;
   return { locales: localesOf(targeting) };
+}
+
+/** The known application promoted_object.application_id names, if any (none when it names none, or an unknown one). */
+async function applicationsNamed(q: Knex, promotedObject: unknown): Promise<Map<string, ApplicationFacts>> {
+  const raw = (promotedObject as { application_id?: unknown } | null)?.application_id;
+  const id = raw === undefined || raw === null ? '' : String(raw);
+  if (!isNumericId(id)) return new Map();
+  const row = (await q('applications').where({ id }).first()) as Record<string, unknown> | undefined;
+  if (!row) return new Map();
+  const urls = (typeof row.store_urls === 'string' ? JSON.parse(row.store_urls) : row.store_urls) as Record<string, string>;
+  return new Map([[id, { id, name: String(row.name), storeUrls: Object.values(urls) }]]);
 }
 
 /** An account row read inside a transaction. */

@@ -132,6 +132,7 @@ describe('composition', () => {
       'special ad categories',
       'objective',
       'promoted object',
+      'application',
       'app',
       'lookalike expansion',
       'promoted post',
