@@ -597,6 +597,7 @@ export type TuneForCategory =
 export type UpdateAdSetInput = {
   adlabels?: Array<AdLabelInput> | null | undefined;
   adsetSchedule?: Array<AdSetScheduleEntryInput> | null | undefined;
+  anchorEventAttributionWindowDays?: number | string | null | undefined;
   attributionSpec?: Array<AttributionSpecInput> | null | undefined;
   automaticManualState?: AutomaticManualState | null | undefined;
   /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
@@ -609,6 +610,11 @@ export type UpdateAdSetInput = {
   brandSafetyConfig?: unknown;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   budgetScheduleSpecs?: unknown;
+  budgetSource?: BudgetSource | null | undefined;
+  budgetSplitSetId?: string | number | null | undefined;
+  campaignAttribution?: string | null | undefined;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
+  campaignSpec?: unknown;
   /** The ad-set-level status, as the Graph API's update names it (same as status). */
   campaignStatus?: ObjectStatus | null | undefined;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
@@ -624,7 +630,10 @@ export type UpdateAdSetInput = {
   endTime?: string | null | undefined;
   existingCustomerBudgetPercentage?: number | string | null | undefined;
   frequencyControlSpecs?: Array<FrequencyControlSpecInput> | null | undefined;
+  instagramUserId?: string | number | null | undefined;
   isDynamicCreative?: boolean | null | undefined;
+  isIncrementalAttributionEnabled?: boolean | null | undefined;
+  isSacCfcaTermsCertified?: boolean | null | undefined;
   lifetimeBudget?: number | string | null | undefined;
   lifetimeImps?: number | string | null | undefined;
   lifetimeMinSpendTarget?: number | string | null | undefined;
@@ -637,6 +646,7 @@ export type UpdateAdSetInput = {
   optimizationSubEvent?: OptimizationSubEvent | null | undefined;
   pacingType?: Array<PacingType> | null | undefined;
   promotedObject?: PromotedObjectInput | null | undefined;
+  rfPredictionId?: string | number | null | undefined;
   startTime?: string | null | undefined;
   status?: ObjectStatus | null | undefined;
   targeting?: TargetingInput | null | undefined;
@@ -644,6 +654,8 @@ export type UpdateAdSetInput = {
   timeBasedAdRotationIntervals?: Array<number | string> | null | undefined;
   tuneForCategory?: TuneForCategory | null | undefined;
   useNewAppClick?: boolean | null | undefined;
+  valueRuleSetId?: string | number | null | undefined;
+  valueRulesApplied?: boolean | null | undefined;
 };
 
 export type AdAccountSummaryFragment = { id: string, actId: string, name: string, currency: string, timezoneName: string, accountStatus: number };

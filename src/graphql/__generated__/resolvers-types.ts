@@ -3824,6 +3824,7 @@ export type UpdateAdRuleInput = {
 export type UpdateAdSetInput = {
   adlabels?: InputMaybe<Array<AdLabelInput>>;
   adsetSchedule?: InputMaybe<Array<AdSetScheduleEntryInput>>;
+  anchorEventAttributionWindowDays?: InputMaybe<Scalars['BigInt']['input']>;
   attributionSpec?: InputMaybe<Array<AttributionSpecInput>>;
   automaticManualState?: InputMaybe<AutomaticManualState>;
   /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
@@ -3836,6 +3837,11 @@ export type UpdateAdSetInput = {
   brandSafetyConfig?: InputMaybe<Scalars['JSON']['input']>;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
   budgetScheduleSpecs?: InputMaybe<Scalars['JSON']['input']>;
+  budgetSource?: InputMaybe<BudgetSource>;
+  budgetSplitSetId?: InputMaybe<Scalars['ID']['input']>;
+  campaignAttribution?: InputMaybe<Scalars['String']['input']>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
+  campaignSpec?: InputMaybe<Scalars['JSON']['input']>;
   /** The ad-set-level status, as the Graph API's update names it (same as status). */
   campaignStatus?: InputMaybe<ObjectStatus>;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
@@ -3851,7 +3857,10 @@ export type UpdateAdSetInput = {
   endTime?: InputMaybe<Scalars['DateTime']['input']>;
   existingCustomerBudgetPercentage?: InputMaybe<Scalars['BigInt']['input']>;
   frequencyControlSpecs?: InputMaybe<Array<FrequencyControlSpecInput>>;
+  instagramUserId?: InputMaybe<Scalars['ID']['input']>;
   isDynamicCreative?: InputMaybe<Scalars['Boolean']['input']>;
+  isIncrementalAttributionEnabled?: InputMaybe<Scalars['Boolean']['input']>;
+  isSacCfcaTermsCertified?: InputMaybe<Scalars['Boolean']['input']>;
   lifetimeBudget?: InputMaybe<Scalars['BigInt']['input']>;
   lifetimeImps?: InputMaybe<Scalars['BigInt']['input']>;
   lifetimeMinSpendTarget?: InputMaybe<Scalars['BigInt']['input']>;
@@ -3864,6 +3873,7 @@ export type UpdateAdSetInput = {
   optimizationSubEvent?: InputMaybe<OptimizationSubEvent>;
   pacingType?: InputMaybe<Array<PacingType>>;
   promotedObject?: InputMaybe<PromotedObjectInput>;
+  rfPredictionId?: InputMaybe<Scalars['ID']['input']>;
   startTime?: InputMaybe<Scalars['DateTime']['input']>;
   status?: InputMaybe<ObjectStatus>;
   targeting?: InputMaybe<TargetingInput>;
@@ -3871,6 +3881,8 @@ export type UpdateAdSetInput = {
   timeBasedAdRotationIntervals?: InputMaybe<Array<Scalars['BigInt']['input']>>;
   tuneForCategory?: InputMaybe<TuneForCategory>;
   useNewAppClick?: InputMaybe<Scalars['Boolean']['input']>;
+  valueRuleSetId?: InputMaybe<Scalars['ID']['input']>;
+  valueRulesApplied?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 /** Changes to a campaign: any subset of the create fields (the objective cannot change). A DELETED campaign accepts only name; an ARCHIVED one only name and status DELETED. A null field is left as it is. */
