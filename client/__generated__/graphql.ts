@@ -118,6 +118,8 @@ export type CreateAdSetInput = {
   adlabels?: Array<AdLabelInput> | null | undefined;
   adsetSchedule?: Array<AdSetScheduleEntryInput> | null | undefined;
   anchorEventAttributionWindowDays?: number | string | null | undefined;
+  /** Ad asset feed (dynamic creative). */
+  assetFeedId?: string | number | null | undefined;
   attributionSpec?: Array<AttributionSpecInput> | null | undefined;
   automaticManualState?: AutomaticManualState | null | undefined;
   /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
@@ -125,6 +127,8 @@ export type CreateAdSetInput = {
   /** Bid cap or cost cap, in the minor unit. */
   bidAmount?: number | string | null | undefined;
   bidConstraints?: BidConstraintsInput | null | undefined;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
+  bidInfo?: unknown;
   bidStrategy?: BidStrategy | null | undefined;
   billingEvent: BillingEvent;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
@@ -173,6 +177,13 @@ export type CreateAdSetInput = {
   optimizationSubEvent?: OptimizationSubEvent | null | undefined;
   pacingType?: Array<PacingType> | null | undefined;
   promotedObject?: PromotedObjectInput | null | undefined;
+  recurringBudgetSemantics?: boolean | null | undefined;
+  /** The regulated categories (the SDK's codes, 0 to 12); each needs a beneficiary and a payer in regionalRegulationIdentities. */
+  regionalRegulatedCategories?: Array<string> | null | undefined;
+  /** Beneficiary and payer identity ids by regulation (australia_finserv_beneficiary, ..._payer, ...): a map, so JSON. */
+  regionalRegulationIdentities?: unknown;
+  /** At most 2,048 characters. */
+  reviewFeedback?: string | null | undefined;
   rfPredictionId?: string | number | null | undefined;
   /** Copy lineage: the ad set this one comes from. */
   sourceAdSetId?: string | number | null | undefined;
@@ -598,12 +609,16 @@ export type UpdateAdSetInput = {
   adlabels?: Array<AdLabelInput> | null | undefined;
   adsetSchedule?: Array<AdSetScheduleEntryInput> | null | undefined;
   anchorEventAttributionWindowDays?: number | string | null | undefined;
+  /** Ad asset feed (dynamic creative). */
+  assetFeedId?: string | number | null | undefined;
   attributionSpec?: Array<AttributionSpecInput> | null | undefined;
   automaticManualState?: AutomaticManualState | null | undefined;
   /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   bidAdjustments?: unknown;
   bidAmount?: number | string | null | undefined;
   bidConstraints?: BidConstraintsInput | null | undefined;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
+  bidInfo?: unknown;
   bidStrategy?: BidStrategy | null | undefined;
   billingEvent?: BillingEvent | null | undefined;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
@@ -646,6 +661,13 @@ export type UpdateAdSetInput = {
   optimizationSubEvent?: OptimizationSubEvent | null | undefined;
   pacingType?: Array<PacingType> | null | undefined;
   promotedObject?: PromotedObjectInput | null | undefined;
+  recurringBudgetSemantics?: boolean | null | undefined;
+  /** The regulated categories (the SDK's codes, 0 to 12); each needs a beneficiary and a payer in regionalRegulationIdentities. */
+  regionalRegulatedCategories?: Array<string> | null | undefined;
+  /** Beneficiary and payer identity ids by regulation (australia_finserv_beneficiary, ..._payer, ...): a map, so JSON. */
+  regionalRegulationIdentities?: unknown;
+  /** At most 2,048 characters. */
+  reviewFeedback?: string | null | undefined;
   rfPredictionId?: string | number | null | undefined;
   startTime?: string | null | undefined;
   status?: ObjectStatus | null | undefined;

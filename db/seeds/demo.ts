@@ -320,7 +320,6 @@ export async function seedDemo(deps: AppDeps): Promise<DemoSummary> {
                     : null,
                 dsaPayor: accountPlan.eu ? account.defaultDsaPayor : null,
                 dsaBeneficiary: accountPlan.eu ? account.defaultDsaBeneficiary : null,
-                regionalRegulatedCategories: accountPlan.eu ? ['0'] : null,
                 pacingType: ['standard'],
                 attributionSpec: [
                   { event_type: 'CLICK_THROUGH', window_days: 7 },

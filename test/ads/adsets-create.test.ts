@@ -293,6 +293,13 @@ describe('POST /act_<ID>/adsets: success', () => {
     use_new_app_click: true,
     value_rule_set_id: '999',
     value_rules_applied: false,
+    // Resource fields the create table does not list: taken and read back, never dropped.
+    asset_feed_id: '777',
+    bid_info: { CLICKS: 50 },
+    recurring_budget_semantics: true,
+    review_feedback: 'Reviewed: fine',
+    regional_regulated_categories: ['1'],
+    regional_regulation_identities: { taiwan_finserv_beneficiary: '4001', taiwan_finserv_payer: '4002' },
     execution_options: [],
   });
 
@@ -343,6 +350,12 @@ describe('POST /act_<ID>/adsets: success', () => {
       targeting: sent.targeting,
       use_new_app_click: true,
       value_rule_set_id: '999',
+      asset_feed_id: '777',
+      bid_info: { CLICKS: 50 },
+      review_feedback: 'Reviewed: fine',
+      recurring_budget_semantics: true,
+      regional_regulated_categories: ['1'],
+      regional_regulation_identities: { taiwan_finserv_beneficiary: '4001', taiwan_finserv_payer: '4002' },
       created_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/),
       updated_time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0000$/),
     };
@@ -402,6 +415,9 @@ describe('POST /act_<ID>/adsets: success', () => {
     'review_feedback',
     'asset_feed_id',
     'bid_info',
+    'recurring_budget_semantics',
+    'regional_regulated_categories',
+    'regional_regulation_identities',
     'learning_stage_info',
   ].join(',');
   /** Create parameters the resource table does not list, read back by their own names (DECISIONS 5: every field is stored and readable). */
@@ -1690,6 +1706,23 @@ describe('bad input: a precise error naming the parameter, never a 500, nothing 
       p100(`Param status ${status} cannot be used on create: only ACTIVE and PAUSED are valid during creation; create it, then set status to ${status}`),
     ]),
     ['status', 'active', oneOfMessage('status', 'ACTIVE, PAUSED')],
+    [
+      'regional_regulated_categories',
+      ['1'],
+      p100('Param regional_regulation_identities must give a beneficiary and a payer identity for each declared category: 1 declared, 0 complete'),
+    ],
+    [
+      'regional_regulated_categories',
+      ['99'],
+      // A list names its element in the message (its field is the parameter).
+      oneOfMessage('regional_regulated_categories[0]', '0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12'),
+    ],
+    [
+      'regional_regulation_identities',
+      { taiwan_finserv_beneficiary: '1' },
+      p100('Param regional_regulation_identities needs regional_regulated_categories: declare the regulated categories the identities are for'),
+    ],
+    ['bid_info', 'cheap', p100('Param bid_info must be a JSON object')],
     ['adlabels', 'spring', p100('Param adlabels must be an array')],
     ['adlabels', [1], p100('Param adlabels[0] must be a JSON object')],
     ['adset_schedule', { start_minute: 0 }, p100('Param adset_schedule must be an array')],

@@ -8,6 +8,7 @@ import { rotationViolations } from './rotation.ts';
 import { geoViolations, promotedPostLocaleViolations, specialCategoryViolations, targetingShapeViolations } from './targeting.ts';
 import { violation, type Violation } from './violations.ts';
 import { applicationViolations, type ApplicationFacts } from './applications.ts';
+import { regionalRegulationViolations } from './regional-regulations.ts';
 
 /**
  * Every rule of an ad set, composed in the order the platform checks them (the first violation is what a write
@@ -192,6 +193,11 @@ export const AD_SET_RULES: readonly AdSetRule[] = [
     check: (adSet, context) => rotationViolations(adSet, context.now),
   },
   { name: 'payor and beneficiary', inputs: ['targeting', 'dsa_payor', 'dsa_beneficiary'], check: (adSet) => dsaViolations(adSet) },
+  {
+    name: 'regional regulations',
+    inputs: ['regional_regulated_categories', 'regional_regulation_identities'],
+    check: (adSet) => regionalRegulationViolations(adSet.regionalRegulatedCategories, adSet.regionalRegulationIdentities),
+  },
   {
     name: 'restricted audiences and conversions',
     inputs: ['targeting', 'promoted_object'],

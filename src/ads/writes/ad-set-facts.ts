@@ -81,7 +81,11 @@ async function applicationsNamed(q: Knex, promotedObject: unknown): Promise<Map<
   const row = (await q('applications').where({ id }).first()) as Record<string, unknown> | undefined;
   if (!row) return new Map();
   const urls = (typeof row.store_urls === 'string' ? JSON.parse(row.store_urls) : row.store_urls) as Record<string, string>;
-  return new Map([[id, { id, name: String(row.name), storeUrls: Object.values(urls) }]]);
+  // By store name: PostgreSQL's jsonb does not keep the order the keys were written in.
+  const storeUrls = Object.keys(urls)
+    .sort()
+    .map((store) => urls[store]!);
+  return new Map([[id, { id, name: String(row.name), storeUrls }]]);
 }
 
 /** An account row read inside a transaction. */

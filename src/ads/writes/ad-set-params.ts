@@ -11,6 +11,7 @@ import {
   MAX_EXACT_INTEGER,
   missingParam,
   oneOf,
+  paramError,
   positiveInteger,
   text,
   wholeNumber,
@@ -35,6 +36,7 @@ import {
   type ObjectStatus,
 } from '../rules/enums.ts';
 import { AD_SET_NAME_MAX, DSA_NAME_MAX } from '../rules/limits.ts';
+import { REGIONAL_REGULATED_CATEGORIES, REGULATION_IDENTITY_KEYS } from '../rules/regional-regulations.ts';
 import { createStatus, executionOptions } from './common.ts';
 import { violation, violationOf, type Violation } from '../rules/violations.ts';
 
@@ -119,7 +121,27 @@ export const AD_SET_PARAMS: Record<string, ParamSpec> = {
   use_new_app_click: { read: boolean },
   value_rule_set_id: { read: graphId },
   value_rules_applied: { read: boolean },
+  // Fields of the resource table the create table does not list: taken and read back rather than dropped.
+  asset_feed_id: { read: graphId },
+  bid_info: { read: jsonObject },
+  recurring_budget_semantics: { read: boolean },
+  review_feedback: { read: text({ max: 2048 }) },
+  regional_regulated_categories: { read: list(oneOf(REGIONAL_REGULATED_CATEGORIES), { max: REGIONAL_REGULATED_CATEGORIES.length }) },
+  regional_regulation_identities: { read: regulationIdentities },
 };
+
+/** regional_regulation_identities: an object of the known identity keys, each an id. */
+function regulationIdentities(value: unknown, name: string): Record<string, string> {
+  const object = jsonObject(value, name);
+  const out: Record<string, string> = {};
+  for (const [key, id] of Object.entries(object)) {
+    if (!(REGULATION_IDENTITY_KEYS as readonly string[]).includes(key)) {
+      throw paramError(`${name}.${key}`, `Param ${name}.${key} is not an identity; the identities are ${REGULATION_IDENTITY_KEYS.join(', ')}`);
+    }
+    out[key] = graphId(id, `${name}.${key}`);
+  }
+  return out;
+}
 
 /** Parameters required on create. */
 const REQUIRED = ['name', 'campaign_id', 'billing_event', 'targeting'] as const;

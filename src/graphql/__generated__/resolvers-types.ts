@@ -1671,6 +1671,8 @@ export type CreateAdSetInput = {
   adlabels?: InputMaybe<Array<AdLabelInput>>;
   adsetSchedule?: InputMaybe<Array<AdSetScheduleEntryInput>>;
   anchorEventAttributionWindowDays?: InputMaybe<Scalars['BigInt']['input']>;
+  /** Ad asset feed (dynamic creative). */
+  assetFeedId?: InputMaybe<Scalars['ID']['input']>;
   attributionSpec?: InputMaybe<Array<AttributionSpecInput>>;
   automaticManualState?: InputMaybe<AutomaticManualState>;
   /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
@@ -1678,6 +1680,8 @@ export type CreateAdSetInput = {
   /** Bid cap or cost cap, in the minor unit. */
   bidAmount?: InputMaybe<Scalars['BigInt']['input']>;
   bidConstraints?: InputMaybe<BidConstraintsInput>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
+  bidInfo?: InputMaybe<Scalars['JSON']['input']>;
   bidStrategy?: InputMaybe<BidStrategy>;
   billingEvent: BillingEvent;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
@@ -1726,6 +1730,13 @@ export type CreateAdSetInput = {
   optimizationSubEvent?: InputMaybe<OptimizationSubEvent>;
   pacingType?: InputMaybe<Array<PacingType>>;
   promotedObject?: InputMaybe<PromotedObjectInput>;
+  recurringBudgetSemantics?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The regulated categories (the SDK's codes, 0 to 12); each needs a beneficiary and a payer in regionalRegulationIdentities. */
+  regionalRegulatedCategories?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Beneficiary and payer identity ids by regulation (australia_finserv_beneficiary, ..._payer, ...): a map, so JSON. */
+  regionalRegulationIdentities?: InputMaybe<Scalars['JSON']['input']>;
+  /** At most 2,048 characters. */
+  reviewFeedback?: InputMaybe<Scalars['String']['input']>;
   rfPredictionId?: InputMaybe<Scalars['ID']['input']>;
   /** Copy lineage: the ad set this one comes from. */
   sourceAdSetId?: InputMaybe<Scalars['ID']['input']>;
@@ -3825,12 +3836,16 @@ export type UpdateAdSetInput = {
   adlabels?: InputMaybe<Array<AdLabelInput>>;
   adsetSchedule?: InputMaybe<Array<AdSetScheduleEntryInput>>;
   anchorEventAttributionWindowDays?: InputMaybe<Scalars['BigInt']['input']>;
+  /** Ad asset feed (dynamic creative). */
+  assetFeedId?: InputMaybe<Scalars['ID']['input']>;
   attributionSpec?: InputMaybe<Array<AttributionSpecInput>>;
   automaticManualState?: InputMaybe<AutomaticManualState>;
   /** A map (type to value): GraphQL has no map type, so it stays JSON in the Graph API's shape. */
   bidAdjustments?: InputMaybe<Scalars['JSON']['input']>;
   bidAmount?: InputMaybe<Scalars['BigInt']['input']>;
   bidConstraints?: InputMaybe<BidConstraintsInput>;
+  /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
+  bidInfo?: InputMaybe<Scalars['JSON']['input']>;
   bidStrategy?: InputMaybe<BidStrategy>;
   billingEvent?: InputMaybe<BillingEvent>;
   /** The specification gives no structure for it, so it stays JSON in the Graph API's shape. */
@@ -3873,6 +3888,13 @@ export type UpdateAdSetInput = {
   optimizationSubEvent?: InputMaybe<OptimizationSubEvent>;
   pacingType?: InputMaybe<Array<PacingType>>;
   promotedObject?: InputMaybe<PromotedObjectInput>;
+  recurringBudgetSemantics?: InputMaybe<Scalars['Boolean']['input']>;
+  /** The regulated categories (the SDK's codes, 0 to 12); each needs a beneficiary and a payer in regionalRegulationIdentities. */
+  regionalRegulatedCategories?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Beneficiary and payer identity ids by regulation (australia_finserv_beneficiary, ..._payer, ...): a map, so JSON. */
+  regionalRegulationIdentities?: InputMaybe<Scalars['JSON']['input']>;
+  /** At most 2,048 characters. */
+  reviewFeedback?: InputMaybe<Scalars['String']['input']>;
   rfPredictionId?: InputMaybe<Scalars['ID']['input']>;
   startTime?: InputMaybe<Scalars['DateTime']['input']>;
   status?: InputMaybe<ObjectStatus>;

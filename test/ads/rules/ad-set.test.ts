@@ -142,6 +142,7 @@ describe('composition', () => {
       'budget spend percentages',
       'time-based ad rotation',
       'payor and beneficiary',
+      'regional regulations',
       'restricted audiences and conversions',
     ]);
   });
