@@ -101,6 +101,7 @@ export default tseslint.config(
               'AdCreativeLinkData',
               'AdCreativeCallToAction',
               'AdRuleHistoryResult',
+              'ReactionCount',
               'AdRuleHistoryActionTaken',
               'AdRuleExecution',
               'AdStudyComparison',

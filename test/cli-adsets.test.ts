@@ -54,9 +54,9 @@ describe('accounts update', () => {
       ['accounts', 'update', `act_${accountId}`, '--bulk', '--default-dsa-payor', 'Fill Co GmbH', '--default-dsa-beneficiary', 'Fill Co'],
       env,
     );
-    expect(set.value).toEqual({ id: accountId, is_bulk: true, default_dsa_payor: 'Fill Co GmbH', default_dsa_beneficiary: 'Fill Co' });
+    expect(set.value).toEqual({ id: accountId, is_bulk: true, default_dsa_payor: 'Fill Co GmbH', default_dsa_beneficiary: 'Fill Co', restricted_reason: null });
     const cleared = await cliJson(['accounts', 'update', accountId, '--no-bulk', '--clear-default-dsa-payor'], env);
-    expect(cleared.value).toEqual({ id: accountId, is_bulk: false, default_dsa_payor: null, default_dsa_beneficiary: 'Fill Co' });
+    expect(cleared.value).toEqual({ id: accountId, is_bulk: false, default_dsa_payor: null, default_dsa_beneficiary: 'Fill Co', restricted_reason: null });
     const row = await accountRow();
     expect({ bulk: Boolean(row.is_bulk), payor: row.default_dsa_payor }).toEqual({ bulk: false, payor: null });
   });
@@ -68,6 +68,8 @@ describe('accounts update', () => {
     [['accounts', 'update', 'ACCOUNT', '--default-dsa-payor', ' '], /default-dsa-payor: The default DSA payor must be 1 to 512 characters/],
     [['accounts', 'update', 'ACCOUNT', '--default-dsa-payor', 'x'.repeat(513)], /default-dsa-payor/],
     [['accounts', 'update', 'ACCOUNT', '--clear-default-dsa-payor', '--default-dsa-payor', 'x'], /cannot be used with/],
+    [['accounts', 'update', 'ACCOUNT', '--restrict', ' '], /restrict: The restriction needs a reason of 1 to 500 characters/],
+    [['accounts', 'update', 'ACCOUNT', '--restrict', 'Spam', '--unrestrict'], /cannot be used with/],
   ])('refuses %j in one line and changes nothing', async (args, message) => {
     const before = await accountRow();
     expectOneLineFailure(

@@ -18,6 +18,7 @@ import * as adCreatives from './20261126000600_ad_creatives.ts';
 import * as adRules from './20261126000700_ad_rules.ts';
 import * as accountRestrictions from './20261126000800_account_restrictions.ts';
 import * as applications from './20261126000900_applications.ts';
+import * as commentReactions from './20261126001000_comment_reactions.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -43,6 +44,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126000700_ad_rules': adRules,
   '20261126000800_account_restrictions': accountRestrictions,
   '20261126000900_applications': applications,
+  '20261126001000_comment_reactions': commentReactions,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -4,7 +4,7 @@ import type { PageRequest } from '../db/pagination.ts';
 import type { RequestContext } from '../context/index.ts';
 import { paramError } from '../graph-api/params.ts';
 import { visibleCommentsCondition } from './service.ts';
-import { pages, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostRecord } from './store.ts';
+import { pages, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostRecord, type ReactionType } from './store.ts';
 
 /**
  * Edges of pages, posts and comments: one object each for GraphQL and /v24.0 alike. Comment lists keep to what
@@ -47,6 +47,13 @@ export const postEdges = {
   }),
 };
 
+const ONLY_LIKES = { type: 'LIKE' };
+
+/** What a reactions edge takes: one type of reaction. */
+export interface ReactionFilter {
+  type?: ReactionType;
+}
+
 export const commentEdges = {
   /** Replies (one level deep: `filter` changes nothing here). */
   comments: childEdge<CommentRecord, CommentRecord, CommentFilter>('comment', (l) => l.comments.repliesOfComment, {
@@ -56,7 +63,12 @@ export const commentEdges = {
     },
     order: newestFirst,
   }),
-  likes: childEdge<CommentRecord, CommentLikeRecord>('comment', (l) => l.comments.likesOfComment),
+  /** Its likes: the LIKE reactions. */
+  likes: childEdge<CommentRecord, CommentLikeRecord>('comment', (l) => l.comments.likesOfComment, { filters: () => ONLY_LIKES }),
+  /** Its reactions, of one type when asked (`type`). */
+  reactions: childEdge<CommentRecord, CommentLikeRecord, ReactionFilter>('comment', (l) => l.comments.likesOfComment, {
+    filters: (filter): Filters => (filter?.type ? { type: filter.type } : {}),
+  }),
 };
 
 /** `/me/accounts`: the pages the caller moderates (the pages of the organizations where it may update comments). */

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
 import { loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
-import { commentLikes, comments, pages, posts } from './store.ts';
+import { commentLikes, comments, pages, posts, REACTION_TYPES, type ReactionType } from './store.ts';
 
 /** Per-request loaders of pages, posts and comments. Raw reads: the service decides what the caller may see. */
 export function createCommentLoaders(db: Db) {
@@ -16,7 +16,21 @@ export function createCommentLoaders(db: Db) {
     commentsOfPost: pagedChildren(db, comments, 'post_id'),
     repliesOfComment: pagedChildren(db, comments, 'parent_id'),
     likesOfComment: pagedChildren(db, commentLikes, 'comment_id'),
-    /** Whether one liker (a user, or a page) likes each comment asked about: one statement per liker and batch. */
+    /** Each comment's reactions counted by type (those it has), in REACTION_TYPES order: one statement per batch. */
+    reactionCountsOf: makeLoader<string, Array<{ type: ReactionType; count: number }>>('comment_likes.counts_by_comment', async (commentIds) => {
+      const rows = (await db(commentLikes.table)
+        .whereIn('comment_id', commentIds as string[])
+        .select('comment_id', 'type')
+        .count({ n: '*' })
+        .groupBy('comment_id', 'type')) as Array<{ comment_id: unknown; type: ReactionType; n: unknown }>;
+      return commentIds.map((id) =>
+        REACTION_TYPES.flatMap((type) => {
+          const row = rows.find((r) => String(r.comment_id) === id && r.type === type);
+          return row ? [{ type, count: Number(row.n) }] : [];
+        }),
+      );
+    }),
+    /** Whether one liker (a user, or a page) likes (reacts LIKE to) each comment asked about: one statement per liker and batch. */
     likedBy(liker: { userId: string } | { pageId: string }): DataLoader<string, boolean> {
       const [column, value] = 'userId' in liker ? ['user_id', liker.userId] : ['page_id', liker.pageId];
       const key = `${column}:${value}`;
@@ -26,6 +40,7 @@ export function createCommentLoaders(db: Db) {
           const rows = (await db(commentLikes.table)
             .whereIn('comment_id', commentIds as string[])
             .where(column, value)
+            .where('type', 'LIKE')
             .select('comment_id')) as Array<{ comment_id: unknown }>;
           const liked = new Set(rows.map((row) => String(row.comment_id)));
           return commentIds.map((id) => liked.has(id));

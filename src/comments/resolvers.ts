@@ -10,7 +10,7 @@ import { displayName } from '../identity/store.ts';
 import * as comments from './service.ts';
 import { commentEdges, COMMENT_FILTERS, COMMENT_ORDERS, pageEdges, postEdges } from './edges.ts';
 import { createFeedPost } from './writes/posts.ts';
-import { deleteComment, editComment, publishComment, setCommentLiked } from './writes/comments.ts';
+import { deleteComment, editComment, publishComment, setCommentLiked, setCommentReaction } from './writes/comments.ts';
 import { commentExternalId, parseCommentId, POST_KINDS, type CommentRecord, type MessageTag } from './store.ts';
 
 /** A liker: a person (id and name, as /v24.0 shows them) or a page. */
@@ -75,6 +75,7 @@ export const commentsResolvers: Resolvers = {
     },
     likeComment: (_, { id }, ctx) => setCommentLiked(ctx, commentId(id), true),
     unlikeComment: (_, { id }, ctx) => setCommentLiked(ctx, commentId(id), false),
+    react: (_, { id, type }, ctx) => setCommentReaction(ctx, commentId(id), type ?? null),
   },
 
   Page: {
@@ -106,6 +107,8 @@ export const commentsResolvers: Resolvers = {
     comments: (comment, { order, ...args }, ctx) => edgeConnection(commentEdges.comments, ctx, comment, args, { order: order ?? undefined }),
     replies: (comment, args, ctx) => edgeConnection(commentEdges.comments, ctx, comment, args),
     likes: (comment, args, ctx) => edgeConnection(commentEdges.likes, ctx, comment, args),
+    reactions: (comment, { type, ...args }, ctx) => edgeConnection(commentEdges.reactions, ctx, comment, args, { type: type ?? undefined }),
+    reactionCounts: (comment, _, ctx) => ctx.loaders.comments.reactionCountsOf.load(comment.id),
   },
 
   CommentLike: {

@@ -83,11 +83,17 @@ export const comments = defineTable<CommentRecord>('comments', {
 
 export type NewComment = Omit<CommentRecord, 'id' | 'createdTime' | 'updatedTime'> & Partial<Pick<CommentRecord, 'createdTime' | 'updatedTime'>>;
 
+/** The reactions a person or a page may give a comment; a like is LIKE. */
+export const REACTION_TYPES = ['LIKE', 'LOVE', 'WOW', 'HAHA', 'SAD', 'ANGRY', 'CARE'] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];
+
+/** A reaction to a comment (a like is the LIKE one): one per person or page and comment. */
 export interface CommentLikeRecord {
   id: string;
   commentId: string;
   userId: string | null;
   pageId: string | null;
+  type: ReactionType;
   createdTime: Date;
 }
 
@@ -96,6 +102,7 @@ export const commentLikes = defineTable<CommentLikeRecord>('comment_likes', {
   comment_id: 'id',
   user_id: 'string',
   page_id: 'id',
+  type: 'string',
   created_time: 'date',
 });
 
@@ -124,8 +131,15 @@ export async function replaceMentions(trx: Knex, comment: Pick<CommentRecord, 'i
   if (rows.length > 0) await trx('comment_mentions').insert(rows);
 }
 
-/** Likes written with the comments' like_count, in the caller's transaction (the seed's; likeComment writes one). */
-export async function insertLikes(trx: Knex, likes: Array<{ commentId: string; userId?: string; pageId?: string }>, now = new Date()): Promise<void> {
+/**
+ * Reactions (LIKE unless said otherwise) written with the comments' like_count, which counts the LIKE ones, in the
+ * caller's transaction (the seed's; a reaction write's).
+ */
+export async function insertLikes(
+  trx: Knex,
+  likes: Array<{ commentId: string; userId?: string; pageId?: string; type?: ReactionType }>,
+  now = new Date(),
+): Promise<void> {
   if (likes.length === 0) return;
   await trx(commentLikes.table).insert(
     likes.map((like) =>
@@ -134,12 +148,13 @@ export async function insertLikes(trx: Knex, likes: Array<{ commentId: string; u
         commentId: like.commentId,
         userId: like.userId ?? null,
         pageId: like.pageId ?? null,
+        type: like.type ?? 'LIKE',
         createdTime: now,
       }),
     ),
   );
   const perComment = new Map<string, number>();
-  for (const like of likes) perComment.set(like.commentId, (perComment.get(like.commentId) ?? 0) + 1);
+  for (const like of likes) if ((like.type ?? 'LIKE') === 'LIKE') perComment.set(like.commentId, (perComment.get(like.commentId) ?? 0) + 1);
   for (const [commentId, added] of perComment) await trx(comments.table).where({ id: commentId }).increment('like_count', added);
 }
 

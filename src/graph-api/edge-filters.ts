@@ -3,7 +3,9 @@ import type { ActivityFilter, EdgeFilter } from '../ads/edges.ts';
 import { ACTIVITY_CATEGORIES, type ActivityCategory } from '../ads/rules/activity-events.ts';
 import type { CommentFilter } from '../comments/edges.ts';
 import type { EstimateRequest } from '../ads/estimates.ts';
-import { boolean, dateTime, decodeJsonText, paramError } from './params.ts';
+import { boolean, dateTime, decodeJsonText, oneOf, paramError } from './params.ts';
+import type { ReactionFilter } from '../comments/edges.ts';
+import { REACTION_TYPES } from '../comments/store.ts';
 import type { GovernedFilter } from '../ads/ad-rules.ts';
 
 /**
@@ -106,4 +108,10 @@ export const activityFilter: FilterReader = (source): ActivityFilter => {
 export const governedFilter: FilterReader = (source): GovernedFilter => {
   const raw = source.all;
   return raw === undefined || raw === null || raw === '' ? {} : { all: boolean(raw, 'all') };
+};
+
+/** `type` of a reactions edge: one of the reaction types, or all of them. */
+export const reactionFilter: FilterReader = (source): ReactionFilter => {
+  const raw = source.type;
+  return raw === undefined || raw === null || raw === '' ? {} : { type: oneOf(REACTION_TYPES)(raw, 'type') };
 };

@@ -15,7 +15,7 @@ import type { ApiClientRecord } from '../oauth/store.ts';
 import * as comments from '../comments/service.ts';
 import { displayName } from '../identity/store.ts';
 import type { Capabilities } from '../comments/rules/capabilities.ts';
-import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, governedFilter, type FilterReader } from './edge-filters.ts';
+import { activityFilter, commentFilter, effectiveStatusFilter, estimateRequest, governedFilter, reactionFilter, type FilterReader } from './edge-filters.ts';
 import type { ActivityRecord } from '../ads/activities.ts';
 import { creativeEdges, creativeOfAd } from '../ads/creatives.ts';
 import { ruleEdges, type AdRuleRecord, type AdRuleRunRecord } from '../ads/ad-rules.ts';
@@ -663,7 +663,7 @@ const COMMENT: GraphNode<CommentRecord> = {
   edges: {
     comments: commentsEdge(commentEdges.comments),
     likes: { node: 'Like', edge: commentEdges.likes },
-    reactions: { node: 'Reaction', edge: commentEdges.likes },
+    reactions: { node: 'Reaction', edge: commentEdges.reactions, filter: reactionFilter },
   },
 };
 
@@ -680,7 +680,7 @@ const LIKE: GraphNode<CommentLikeRecord> = {
 const REACTION: GraphNode<CommentLikeRecord> = {
   ...LIKE,
   name: 'Reaction',
-  fields: { ...LIKE.fields, type: plain(() => 'LIKE') },
+  fields: { ...LIKE.fields, type: plain((reaction) => reaction.type) },
 };
 
 const POST: GraphNode<PostRecord> = {

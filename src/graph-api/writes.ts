@@ -1,6 +1,7 @@
 import type { RequestContext } from '../context/index.ts';
 import { commentExternalId } from '../comments/store.ts';
-import { deleteComment, editComment, publishComment, setCommentLiked } from '../comments/writes/comments.ts';
+import { deleteComment, editComment, publishComment, setCommentLiked, setCommentReaction } from '../comments/writes/comments.ts';
+import { REACTION_TYPES } from '../comments/store.ts';
 import * as campaigns from '../ads/writes/campaigns.ts';
 import * as adWrites from '../ads/writes/ads.ts';
 import * as audiences from '../ads/writes/audiences.ts';
@@ -11,7 +12,7 @@ import { recommendationJson } from '../ads/rules/recommendations.ts';
 import { createFeedPost } from '../comments/writes/posts.ts';
 import { refuseExecutionOptions } from '../ads/writes/common.ts';
 import { postReportRun } from './report-runs.ts';
-import type { Params } from './params.ts';
+import { oneOf, requiredParam, type Params } from './params.ts';
 import type { NodeName, NodeRecords } from './nodes.ts';
 import { createAdStudy } from '../ads/studies.ts';
 import { createAdCreative, deleteAdCreative, updateAdCreative } from '../ads/writes/creatives.ts';
@@ -114,9 +115,12 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
     create: {
       comments: async (ctx, comment, params) => ({ id: commentExternalId(await publishComment(ctx, commentExternalId(comment), params)) }),
       likes: (ctx, comment) => succeeded(setCommentLiked(ctx, commentExternalId(comment), true)),
+      reactions: (ctx, comment, params) =>
+        succeeded(setCommentReaction(ctx, commentExternalId(comment), requiredParam(params ?? {}, 'type', oneOf(REACTION_TYPES)))),
     },
     removeFromEdge: {
       likes: (ctx, comment) => succeeded(setCommentLiked(ctx, commentExternalId(comment), false)),
+      reactions: (ctx, comment) => succeeded(setCommentReaction(ctx, commentExternalId(comment), null)),
     },
   },
 };

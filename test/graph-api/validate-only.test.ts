@@ -162,6 +162,8 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
   'POST /<Comment>/comments': async () => [`${await commentId()}/comments`, { message: 'A reply' }],
   'POST /<Comment>/likes': async () => [`${await commentId()}/likes`, {}],
   'DELETE /<Comment>/likes': async () => [`${await commentId()}/likes`, {}],
+  'POST /<Comment>/reactions': async () => [`${await commentId()}/reactions`, { type: 'LOVE' }],
+  'DELETE /<Comment>/reactions': async () => [`${await commentId()}/reactions`, {}],
 };
 
 /** A rule in the scene's account (pausing every ad set daily). */

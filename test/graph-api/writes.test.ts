@@ -827,6 +827,24 @@ describe('comments', () => {
     expect(await read(id, 'like_count,user_likes', 'otherStranger')).toEqual({ id, like_count: 0, user_likes: false });
     expect((await ok(graph.get(`${id}/likes`, tokens.otherStranger))).data).toEqual([]);
   });
+
+  writeTest('POST /<Comment>/reactions', 'answers {success: true}; the reaction reads on the reactions edge, a LIKE among the likes', async () => {
+    const id = await commentBy('stranger', 'React to me');
+    expect(await ok(post(`${id}/reactions`, { type: 'WOW' }, 'otherStranger'))).toEqual({ success: true });
+    expect(await ok(post(`${id}/reactions`, { type: 'LIKE' }, 'pageClient'))).toEqual({ success: true });
+    const reactions = await ok(graph.get(`${id}/reactions`, tokens.pageClient, { fields: 'id,type' }));
+    expect(reactions.data.map((r: { id: string; type: string }) => `${r.id}:${r.type}`).sort()).toEqual(
+      [`${page.id}:LIKE`, `${userIds.otherStranger}:WOW`].sort(),
+    );
+    expect(await read(id, 'like_count', 'stranger')).toEqual({ id, like_count: 1 });
+  });
+
+  writeTest('DELETE /<Comment>/reactions', 'answers {success: true}; the reaction is gone', async () => {
+    const id = await commentBy('stranger', 'Unreact');
+    await ok(post(`${id}/reactions`, { type: 'ANGRY' }, 'otherStranger'));
+    expect(await ok(remove(`${id}/reactions`, 'otherStranger'))).toEqual({ success: true });
+    expect((await ok(graph.get(`${id}/reactions`, tokens.otherStranger))).data).toEqual([]);
+  });
 });
 
 // --- Writes in a batch, and the list of writes ----------------------------------------------------------

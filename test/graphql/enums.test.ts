@@ -7,7 +7,7 @@ import { ASYNC_REQUEST_STATUSES } from '../../src/ads/store.ts';
 import { FLAG_REASONS } from '../../src/ads/admin.ts';
 import type { AdRecommendation } from '../../src/ads/rules/recommendations.ts';
 import { AD_OBJECT_TYPES } from '../../src/ads/resolvers/async-requests.ts';
-import { POST_KINDS } from '../../src/comments/store.ts';
+import { POST_KINDS, REACTION_TYPES } from '../../src/comments/store.ts';
 import { COMMENT_FILTERS, COMMENT_ORDERS } from '../../src/comments/edges.ts';
 import { MESSAGE_TAG_TYPES } from '../../src/comments/resolvers.ts';
 import { ACTIONS, RESOURCE_TYPES, ROLES } from '../../src/authz/policy.ts';
@@ -66,6 +66,7 @@ const DOMAIN_LISTS: Record<string, readonly string[]> = {
   RecommendationLevel: ['HIGH', 'MEDIUM', 'LOW'] satisfies Array<AdRecommendation['importance'] & AdRecommendation['confidence']>,
   AdObjectType: AD_OBJECT_TYPES,
   PostKind: POST_KINDS,
+  ReactionType: REACTION_TYPES,
   MessageTagType: MESSAGE_TAG_TYPES,
   CommentFilter: COMMENT_FILTERS,
   CommentOrder: COMMENT_ORDERS,

@@ -23,6 +23,7 @@ import {
   type CommentRecord,
   type MessageTag,
   type PostRecord,
+  type ReactionType,
 } from '../store.ts';
 import { displayName, users } from '../../identity/store.ts';
 
@@ -206,20 +207,38 @@ export async function deleteComment(ctx: RequestContext, commentId: string): Pro
 
 /** POST /<comment>/likes (like) and DELETE /<comment>/likes (unlike): idempotent, like_count kept with the likes. */
 export async function setCommentLiked(ctx: RequestContext, commentId: string, liked: boolean): Promise<CommentRecord> {
+  // Liking is reacting LIKE (a like replaces another reaction); unliking takes back a like, not another reaction.
+  return setCommentReaction(ctx, commentId, liked ? 'LIKE' : null, liked ? undefined : 'LIKE', 'liking');
+}
+
+/**
+ * POST /<comment>/reactions with `type` (GraphQL react): the caller's one reaction to a comment, replacing the one
+ * it had; null takes it back (only when it is `onlyIf`, when given). like_count follows the LIKE reactions, in the
+ * same transaction, under the comment's lock.
+ */
+export async function setCommentReaction(
+  ctx: RequestContext,
+  commentId: string,
+  type: ReactionType | null,
+  onlyIf?: ReactionType,
+  verb = 'reacting',
+): Promise<CommentRecord> {
   const found = await commentNamed(ctx, commentId);
   const liker = actorOn(ctx, found.post);
-  if (!liker) throw forbidden('Permissions error: liking as the page needs the pages_manage_engagement permission');
+  if (!liker) throw forbidden(`Permissions error: ${verb} as the page needs the pages_manage_engagement permission`);
   const updated = await ctx.db.transaction(async (trx) => {
     const current = await locked(ctx, trx, found.comment);
     const mine = trx(commentLikes.table).where({ comment_id: current.id, ...('userId' in liker ? { user_id: liker.userId } : { page_id: liker.pageId }) });
-    const existing = await mine.clone().first();
-    if (liked && !existing) await insertLikes(trx, [{ commentId: current.id, ...liker }]);
-    if (!liked && existing) {
-      await mine.clone().delete();
-      await trx(comments.table).where({ id: current.id }).decrement('like_count', 1);
+    const existingRow = (await mine.clone().first()) as Record<string, unknown> | undefined;
+    const existing = existingRow ? commentLikes.fromRow(existingRow).type : null;
+    const next = type === null && onlyIf !== undefined && existing !== onlyIf ? existing : type;
+    if (next !== existing) {
+      if (existing !== null) await mine.clone().delete();
+      if (next !== null) await insertLikes(trx, [{ commentId: current.id, ...liker, type: next }]);
+      if (existing === 'LIKE') await trx(comments.table).where({ id: current.id }).decrement('like_count', 1);
     }
     return comments.fromRow(await trx(comments.table).where({ id: current.id }).first());
   });
-  ctx.loaders.comments.likedBy(liker).clear(updated.id).prime(updated.id, liked);
+  ctx.loaders.comments.likedBy(liker).clear(updated.id);
   return primed(ctx, updated);
 }

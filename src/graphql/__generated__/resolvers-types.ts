@@ -1481,6 +1481,7 @@ export type Comment = Node & {
   id: Scalars['ID']['output'];
   isHidden: Scalars['Boolean']['output'];
   likeCount: Scalars['Int']['output'];
+  /** Its likes: the LIKE reactions. */
   likes: CommentLikeConnection;
   /** With mentions in place: @[<id>] as written became the name, and a message tag points at it. */
   message?: Maybe<Scalars['String']['output']>;
@@ -1490,6 +1491,10 @@ export type Comment = Node & {
   parent?: Maybe<Comment>;
   permalinkUrl: Scalars['String']['output'];
   post: Post;
+  /** How many reactions of each type it has, the types it has none of left out. */
+  reactionCounts: Array<ReactionCount>;
+  /** Its reactions (likes among them), of one type when asked. */
+  reactions: CommentLikeConnection;
   /** Same as comments (the name earlier versions used). */
   replies: CommentConnection;
   updatedTime: Scalars['DateTime']['output'];
@@ -1520,6 +1525,19 @@ export type CommentLikesArgs = {
   before?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A comment or a reply (replies are one level deep). Fields about the viewer are computed for who asks; a hidden
+ * comment is seen only by the page (admins, moderators), its author, the post's author and the people tagged in it.
+ */
+export type CommentReactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  type?: InputMaybe<ReactionType>;
 };
 
 
@@ -1566,11 +1584,12 @@ export type CommentFilter =
   | 'stream'
   | 'toplevel';
 
-/** A like: who likes (a person or a page), and since when. */
+/** A reaction (a like is the LIKE one): who reacted (a person or a page), how, and since when. */
 export type CommentLike = {
   __typename?: 'CommentLike';
   actor?: Maybe<Actor>;
   createdTime: Scalars['DateTime']['output'];
+  type: ReactionType;
 };
 
 export type CommentLikeConnection = {
@@ -2767,6 +2786,8 @@ export type Mutation = {
   migrateIndexDateFormats: DateFormatMigration;
   /** Comments on a post, or replies to a comment (objectId <post id>_<comment id>): a person as themselves, a page's API client as the page. */
   publishComment: Comment;
+  /** Your reaction to a comment (a page's API client: the page's), replacing the one you had; without type, takes it back. */
+  react: Comment;
   /** Takes a user out of an organization (its owners and admins); the user's account stays. */
   removeOrganizationMember: Scalars['Boolean']['output'];
   /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
@@ -2955,6 +2976,12 @@ export type MutationMigrateIndexDateFormatsArgs = {
 export type MutationPublishCommentArgs = {
   input: CommentContentInput;
   objectId: Scalars['ID']['input'];
+};
+
+
+export type MutationReactArgs = {
+  id: Scalars['ID']['input'];
+  type?: InputMaybe<ReactionType>;
 };
 
 
@@ -3652,6 +3679,23 @@ export type QueryValidatePasswordArgs = {
   password: Scalars['String']['input'];
 };
 
+/** How many reactions of one type a comment has. */
+export type ReactionCount = {
+  __typename?: 'ReactionCount';
+  count: Scalars['Int']['output'];
+  type: ReactionType;
+};
+
+/** The reactions a person or a page may give a comment (one each); a like is LIKE. */
+export type ReactionType =
+  | 'ANGRY'
+  | 'CARE'
+  | 'HAHA'
+  | 'LIKE'
+  | 'LOVE'
+  | 'SAD'
+  | 'WOW';
+
 /** How important a recommendation is, or how sure. */
 export type RecommendationLevel =
   | 'HIGH'
@@ -4281,6 +4325,8 @@ export type ResolversTypes = ResolversObject<{
   PromotedObject: ResolverTypeWrapper<PromotedObject>;
   PromotedObjectInput: PromotedObjectInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ReactionCount: ResolverTypeWrapper<ReactionCount>;
+  ReactionType: ReactionType;
   RecommendationLevel: RecommendationLevel;
   RenameOptionsInput: RenameOptionsInput;
   RenameStrategy: RenameStrategy;
@@ -4471,6 +4517,7 @@ export type ResolversParentTypes = ResolversObject<{
   PromotedObject: PromotedObject;
   PromotedObjectInput: PromotedObjectInput;
   Query: Record<PropertyKey, never>;
+  ReactionCount: ReactionCount;
   RenameOptionsInput: RenameOptionsInput;
   String: Scalars['String']['output'];
   Targeting: Targeting;
@@ -5110,6 +5157,8 @@ export type CommentResolvers<ContextType = RequestContext, ParentType extends Re
   parent?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
   permalinkUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   post?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
+  reactionCounts?: Resolver<Array<ResolversTypes['ReactionCount']>, ParentType, ContextType>;
+  reactions?: Resolver<ResolversTypes['CommentLikeConnection'], ParentType, ContextType, Partial<CommentReactionsArgs>>;
   replies?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, Partial<CommentRepliesArgs>>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   userLikes?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -5133,6 +5182,7 @@ export type CommentFilterResolvers = { STREAM: 'stream', TOPLEVEL: 'toplevel' };
 export type CommentLikeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentLike'] = ResolversParentTypes['CommentLike']> = ResolversObject<{
   actor?: Resolver<Maybe<ResolversTypes['Actor']>, ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['ReactionType'], ParentType, ContextType>;
 }>;
 
 export type CommentLikeConnectionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentLikeConnection'] = ResolversParentTypes['CommentLikeConnection']> = ResolversObject<{
@@ -5529,6 +5579,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   logout?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   migrateIndexDateFormats?: Resolver<ResolversTypes['DateFormatMigration'], ParentType, ContextType, RequireFields<MutationMigrateIndexDateFormatsArgs, 'input'>>;
   publishComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationPublishCommentArgs, 'input' | 'objectId'>>;
+  react?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationReactArgs, 'id'>>;
   removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
   requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
   revokeOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationRevokeOrganizationInvitationArgs, 'id'>>;
@@ -5739,6 +5790,11 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   scanDateFormats?: Resolver<ResolversTypes['DateFormatScan'], ParentType, ContextType, Partial<QueryScanDateFormatsArgs>>;
   user?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   validatePassword?: Resolver<ResolversTypes['PasswordValidation'], ParentType, ContextType, RequireFields<QueryValidatePasswordArgs, 'password'>>;
+}>;
+
+export type ReactionCountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ReactionCount'] = ResolversParentTypes['ReactionCount']> = ResolversObject<{
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['ReactionType'], ParentType, ContextType>;
 }>;
 
 export type TargetingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Targeting'] = ResolversParentTypes['Targeting']> = ResolversObject<{
@@ -5953,6 +6009,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   PostKind?: PostKindResolvers;
   PromotedObject?: PromotedObjectResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  ReactionCount?: ReactionCountResolvers<ContextType>;
   Targeting?: TargetingResolvers<ContextType>;
   TargetingEntity?: TargetingEntityResolvers<ContextType>;
   TargetingSentenceLine?: TargetingSentenceLineResolvers<ContextType>;
