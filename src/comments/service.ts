@@ -183,7 +183,15 @@ export const postOfComment = async (ctx: RequestContext, comment: CommentRecord)
 /** The comment's `object`: the photo or video post commented on; nothing for other posts. */
 export const commentedObject = (post: PostRecord): PostRecord | null => (post.kind === 'photo' || post.kind === 'video' ? post : null);
 
-export const permalinkUrl = (ctx: RequestContext, comment: CommentRecord) => `${ctx.config.publicUrl}/${comment.postId}?comment_id=${comment.id}`;
+/**
+ * The comment's permalink, for whoever may read the comment, except an API client of another organization: the
+ * specification's "not returned when the calling app only has the public-content page access feature" (from
+ * v20.0, which every served version is), as a client reads other organizations' pages only as public content.
+ */
+export const permalinkUrl = (ctx: RequestContext, comment: CommentRecord): string | null =>
+  ctx.viewer.kind === 'client' && ctx.viewer.organizationId !== comment.organizationId
+    ? null
+    : `${ctx.config.publicUrl}/${comment.postId}?comment_id=${comment.id}`;
 
 // --- Lists that are not comments ----------------------------------------------------------------------------
 

@@ -1489,7 +1489,8 @@ export type Comment = Node & {
   /** The photo or video post commented on; null for other posts. */
   object?: Maybe<Post>;
   parent?: Maybe<Comment>;
-  permalinkUrl: Scalars['String']['output'];
+  /** Where the comment is shown; null for an API client of another organization (it reads the page as public content only). */
+  permalinkUrl?: Maybe<Scalars['String']['output']>;
   post: Post;
   /** How many reactions of each type it has, the types it has none of left out. */
   reactionCounts: Array<ReactionCount>;
@@ -5155,7 +5156,7 @@ export type CommentResolvers<ContextType = RequestContext, ParentType extends Re
   messageTags?: Resolver<Array<ResolversTypes['MessageTag']>, ParentType, ContextType>;
   object?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
   parent?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
-  permalinkUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  permalinkUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   post?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
   reactionCounts?: Resolver<Array<ResolversTypes['ReactionCount']>, ParentType, ContextType>;
   reactions?: Resolver<ResolversTypes['CommentLikeConnection'], ParentType, ContextType, Partial<CommentReactionsArgs>>;
