@@ -19,6 +19,7 @@ import * as adRules from './20261126000700_ad_rules.ts';
 import * as accountRestrictions from './20261126000800_account_restrictions.ts';
 import * as applications from './20261126000900_applications.ts';
 import * as commentReactions from './20261126001000_comment_reactions.ts';
+import * as privateReplies from './20261126001100_private_replies.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -45,6 +46,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126000800_account_restrictions': accountRestrictions,
   '20261126000900_applications': applications,
   '20261126001000_comment_reactions': commentReactions,
+  '20261126001100_private_replies': privateReplies,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
 import { loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
-import { commentLikes, comments, pages, posts, REACTION_TYPES, type ReactionType } from './store.ts';
+import { commentLikes, comments, pages, posts, privateReplies, REACTION_TYPES, type ReactionType } from './store.ts';
 
 /** Per-request loaders of pages, posts and comments. Raw reads: the service decides what the caller may see. */
 export function createCommentLoaders(db: Db) {
@@ -16,6 +16,8 @@ export function createCommentLoaders(db: Db) {
     commentsOfPost: pagedChildren(db, comments, 'post_id'),
     repliesOfComment: pagedChildren(db, comments, 'parent_id'),
     likesOfComment: pagedChildren(db, commentLikes, 'comment_id'),
+    /** The page's private reply to each comment, if it sent one. */
+    privateReplyOfComment: loaderById(db, privateReplies, 'comment_id'),
     /** Each comment's reactions counted by type (those it has), in REACTION_TYPES order: one statement per batch. */
     reactionCountsOf: makeLoader<string, Array<{ type: ReactionType; count: number }>>('comment_likes.counts_by_comment', async (commentIds) => {
       const rows = (await db(commentLikes.table)

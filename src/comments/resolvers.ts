@@ -11,6 +11,7 @@ import * as comments from './service.ts';
 import { commentEdges, COMMENT_FILTERS, COMMENT_ORDERS, pageEdges, postEdges } from './edges.ts';
 import { createFeedPost } from './writes/posts.ts';
 import { deleteComment, editComment, publishComment, setCommentLiked, setCommentReaction } from './writes/comments.ts';
+import { privateReplyOf, replyPrivately } from './writes/private-replies.ts';
 import { commentExternalId, parseCommentId, POST_KINDS, type CommentRecord, type MessageTag } from './store.ts';
 
 /** A liker: a person (id and name, as /v24.0 shows them) or a page. */
@@ -76,6 +77,7 @@ export const commentsResolvers: Resolvers = {
     likeComment: (_, { id }, ctx) => setCommentLiked(ctx, commentId(id), true),
     unlikeComment: (_, { id }, ctx) => setCommentLiked(ctx, commentId(id), false),
     react: (_, { id, type }, ctx) => setCommentReaction(ctx, commentId(id), type ?? null),
+    replyPrivately: (_, { id, message }, ctx) => replyPrivately(ctx, commentId(id), { message }),
   },
 
   Page: {
@@ -109,6 +111,7 @@ export const commentsResolvers: Resolvers = {
     likes: (comment, args, ctx) => edgeConnection(commentEdges.likes, ctx, comment, args),
     reactions: (comment, { type, ...args }, ctx) => edgeConnection(commentEdges.reactions, ctx, comment, args, { type: type ?? undefined }),
     reactionCounts: (comment, _, ctx) => ctx.loaders.comments.reactionCountsOf.load(comment.id),
+    privateReply: (comment, _, ctx) => privateReplyOf(ctx, comment),
   },
 
   CommentLike: {

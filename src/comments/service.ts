@@ -1,9 +1,9 @@
-import type { RequestContext } from '../context/index.ts';
+import { timeNow, type RequestContext } from '../context/index.ts';
 import { findReadable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
 import { actsAsPage, can, type Role, type Subject } from '../authz/policy.ts';
 import type { PageRequest } from '../db/pagination.ts';
 import { paramError } from '../graph-api/params.ts';
-import { capabilitiesOf, type Capabilities } from './rules/capabilities.ts';
+import { capabilitiesOf, PRIVATE_REPLY_DAYS, type Capabilities } from './rules/capabilities.ts';
 import { isHideable, type ModerationFacts } from './rules/moderation.ts';
 import { visibleTo } from './rules/visibility.ts';
 import { visibleAuthor, type Authorship } from './rules/authors.ts';
@@ -134,7 +134,13 @@ export async function commentCapabilities(ctx: RequestContext, comment: CommentR
   const subject = commentSubject(comment, post);
   const isPage = viewsAsPage(ctx, comment.organizationId);
   return capabilitiesOf(
-    { isReply: comment.parentId !== null, byPerson: comment.authorUserId !== null },
+    {
+      isReply: comment.parentId !== null,
+      byPerson: comment.authorUserId !== null,
+      // Only the page's views read these (can_reply_privately): nobody else pays for the lookup.
+      repliedPrivately: isPage ? (await loaders(ctx).privateReplyOfComment.load(comment.id)) !== null : undefined,
+      recent: timeNow(ctx).getTime() - comment.createdTime.getTime() < PRIVATE_REPLY_DAYS * 86_400_000,
+    },
     {
       mayComment: can(ctx.viewer, 'create', subject),
       mayDelete: can(ctx.viewer, 'delete', subject),

@@ -169,3 +169,26 @@ export function parseCommentId(value: string): ParsedCommentId {
   if (parts.length !== 2 || !parts.every((p) => /^[1-9][0-9]{0,18}$/.test(p))) return { ok: false, reason: 'format' };
   return { ok: true, postId: parts[0]!, commentId: parts[1]! };
 }
+
+/** A page's private reply to the author of a person's comment on it (one per comment). */
+export interface PrivateReplyRecord {
+  id: string;
+  organizationId: string;
+  commentId: string;
+  pageId: string;
+  recipientUserId: string;
+  sentByUserId: string | null;
+  message: string;
+  createdTime: Date;
+}
+
+export const privateReplies = defineTable<PrivateReplyRecord>('private_replies', {
+  id: 'string',
+  organization_id: 'string',
+  comment_id: 'id',
+  page_id: 'id',
+  recipient_user_id: 'string',
+  sent_by_user_id: 'string',
+  message: 'string',
+  created_time: 'date',
+});

@@ -9,6 +9,7 @@ import type { LearningStageInfo } from '../insights/rules/learning-stage.ts';
 import { accountEdges, adSetEdges, asyncRequestSetEdges, callerAccounts, campaignEdges, type EdgeFilter, type TargetingSentencesRecord } from '../ads/edges.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
+import { privateReplyOf } from '../comments/writes/private-replies.ts';
 import { callerPages, commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
 import type { UserRecord } from '../identity/store.ts';
 import type { ApiClientRecord } from '../oauth/store.ts';
@@ -657,6 +658,11 @@ const COMMENT: GraphNode<CommentRecord> = {
     can_reply_privately: capability('canReplyPrivately'),
     from: plain((comment, ctx) => authorProfile(ctx, comment)),
     permalink_url: plain((comment, ctx) => comments.permalinkUrl(ctx, comment)),
+    // The page's private reply: for the page's moderators and the person it went to.
+    private_reply_conversation: plain(async (comment, ctx) => {
+      const reply = await privateReplyOf(ctx, comment);
+      return reply && { id: reply.id, message: reply.message, created_time: reply.createdTime.toISOString().replace(/\.\d{3}Z$/, '+0000') };
+    }),
     object: ref('Post', async (comment, ctx) => comments.commentedObject(await postOf(comment, ctx))),
     parent: ref('Comment', (comment, ctx) => (comment.parentId ? ctx.loaders.comments.commentById.load(comment.parentId) : Promise.resolve(null))),
   },

@@ -2,6 +2,7 @@ import type { RequestContext } from '../context/index.ts';
 import { commentExternalId } from '../comments/store.ts';
 import { deleteComment, editComment, publishComment, setCommentLiked, setCommentReaction } from '../comments/writes/comments.ts';
 import { REACTION_TYPES } from '../comments/store.ts';
+import { replyPrivately } from '../comments/writes/private-replies.ts';
 import * as campaigns from '../ads/writes/campaigns.ts';
 import * as adWrites from '../ads/writes/ads.ts';
 import * as audiences from '../ads/writes/audiences.ts';
@@ -115,6 +116,10 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
     create: {
       comments: async (ctx, comment, params) => ({ id: commentExternalId(await publishComment(ctx, commentExternalId(comment), params)) }),
       likes: (ctx, comment) => succeeded(setCommentLiked(ctx, commentExternalId(comment), true)),
+      private_replies: async (ctx, comment, params) => {
+        const reply = await replyPrivately(ctx, commentExternalId(comment), params);
+        return { id: reply.id, user_id: reply.recipientUserId };
+      },
       reactions: (ctx, comment, params) =>
         succeeded(setCommentReaction(ctx, commentExternalId(comment), requiredParam(params ?? {}, 'type', oneOf(REACTION_TYPES)))),
     },

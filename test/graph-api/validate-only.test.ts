@@ -163,6 +163,7 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
   'POST /<Comment>/likes': async () => [`${await commentId()}/likes`, {}],
   'DELETE /<Comment>/likes': async () => [`${await commentId()}/likes`, {}],
   'POST /<Comment>/reactions': async () => [`${await commentId()}/reactions`, { type: 'LOVE' }],
+  'POST /<Comment>/private_replies': async () => [`${await commentId()}/private_replies`, { message: 'Hello' }],
   'DELETE /<Comment>/reactions': async () => [`${await commentId()}/reactions`, {}],
 };
 

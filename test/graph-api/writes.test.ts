@@ -839,6 +839,15 @@ describe('comments', () => {
     expect(await read(id, 'like_count', 'stranger')).toEqual({ id, like_count: 1 });
   });
 
+  writeTest('POST /<Comment>/private_replies', "answers {id, user_id}: the page's one private message to a person's comment", async () => {
+    const id = await commentBy('stranger', 'Is it in stock?');
+    expect(await ok(post(`${id}/private_replies`, { message: 'Yes: see your inbox' }, 'pageClient'))).toEqual({
+      id: expect.stringMatching(/^m_/),
+      user_id: userIds.stranger,
+    });
+    expect((await read(id, 'private_reply_conversation', 'stranger')).private_reply_conversation).toMatchObject({ message: 'Yes: see your inbox' });
+  });
+
   writeTest('DELETE /<Comment>/reactions', 'answers {success: true}; the reaction is gone', async () => {
     const id = await commentBy('stranger', 'Unreact');
     await ok(post(`${id}/reactions`, { type: 'ANGRY' }, 'otherStranger'));

@@ -19,6 +19,22 @@ export interface CommentShape {
   /** A reply (replies are one level deep: they take no replies). */
   isReply: boolean;
   byPerson: boolean;
+  /** The page already replied privately to it (once per comment). */
+  repliedPrivately?: boolean;
+  /** Written within the last PRIVATE_REPLY_DAYS days. */
+  recent?: boolean;
+}
+
+/** A private reply goes out within this many days of the comment (the platform's window). */
+export const PRIVATE_REPLY_DAYS = 7;
+
+/** Why the page may not reply privately to a comment, or null when it may (rules of private_replies). */
+export function privateReplyRefusal(comment: CommentShape): string | null {
+  if (!comment.byPerson) return "a private reply goes to a person: this comment is the page's own";
+  if (comment.isReply) return 'a private reply answers a top-level comment, not a reply';
+  if (comment.repliedPrivately) return 'the page already replied privately to this comment (once per comment)';
+  if (comment.recent === false) return `a private reply must be sent within ${PRIVATE_REPLY_DAYS} days of the comment`;
+  return null;
 }
 
 export interface Capabilities {
@@ -35,7 +51,7 @@ export function capabilitiesOf(comment: CommentShape, viewer: ViewerFacts): Capa
   return {
     canComment: viewer.mayComment && !comment.isReply,
     canRemove: viewer.mayDelete,
-    ...(viewer.isPage ? { canHide: viewer.hideable, canReplyPrivately: comment.byPerson && !comment.isReply } : {}),
+    ...(viewer.isPage ? { canHide: viewer.hideable, canReplyPrivately: privateReplyRefusal(comment) === null } : {}),
     canLike: viewer.mayLike,
   };
 }

@@ -34,7 +34,7 @@ import { displayName, users } from '../../identity/store.ts';
  */
 
 /** A comment named by its id: malformed ids of the old three-part form are error 100, others name nothing. */
-async function commentNamed(ctx: RequestContext, id: string): Promise<CommentObject> {
+export async function commentNamed(ctx: RequestContext, id: string): Promise<CommentObject> {
   requireSignedIn(ctx);
   refuseDiscontinuedId(String(id));
   const found = await findCommentObject(ctx, String(id));
@@ -138,7 +138,7 @@ export async function publishComment(ctx: RequestContext, objectId: string, para
 }
 
 /** Rereads a comment under the transaction's lock (a concurrent delete makes it gone). */
-async function locked(ctx: RequestContext, trx: Knex.Transaction, comment: CommentRecord): Promise<CommentRecord> {
+export async function locked(ctx: RequestContext, trx: Knex.Transaction, comment: CommentRecord): Promise<CommentRecord> {
   const row = await lockRow(ctx.db, trx, comments.table, comment.id);
   if (!row) throw notFound('Comment', commentExternalId(comment));
   return comments.fromRow(row);

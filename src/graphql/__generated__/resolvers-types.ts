@@ -18,7 +18,7 @@ import type { AdRuleRecord, AdRuleRunRecord } from '../../ads/ad-rules.ts';
 import type { RuleResult, RuleAction } from '../../ads/ad-rule-runs.ts';
 import type { ExecuteOutcome } from '../../ads/writes/ad-rules.ts';
 import type { OutcomePoint } from '../../ads/rules/delivery-estimate.ts';
-import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord } from '../../comments/store.ts';
+import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord, PrivateReplyRecord } from '../../comments/store.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
 import type { AffectedPlace } from '../../dateformats/mapping.ts';
 import type { ScanResult, ScanTarget } from '../../dateformats/cluster.ts';
@@ -1492,6 +1492,8 @@ export type Comment = Node & {
   /** Where the comment is shown; null for an API client of another organization (it reads the page as public content only). */
   permalinkUrl?: Maybe<Scalars['String']['output']>;
   post: Post;
+  /** The page's private reply to its author: for the page's moderators and the author; null for everyone else, or when there is none. */
+  privateReply?: Maybe<PrivateReply>;
   /** How many reactions of each type it has, the types it has none of left out. */
   reactionCounts: Array<ReactionCount>;
   /** Its reactions (likes among them), of one type when asked. */
@@ -2791,6 +2793,8 @@ export type Mutation = {
   react: Comment;
   /** Takes a user out of an organization (its owners and admins); the user's account stays. */
   removeOrganizationMember: Scalars['Boolean']['output'];
+  /** The page's one private message to the author of a person's top-level comment, within 7 days of it (Graph API: POST /<comment>/private_replies). */
+  replyPrivately: PrivateReply;
   /** E-mails a one-time passcode when the address belongs to a password account; the answer is the same either way. */
   requestOneTimePasscode: Scalars['Boolean']['output'];
   /** Withdraws a pending invitation (the organization's owners and admins). */
@@ -2988,6 +2992,12 @@ export type MutationReactArgs = {
 
 export type MutationRemoveOrganizationMemberArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationReplyPrivatelyArgs = {
+  id: Scalars['ID']['input'];
+  message: Scalars['String']['input'];
 };
 
 
@@ -3413,6 +3423,14 @@ export type PostKind =
   | 'review'
   | 'video'
   | 'visitor_post';
+
+/** A page's private message to the author of a comment on it. */
+export type PrivateReply = {
+  __typename?: 'PrivateReply';
+  createdTime: Scalars['DateTime']['output'];
+  id: Scalars['ID']['output'];
+  message: Scalars['String']['output'];
+};
 
 /**
  * What the ad set's ads promote (promoted_object): a page for lead goals, an application and its store URL for app
@@ -4323,6 +4341,7 @@ export type ResolversTypes = ResolversObject<{
   PostConnection: ResolverTypeWrapper<ConnectionModel>;
   PostEdge: ResolverTypeWrapper<EdgeModel>;
   PostKind: null;
+  PrivateReply: ResolverTypeWrapper<PrivateReplyRecord>;
   PromotedObject: ResolverTypeWrapper<PromotedObject>;
   PromotedObjectInput: PromotedObjectInput;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -4515,6 +4534,7 @@ export type ResolversParentTypes = ResolversObject<{
   Post: PostRecord;
   PostConnection: ConnectionModel;
   PostEdge: EdgeModel;
+  PrivateReply: PrivateReplyRecord;
   PromotedObject: PromotedObject;
   PromotedObjectInput: PromotedObjectInput;
   Query: Record<PropertyKey, never>;
@@ -5158,6 +5178,7 @@ export type CommentResolvers<ContextType = RequestContext, ParentType extends Re
   parent?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
   permalinkUrl?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   post?: Resolver<ResolversTypes['Post'], ParentType, ContextType>;
+  privateReply?: Resolver<Maybe<ResolversTypes['PrivateReply']>, ParentType, ContextType>;
   reactionCounts?: Resolver<Array<ResolversTypes['ReactionCount']>, ParentType, ContextType>;
   reactions?: Resolver<ResolversTypes['CommentLikeConnection'], ParentType, ContextType, Partial<CommentReactionsArgs>>;
   replies?: Resolver<ResolversTypes['CommentConnection'], ParentType, ContextType, Partial<CommentRepliesArgs>>;
@@ -5582,6 +5603,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   publishComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationPublishCommentArgs, 'input' | 'objectId'>>;
   react?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationReactArgs, 'id'>>;
   removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
+  replyPrivately?: Resolver<ResolversTypes['PrivateReply'], ParentType, ContextType, RequireFields<MutationReplyPrivatelyArgs, 'id' | 'message'>>;
   requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
   revokeOrganizationInvitation?: Resolver<ResolversTypes['OrganizationInvitation'], ParentType, ContextType, RequireFields<MutationRevokeOrganizationInvitationArgs, 'id'>>;
   setCommentHidden?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationSetCommentHiddenArgs, 'hidden' | 'id'>>;
@@ -5743,6 +5765,12 @@ export type PostEdgeResolvers<ContextType = RequestContext, ParentType extends R
 }>;
 
 export type PostKindResolvers = { EVENT: 'event', GROUP_POST: 'group_post', PAGE_POST: 'page_post', PHOTO: 'photo', REVIEW: 'review', VIDEO: 'video', VISITOR_POST: 'visitor_post' };
+
+export type PrivateReplyResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PrivateReply'] = ResolversParentTypes['PrivateReply']> = ResolversObject<{
+  createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+}>;
 
 export type PromotedObjectResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PromotedObject'] = ResolversParentTypes['PromotedObject']> = ResolversObject<{
   applicationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
@@ -6008,6 +6036,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   PostConnection?: PostConnectionResolvers<ContextType>;
   PostEdge?: PostEdgeResolvers<ContextType>;
   PostKind?: PostKindResolvers;
+  PrivateReply?: PrivateReplyResolvers<ContextType>;
   PromotedObject?: PromotedObjectResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ReactionCount?: ReactionCountResolvers<ContextType>;
