@@ -111,7 +111,7 @@ export class ListenError extends Error {
  * from the terminal (to the whole process group) and relayed by npm to its child, milliseconds apart; a person
  * pressing Ctrl-C again to cut the drain short is far slower than this.
  */
-const RELAYED_SIGNAL_MS = 100;
+const RELAYED_SIGNAL_MS = 200;
 
 /**
  * What may still hold the process once SHUTDOWN_TIMEOUT_MS has passed and the requests still running were cut:

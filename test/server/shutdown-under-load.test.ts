@@ -184,7 +184,7 @@ describe.concurrent('stopping', { timeout: CHILD_TEST_TIMEOUT_MS }, () => {
     expect([answer.status, JSON.parse(answer.body), answer.headers.connection]).toEqual([200, { data: { __typename: 'Query' } }, 'close']);
 
     // Later than a relayed copy of the first signal could come (RELAYED_SIGNAL_MS, src/server/index.ts), which is ignored.
-    await sleep(250);
+    await sleep(600);
     serve.signal('SIGTERM');
     expect(await serve.exited).toMatchObject({ code: 128 + 15 });
   });

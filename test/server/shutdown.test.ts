@@ -77,7 +77,7 @@ describe.concurrent('adgraph serve stops cleanly', { timeout: CHILD_TEST_TIMEOUT
     serve.signal('SIGTERM');
     await serve.waitFor(/shutting down/);
     // Later than a relayed copy of the first signal could come (RELAYED_SIGNAL_MS, src/server/index.ts).
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     serve.signal('SIGTERM');
 
     const exit = await serve.exited;
