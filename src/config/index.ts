@@ -21,6 +21,10 @@ export interface Config {
   /** Browser pages on other origins that may call /graphql, /api/v2, /v24.0 and /oauth2 (none unless CORS_ORIGINS says). */
   cors: CorsSettings;
   seedDemo: boolean;
+  /** Where uploaded media (comments' `source`) is stored: a local folder. */
+  mediaDir: string;
+  /** The largest upload accepted, in bytes. */
+  mediaMaxBytes: number;
   sessionTtlSeconds: number;
   tokenTtlSeconds: number;
   /** `iss` of the access tokens: PUBLIC_URL unless TOKEN_ISSUER says otherwise. */
@@ -286,6 +290,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxy(env),
     cors: cors(env),
     seedDemo: boolean(env, 'SEED_DEMO', true),
+    mediaDir: env.MEDIA_DIR || 'data/media',
+    mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 4 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 86_400, 60, 31_536_000),
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 300, 10, 86_400),
     tokenIssuer: url(env, 'TOKEN_ISSUER', publicUrl, ['http:', 'https:'])!,

@@ -1,3 +1,4 @@
+import { localFolderStorage, type MediaStorage } from '../media/storage.ts';
 import type { Config } from '../config/index.ts';
 import { createDatabase, type Db } from '../db/index.ts';
 import { createLogger, type Logger } from '../logging/index.ts';
@@ -31,6 +32,8 @@ export interface AppDeps {
   jobs?: JobRunner;
   /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
   clock?: () => Date;
+  /** Uploaded media (a comment's photo): a local folder unless a deployment gives another store. */
+  media: MediaStorage;
 }
 
 /** The time now: the dependencies' clock, else the system's. */
@@ -48,6 +51,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     rateLimits: createRateLimits(config, log, { keyPrefix: parts.rateLimitPrefix }),
     passwords: createPasswordHasher(config.bcryptThreads),
     keys: new KeyRing(db),
+    media: localFolderStorage(config.mediaDir),
   };
 }
 

@@ -2,6 +2,10 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import type { AppDeps } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { FORM_TYPE, formBody, hasBody, JSON_TYPE, jsonBody } from '../http/body.ts';
+import { readMultipart } from '../media/upload.ts';
+import { resolvePrincipal } from '../http/authenticate.ts';
+
+const MULTIPART_TYPE = 'multipart/form-data';
 import { graphErrorHandler, graphErrorResponse } from '../http/errors/graph.ts';
 import { queryParameters } from '../http/query.ts';
 import { describeJsonFault } from '../text/json-limits.ts';
@@ -83,14 +87,14 @@ function bodyParams(req: Request): Record<string, unknown> {
 }
 
 /**
- * A body is a form or JSON (a POST without a body carries its parameters in the query string). Any other body
- * (text/plain, XML, multipart/form-data: this server takes no uploads) is refused by its content type rather
- * than ignored, which answered success having read no parameter.
+ * A body is a form or JSON (a POST without a body carries its parameters in the query string), or multipart with
+ * one media file (a comment's photo as `source`, media/upload.ts). Any other body (text/plain, XML) is refused by
+ * its content type rather than ignored, which answered success having read no parameter.
  */
 const refuseUnreadableBody: RequestHandler = (req, _res, next) => {
-  if (!hasBody(req.headers) || req.is([FORM_TYPE, JSON_TYPE])) return next();
+  if (!hasBody(req.headers) || req.is([FORM_TYPE, JSON_TYPE]) || (req.method === 'POST' && req.is(MULTIPART_TYPE))) return next();
   const type = req.headers['content-type']?.slice(0, 100);
-  const readable = `send parameters as ${FORM_TYPE} or ${JSON_TYPE}`;
+  const readable = `send parameters as ${FORM_TYPE} or ${JSON_TYPE} (or ${MULTIPART_TYPE} with a media file)`;
   next(
     new DomainError('BAD_USER_INPUT', type ? `Content type ${type} is not supported: ${readable}` : `A request body needs a content type: ${readable}`, {
       graph: { code: 100 },
@@ -112,11 +116,27 @@ export function graphApiRoutes(deps: AppDeps): Router {
   );
   router.all(GRAPH_ROUTE, async (req, res) => {
     const [, version = '', rest = ''] = VERSIONED_PATH.exec(req.path) ?? [];
+    const uploaded =
+      req.method === 'POST' && req.is(MULTIPART_TYPE)
+        ? await readMultipart(req, {
+            storage: deps.media,
+            maxBytes: deps.config.mediaMaxBytes,
+            publicUrl: deps.config.publicUrl,
+            authorized: async (fields) => {
+              const token =
+                (typeof fields.access_token === 'string' ? fields.access_token : undefined) ?? queryParameters(req).access_token ?? headerToken(req);
+              return typeof token === 'string' && (await resolvePrincipal(deps, token)) !== null;
+            },
+          })
+        : undefined;
     const outer: GraphRequest = {
       method: req.method,
       version,
       path: rest.split('/').filter(Boolean).map(decodeSegment),
-      params: { ...collectParams(queryParameters(req)), ...collectParams(bodyParams(req), req.is('application/json') ? 'json' : 'form') },
+      params: {
+        ...collectParams(queryParameters(req)),
+        ...collectParams(uploaded ?? bodyParams(req), req.is('application/json') ? 'json' : 'form'),
+      },
       headerToken: headerToken(req),
       requestId: String(req.id),
       ip: req.ip,

@@ -15,6 +15,7 @@ import { httpLogging } from './http-logging.ts';
 import { healthRoutes, metrics } from './health.ts';
 import { traceHttpRequests, traceStatements } from '../telemetry/spans.ts';
 import { tracingActive } from '../telemetry/tracing.ts';
+import { mediaRoutes } from '../media/routes.ts';
 
 export interface App {
   express: Express;
@@ -54,6 +55,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   app.use('/api/v2', identityRoutes(deps, auth));
   app.use(oauthRoutes(deps));
   app.use(graphApiRoutes(deps));
+  app.use(mediaRoutes(deps));
 
   app.use(routeNotFound);
   // Last resort: never a stack trace on the wire. A path that does not decode is the caller's 400 (classify).

@@ -262,7 +262,7 @@ describe('text that is not UTF-8 (or not Unicode) is refused, not stored as U+FF
 });
 
 describe('/v24.0 bodies the server cannot read are error 100 naming the content type', () => {
-  const readable = 'send parameters as application/x-www-form-urlencoded or application/json';
+  const readable = 'send parameters as application/x-www-form-urlencoded or application/json (or multipart/form-data with a media file)';
 
   it.each([
     ['text/plain', 'name=Renamed', 'text/plain'],
@@ -273,15 +273,12 @@ describe('/v24.0 bodies the server cannot read are error 100 naming the content 
     expectGraphError(sent, { status: 400, code: 100, message: `(#100) Content type ${type} is not supported: ${readable}` });
   });
 
-  it('multipart/form-data (curl -F): this server takes no uploads, and says so rather than ignore the fields', async () => {
+  it('multipart/form-data (curl -F): its fields are the parameters (a file is a comment photo, test/comments/media-upload.test.ts)', async () => {
     const fields = new FormData();
-    fields.append('name', 'Renamed');
-    const sent = await refused('POST', `/v24.0/${real.adSet}?access_token=${real.session}`, { body: fields });
-    expectGraphError(sent, {
-      status: 400,
-      code: 100,
-      message: new RegExp(`^\\(#100\\) Content type multipart/form-data; boundary=\\S+ is not supported: ${readable}$`),
-    });
+    fields.append('name', 'Renamed by a form');
+    const sent = await fetch(`${server.url}/v24.0/${real.adSet}?access_token=${real.session}`, { method: 'POST', body: fields });
+    expect(await sent.json()).toEqual({ success: true });
+    expect((await server.deps.db('ad_sets').where('id', real.adSet).first()).name).toBe('Renamed by a form');
   });
 
   it('a body without a content type; an empty body of any type is no body, and the query string is read', async () => {
