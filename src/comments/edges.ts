@@ -4,7 +4,7 @@ import type { PageRequest } from '../db/pagination.ts';
 import type { RequestContext } from '../context/index.ts';
 import { paramError } from '../graph-api/params.ts';
 import { visibleCommentsCondition } from './service.ts';
-import { pages, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostRecord, type ReactionType } from './store.ts';
+import { pages, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostReactionRecord, type PostRecord, type ReactionType } from './store.ts';
 
 /**
  * Edges of pages, posts and comments: one object each for GraphQL and /v24.0 alike. Comment lists keep to what
@@ -41,6 +41,10 @@ export const pageEdges = {
 };
 
 export const postEdges = {
+  /** Its reactions, of one type when asked (`type`); read as the post is. */
+  reactions: childEdge<PostRecord, PostReactionRecord, ReactionFilter>('post', (l) => l.comments.reactionsOfPost, {
+    filters: (filter): Filters => (filter?.type ? { type: filter.type } : {}),
+  }),
   comments: childEdge<PostRecord, CommentRecord, CommentFilter>('comment', (l) => l.comments.commentsOfPost, {
     filters: (filter, ctx, post) => ({ ...(checked(filter).filter === 'toplevel' ? { parent_id: null } : {}), ...visible(ctx, post.organizationId) }),
     order: newestFirst,

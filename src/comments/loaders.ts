@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
 import { loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
-import { commentLikes, comments, pages, posts, privateReplies, REACTION_TYPES, type ReactionType } from './store.ts';
+import { commentLikes, comments, pages, postReactions, posts, privateReplies, REACTION_TYPES, type ReactionType } from './store.ts';
 
 /** Per-request loaders of pages, posts and comments. Raw reads: the service decides what the caller may see. */
 export function createCommentLoaders(db: Db) {
@@ -16,22 +16,17 @@ export function createCommentLoaders(db: Db) {
     commentsOfPost: pagedChildren(db, comments, 'post_id'),
     repliesOfComment: pagedChildren(db, comments, 'parent_id'),
     likesOfComment: pagedChildren(db, commentLikes, 'comment_id'),
+    reactionsOfPost: pagedChildren(db, postReactions, 'post_id'),
+    /** Each post's reactions counted by type (those it has), in REACTION_TYPES order. */
+    postReactionCountsOf: makeLoader<string, Array<{ type: ReactionType; count: number }>>('post_reactions.counts_by_post', (postIds) =>
+      countsByType(db, postReactions.table, 'post_id', postIds),
+    ),
     /** The page's private reply to each comment, if it sent one. */
     privateReplyOfComment: loaderById(db, privateReplies, 'comment_id'),
     /** Each comment's reactions counted by type (those it has), in REACTION_TYPES order: one statement per batch. */
-    reactionCountsOf: makeLoader<string, Array<{ type: ReactionType; count: number }>>('comment_likes.counts_by_comment', async (commentIds) => {
-      const rows = (await db(commentLikes.table)
-        .whereIn('comment_id', commentIds as string[])
-        .select('comment_id', 'type')
-        .count({ n: '*' })
-        .groupBy('comment_id', 'type')) as Array<{ comment_id: unknown; type: ReactionType; n: unknown }>;
-      return commentIds.map((id) =>
-        REACTION_TYPES.flatMap((type) => {
-          const row = rows.find((r) => String(r.comment_id) === id && r.type === type);
-          return row ? [{ type, count: Number(row.n) }] : [];
-        }),
-      );
-    }),
+    reactionCountsOf: makeLoader<string, Array<{ type: ReactionType; count: number }>>('comment_likes.counts_by_comment', (commentIds) =>
+      countsByType(db, commentLikes.table, 'comment_id', commentIds),
+    ),
     /** Whether one liker (a user, or a page) likes (reacts LIKE to) each comment asked about: one statement per liker and batch. */
     likedBy(liker: { userId: string } | { pageId: string }): DataLoader<string, boolean> {
       const [column, value] = 'userId' in liker ? ['user_id', liker.userId] : ['page_id', liker.pageId];
@@ -55,3 +50,23 @@ export function createCommentLoaders(db: Db) {
 }
 
 export type CommentLoaders = ReturnType<typeof createCommentLoaders>;
+
+/** Reactions counted by type for each parent (a comment, a post): one statement for the batch. */
+async function countsByType(
+  db: Db,
+  table: string,
+  parentColumn: string,
+  parentIds: readonly string[],
+): Promise<Array<Array<{ type: ReactionType; count: number }>>> {
+  const rows = (await db(table)
+    .whereIn(parentColumn, parentIds as string[])
+    .select(parentColumn, 'type')
+    .count({ n: '*' })
+    .groupBy(parentColumn, 'type')) as Array<Record<string, unknown>>;
+  return parentIds.map((id) =>
+    REACTION_TYPES.flatMap((type) => {
+      const row = rows.find((r) => String(r[parentColumn]) === id && r.type === type);
+      return row ? [{ type, count: Number(row.n) }] : [];
+    }),
+  );
+}

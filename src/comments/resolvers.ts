@@ -8,11 +8,12 @@ import type { RequestContext } from '../context/index.ts';
 import { findOrganization, findUser } from '../identity/service.ts';
 import { displayName } from '../identity/store.ts';
 import * as comments from './service.ts';
-import { commentEdges, COMMENT_FILTERS, COMMENT_ORDERS, pageEdges, postEdges } from './edges.ts';
-import { createFeedPost } from './writes/posts.ts';
+import { commentEdges, COMMENT_FILTERS, COMMENT_ORDERS, pageEdges, postEdges, type ReactionFilter } from './edges.ts';
+import type { Edge } from '../authz/edges.ts';
+import { createFeedPost, setPostReaction } from './writes/posts.ts';
 import { deleteComment, editComment, publishComment, setCommentLiked, setCommentReaction } from './writes/comments.ts';
 import { privateReplyOf, replyPrivately } from './writes/private-replies.ts';
-import { commentExternalId, parseCommentId, POST_KINDS, type CommentRecord, type MessageTag } from './store.ts';
+import { commentExternalId, parseCommentId, POST_KINDS, type CommentLikeRecord, type CommentRecord, type MessageTag, type PostRecord } from './store.ts';
 
 /** A liker: a person (id and name, as /v24.0 shows them) or a page. */
 async function liker(ctx: RequestContext, userId: string | null, pageId: string | null) {
@@ -77,6 +78,7 @@ export const commentsResolvers: Resolvers = {
     likeComment: (_, { id }, ctx) => setCommentLiked(ctx, commentId(id), true),
     unlikeComment: (_, { id }, ctx) => setCommentLiked(ctx, commentId(id), false),
     react: (_, { id, type }, ctx) => setCommentReaction(ctx, commentId(id), type ?? null),
+    reactToPost: (_, { id, type }, ctx) => setPostReaction(ctx, id, type ?? null),
     replyPrivately: (_, { id, message }, ctx) => replyPrivately(ctx, commentId(id), { message }),
   },
 
@@ -90,6 +92,10 @@ export const commentsResolvers: Resolvers = {
     from: (post, _, ctx) => author(ctx, post),
     comments: (post, { filter, order, ...args }, ctx) =>
       edgeConnection(postEdges.comments, ctx, post, args, { filter: filter ?? undefined, order: order ?? undefined }),
+    // A post's reactions read as a comment's do (who, how, since when): the same GraphQL type.
+    reactions: (post, { type, ...args }, ctx) =>
+      edgeConnection(postEdges.reactions as unknown as Edge<PostRecord, CommentLikeRecord, ReactionFilter>, ctx, post, args, { type: type ?? undefined }),
+    reactionCounts: (post, _, ctx) => ctx.loaders.comments.postReactionCountsOf.load(post.id),
   },
 
   Comment: {

@@ -192,3 +192,22 @@ export const privateReplies = defineTable<PrivateReplyRecord>('private_replies',
   message: 'string',
   created_time: 'date',
 });
+
+/** A reaction to a post: one per person or page and post (posts have no likes of their own: a like is LIKE). */
+export interface PostReactionRecord {
+  id: string;
+  postId: string;
+  userId: string | null;
+  pageId: string | null;
+  type: ReactionType;
+  createdTime: Date;
+}
+
+export const postReactions = defineTable<PostReactionRecord>('post_reactions', {
+  id: 'string',
+  post_id: 'id',
+  user_id: 'string',
+  page_id: 'id',
+  type: 'string',
+  created_time: 'date',
+});

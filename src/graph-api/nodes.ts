@@ -44,7 +44,16 @@ import {
   type CustomAudienceRecord,
   type CustomConversionRecord,
 } from '../ads/store.ts';
-import { commentExternalId, pages, posts, type CommentLikeRecord, type CommentRecord, type PageRecord, type PostRecord } from '../comments/store.ts';
+import {
+  commentExternalId,
+  pages,
+  posts,
+  type CommentLikeRecord,
+  type CommentRecord,
+  type PageRecord,
+  type PostReactionRecord,
+  type PostRecord,
+} from '../comments/store.ts';
 
 /**
  * What each Graph-style object exposes on /v24.0: its fields (with how to print them), the objects its fields
@@ -107,7 +116,8 @@ export type NodeName =
   | 'MessageDeliveryEstimate'
   | 'Comment'
   | 'Like'
-  | 'Reaction';
+  | 'Reaction'
+  | 'PostReaction';
 
 /** The record each node type reads and writes: NODES and WRITES are checked against it. */
 export interface NodeRecords extends Record<NodeName, unknown> {
@@ -138,6 +148,7 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   Comment: CommentRecord;
   Like: CommentLikeRecord;
   Reaction: CommentLikeRecord;
+  PostReaction: PostReactionRecord;
 }
 
 /**
@@ -689,6 +700,18 @@ const REACTION: GraphNode<CommentLikeRecord> = {
   fields: { ...LIKE.fields, type: plain((reaction) => reaction.type) },
 };
 
+/** A reaction to a post: who (a person or a page) and how, as a comment's reactions read. */
+const POST_REACTION: GraphNode<PostReactionRecord> = {
+  name: 'Reaction',
+  id: (reaction) => reaction.userId ?? reaction.pageId ?? '',
+  fields: {
+    id: plain((reaction) => reaction.userId ?? reaction.pageId),
+    name: plain(async (reaction, ctx) => (await profile(ctx, reaction))?.name),
+    type: plain((reaction) => reaction.type),
+  },
+  edges: {},
+};
+
 const POST: GraphNode<PostRecord> = {
   name: 'Post',
   id: (post) => post.id,
@@ -697,7 +720,7 @@ const POST: GraphNode<PostRecord> = {
     from: plain((post, ctx) => authorProfile(ctx, post)),
     page: ref('Page', (post, ctx) => ctx.loaders.comments.pageById.load(post.pageId)),
   },
-  edges: { comments: commentsEdge(postEdges.comments) },
+  edges: { comments: commentsEdge(postEdges.comments), reactions: { node: 'PostReaction', edge: postEdges.reactions, filter: reactionFilter } },
 };
 
 const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
@@ -728,6 +751,7 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   Comment: COMMENT,
   Like: LIKE,
   Reaction: REACTION,
+  PostReaction: POST_REACTION,
 };
 export const NODES: Record<NodeName, AnyGraphNode> = NODE_TYPES;
 

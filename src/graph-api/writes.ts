@@ -10,7 +10,7 @@ import * as adSets from '../ads/writes/ad-sets.ts';
 import { copyAdSet, copyResultJson } from '../ads/writes/ad-set-copies.ts';
 import { createAsyncBatch } from '../ads/writes/async-requests.ts';
 import { recommendationJson } from '../ads/rules/recommendations.ts';
-import { createFeedPost } from '../comments/writes/posts.ts';
+import { createFeedPost, setPostReaction } from '../comments/writes/posts.ts';
 import { refuseExecutionOptions } from '../ads/writes/common.ts';
 import { postReportRun } from './report-runs.ts';
 import { oneOf, requiredParam, type Params } from './params.ts';
@@ -108,6 +108,10 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
   Post: {
     create: {
       comments: async (ctx, post, params) => ({ id: commentExternalId(await publishComment(ctx, post.id, params)) }),
+      reactions: (ctx, post, params) => succeeded(setPostReaction(ctx, post.id, requiredParam(params ?? {}, 'type', oneOf(REACTION_TYPES)))),
+    },
+    removeFromEdge: {
+      reactions: (ctx, post) => succeeded(setPostReaction(ctx, post.id, null)),
     },
   },
   Comment: {

@@ -18,6 +18,7 @@ let server: TestServer;
 let graph: GraphClient;
 let fans: Array<{ token: string; user: { id: string } }>;
 let commentId: string;
+let postId: string;
 let restoreSdk: (() => void) | undefined;
 
 beforeAll(async () => {
@@ -27,6 +28,7 @@ beforeAll(async () => {
   const org = await world.organization();
   const page = await world.page(org.id);
   const post = await world.post(page);
+  postId = post.id;
   commentId = commentExternalId(await world.comment(post));
   fans = [await world.user(), await world.user(), await world.user()];
   restoreSdk = pointSdkAt(server.url, fans[0]!.token);
@@ -121,5 +123,32 @@ describe('reactions', () => {
       message: /Param type must be one of/,
     });
     expect(await counts()).toEqual(before);
+  });
+
+  it('posts take reactions too: POST and DELETE /<post>/reactions, the edge with its summary, GraphQL reactToPost and reactionCounts', async () => {
+    const on = (who: number, type: string) => graph.call('POST', `/v24.0/${postId}/reactions`, { token: fans[who]!.token, form: { type } });
+    expect((await on(0, 'WOW')).body).toEqual({ success: true });
+    expect((await on(1, 'WOW')).body).toEqual({ success: true });
+    expect((await on(1, 'CARE')).body).toEqual({ success: true });
+    const edge = await graph.get(`${postId}/reactions`, fans[2]!.token, { fields: 'id,type', summary: 'total_count' });
+    expect(edge.body.summary).toEqual({ total_count: 2 });
+    expect(edge.body.data.map((r: { id: string; type: string }) => `${r.id}:${r.type}`).sort()).toEqual(
+      [`${fans[0]!.user.id}:WOW`, `${fans[1]!.user.id}:CARE`].sort(),
+    );
+    expect((await graph.call('DELETE', `/v24.0/${postId}/reactions`, { token: fans[0]!.token })).body).toEqual({ success: true });
+    const { body } = await server.graphql(
+      'mutation ($id: ID!) { reactToPost(id: $id, type: ANGRY) { reactionCounts { type count } reactions(type: ANGRY) { totalCount nodes { type } } } }',
+      { id: postId },
+      fans[2]!.token,
+    );
+    expect(body.data).toEqual({
+      reactToPost: {
+        reactionCounts: [
+          { type: 'ANGRY', count: 1 },
+          { type: 'CARE', count: 1 },
+        ],
+        reactions: { totalCount: 1, nodes: [{ type: 'ANGRY' }] },
+      },
+    });
   });
 });

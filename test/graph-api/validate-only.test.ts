@@ -164,6 +164,8 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
   'DELETE /<Comment>/likes': async () => [`${await commentId()}/likes`, {}],
   'POST /<Comment>/reactions': async () => [`${await commentId()}/reactions`, { type: 'LOVE' }],
   'POST /<Comment>/private_replies': async () => [`${await commentId()}/private_replies`, { message: 'Hello' }],
+  'POST /<Post>/reactions': async () => [`${(await world.post(page)).id}/reactions`, { type: 'LOVE' }],
+  'DELETE /<Post>/reactions': async () => [`${(await world.post(page)).id}/reactions`, {}],
   'DELETE /<Comment>/reactions': async () => [`${await commentId()}/reactions`, {}],
 };
 

@@ -839,6 +839,19 @@ describe('comments', () => {
     expect(await read(id, 'like_count', 'stranger')).toEqual({ id, like_count: 1 });
   });
 
+  writeTest('POST /<Post>/reactions', "answers {success: true}; the reaction reads on the post's reactions edge", async () => {
+    expect(await ok(post(`${pagePost.id}/reactions`, { type: 'HAHA' }, 'stranger'))).toEqual({ success: true });
+    const reactions = await ok(graph.get(`${pagePost.id}/reactions`, tokens.stranger, { fields: 'id,type', type: 'HAHA' }));
+    expect(reactions.data).toEqual([{ id: userIds.stranger, type: 'HAHA' }]);
+  });
+
+  writeTest('DELETE /<Post>/reactions', 'answers {success: true}; the reaction is gone', async () => {
+    await ok(post(`${pagePost.id}/reactions`, { type: 'SAD' }, 'otherStranger'));
+    expect(await ok(remove(`${pagePost.id}/reactions`, 'otherStranger'))).toEqual({ success: true });
+    const reactions = await ok(graph.get(`${pagePost.id}/reactions`, tokens.otherStranger, { fields: 'id' }));
+    expect(reactions.data.map((r: { id: string }) => r.id)).not.toContain(userIds.otherStranger);
+  });
+
   writeTest('POST /<Comment>/private_replies', "answers {id, user_id}: the page's one private message to a person's comment", async () => {
     const id = await commentBy('stranger', 'Is it in stock?');
     expect(await ok(post(`${id}/private_replies`, { message: 'Yes: see your inbox' }, 'pageClient'))).toEqual({

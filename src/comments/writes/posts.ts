@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
 import { mayAsOrganization } from '../../authz/policy.ts';
 import { requireSignedIn } from '../../authz/guards.ts';
 import { insertObjects } from '../../db/objects.ts';
@@ -19,8 +19,10 @@ import {
   text,
   type Params,
 } from '../../graph-api/params.ts';
-import { findPage } from '../service.ts';
-import { posts, type PostKind, type PostRecord } from '../store.ts';
+import { actorOn, findPage, findPost } from '../service.ts';
+import { lockRow } from '../../db/locks.ts';
+import { randomUUID } from 'node:crypto';
+import { postReactions, posts, type PostKind, type PostRecord, type ReactionType } from '../store.ts';
 
 /** The `kind` values a feed write may name; without one the post is a page post or a visitor post. */
 export const FEED_KINDS = ['photo', 'video', 'event', 'review'] as const;
@@ -105,4 +107,35 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
   );
   ctx.loaders.comments.postById.clear(post!.id).prime(post!.id, post!);
   return post!;
+}
+
+/**
+ * POST /<post>/reactions with `type` (GraphQL react with a post's id): the caller's one reaction to a post it may
+ * read (as the person, or as the page for its API client), replacing the one it had; null takes it back. The
+ * post's row is held, so two reactions of one caller cannot both land.
+ */
+export async function setPostReaction(ctx: RequestContext, postId: string, type: ReactionType | null): Promise<PostRecord> {
+  requireSignedIn(ctx);
+  const post = await findPost(ctx, String(postId));
+  if (!post) throw notFound('Post', String(postId));
+  const reactor = actorOn(ctx, post);
+  if (!reactor) throw forbidden('Permissions error: reacting as the page needs the pages_manage_engagement permission');
+  await ctx.db.transaction(async (trx) => {
+    await lockRow(ctx.db, trx, posts.table, post.id, 'updated_time');
+    const mine = trx(postReactions.table).where({ post_id: post.id, ...('userId' in reactor ? { user_id: reactor.userId } : { page_id: reactor.pageId }) });
+    await mine.clone().delete();
+    if (type !== null) {
+      await trx(postReactions.table).insert(
+        postReactions.toRow({
+          id: randomUUID(),
+          postId: post.id,
+          userId: 'userId' in reactor ? reactor.userId : null,
+          pageId: 'pageId' in reactor ? reactor.pageId : null,
+          type,
+          createdTime: timeNow(ctx),
+        }),
+      );
+    }
+  });
+  return post;
 }

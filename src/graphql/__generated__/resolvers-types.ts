@@ -1587,7 +1587,7 @@ export type CommentFilter =
   | 'stream'
   | 'toplevel';
 
-/** A reaction (a like is the LIKE one): who reacted (a person or a page), how, and since when. */
+/** A reaction to a comment (a like is the LIKE one) or a post: who reacted (a person or a page), how, and since when. */
 export type CommentLike = {
   __typename?: 'CommentLike';
   actor?: Maybe<Actor>;
@@ -2791,6 +2791,8 @@ export type Mutation = {
   publishComment: Comment;
   /** Your reaction to a comment (a page's API client: the page's), replacing the one you had; without type, takes it back. */
   react: Comment;
+  /** Your reaction to a post (a page's API client: the page's), replacing the one you had; without type, takes it back. */
+  reactToPost: Post;
   /** Takes a user out of an organization (its owners and admins); the user's account stays. */
   removeOrganizationMember: Scalars['Boolean']['output'];
   /** The page's one private message to the author of a person's top-level comment, within 7 days of it (Graph API: POST /<comment>/private_replies). */
@@ -2985,6 +2987,12 @@ export type MutationPublishCommentArgs = {
 
 
 export type MutationReactArgs = {
+  id: Scalars['ID']['input'];
+  type?: InputMaybe<ReactionType>;
+};
+
+
+export type MutationReactToPostArgs = {
   id: Scalars['ID']['input'];
   type?: InputMaybe<ReactionType>;
 };
@@ -3383,6 +3391,10 @@ export type Post = Node & {
   message?: Maybe<Scalars['String']['output']>;
   page: Page;
   rating?: Maybe<Scalars['Int']['output']>;
+  /** How many reactions of each type it has, the types it has none of left out. */
+  reactionCounts: Array<ReactionCount>;
+  /** Its reactions, of one type when asked. */
+  reactions: CommentLikeConnection;
   /** Who may see it ({locales}); ad sets promoting the post keep within it. */
   targeting?: Maybe<Scalars['JSON']['output']>;
   title?: Maybe<Scalars['String']['output']>;
@@ -3398,6 +3410,16 @@ export type PostCommentsArgs = {
   first?: InputMaybe<Scalars['Int']['input']>;
   last?: InputMaybe<Scalars['Int']['input']>;
   order?: InputMaybe<CommentOrder>;
+};
+
+
+/** Something on a page that people comment on: a post, a photo, a video, an event, a group post or a review. */
+export type PostReactionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
+  type?: InputMaybe<ReactionType>;
 };
 
 export type PostConnection = {
@@ -5602,6 +5624,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   migrateIndexDateFormats?: Resolver<ResolversTypes['DateFormatMigration'], ParentType, ContextType, RequireFields<MutationMigrateIndexDateFormatsArgs, 'input'>>;
   publishComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationPublishCommentArgs, 'input' | 'objectId'>>;
   react?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationReactArgs, 'id'>>;
+  reactToPost?: Resolver<ResolversTypes['Post'], ParentType, ContextType, RequireFields<MutationReactToPostArgs, 'id'>>;
   removeOrganizationMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveOrganizationMemberArgs, 'id'>>;
   replyPrivately?: Resolver<ResolversTypes['PrivateReply'], ParentType, ContextType, RequireFields<MutationReplyPrivatelyArgs, 'id' | 'message'>>;
   requestOneTimePasscode?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestOneTimePasscodeArgs, 'email'>>;
@@ -5746,6 +5769,8 @@ export type PostResolvers<ContextType = RequestContext, ParentType extends Resol
   message?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   page?: Resolver<ResolversTypes['Page'], ParentType, ContextType>;
   rating?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  reactionCounts?: Resolver<Array<ResolversTypes['ReactionCount']>, ParentType, ContextType>;
+  reactions?: Resolver<ResolversTypes['CommentLikeConnection'], ParentType, ContextType, Partial<PostReactionsArgs>>;
   targeting?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
