@@ -50,6 +50,8 @@ export function readMultipart(
       }
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A body cut short fails the file's stream too: handled here, or it would be an uncaught exception.
+      stream.on('error', (error: Error) => fail(paramError('source', `The file cannot be read: ${error.message}`)));
       file = new Promise((done) => {
         stream.on('close', () => {
           if ((stream as unknown as { truncated?: boolean }).truncated) {
@@ -78,7 +80,14 @@ export function readMultipart(
     });
     parser.on('filesLimit', () => fail(paramError('source', 'Send one file, as source')));
     parser.on('fieldsLimit', () => fail(paramError('body', `A multipart call takes at most ${MAX_FIELDS} fields`)));
-    parser.on('error', (error: Error) => fail(paramError('body', `The multipart body cannot be read: ${error.message}`)));
+    // A body that cannot be read (or a caller gone mid-upload) settles at once: busboy may not close after an error.
+    const unreadable = (error: Error) => {
+      req.unpipe(parser);
+      req.resume();
+      reject(paramError('body', `The multipart body cannot be read: ${error.message}`));
+    };
+    parser.on('error', unreadable);
+    req.on('aborted', () => unreadable(new Error('the caller closed the connection')));
     parser.on('close', () => {
       void (file ?? Promise.resolve()).then(() => (failure ? reject(failure) : resolvePromise(params)));
     });

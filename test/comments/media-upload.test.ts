@@ -82,4 +82,22 @@ describe('uploading a comment photo', () => {
     expect((await fetch(`${server.url}/media/${'0'.repeat(64)}.png`)).status).toBe(404);
     expect((await fetch(`${server.url}/media/..%2F..%2Fetc%2Fpasswd`)).status).toBe(404);
   });
+
+  it('answers a multipart body it cannot read with error 100, never a 500 or a hang', async () => {
+    const send = async (type: string, body: string) => {
+      const response = await fetch(`${server.url}/v24.0/${post.id}/comments`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': type, authorization: `Bearer ${token}` },
+      });
+      return { status: response.status, body: (await response.json()) as { error: { code: number; message: string } } };
+    };
+    const noBoundary = await send('multipart/form-data', 'whatever');
+    expect(noBoundary).toMatchObject({ status: 400, body: { error: { code: 100, message: expect.stringMatching(/no boundary/) } } });
+    const truncated = await send(
+      'multipart/form-data; boundary=xyz',
+      '--xyz\r\nContent-Disposition: form-data; name="source"; filename="a.png"\r\n\r\n\x89PNG',
+    );
+    expect(truncated).toMatchObject({ status: 400, body: { error: { code: 100 } } });
+  });
 });
