@@ -6,6 +6,7 @@ import { findPage } from '../../comments/service.ts';
 import { paramError } from '../../graph-api/params.ts';
 import { findAdCreative } from '../creatives.ts';
 import { parseAdAccountId } from '../service.ts';
+import { graphSpec } from '../graphql-shapes.ts';
 import { createAdCreative, deleteAdCreative, updateAdCreative } from '../writes/creatives.ts';
 import type { CallToActionType } from '../rules/creatives.ts';
 
@@ -35,22 +36,9 @@ export interface CallToActionModel {
   value?: { link?: string };
 }
 
-const snake = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** A typed input object as Graph JSON: keys snake_case at every depth, nulls left out (not given). */
-function graphJson(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(graphJson);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, v]) => v !== null && v !== undefined)
-      .map(([key, v]) => [snake(key), graphJson(v)]),
-  );
-}
-
 /** The story input: the call to action's link goes where the platform keeps it (`value.link`). */
 function storySpecParams(input: Record<string, unknown>): Record<string, unknown> {
-  const story = graphJson(input) as Record<string, unknown>;
+  const story = graphSpec(input) as Record<string, unknown>;
   const cta = (story.link_data as Record<string, unknown> | undefined)?.call_to_action as Record<string, unknown> | undefined;
   if (cta && 'link' in cta) {
     const { link, ...rest } = cta;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { timeNow, type RequestContext } from '../../context/index.ts';
 import { lockRow } from '../../db/locks.ts';
+import { isNumericId } from '../../db/ids.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { boolean, decodeJsonText, given, optionalParam, paramError, type Params } from '../../graph-api/params.ts';
 import { ownerOf, storedPrincipal } from '../../identity/principals.ts';
@@ -32,7 +33,7 @@ function inputOf(params: Params, base: RuleInput = {}): RuleInput {
 
 /** The account's objects (not deleted) among those the spec's id filters name: what the rules check ids against. */
 async function factsFor(q: Knex, accountId: string, evaluationSpec: unknown): Promise<RuleFacts> {
-  const ids = [...new Set(namedIds(evaluationSpec).map((entry) => entry.objectId))].filter((id) => /^[1-9][0-9]{0,18}$/.test(id));
+  const ids = [...new Set(namedIds(evaluationSpec).map((entry) => entry.objectId))].filter(isNumericId);
   const existing = async (table: string) =>
     ids.length === 0
       ? new Set<string>()

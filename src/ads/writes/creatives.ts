@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { timeNow, type RequestContext } from '../../context/index.ts';
 import { lockRow } from '../../db/locks.ts';
+import { isNumericId } from '../../db/ids.ts';
 import { insertObjects } from '../../db/objects.ts';
 import { given, httpUrl, jsonObject, oneOf, paramError, text, type Params, type Reader } from '../../graph-api/params.ts';
 import { findAdCreative } from '../creatives.ts';
@@ -168,7 +169,7 @@ export async function creativeForAd(trx: Knex.Transaction, ctx: RequestContext, 
         `Param creative.${extra} cannot be given with creative.creative_id: name an existing creative, or give a new one inline`,
       );
     const id = String(value.creative_id);
-    const row = /^[1-9][0-9]{0,18}$/.test(id) ? await lockRow(ctx.db, trx, adCreatives.table, id) : undefined;
+    const row = isNumericId(id) ? await lockRow(ctx.db, trx, adCreatives.table, id) : undefined;
     const creative = row ? adCreatives.fromRow(row) : null;
     refuseFirst(usableViolations(creative, id, account.id));
     return id;
