@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { createRequestContext, timeNow, type AppDeps, type RequestContext } from '../context/index.ts';
 import { insertObjects } from '../db/objects.ts';
-import type { TableMapping } from '../db/rows.ts';
+import { toDate, type TableMapping } from '../db/rows.ts';
 import { DomainError } from '../errors/index.ts';
 import { restorePrincipal } from '../identity/principals.ts';
 import { objectDelivery } from '../insights/delivery.ts';
@@ -243,10 +243,15 @@ async function runRule(ctx: RequestContext, rule: AdRuleRecord, checked: Checked
   const found = await matching(ctx, rule, checked, now);
   const results: RuleResult[] = [];
   const notified: Candidate[] = [];
+  const lastActed = await lastActions(
+    ctx.db,
+    rule.id,
+    found.map((candidate) => candidate.record.id),
+  );
   for (const candidate of found) {
     const id = candidate.record.id;
-    const last = (await ctx.db('ad_rule_object_actions').where({ rule_id: rule.id, object_id: id }).first('acted_at')) as { acted_at: unknown } | undefined;
-    if (last && !actionAllowed(new Date(last.acted_at as string), now, checked.execution.actionFrequencyMinutes)) continue;
+    const last = lastActed.get(id);
+    if (last && !actionAllowed(last, now, checked.execution.actionFrequencyMinutes)) continue;
     const planned = plan(checked, candidate);
     let action: RuleAction;
     if ('error' in planned) action = planned.error;
@@ -269,6 +274,19 @@ async function runRule(ctx: RequestContext, rule: AdRuleRecord, checked: Checked
   }
   if (notified.length > 0) await notify(ctx, rule, checked, notified);
   return results;
+}
+
+/** When the rule last acted on each of these objects: one statement per 500 objects, not one per object. */
+async function lastActions(q: Knex, ruleId: string, objectIds: readonly string[]): Promise<Map<string, Date>> {
+  const acted = new Map<string, Date>();
+  for (let i = 0; i < objectIds.length; i += 500) {
+    const rows = (await q('ad_rule_object_actions')
+      .where({ rule_id: ruleId })
+      .whereIn('object_id', objectIds.slice(i, i + 500))
+      .select('object_id', 'acted_at')) as Array<{ object_id: unknown; acted_at: unknown }>;
+    for (const row of rows) acted.set(String(row.object_id), toDate(row.acted_at)!);
+  }
+  return acted;
 }
 
 async function markActed(q: Knex, ruleId: string, objectId: string, now: Date): Promise<void> {

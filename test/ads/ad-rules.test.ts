@@ -342,4 +342,26 @@ describe('automated rules', () => {
     expect(smtp.messages.filter((m) => m.to.includes(stranger.email.toLowerCase()))).toEqual([]);
     expect(await budgets()).toEqual(before);
   });
+  it('action_frequency: an object the rule acted on within it is left alone on the next run', async () => {
+    const created = await post(`${act()}/adrules_library`, {
+      name: 'Wake the second set, at most hourly',
+      evaluation_spec: { evaluation_type: 'SCHEDULE', filters: [entity('ADSET'), filter('id', 'IN', [adSets[1]!.id])] },
+      execution_spec: { execution_type: 'UNPAUSE', execution_options: [filter('action_frequency', 'EQUAL', 60)] },
+      schedule_spec: { schedule_type: 'DAILY' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const runs = async () => (await graph.get(`${created.body.id}/history`, token, {})).body.data as Array<{ results: unknown[] }>;
+    await post(adSets[1]!.id, { status: 'PAUSED' });
+    await post(`${created.body.id}/execute`, {});
+    await eventually(async () => (await runs()).length === 1);
+    expect((await runs())[0]!.results).toEqual([
+      { object_id: adSets[1]!.id, object_type: 'ADSET', actions: [{ action: 'UNPAUSED', field: 'status', old_value: 'PAUSED', new_value: 'ACTIVE' }] },
+    ]);
+    // Paused again by hand within the hour: the next run leaves it paused.
+    await post(adSets[1]!.id, { status: 'PAUSED' });
+    await post(`${created.body.id}/execute`, {});
+    await eventually(async () => (await runs()).length === 2);
+    expect((await runs())[0]!.results).toEqual([]);
+    expect((await graph.get(adSets[1]!.id, token, { fields: 'status' })).body.status).toBe('PAUSED');
+  });
 });
