@@ -127,7 +127,8 @@ const actors = new WeakMap<RequestContext, Promise<Actor>>();
 async function lookUpActor(ctx: RequestContext, q: Knex): Promise<Actor> {
   const viewer = ctx.viewer;
   let actor: Actor;
-  if (viewer.kind === 'user') {
+  // A page token's person is who acted (a page token cannot change ad objects, but history names people).
+  if (viewer.kind === 'user' || viewer.kind === 'page') {
     const user = (await q('users').where({ id: viewer.userId }).first('name', 'username')) as Pick<UserRecord, 'name' | 'username'> | undefined;
     actor = { kind: 'user', id: viewer.userId, name: user ? displayName(user) : viewer.userId };
   } else if (viewer.kind === 'client') {

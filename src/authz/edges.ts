@@ -53,7 +53,7 @@ export function childEdge<P extends { id: string; organizationId: string }, T ex
  */
 export function organizationsWhere(ctx: RequestContext, action: Action, type: ResourceType): string[] {
   const viewer = ctx.viewer;
-  const candidates = viewer.kind === 'user' ? [...viewer.roles.keys()] : viewer.kind === 'client' ? [viewer.organizationId] : [];
+  const candidates = viewer.kind === 'user' ? [...viewer.roles.keys()] : viewer.kind === 'anonymous' ? [] : [viewer.organizationId];
   return candidates.filter((organizationId) => can(viewer, action, { type, organizationId })).sort();
 }
 

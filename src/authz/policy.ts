@@ -70,7 +70,12 @@ export type Principal =
       /** organization id -> role */
       roles: ReadonlyMap<string, Role>;
     }
-  | { kind: 'client'; clientId: string; apiClientId: string; organizationId: string; scopes: ReadonlySet<Scope> };
+  | { kind: 'client'; clientId: string; apiClientId: string; organizationId: string; scopes: ReadonlySet<Scope> }
+  /**
+   * A page access token (`/me/accounts`): a person who moderates the page, acting as the page with the page
+   * scopes, in the page's organization only, for as long as the session it was given in lives.
+   */
+  | { kind: 'page'; pageId: string; organizationId: string; userId: string; sessionId: string; scopes: ReadonlySet<Scope> };
 
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
 
@@ -135,8 +140,32 @@ export function actsAsPage(principal: Principal, organizationId: string): boolea
     case 'user':
       return principal.siteAdmin || moderates(principal, organizationId);
     case 'client':
+    case 'page':
       return principal.organizationId === organizationId && principal.scopes.has('pages_manage_engagement');
   }
+}
+
+/** The scopes of a page access token: the page's own, which its person's MODERATE task grants (DECISIONS section 6). */
+export const PAGE_SCOPES: readonly Scope[] = ['pages_read_engagement', 'pages_manage_engagement', 'pages_read_user_content'];
+
+/** A person may be given a page access token for a page of this organization: it holds the page's MODERATE task. */
+export const mayTakePageToken = (principal: Principal, organizationId: string): boolean => principal.kind === 'user' && actsAsPage(principal, organizationId);
+
+export const PAGE_TASKS = ['MANAGE', 'CREATE_CONTENT', 'MODERATE', 'ADVERTISE', 'ANALYZE'] as const;
+
+/**
+ * The page tasks (the platform's `tasks` of `/me/accounts`) the principal holds on a page of this organization,
+ * read from what the policy lets it do there: manage the page, post as it, moderate, run and read its ads.
+ */
+export function pageTasks(principal: Principal, organizationId: string): Array<(typeof PAGE_TASKS)[number]> {
+  const held = {
+    MANAGE: can(principal, 'update', { type: 'page', organizationId }),
+    CREATE_CONTENT: mayAsOrganization(principal, 'create', { type: 'post', organizationId }),
+    MODERATE: actsAsPage(principal, organizationId),
+    ADVERTISE: can(principal, 'create', { type: 'ad_set', organizationId }),
+    ANALYZE: can(principal, 'read', { type: 'ad_account', organizationId }),
+  };
+  return PAGE_TASKS.filter((task) => held[task]);
 }
 
 /**
@@ -221,7 +250,8 @@ export function can(principal: Principal, action: Action, subject: Subject): boo
   switch (principal.kind) {
     case 'anonymous':
       return false;
-    case 'client': {
+    case 'client':
+    case 'page': {
       if (subject.type === 'organization') {
         return action === 'read' && subject.organizationId === principal.organizationId;
       }
@@ -261,6 +291,7 @@ export function organizationsAllowing(principal: Principal, action: Action, type
     case 'anonymous':
       return [];
     case 'client':
+    case 'page':
       return can(principal, action, { type, organizationId: principal.organizationId, ownerId }) ? [principal.organizationId] : [];
     case 'user':
       if (principal.siteAdmin || granted(PUBLIC_GRANTS, type, action)) return 'all';

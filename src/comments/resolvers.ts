@@ -13,6 +13,8 @@ import type { Edge } from '../authz/edges.ts';
 import { createFeedPost, setPostReaction } from './writes/posts.ts';
 import { deleteComment, editComment, publishComment, setCommentLiked, setCommentReaction } from './writes/comments.ts';
 import { privateReplyOf, replyPrivately } from './writes/private-replies.ts';
+import { issuePageToken } from './page-tokens.ts';
+import { pageTasks } from '../authz/policy.ts';
 import { commentExternalId, parseCommentId, POST_KINDS, type CommentLikeRecord, type CommentRecord, type MessageTag, type PostRecord } from './store.ts';
 
 /** A liker: a person (id and name, as /v24.0 shows them) or a page. */
@@ -85,6 +87,8 @@ export const commentsResolvers: Resolvers = {
   Page: {
     organization: (page, _, ctx) => findOrganization(ctx, page.organizationId),
     posts: (page, args, ctx) => edgeConnection(pageEdges.posts, ctx, page, args),
+    accessToken: (page, _, ctx) => issuePageToken(ctx, page),
+    tasks: (page, _, ctx) => pageTasks(ctx.viewer, page.organizationId),
   },
 
   Post: {

@@ -151,10 +151,10 @@ export async function commentCapabilities(ctx: RequestContext, comment: CommentR
   );
 }
 
-/** Who the viewer writes and likes as on a post: the person, or, for the page's API client, the page. */
+/** Who the viewer writes and likes as on a post: the person, or, for a page token (an API client's or a person's), the page. */
 export function actorOn(ctx: RequestContext, post: PostRecord): { userId: string } | { pageId: string } | null {
   if (ctx.viewer.kind === 'user') return { userId: ctx.viewer.userId };
-  if (ctx.viewer.kind === 'client' && viewsAsPage(ctx, post.organizationId)) return { pageId: post.pageId };
+  if (viewsAsPage(ctx, post.organizationId)) return { pageId: post.pageId };
   return null;
 }
 
@@ -195,7 +195,7 @@ export const commentedObject = (post: PostRecord): PostRecord | null => (post.ki
  * v20.0, which every served version is), as a client reads other organizations' pages only as public content.
  */
 export const permalinkUrl = (ctx: RequestContext, comment: CommentRecord): string | null =>
-  ctx.viewer.kind === 'client' && ctx.viewer.organizationId !== comment.organizationId
+  (ctx.viewer.kind === 'client' || ctx.viewer.kind === 'page') && ctx.viewer.organizationId !== comment.organizationId
     ? null
     : `${ctx.config.publicUrl}/${comment.postId}?comment_id=${comment.id}`;
 

@@ -162,7 +162,7 @@ async function readMany(deps: AppDeps, request: GraphRequest): Promise<Record<st
   return out;
 }
 
-/** `/me`: the person (User) or API client (Application) the token belongs to. */
+/** `/me`: the person (User), API client (Application) or page (a page token) the token belongs to. */
 async function callerOf(ctx: RequestContext): Promise<{ node: NodeName; record: unknown } | null> {
   const viewer = ctx.viewer;
   if (viewer.kind === 'user') {
@@ -172,6 +172,11 @@ async function callerOf(ctx: RequestContext): Promise<{ node: NodeName; record: 
   if (viewer.kind === 'client') {
     const client = await ctx.loaders.oauth.apiClientById.load(viewer.apiClientId);
     return client ? { node: 'Application', record: client } : null;
+  }
+  // A page token is the page, as the platform's /me answers with one.
+  if (viewer.kind === 'page') {
+    const page = await ctx.loaders.comments.pageById.load(viewer.pageId);
+    return page ? { node: 'Page', record: page } : null;
   }
   return null;
 }
@@ -226,7 +231,7 @@ async function renderEdge(
   const node = NODES[edge.node];
   checkSelection(node, children);
   const slice = await edge.edge.list(out.ctx, parent, page, filter);
-  const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, children)));
+  const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, children ?? edge.defaultSelection)));
   const body: EdgeBody = { data };
   const first = slice.items[0];
   const last = slice.items.at(-1);

@@ -10,6 +10,8 @@ import { accountEdges, adSetEdges, asyncRequestSetEdges, callerAccounts, campaig
 import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
 import { privateReplyOf } from '../comments/writes/private-replies.ts';
+import { issuePageToken } from '../comments/page-tokens.ts';
+import { pageTasks } from '../authz/policy.ts';
 import { callerPages, commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
 import type { UserRecord } from '../identity/store.ts';
 import type { ApiClientRecord } from '../oauth/store.ts';
@@ -75,6 +77,8 @@ export interface GraphEdge<T> {
   edge: Edge<T, { id: string }, unknown>;
   /** Reads the edge's filter (the filter `edge` takes) from the call's parameters (or an edge's modifiers in `fields`). */
   filter?: FilterReader;
+  /** What each item shows without `fields`, where this edge shows more than its node does elsewhere. */
+  defaultSelection?: FieldSelection[];
 }
 
 export interface GraphNode<T> {
@@ -491,7 +495,8 @@ const USER: GraphNode<UserRecord> = {
   },
   edges: {
     adaccounts: { node: 'AdAccount', edge: callerAccounts },
-    accounts: { node: 'Page', edge: callerPages },
+    // As the platform answers /me/accounts without `fields`: each page with its token and the caller's tasks.
+    accounts: { node: 'Page', edge: callerPages, defaultSelection: parseFields('access_token,category,name,id,tasks') },
   },
 };
 
@@ -622,7 +627,11 @@ const ASYNC_REQUEST: GraphNode<AsyncRequestRecord> = {
 const PAGE: GraphNode<PageRecord> = {
   name: 'Page',
   id: (page) => page.id,
-  fields: columns(pages, { hide: ['organization_id'] }),
+  fields: {
+    ...columns(pages, { hide: ['organization_id'] }),
+    access_token: plain((page, ctx) => issuePageToken(ctx, page)),
+    tasks: plain((page, ctx) => pageTasks(ctx.viewer, page.organizationId)),
+  },
   edges: { feed: { node: 'Post', edge: pageEdges.posts }, posts: { node: 'Post', edge: pageEdges.posts } },
 };
 

@@ -85,7 +85,7 @@ export function parseChecks(raw: unknown): Array<[label: string, check: AuthChec
 function organizationsOf(ctx: RequestContext): string[] {
   const viewer = ctx.viewer;
   if (viewer.kind === 'user') return [...viewer.roles.keys()];
-  if (viewer.kind === 'client') return [viewer.organizationId];
+  if (viewer.kind === 'client' || viewer.kind === 'page') return [viewer.organizationId];
   return [];
 }
 

@@ -67,7 +67,7 @@ export function identityRoutes(deps: AppDeps, authenticate: express.RequestHandl
 
   router.get('/users/me', async (_req, res) => {
     const user = await identity.me(res.locals.ctx);
-    if (!user) return void res.status(404).json({ message: 'API clients have no user.' });
+    if (!user) return void res.status(404).json({ message: "This token has no user: it is an API client's or a page's." });
     res.json({
       id: user.id,
       email: user.email,

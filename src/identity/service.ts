@@ -31,7 +31,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** The principal behind a session token, or null when the token is unknown, expired, revoked or its user suspended. */
 export async function authenticateSessionToken(deps: AppDeps, token: string): Promise<Principal | null> {
   const now = new Date();
-  const found = await store.findLiveSession(deps.db, hashToken(token), now);
+  const found = await store.findLiveSession(deps.db, { tokenHash: hashToken(token) }, now);
   if (!found || found.user.status === 'suspended') return null;
   if (now.getTime() - found.session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
     await store.touchSession(deps.db, found.session.id, now);

@@ -170,13 +170,13 @@ function unprefixed(row: Record<string, unknown>, columns: ReturnType<typeof pre
  */
 export async function findLiveSession(
   db: Db,
-  tokenHash: string,
+  by: { tokenHash: string } | { id: string },
   now: Date,
 ): Promise<{ session: SessionRecord; user: UserRecord; memberships: MembershipRecord[] } | null> {
   const rows: Array<Record<string, unknown>> = await db(sessions.table)
     .join(users.table, 'users.id', 'sessions.user_id')
     .leftJoin(memberships.table, `${memberships.table}.user_id`, 'users.id')
-    .where('sessions.token_hash', tokenHash)
+    .where('id' in by ? { 'sessions.id': by.id } : { 'sessions.token_hash': by.tokenHash })
     .whereNull('sessions.revoked_at')
     .where('sessions.expires_at', '>', now)
     .select(...[...SESSION_COLUMNS, ...USER_COLUMNS, ...MEMBERSHIP_COLUMNS].map(({ select }) => select));

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose';
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { AppDeps } from '../context/index.ts';
 import { expandScopes, type Principal } from '../authz/policy.ts';
+import { isPageTokenClaims, pagePrincipal } from '../comments/page-tokens.ts';
+import { signToken } from './signing.ts';
 import { findClientByClientId } from './store.ts';
 import type { ApiClientRecord } from './store.ts';
 
@@ -17,20 +18,9 @@ export interface IssuedToken {
  * a unique jti, and `scope` (a JSON array) when configured or when the token was narrowed.
  */
 export async function issueAccessToken(deps: AppDeps, client: ApiClientRecord, narrowed?: string[]): Promise<IssuedToken> {
-  const key = await deps.keys.active();
-  const now = Math.floor(Date.now() / 1000);
   const ttl = deps.config.tokenTtlSeconds;
   const scopes = narrowed ?? (deps.config.tokenScopeClaim ? client.scope.split(' ').filter(Boolean) : undefined);
-  const accessToken = await new SignJWT(scopes ? { scope: scopes } : {})
-    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
-    .setSubject(client.clientId)
-    .setAudience(client.clientId)
-    .setIssuer(deps.config.tokenIssuer)
-    .setIssuedAt(now)
-    .setNotBefore(now)
-    .setExpirationTime(now + ttl)
-    .setJti(randomUUID())
-    .sign(key.privateKey);
+  const accessToken = await signToken(deps, { claims: scopes ? { scope: scopes } : {}, subject: client.clientId, audience: client.clientId, ttlSeconds: ttl });
   return { accessToken, expiresIn: ttl, scope: narrowed?.join(' ') };
 }
 
@@ -41,12 +31,14 @@ export const looksLikeJwt = (token: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\
  * that was deleted, or is not ours (malformed, a bad signature, an unpublished key, a wrong issuer or audience,
  * a missing claim). Forgeries learn nothing more than "invalid".
  */
-export type TokenFailure = 'expired' | 'not_yet_valid' | 'client_deleted' | 'invalid';
+export type TokenFailure = 'expired' | 'not_yet_valid' | 'client_deleted' | 'page_access_ended' | 'invalid';
 
 export const TOKEN_FAILURE_MESSAGES: Record<TokenFailure, string> = {
   expired: 'Invalid access token: it has expired. Get a new one from /oauth2/token.',
   not_yet_valid: 'Invalid access token: it is not valid yet.',
   client_deleted: 'Invalid access token: its API client no longer exists.',
+  page_access_ended:
+    'Invalid access token: the session this page token was given in has ended, or its person no longer moderates the page. Get a new one from /me/accounts.',
   invalid: 'Invalid access token: it could not be verified.',
 };
 
@@ -83,6 +75,10 @@ export async function verifyAccessToken(deps: AppDeps, token: string): Promise<A
     ));
   } catch (error) {
     return { ok: false, failure: failureOf(error) };
+  }
+  if (isPageTokenClaims(payload)) {
+    const principal = await pagePrincipal(deps, payload);
+    return principal ? { ok: true, principal } : { ok: false, failure: 'page_access_ended' };
   }
   const audience = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
   if (typeof payload.sub !== 'string' || audience.length !== 1 || audience[0] !== payload.sub) return { ok: false, failure: 'invalid' };

@@ -2,7 +2,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Principal } from '../authz/policy.ts';
 
 /** Who made a request, as logs and metrics name it: ids only, never what authenticated it. */
-export type Caller = { kind: 'anonymous' } | { kind: 'user'; userId: string } | { kind: 'client'; clientId: string; apiClientId: string };
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; userId: string }
+  | { kind: 'client'; clientId: string; apiClientId: string }
+  | { kind: 'page'; pageId: string; userId: string };
 
 /**
  * What one HTTP request did, gathered while it runs for its log line and its metrics: the database layer counts
@@ -46,6 +50,8 @@ export function callerOf(principal: Principal): Caller {
       return { kind: 'user', userId: principal.userId };
     case 'client':
       return { kind: 'client', clientId: principal.clientId, apiClientId: principal.apiClientId };
+    case 'page':
+      return { kind: 'page', pageId: principal.pageId, userId: principal.userId };
     default:
       return { kind: 'anonymous' };
   }

@@ -92,7 +92,8 @@ function outcomeAttributes(scope: RequestScope | undefined): Attributes {
   };
   if (scope.caller) {
     attributes['adgraph.caller.kind'] = scope.caller.kind;
-    if (scope.caller.kind === 'user') attributes['adgraph.caller.user_id'] = scope.caller.userId;
+    if (scope.caller.kind === 'user' || scope.caller.kind === 'page') attributes['adgraph.caller.user_id'] = scope.caller.userId;
+    if (scope.caller.kind === 'page') attributes['adgraph.caller.page_id'] = scope.caller.pageId;
     if (scope.caller.kind === 'client') attributes['adgraph.caller.client_id'] = scope.caller.clientId;
   }
   if (scope.errorCodes.length > 0) attributes['adgraph.error_codes'] = scope.errorCodes;

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  actsAsPage,
   addsMembersDirectly,
   can,
   expandScopes,
+  mayTakePageToken,
   organizationsAllowing,
+  PAGE_SCOPES,
+  pageTasks,
   type Action,
   type Principal,
   type ResourceType,
@@ -19,6 +23,7 @@ const user = (role: Role | null, extra: Partial<Extract<Principal, { kind: 'user
   roles: new Map(role ? [[ORG, role]] : []),
   ...extra,
 });
+const pageToken: Principal = { kind: 'page', pageId: '1', organizationId: ORG, userId: 'u1', sessionId: 's1', scopes: new Set(PAGE_SCOPES) };
 const client = (scope: string): Principal => ({ kind: 'client', clientId: 'c', apiClientId: '1', organizationId: ORG, scopes: expandScopes(scope.split(' ')) });
 
 // One row per rule of DECISIONS section 2.
@@ -58,6 +63,11 @@ const ROWS: Array<[string, Principal, Action, ResourceType, boolean]> = [
   ['write implies every scope', client('write'), 'update', 'ad', true],
   ['a client reads its organization', client('ads_read'), 'read', 'organization', true],
   ['anonymous does nothing', { kind: 'anonymous' }, 'read', 'organization', false],
+  ["a page token deletes its organization's comments", pageToken, 'delete', 'comment', true],
+  ['a page token posts on its pages', pageToken, 'create', 'post', true],
+  ['a page token reads no ad sets', pageToken, 'read', 'ad_set', false],
+  ['a page token reads no users', pageToken, 'read', 'user', false],
+  ['a page token changes no page', pageToken, 'update', 'page', false],
 ];
 
 describe('authorization policy', () => {
@@ -154,5 +164,25 @@ describe('authorization policy', () => {
     // Pages are public: every signed-in person reads them everywhere.
     expect(organizationsAllowing(principal, 'read', 'page')).toBe('all');
     expect(organizationsAllowing(user(null, { siteAdmin: true }), 'read', 'ad_set')).toBe('all');
+  });
+
+  it('gives page tokens to people holding the MODERATE task, and names the page tasks each role holds', () => {
+    expect(mayTakePageToken(user('moderator'), ORG)).toBe(true);
+    expect(mayTakePageToken(user('admin'), ORG)).toBe(true);
+    expect(mayTakePageToken(user('advertiser'), ORG)).toBe(false);
+    expect(mayTakePageToken(user('moderator'), OTHER)).toBe(false);
+    // An API client's token is a page token already; a page token gives no other.
+    expect(mayTakePageToken(client('write'), ORG)).toBe(false);
+    expect(mayTakePageToken(pageToken, ORG)).toBe(false);
+    expect(actsAsPage(pageToken, ORG)).toBe(true);
+    expect(actsAsPage(pageToken, OTHER)).toBe(false);
+
+    expect(pageTasks(user('owner'), ORG)).toEqual(['MANAGE', 'CREATE_CONTENT', 'MODERATE', 'ADVERTISE', 'ANALYZE']);
+    expect(pageTasks(user('advertiser'), ORG)).toEqual(['ADVERTISE', 'ANALYZE']);
+    expect(pageTasks(user('moderator'), ORG)).toEqual(['MODERATE']);
+    expect(pageTasks(user('auditor'), ORG)).toEqual(['ANALYZE']);
+    expect(pageTasks(user('member'), ORG)).toEqual([]);
+    expect(pageTasks(pageToken, ORG)).toEqual(['CREATE_CONTENT', 'MODERATE']);
+    expect(pageTasks(user('owner'), OTHER)).toEqual([]);
   });
 });

@@ -10,7 +10,7 @@ import { AD_OBJECT_TYPES } from '../../src/ads/resolvers/async-requests.ts';
 import { POST_KINDS, REACTION_TYPES } from '../../src/comments/store.ts';
 import { COMMENT_FILTERS, COMMENT_ORDERS } from '../../src/comments/edges.ts';
 import { MESSAGE_TAG_TYPES } from '../../src/comments/resolvers.ts';
-import { ACTIONS, RESOURCE_TYPES, ROLES } from '../../src/authz/policy.ts';
+import { ACTIONS, PAGE_TASKS, RESOURCE_TYPES, ROLES } from '../../src/authz/policy.ts';
 import { LOGIN_TYPES, USER_STATUSES } from '../../src/identity/store.ts';
 import { INVITATION_STATUSES } from '../../src/identity/rules/invitations.ts';
 import { ERROR_CODES } from '../../src/errors/index.ts';
@@ -35,6 +35,7 @@ import { RULE_ACTIONS } from '../../src/ads/ad-rule-runs.ts';
 
 const DOMAIN_LISTS: Record<string, readonly string[]> = {
   ObjectStatus: ads.OBJECT_STATUSES,
+  PageTask: PAGE_TASKS,
   EffectiveStatus: EFFECTIVE_STATUSES,
   CampaignObjective: ads.OBJECTIVES,
   SpecialAdCategory: ads.SPECIAL_AD_CATEGORIES,

@@ -42,7 +42,8 @@ export async function replyPrivately(ctx: RequestContext, commentId: string, par
       commentId: comment.id,
       pageId: found.post.pageId,
       recipientUserId: comment.authorUserId!,
-      sentByUserId: ctx.viewer.kind === 'user' ? ctx.viewer.userId : null,
+      // The person behind a page token is kept too: who, of the page's moderators, wrote it.
+      sentByUserId: ctx.viewer.kind === 'user' || ctx.viewer.kind === 'page' ? ctx.viewer.userId : null,
       message,
       createdTime: now,
     };

@@ -3314,6 +3314,12 @@ export type PacingType =
 /** An organization's page. Pages are public: any signed-in person reads them, their posts and the comments they may see. */
 export type Page = Node & {
   __typename?: 'Page';
+  /**
+   * A page access token, to act as the page (comment, reply, react and reply privately as the page, and moderate), as
+   * the Graph API's `/me/accounts` hands out: for a page whose comments you moderate, signed in with a session of your
+   * own; null otherwise. Send it as `Authorization: Bearer`. It ends with your session, or when you stop moderating.
+   */
+  accessToken?: Maybe<Scalars['String']['output']>;
   category?: Maybe<Scalars['String']['output']>;
   createdTime: Scalars['DateTime']['output'];
   id: Scalars['ID']['output'];
@@ -3321,6 +3327,8 @@ export type Page = Node & {
   /** The organization that owns the page, when you may read it (its members, admins, site admins, its API clients). */
   organization?: Maybe<Organization>;
   posts: PostConnection;
+  /** What you may do on the page, as the Graph API names page tasks. */
+  tasks: Array<PageTask>;
 };
 
 
@@ -3354,6 +3362,14 @@ export type PageInfo = {
   hasPreviousPage: Scalars['Boolean']['output'];
   startCursor?: Maybe<Scalars['String']['output']>;
 };
+
+/** A page task (the Graph API's `tasks`): managing the page, posting as it, moderating, running and reading its ads. */
+export type PageTask =
+  | 'ADVERTISE'
+  | 'ANALYZE'
+  | 'CREATE_CONTENT'
+  | 'MANAGE'
+  | 'MODERATE';
 
 /** validatePassword's answer. */
 export type PasswordValidation = {
@@ -4357,6 +4373,7 @@ export type ResolversTypes = ResolversObject<{
   PageConnection: ResolverTypeWrapper<ConnectionModel>;
   PageEdge: ResolverTypeWrapper<EdgeModel>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
+  PageTask: PageTask;
   PasswordValidation: ResolverTypeWrapper<PasswordValidation>;
   Person: ResolverTypeWrapper<UserRecord>;
   Post: ResolverTypeWrapper<PostRecord>;
@@ -5718,12 +5735,14 @@ export type OrganizationRoleResolvers = { ADMIN: 'admin', ADVERTISER: 'advertise
 export type PacingTypeResolvers = { DAY_PARTING: 'day_parting', NO_PACING: 'no_pacing', STANDARD: 'standard' };
 
 export type PageResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Page'] = ResolversParentTypes['Page']> = ResolversObject<{
+  accessToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   category?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdTime?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organization?: Resolver<Maybe<ResolversTypes['Organization']>, ParentType, ContextType>;
   posts?: Resolver<ResolversTypes['PostConnection'], ParentType, ContextType, Partial<PagePostsArgs>>;
+  tasks?: Resolver<Array<ResolversTypes['PageTask']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 }>;
 
