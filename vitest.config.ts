@@ -7,6 +7,10 @@ import { SlowestFirst } from './test/slow-first.ts';
 const TEST_DB = process.env.TEST_DB ?? 'sqlite';
 
 export default defineConfig({
+  // graphql has no exports map: Node loads its CommonJS build for every importer (ours and graphql-ws's, Apollo's,
+  // graphql-tools'), but Vite would hand our sources its ESM build, a second graphql whose schema objects the first
+  // refuses ("from another module or realm"). The tests load the one Node loads.
+  resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
     // The PostgreSQL run leaves out what cannot depend on the database; the SQLite run has it (test/files-for-database.ts).

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { emitEvents } from '../events/outbox.ts';
+import { adObjectEvent } from './events.ts';
 import { timeNow, type RequestContext } from '../context/index.ts';
 import type { RawCondition } from '../db/conditions.ts';
 import { defineTable } from '../db/rows.ts';
@@ -192,6 +194,9 @@ export async function recordMany(
   // 16 columns a row: 500 rows (a deep copy of the most ads an ad set holds is 52) is 8,000 bindings, well below
   // either database's limit (SQLite 32,766, PostgreSQL 65,535).
   for (let start = 0; start < rows.length; start += 500) await trx(activities.table).insert(rows.slice(start, start + 500));
+  // What the history records is what subscribers hear about (src/events): one event per object changed.
+  const told = changes.filter((change) => change.events.length > 0).map(({ subject, events }) => adObjectEvent(subject, events, now));
+  await emitEvents(ctx, trx, told);
 }
 
 /** The history kept: nothing older than the retention (a row the sweep has not reached yet is not shown either). */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ruleExecutedEvent } from './events.ts';
 import { createRequestContext, timeNow, type AppDeps, type RequestContext } from '../context/index.ts';
 import { insertObjects } from '../db/objects.ts';
 import { toDate, type TableMapping } from '../db/rows.ts';
@@ -416,6 +417,7 @@ export const adRuleRunJobs: JobKind<AdRuleRunRecord> = {
   },
 
   failed: (error) => ({ status: 'FAILED', exception_code: error.graph?.code ?? 1, exception_message: error.message }),
+  finishedEvent: ruleExecutedEvent,
 
   // A rule's history is kept as long as the change history it explains (ACTIVITY_RETENTION_MONTHS), swept hourly.
   async sweep(deps, now) {

@@ -6,6 +6,7 @@ import { restorePrincipal } from '../identity/principals.ts';
 import type { JobKind, Lease } from '../jobs/index.ts';
 import type { Logger } from '../logging/index.ts';
 import { DEEP_COPY_ASYNC_MAX } from './rules/limits.ts';
+import { copyFinishedEvent } from './events.ts';
 import { asyncRequests, asyncRequestSets, type AsyncRequestRecord } from './store.ts';
 import { copyAdSetIn, copyResultJson, readCopyParams, sourceForCopy } from './writes/ad-set-copies.ts';
 
@@ -39,4 +40,5 @@ export const adSetCopyJobs: JobKind<AsyncRequestRecord> = {
   },
 
   failed: (error) => ({ status: 'ERROR', error: JSON.stringify(graphErrorBody(error)) }),
+  finishedEvent: copyFinishedEvent,
 };

@@ -73,6 +73,27 @@ export interface Config {
     pollMs: number;
     leaseSeconds: number;
   };
+  events: {
+    /** How often the relay looks for events committed on other instances (this instance's commits wake it at once). */
+    relayPollMs: number;
+    /** How long published events stay in the outbox (webhook deliveries read them from there). */
+    retentionDays: number;
+    /** GraphQL subscriptions one connection may hold at once. */
+    subscriptionsPerConnection: number;
+    /** GraphQL subscriptions one principal may hold at once on an instance, over all its connections. */
+    subscriptionsPerPrincipal: number;
+  };
+  webhooks: {
+    /** Let callback URLs reach loopback, private and link-local addresses (tests and development only). */
+    allowPrivate: boolean;
+    /** The whole call to a receiver: connecting, sending, and reading its answer. */
+    timeoutMs: number;
+    /** At most this much of a receiver's answer is read. */
+    maxResponseBytes: number;
+    /** Receivers called at once by one instance: a slow one holds one slot, never the others. */
+    concurrency: number;
+    pollMs: number;
+  };
   insightsReports: {
     /** How long an asynchronous report's result (or failure) stays readable before the runner deletes it. */
     ttlSeconds: number;
@@ -331,6 +352,19 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: boolean(env, 'ASYNC_RUNNER', true),
       pollMs: integer(env, 'ASYNC_POLL_MS', 1_000, 10, 600_000),
       leaseSeconds: integer(env, 'ASYNC_LEASE_SECONDS', 300, 5, 86_400),
+    },
+    events: {
+      relayPollMs: integer(env, 'EVENT_RELAY_POLL_MS', 250, 10, 60_000),
+      retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 7, 1, 366),
+      subscriptionsPerConnection: integer(env, 'SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 1_000),
+      subscriptionsPerPrincipal: integer(env, 'SUBSCRIPTIONS_PER_PRINCIPAL', 100, 1, 100_000),
+    },
+    webhooks: {
+      allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+      maxResponseBytes: integer(env, 'WEBHOOK_MAX_RESPONSE_BYTES', 65_536, 1_024, 10_485_760),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 4, 1, 64),
+      pollMs: integer(env, 'WEBHOOK_POLL_MS', 1_000, 10, 600_000),
     },
     insightsReports: {
       ttlSeconds: integer(env, 'INSIGHTS_REPORT_TTL_SECONDS', 7 * 86_400, 1, 366 * 86_400),

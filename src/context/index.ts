@@ -15,6 +15,8 @@ import { createOAuthLoaders } from '../oauth/loaders.ts';
 import { loaderById, loaderGroup } from '../db/batch.ts';
 import { graphObjects } from '../db/objects.ts';
 import type { JobRunner } from '../jobs/index.ts';
+import { createEventBus, type EventBus } from '../events/bus.ts';
+import type { EventRelay } from '../events/relay.ts';
 import { noteCaller } from '../telemetry/request-scope.ts';
 
 /** What lives as long as the process: one per server. */
@@ -30,6 +32,10 @@ export interface AppDeps {
   keys: KeyRing;
   /** The background runner of stored jobs (src/jobs), when this process runs one (the server does). */
   jobs?: JobRunner;
+  /** Publishes committed events (src/events/relay.ts), when this process runs it (the server does). */
+  relay?: EventRelay;
+  /** Every published event, on this instance: what GraphQL subscriptions listen to (src/events/bus.ts). */
+  eventBus: EventBus;
   /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
   clock?: () => Date;
   /** Uploaded media (a comment's photo): a local folder unless a deployment gives another store. */
@@ -52,12 +58,16 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     passwords: createPasswordHasher(config.bcryptThreads),
     keys: new KeyRing(db),
     media: localFolderStorage(config.mediaDir),
+    // Tests give each server its own prefix (as for rate limits); instances of one deployment share the configured one.
+    eventBus: createEventBus({ ...config, redisKeyPrefix: parts.rateLimitPrefix ?? config.redisKeyPrefix }, log),
   };
 }
 
 /** Releases what createAppDeps opened. */
 export async function closeAppDeps(deps: AppDeps): Promise<void> {
   await deps.jobs?.stop();
+  await deps.relay?.stop();
+  await deps.eventBus.close();
   deps.mailer.close();
   await deps.rateLimits.close();
   await deps.passwords.close();

@@ -256,20 +256,24 @@ export function withArgumentPaths(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
     if (tag(type) !== 'GraphQLObjectType' || type.name.startsWith('__')) continue;
     for (const field of Object.values((type as GraphQLObjectType).getFields())) {
-      const resolve = field.resolve;
-      if (field.args.length === 0 || !resolve) continue;
-      field.resolve = (source, args, context, info) => {
-        try {
-          const result = resolve(source, args, context, info);
-          return result instanceof Promise
-            ? result.catch((error: unknown) => {
-                throw named(error, type.name, field);
-              })
-            : result;
-        } catch (error) {
-          throw named(error, type.name, field);
-        }
-      };
+      if (field.args.length === 0) continue;
+      // A subscription's arguments are read when it starts (subscribe), a query's when it resolves.
+      for (const step of ['resolve', 'subscribe'] as const) {
+        const run = field[step];
+        if (!run) continue;
+        field[step] = (source, args, context, info) => {
+          try {
+            const result = run(source, args, context, info);
+            return result instanceof Promise
+              ? result.catch((error: unknown) => {
+                  throw named(error, type.name, field);
+                })
+              : result;
+          } catch (error) {
+            throw named(error, type.name, field);
+          }
+        };
+      }
     }
   }
   return schema;

@@ -10,6 +10,8 @@ import { commentsResolvers } from '../comments/resolvers.ts';
 import { dateFormatResolvers } from '../dateformats/resolvers.ts';
 import { insightsResolvers } from '../insights/resolvers/index.ts';
 import { insightsReportsResolvers } from '../insights/reports/resolvers.ts';
+import { commentSubscriptionResolvers } from '../comments/subscriptions.ts';
+import { adSubscriptionResolvers } from '../ads/subscriptions.ts';
 
 const MAX_NODES = 100;
 
@@ -40,4 +42,6 @@ export const resolvers: Resolvers[] = [
   dateFormatResolvers,
   insightsResolvers,
   insightsReportsResolvers,
+  commentSubscriptionResolvers,
+  adSubscriptionResolvers,
 ];

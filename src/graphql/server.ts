@@ -50,12 +50,14 @@ const MAX_DIRECTIVES = 50;
 /** Headers whose presence shows a GET or form-typed request was preflighted (src/http/cors.ts allows each of them). */
 export const CSRF_PREFLIGHT_HEADERS = ['apollo-require-preflight', 'x-apollo-operation-name', 'service-session-token'];
 
-export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> {
-  // Depth, alias and directive limits keep one document small (refusals worded by limits.ts, not Armor's "Syntax
-  // Error"); the complexity plugin below bounds what it may return.
-  const { maxDepth, maxAliases, maxObjects, maxCost } = deps.config.graphql;
+/**
+ * Depth, alias and directive limits keep one document small (refusals worded by limits.ts, not Armor's "Syntax
+ * Error"): the same for a query over HTTP and a subscription (src/graphql/subscriptions.ts).
+ */
+export function documentLimits(config: AppDeps['config']) {
+  const { maxDepth, maxAliases } = config.graphql;
   const reject = (code: Parameters<typeof armorRejection>[0], n: number) => ({ n, propagateOnRejection: false, onReject: [armorRejection(code, n)] });
-  const armor = new ApolloArmor({
+  return new ApolloArmor({
     maxDepth: { ...reject('QUERY_TOO_DEEP', maxDepth), ignoreIntrospection: true, flattenFragments: true },
     maxAliases: reject('TOO_MANY_ALIASES', maxAliases),
     maxDirectives: reject('TOO_MANY_DIRECTIVES', MAX_DIRECTIVES),
@@ -65,6 +67,15 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
     maxTokens: { enabled: false },
     blockFieldSuggestion: { enabled: false }, // the schema is public (the IDE introspects it); suggestions help developers
   }).protect();
+}
+
+/** The most tokens one document may have (graphql-js's own parse option). */
+export const MAX_DOCUMENT_TOKENS = 5_000;
+
+export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> {
+  // The complexity plugin below bounds what a document may return.
+  const { maxObjects, maxCost } = deps.config.graphql;
+  const armor = documentLimits(deps.config);
   return new ApolloServer<RequestContext>({
     // The schema, and the executor that runs operations on it (compiled: ./compiled-execution.ts).
     gateway: tracingActive() ? tracedExecution(compiledExecution(buildSchema())) : compiledExecution(buildSchema()),
@@ -84,7 +95,7 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
     // nothing more. Authorization is left out: a browser adds cached Basic credentials to cross-site requests
     // on its own. Credentials are never cookies here, so this is defence in depth (docs: decisions).
     csrfPrevention: { requestHeaders: CSRF_PREFLIGHT_HEADERS },
-    parseOptions: { maxTokens: 5_000 },
+    parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     validationRules: armor.validationRules,
     plugins: [
       // Armor's plugins are written for any context; Apollo's typings need them narrowed to ours.
@@ -103,7 +114,7 @@ export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> 
 }
 
 /** Errors before Apollo sees the request (bad JSON, a refused credential, lost database during authentication), in GraphQL's shape. */
-const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => {
+export const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => {
   const reply = (status: number, message: string, code: string) => res.status(status).json({ errors: [{ message, extensions: { code } }] });
   if (isBodyParseError(error)) return void reply(400, 'Request body must be valid JSON.', 'BAD_REQUEST');
   if (isBodyReadError(error)) return void reply(error.status, 'Request body could not be read.', 'BAD_REQUEST');
@@ -123,7 +134,7 @@ const graphqlTransportErrors: ErrorRequestHandler = (error, req, res, _next) => 
  * What a GraphQL request names, each held to the JSON limits on its own: every variable (`$name`), the
  * extensions, and anything else the body holds.
  */
-function graphqlValues(request: unknown): Array<[string, unknown]> {
+export function graphqlValues(request: unknown): Array<[string, unknown]> {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) return [['body', request]];
   const { variables, ...rest } = request as Record<string, unknown>;
   const named: Array<[string, unknown]> =
@@ -134,7 +145,7 @@ function graphqlValues(request: unknown): Array<[string, unknown]> {
 }
 
 /** A request refused for a value beyond the JSON limits: 400 BAD_USER_INPUT naming the variable (without its `$`) or the request's field. */
-function jsonLimitRefusal(name: string, fault: JsonFault): DomainError {
+export function jsonLimitRefusal(name: string, fault: JsonFault): DomainError {
   const subject = name.startsWith('$') ? `Variable "${name}"` : name === 'body' ? 'The request body' : `Request field "${name}"`;
   return new DomainError('BAD_USER_INPUT', `${describeJsonFault(subject, fault)}.`, { field: name.replace(/^\$/, '') });
 }

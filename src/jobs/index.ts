@@ -3,9 +3,11 @@ import type { Knex } from 'knex';
 import { timeNow, type AppDeps } from '../context/index.ts';
 import { dialect } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
+import { emitEvents } from '../events/outbox.ts';
+import type { NewEvent } from '../events/types.ts';
 import type { Logger } from '../logging/index.ts';
 import { jobDuration, jobOutcomes } from '../telemetry/metrics.ts';
-import { outsideRequestScope } from '../telemetry/request-scope.ts';
+import { startPoller } from './poller.ts';
 import { traceJobRun } from '../telemetry/spans.ts';
 import { tracingActive } from '../telemetry/tracing.ts';
 
@@ -56,6 +58,11 @@ export interface JobKind<J extends QueuedJob> {
   failed(error: DomainError, job: J, deps: AppDeps): Record<string, unknown>;
   /** Deletes what has outlived its time (a report's result); answers how many jobs it deleted. */
   sweep?(deps: AppDeps, now: Date): Promise<number>;
+  /**
+   * The event a job's end tells subscribers (src/events), written with the fields that end it, in one transaction;
+   * null for an end nobody hears about (back in the queue, canceled).
+   */
+  finishedEvent?(job: J, fields: Record<string, unknown>): NewEvent | null;
   /**
    * Queues the jobs that have come due on a schedule (an automated rule's period), before the runner claims work;
    * answers how many it queued. Several instances may call it at once: it must queue each job once.
@@ -122,13 +129,20 @@ export async function claimNext<J extends QueuedJob>(
   return row ? queue.fromRow(row) : null;
 }
 
-function leaseOf(db: Knex, kind: AnyJobKind, job: QueuedJob, instanceId: string, leaseSeconds: number): Lease {
+function leaseOf(deps: AppDeps, kind: AnyJobKind, job: QueuedJob, instanceId: string, leaseSeconds: number): Lease {
+  const db = deps.db;
   const held = (q: Knex) => q(kind.queue.table).where({ id: job.id, claimed_by: instanceId }).whereIn('status', kind.queue.held);
+  const end = async (q: Knex, fields: Record<string, unknown>, event: NewEvent | null) => {
+    const updated = await held(q).update({ ...fields, claimed_by: null, lease_expires_at: null, updated_time: new Date() });
+    if (Number(updated) !== 1) throw new ClaimLost();
+    if (event) await emitEvents(deps, q, [event]);
+  };
   return {
     instanceId,
     async finish(q, fields) {
-      const updated = await held(q).update({ ...fields, claimed_by: null, lease_expires_at: null, updated_time: new Date() });
-      if (Number(updated) !== 1) throw new ClaimLost();
+      const event = kind.finishedEvent?.(job, fields) ?? null;
+      // The end and its event commit together: in the kind's transaction, or in one of their own.
+      await (event && !q.isTransaction ? q.transaction((trx) => end(trx, fields, event)) : end(q, fields, event));
     },
     async renew(fields = {}) {
       const now = new Date();
@@ -167,7 +181,7 @@ type Outcome = 'done' | 'failed' | 'retried' | 'given_up' | 'claim_lost' | 'inte
 
 async function runToEnd<J extends QueuedJob>(deps: AppDeps, kind: JobKind<J>, job: J, instanceId: string, options: RunClaimedOptions): Promise<Outcome> {
   const log = deps.log.child({ job: kind.name, jobId: job.id });
-  const lease = leaseOf(deps.db, kind, job, instanceId, options.leaseSeconds ?? deps.config.asyncJobs.leaseSeconds);
+  const lease = leaseOf(deps, kind, job, instanceId, options.leaseSeconds ?? deps.config.asyncJobs.leaseSeconds);
   let outcome: Outcome;
   const end = async (error: DomainError) => {
     await lease.finish(deps.db, kind.failed(error, job, deps));
@@ -212,76 +226,43 @@ async function runToEnd<J extends QueuedJob>(deps: AppDeps, kind: JobKind<J>, jo
  */
 export function startJobRunner(deps: AppDeps, kinds: readonly AnyJobKind[], options: RunnerOptions): JobRunner {
   const instanceId = randomUUID();
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let again = false;
-
   const sweep = async () => {
     for (const kind of kinds) {
-      if (stopped || !kind.sweep) continue;
+      if (poller.stopped || !kind.sweep) continue;
       const deleted = await kind.sweep(deps, new Date());
       if (deleted > 0) deps.log.info({ job: kind.name, deleted }, 'expired jobs deleted');
     }
     for (const sweeper of options.sweepers ?? []) {
-      if (stopped) return;
+      if (poller.stopped) return;
       const deleted = await sweeper.sweep(deps, new Date());
       if (deleted > 0) deps.log.info({ sweeper: sweeper.name, deleted }, 'expired rows deleted');
     }
   };
-  const loop = async () => {
-    do {
-      again = false;
-      try {
-        for (const kind of kinds) {
-          if (stopped) return;
-          const queued = kind.schedule ? await kind.schedule(deps, timeNow(deps)) : 0;
-          if (queued > 0) deps.log.info({ job: kind.name, queued }, 'scheduled jobs queued');
-        }
-        for (;;) {
-          let ran = false;
-          for (const kind of kinds) {
-            if (stopped) return;
-            const job = await claimNext(deps.db, kind, instanceId, options.leaseSeconds);
-            if (!job) continue;
-            ran = true;
-            await runClaimed(deps, kind, job, instanceId, options);
-          }
-          if (!ran) break;
-        }
-        await sweep();
-      } catch (error) {
-        // The database may be down for a while; the next poll tries again.
-        deps.log.warn({ err: { message: (error as Error).message } }, 'job runner could not claim work');
-        return;
+  const poller = startPoller(async () => {
+    try {
+      for (const kind of kinds) {
+        if (poller.stopped) return true;
+        const queued = kind.schedule ? await kind.schedule(deps, timeNow(deps)) : 0;
+        if (queued > 0) deps.log.info({ job: kind.name, queued }, 'scheduled jobs queued');
       }
-    } while (again && !stopped);
-  };
-  const kick = () => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
+      for (;;) {
+        let ran = false;
+        for (const kind of kinds) {
+          if (poller.stopped) return true;
+          const job = await claimNext(deps.db, kind, instanceId, options.leaseSeconds);
+          if (!job) continue;
+          ran = true;
+          await runClaimed(deps, kind, job, instanceId, options);
+        }
+        if (!ran) break;
+      }
+      await sweep();
+      return true;
+    } catch (error) {
+      // The database may be down for a while; the next poll tries again.
+      deps.log.warn({ err: { message: (error as Error).message } }, 'job runner could not claim work');
+      return false;
     }
-    // A request that stored a job wakes the runner: its work is not that request's (statements, trace).
-    running = outsideRequestScope(loop).finally(() => {
-      running = undefined;
-      schedule();
-    });
-  };
-  const schedule = () => {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(kick, options.pollMs);
-    timer.unref();
-  };
-  kick();
-  return {
-    wake: kick,
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  }, options.pollMs);
+  return { wake: poller.wake, stop: poller.stop };
 }

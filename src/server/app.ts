@@ -8,6 +8,9 @@ import { routeNotFound } from '../http/not-found.ts';
 import { corsForApi } from '../http/cors.ts';
 import { createApolloServer, graphqlRouter } from '../graphql/server.ts';
 import { graphqlIde } from '../graphql/ide.ts';
+import { buildSchema } from '../graphql/schema.ts';
+import { SSE_PATH, sseSubscriptions } from '../graphql/subscriptions.ts';
+import type { GraphQLSchema } from 'graphql';
 import { identityRoutes } from '../identity/routes.ts';
 import { oauthRoutes } from '../oauth/routes.ts';
 import { graphApiRoutes } from '../graph-api/router.ts';
@@ -20,6 +23,10 @@ import { mediaRoutes } from '../media/routes.ts';
 export interface App {
   express: Express;
   apollo: ApolloServer<RequestContext>;
+  /** The schema subscriptions run on (src/graphql/subscriptions.ts): the WebSocket side attaches to the HTTP server. */
+  schema: GraphQLSchema;
+  /** Ends the event streams of /graphql/stream. */
+  closeStreams(): Promise<void>;
 }
 
 /**
@@ -49,6 +56,10 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   const apollo = createApolloServer(deps);
   await apollo.start();
   app.use(graphqlIde({ endpoint: '/graphql' }));
+  const schema = buildSchema();
+  // Before /graphql, which would take the path as its own; the same authentication and status policy.
+  const streams = sseSubscriptions(deps, schema, authenticate(deps, { refuseInvalidSession: true, application: 'GraphQL' }));
+  app.use(SSE_PATH, streams.router);
   // /graphql answers a credential it cannot use with 401 (the status policy in graphql/server.ts); /api/v2 keeps
   // taking a lapsed session for no session, as its public routes always have.
   app.use('/graphql', graphqlRouter(apollo, authenticate(deps, { refuseInvalidSession: true, application: 'GraphQL' })));
@@ -65,5 +76,5 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
     req.log.error({ err: error }, 'unhandled error');
     if (!res.headersSent) res.status(500).json({ message: 'An internal error occurred.' });
   }) as express.ErrorRequestHandler);
-  return { express: app, apollo };
+  return { express: app, apollo, schema, closeStreams: () => streams.close() };
 }

@@ -6,6 +6,8 @@ import { isConnectionError } from '../db/index.ts';
 import { createApp } from './app.ts';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
 import { startJobRunner } from '../jobs/index.ts';
+import { startRelay } from '../events/relay.ts';
+import { attachWebSocketSubscriptions } from '../graphql/subscriptions.ts';
 import { JOB_KINDS, SWEEPERS } from './jobs.ts';
 import { httpStop, LISTEN_BACKLOG } from './shutdown.ts';
 import { startTracing, tracingActive } from '../telemetry/tracing.ts';
@@ -41,6 +43,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   const http = httpStop(server, { drainMs: deps.config.shutdownDrainMs, timeoutMs: deps.config.shutdownTimeoutMs });
   const app = await createApp(deps, { stopping: () => http.stopping });
   server.on('request', app.express);
+  const subscriptions = attachWebSocketSubscriptions(server, deps, app.schema);
   const port = options.port ?? deps.config.port;
   const host = options.host ?? deps.config.host;
   try {
@@ -67,6 +70,8 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
       sweepers: SWEEPERS,
     });
   }
+  // Committed events go out to subscribers and webhooks from every serving instance (one publishes at a time).
+  deps.relay ??= startRelay(deps, { pollMs: deps.config.events.relayPollMs });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -76,9 +81,15 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
       // The runner takes no new work from now on (what is stored meanwhile waits in the database for the next
       // instance); the request in hand finishes while the HTTP side stops.
       const jobsStopped = deps.jobs?.stop();
+      // Subscriptions last as long as their clients: they are closed (1001, streams ended) so clients reconnect to
+      // an instance that stays, while ordinary requests drain.
+      await subscriptions.close();
+      await app.closeStreams();
       const { requestsCut } = await http.stop();
       await app.apollo.stop();
       await jobsStopped;
+      // After the last request and job: what they committed goes out before the process does.
+      await deps.relay?.stop();
       await closeAppDeps(deps);
       // Last: the spans of the requests and jobs that just ended are exported before the process goes.
       await tracing?.shutdown();

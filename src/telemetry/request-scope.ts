@@ -63,7 +63,15 @@ export function noteCaller(principal: Principal): void {
   if (scope && !scope.caller) scope.caller = callerOf(principal);
 }
 
-/** Runs `work` outside any request: the background runner, which a request may wake, does not count toward it. */
+const background = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` outside any request, as background work: the job runner and the event relay, which a request may
+ * wake, do not count toward it (and a statement count can tell their statements from a request's).
+ */
 export function outsideRequestScope<T>(work: () => T): T {
-  return storage.exit(work);
+  return storage.exit(() => background.run(true, work));
 }
+
+/** Whether the code running now is background work (outsideRequestScope), not a request's or a caller's own. */
+export const isBackgroundWork = (): boolean => background.getStore() === true;

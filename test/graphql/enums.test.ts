@@ -28,6 +28,8 @@ import { ACTOR_KINDS } from '../../src/ads/activities.ts';
 import { CALL_TO_ACTION_TYPES, CREATIVE_STATUSES } from '../../src/ads/rules/creatives.ts';
 import { ENTITY_TYPES, RULE_STATUSES } from '../../src/ads/rules/ad-rules.ts';
 import { RULE_ACTIONS } from '../../src/ads/ad-rule-runs.ts';
+import { FEED_ITEMS, FEED_VERBS } from '../../src/comments/subscriptions.ts';
+import { AD_EVENT_OBJECT_TYPES, AD_OBJECT_VERBS, FINISHED_JOB_KINDS } from '../../src/ads/subscriptions.ts';
 
 // Issue 13 item 5: closed value sets are GraphQL enums, and each enum is exactly the domain's list (the rules'
 // modules), as the values the resolvers see (lowercase stores map through lowercaseEnum; ALL is authcheck's *).
@@ -36,6 +38,11 @@ import { RULE_ACTIONS } from '../../src/ads/ad-rule-runs.ts';
 const DOMAIN_LISTS: Record<string, readonly string[]> = {
   ObjectStatus: ads.OBJECT_STATUSES,
   PageTask: PAGE_TASKS,
+  FeedItem: FEED_ITEMS,
+  FeedVerb: FEED_VERBS,
+  AdEventObjectType: AD_EVENT_OBJECT_TYPES,
+  AdObjectVerb: AD_OBJECT_VERBS,
+  FinishedJobKind: FINISHED_JOB_KINDS,
   EffectiveStatus: EFFECTIVE_STATUSES,
   CampaignObjective: ads.OBJECTIVES,
   SpecialAdCategory: ads.SPECIAL_AD_CATEGORIES,

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { RequestContext } from '../../context/index.ts';
+import { timeNow, type RequestContext } from '../../context/index.ts';
+import { emitEvents } from '../../events/outbox.ts';
+import { commentEvent, reactionEvent, type FeedVerb } from '../events.ts';
 import { can } from '../../authz/policy.ts';
 import { requireSignedIn } from '../../authz/guards.ts';
 import { isNumericId, isUuid } from '../../db/ids.ts';
@@ -118,8 +120,8 @@ export async function publishComment(ctx: RequestContext, objectId: string, para
     throw forbidden(`Permissions error: commenting as the page needs the pages_manage_engagement permission`);
   }
   const content = await storedContent(ctx, readContent(params));
-  const [comment] = await ctx.db.transaction((trx) =>
-    insertComments(trx, [
+  const [comment] = await ctx.db.transaction(async (trx) => {
+    const inserted = await insertComments(trx, [
       {
         organizationId: post.organizationId,
         postId: post.id,
@@ -132,8 +134,10 @@ export async function publishComment(ctx: RequestContext, objectId: string, para
         isHidden: false,
         likeCount: 0,
       },
-    ]),
-  );
+    ]);
+    await emitEvents(ctx, trx, [await commentEvent(trx, inserted[0]!, post, 'add', timeNow(ctx))]);
+    return inserted;
+  });
   return primed(ctx, comment!);
 }
 
@@ -178,6 +182,11 @@ export async function editComment(ctx: RequestContext, commentId: string, params
     await trx(comments.table).where({ id: current.id }).update(comments.toRow(patch));
     const after = comments.fromRow(await trx(comments.table).where({ id: current.id }).first());
     if (content) await replaceMentions(trx, after);
+    const verbs: FeedVerb[] = [];
+    if (content) verbs.push('edited');
+    if (hidden !== undefined && hidden !== current.isHidden) verbs.push(hidden ? 'hide' : 'unhide');
+    const now = timeNow(ctx);
+    await emitEvents(ctx, trx, await Promise.all(verbs.map((verb) => commentEvent(trx, after, post, verb, now))));
     return after;
   });
   return primed(ctx, updated);
@@ -196,10 +205,15 @@ export async function deleteComment(ctx: RequestContext, commentId: string): Pro
   }
   await ctx.db.transaction(async (trx) => {
     const current = await locked(ctx, trx, found.comment);
-    const replies = (await trx(comments.table).where({ parent_id: current.id }).select('id')).map((row: { id: unknown }) => String(row.id));
+    const replies = (await trx(comments.table).where({ parent_id: current.id })).map(comments.fromRow);
+    // Told before they go (their authors' names are read with them): the comment, then each reply.
+    const now = timeNow(ctx);
+    const removed = [];
+    for (const gone of [current, ...replies]) removed.push(await commentEvent(trx, gone, found.post, 'remove', now));
+    await emitEvents(ctx, trx, removed);
     // Removing the ids removes the rows that hang on them (comments, likes, mentions: ON DELETE CASCADE).
     await trx('graph_objects')
-      .whereIn('id', [current.id, ...replies])
+      .whereIn('id', [current.id, ...replies.map((reply) => reply.id)])
       .delete();
   });
   ctx.loaders.comments.commentById.clear(found.comment.id);
@@ -237,7 +251,10 @@ export async function setCommentReaction(
       if (next !== null) await insertLikes(trx, [{ commentId: current.id, ...liker, type: next }]);
       if (existing === 'LIKE') await trx(comments.table).where({ id: current.id }).decrement('like_count', 1);
     }
-    return comments.fromRow(await trx(comments.table).where({ id: current.id }).first());
+    const after = comments.fromRow(await trx(comments.table).where({ id: current.id }).first());
+    const event = await reactionEvent(trx, { post: found.post, comment: after }, liker, { before: existing, after: next }, timeNow(ctx));
+    if (event) await emitEvents(ctx, trx, [event]);
+    return after;
   });
   ctx.loaders.comments.likedBy(liker).clear(updated.id);
   return primed(ctx, updated);

@@ -21,6 +21,8 @@ import {
 } from '../../graph-api/params.ts';
 import { actorOn, findPage, findPost } from '../service.ts';
 import { lockRow } from '../../db/locks.ts';
+import { emitEvents } from '../../events/outbox.ts';
+import { postEvent, reactionEvent } from '../events.ts';
 import { randomUUID } from 'node:crypto';
 import { postReactions, posts, type PostKind, type PostRecord, type ReactionType } from '../store.ts';
 
@@ -88,8 +90,8 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
   // A review is a person's even when that person manages the page; everything else follows `asPage`.
   const byPage = asPage && kind !== 'review';
   const postKind: PostKind = kind ?? (byPage ? 'page_post' : 'visitor_post');
-  const [post] = await ctx.db.transaction((trx) =>
-    insertObjects<PostRecord>(trx, 'post', posts, [
+  const [post] = await ctx.db.transaction(async (trx) => {
+    const inserted = await insertObjects<PostRecord>(trx, 'post', posts, [
       {
         organizationId: page.organizationId,
         pageId: page.id,
@@ -103,8 +105,10 @@ export async function createFeedPost(ctx: RequestContext, pageId: string, params
         eventStartTime: startTime ?? null,
         targeting: targeting ?? null,
       },
-    ]),
-  );
+    ]);
+    await emitEvents(ctx, trx, [await postEvent(trx, inserted[0]!)]);
+    return inserted;
+  });
   ctx.loaders.comments.postById.clear(post!.id).prime(post!.id, post!);
   return post!;
 }
@@ -123,6 +127,7 @@ export async function setPostReaction(ctx: RequestContext, postId: string, type:
   await ctx.db.transaction(async (trx) => {
     await lockRow(ctx.db, trx, posts.table, post.id, 'updated_time');
     const mine = trx(postReactions.table).where({ post_id: post.id, ...('userId' in reactor ? { user_id: reactor.userId } : { page_id: reactor.pageId }) });
+    const before = ((await mine.clone().first('type')) as { type: ReactionType } | undefined)?.type ?? null;
     await mine.clone().delete();
     if (type !== null) {
       await trx(postReactions.table).insert(
@@ -136,6 +141,8 @@ export async function setPostReaction(ctx: RequestContext, postId: string, type:
         }),
       );
     }
+    const event = await reactionEvent(trx, { post }, reactor, { before, after: type }, timeNow(ctx));
+    if (event) await emitEvents(ctx, trx, [event]);
   });
   return post;
 }

@@ -19,6 +19,7 @@ import type { RuleResult, RuleAction } from '../../ads/ad-rule-runs.ts';
 import type { ExecuteOutcome } from '../../ads/writes/ad-rules.ts';
 import type { OutcomePoint } from '../../ads/rules/delivery-estimate.ts';
 import type { PageRecord, PostRecord, CommentRecord, CommentLikeRecord, PrivateReplyRecord } from '../../comments/store.ts';
+import type { PublishedEvent } from '../../events/types.ts';
 import type { Conversion, PartConversion, Finding } from '../../dateformats/convert.ts';
 import type { AffectedPlace } from '../../dateformats/mapping.ts';
 import type { ScanResult, ScanTarget } from '../../dateformats/cluster.ts';
@@ -444,6 +445,13 @@ export type AdEdge = {
   node: Ad;
 };
 
+/** The kinds of object an ad account's events are about. */
+export type AdEventObjectType =
+  | 'ad'
+  | 'ad_rule'
+  | 'ad_set'
+  | 'campaign';
+
 /** A label on an ad object (adlabels): an existing label by id, or a new one by name. */
 export type AdLabel = {
   __typename?: 'AdLabel';
@@ -455,6 +463,21 @@ export type AdLabel = {
 export type AdLabelInput = {
   id?: InputMaybe<Scalars['ID']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A change to an ad account's objects, or an automated rule's run. */
+export type AdObjectEvent = {
+  __typename?: 'AdObjectEvent';
+  /** What changed, as the change history prints it: each event type with its old and new values (a rule's run: its results). JSON: the values differ by event type. */
+  changes: Scalars['JSON']['output'];
+  /** The event's id: the same event heard twice (after a reconnection) carries the same id. */
+  id: Scalars['ID']['output'];
+  /** The object as you may read it now: null once deleted. */
+  object?: Maybe<Node>;
+  objectId: Scalars['ID']['output'];
+  objectType: AdEventObjectType;
+  time: Scalars['DateTime']['output'];
+  verb: AdObjectVerb;
 };
 
 /** One object a copy made: its type, the id it was copied from and the id of the copy. */
@@ -469,6 +492,14 @@ export type AdObjectId = {
 export type AdObjectType =
   | 'ad'
   | 'ad_set';
+
+/** What happened: created (or copied), updated, its status changed, deleted; a rule executed. */
+export type AdObjectVerb =
+  | 'create'
+  | 'delete'
+  | 'executed'
+  | 'status'
+  | 'update';
 
 /** Advice the rules give without refusing (include_recommendations). */
 export type AdRecommendation = {
@@ -1582,6 +1613,26 @@ export type CommentEdge = {
   node: Comment;
 };
 
+/** A page feed change, as a webhook's `feed` value tells it. */
+export type CommentEvent = {
+  __typename?: 'CommentEvent';
+  /** The comment as you may read it now: null once removed. */
+  comment?: Maybe<Comment>;
+  /** The comment's id (a comment, or a reaction to one). */
+  commentId?: Maybe<Scalars['ID']['output']>;
+  /** The event's id: the same event heard twice (after a reconnection) carries the same id. */
+  id: Scalars['ID']['output'];
+  item: FeedItem;
+  /** The comment replied to, or the post for a top-level comment (and for a reaction, what it is on). */
+  parentId?: Maybe<Scalars['ID']['output']>;
+  /** The post as you may read it now. */
+  post?: Maybe<Post>;
+  postId: Scalars['ID']['output'];
+  reactionType?: Maybe<ReactionType>;
+  time: Scalars['DateTime']['output'];
+  verb: FeedVerb;
+};
+
 /** Which comments of a post: TOPLEVEL (comments, without their replies) or STREAM (comments and replies in one list). */
 export type CommentFilter =
   | 'stream'
@@ -2217,6 +2268,28 @@ export type EstimateRatesSource =
   /** The model's defaults: the account has not delivered enough. */
   | 'defaults';
 
+/** What a page's feed event is about. */
+export type FeedItem =
+  | 'comment'
+  | 'photo'
+  | 'post'
+  | 'reaction'
+  | 'video';
+
+/** What happened to it: the platform's feed verbs (EDIT: a reaction changed to another). */
+export type FeedVerb =
+  | 'add'
+  | 'edit'
+  | 'edited'
+  | 'hide'
+  | 'remove'
+  | 'unhide';
+
+/** The kinds of background job whose end you can hear. */
+export type FinishedJobKind =
+  | 'async_request'
+  | 'insights_report_run';
+
 /** Why the platform's review flagged an audience or conversion: it suggests health conditions or financial status. */
 export type FlagReason =
   | 'financial'
@@ -2603,6 +2676,19 @@ export type InsightsTimeIncrement =
 export type InsightsTimeRange = {
   since: Scalars['String']['input'];
   until: Scalars['String']['input'];
+};
+
+/** An asynchronous job ended: read its result from the object. */
+export type JobFinishedEvent = {
+  __typename?: 'JobFinishedEvent';
+  /** The event's id: the same event heard twice (after a reconnection) carries the same id. */
+  id: Scalars['ID']['output'];
+  /** The job's id: the AsyncRequest's or the AdReportRun's. */
+  jobId: Scalars['ID']['output'];
+  kind: FinishedJobKind;
+  /** Its final status (SUCCESS or ERROR for a copy; COMPLETED or FAILED for a report). */
+  status: Scalars['String']['output'];
+  time: Scalars['DateTime']['output'];
 };
 
 /**
@@ -3791,6 +3877,57 @@ export type StatusOption =
   | 'PAUSED';
 
 /**
+ * Real-time events, over WebSocket (graphql-ws, at /graphql) or Server-Sent Events (graphql-sse, at /graphql/stream).
+ * Authenticate when connecting (`connectionParams: { authorization: "Bearer <token>" }` or `{ "service-session-token": "<token>" }`;
+ * over SSE, the usual headers). You hear an event only if you may read what it is about at that moment, in the order
+ * every subscriber and webhook hears them. The same event heard twice (a reconnection) carries the same `id`.
+ */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** An ad account's campaigns, ad sets and ads as they are created, updated, change status and are deleted, and its automated rules' runs: all, or the kinds in `types`. */
+  adObjectEvents: AdObjectEvent;
+  /** Posts, comments and reactions on a page, or on one post of it (give one of the two), as they are added, edited, hidden, unhidden and removed. */
+  commentEvents: CommentEvent;
+  /** When an asynchronous copy request (an AsyncRequest's id) or an insights report run ends. */
+  jobFinished: JobFinishedEvent;
+};
+
+
+/**
+ * Real-time events, over WebSocket (graphql-ws, at /graphql) or Server-Sent Events (graphql-sse, at /graphql/stream).
+ * Authenticate when connecting (`connectionParams: { authorization: "Bearer <token>" }` or `{ "service-session-token": "<token>" }`;
+ * over SSE, the usual headers). You hear an event only if you may read what it is about at that moment, in the order
+ * every subscriber and webhook hears them. The same event heard twice (a reconnection) carries the same `id`.
+ */
+export type SubscriptionAdObjectEventsArgs = {
+  accountId: Scalars['ID']['input'];
+  types?: InputMaybe<Array<AdEventObjectType>>;
+};
+
+
+/**
+ * Real-time events, over WebSocket (graphql-ws, at /graphql) or Server-Sent Events (graphql-sse, at /graphql/stream).
+ * Authenticate when connecting (`connectionParams: { authorization: "Bearer <token>" }` or `{ "service-session-token": "<token>" }`;
+ * over SSE, the usual headers). You hear an event only if you may read what it is about at that moment, in the order
+ * every subscriber and webhook hears them. The same event heard twice (a reconnection) carries the same `id`.
+ */
+export type SubscriptionCommentEventsArgs = {
+  pageId?: InputMaybe<Scalars['ID']['input']>;
+  postId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Real-time events, over WebSocket (graphql-ws, at /graphql) or Server-Sent Events (graphql-sse, at /graphql/stream).
+ * Authenticate when connecting (`connectionParams: { authorization: "Bearer <token>" }` or `{ "service-session-token": "<token>" }`;
+ * over SSE, the usual headers). You hear an event only if you may read what it is about at that moment, in the order
+ * every subscriber and webhook hears them. The same event heard twice (a reconnection) carries the same `id`.
+ */
+export type SubscriptionJobFinishedArgs = {
+  id: Scalars['ID']['input'];
+};
+
+/**
  * Who an ad set reaches (targeting): where (geoLocations, required), who (age, gender, languages, audiences,
  * detailed targeting) and on which platforms and placements. Read back as it was written; keys of the Graph API's
  * targeting this schema does not name are kept in the store (and served by /v24.0) but not shown here.
@@ -4187,10 +4324,13 @@ export type ResolversTypes = ResolversObject<{
   AdCreativeStorySpec: ResolverTypeWrapper<StorySpecModel>;
   AdCreativeStorySpecInput: AdCreativeStorySpecInput;
   AdEdge: ResolverTypeWrapper<EdgeModel>;
+  AdEventObjectType: null;
   AdLabel: ResolverTypeWrapper<AdLabel>;
   AdLabelInput: AdLabelInput;
+  AdObjectEvent: ResolverTypeWrapper<PublishedEvent>;
   AdObjectId: ResolverTypeWrapper<AdObjectIdModel>;
   AdObjectType: null;
+  AdObjectVerb: null;
   AdRecommendation: ResolverTypeWrapper<AdRecommendationModel>;
   AdRule: ResolverTypeWrapper<AdRuleRecord>;
   AdRuleAction: AdRuleAction;
@@ -4258,6 +4398,7 @@ export type ResolversTypes = ResolversObject<{
   CommentConnection: ResolverTypeWrapper<ConnectionModel>;
   CommentContentInput: CommentContentInput;
   CommentEdge: ResolverTypeWrapper<EdgeModel>;
+  CommentEvent: ResolverTypeWrapper<PublishedEvent>;
   CommentFilter: null;
   CommentLike: ResolverTypeWrapper<CommentLikeRecord>;
   CommentLikeConnection: ResolverTypeWrapper<ConnectionModel>;
@@ -4304,6 +4445,9 @@ export type ResolversTypes = ResolversObject<{
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   ErrorCode: ErrorCode;
   EstimateRatesSource: null;
+  FeedItem: null;
+  FeedVerb: null;
+  FinishedJobKind: null;
   FlagReason: null;
   FlexibleSpec: ResolverTypeWrapper<FlexibleSpec>;
   FlexibleSpecInput: FlexibleSpecInput;
@@ -4341,6 +4485,7 @@ export type ResolversTypes = ResolversObject<{
   InsightsTimeRange: InsightsTimeRange;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  JobFinishedEvent: ResolverTypeWrapper<PublishedEvent>;
   LearningStageInfo: ResolverTypeWrapper<LearningStageInfo>;
   LearningStageStatus: LearningStageStatus;
   LoginConversion: ResolverTypeWrapper<LoginConversion>;
@@ -4392,6 +4537,7 @@ export type ResolversTypes = ResolversObject<{
   SpecialAdCategory: SpecialAdCategory;
   StatusOption: StatusOption;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Targeting: ResolverTypeWrapper<Targeting>;
   TargetingEntity: ResolverTypeWrapper<TargetingEntity>;
   TargetingEntityInput: TargetingEntityInput;
@@ -4433,6 +4579,7 @@ export type ResolversParentTypes = ResolversObject<{
   AdEdge: EdgeModel;
   AdLabel: AdLabel;
   AdLabelInput: AdLabelInput;
+  AdObjectEvent: PublishedEvent;
   AdObjectId: AdObjectIdModel;
   AdRecommendation: AdRecommendationModel;
   AdRule: AdRuleRecord;
@@ -4489,6 +4636,7 @@ export type ResolversParentTypes = ResolversObject<{
   CommentConnection: ConnectionModel;
   CommentContentInput: CommentContentInput;
   CommentEdge: EdgeModel;
+  CommentEvent: PublishedEvent;
   CommentLike: CommentLikeRecord;
   CommentLikeConnection: ConnectionModel;
   CommentLikeEdge: EdgeModel;
@@ -4546,6 +4694,7 @@ export type ResolversParentTypes = ResolversObject<{
   InsightsTimeRange: InsightsTimeRange;
   Int: Scalars['Int']['output'];
   JSON: Scalars['JSON']['output'];
+  JobFinishedEvent: PublishedEvent;
   LearningStageInfo: LearningStageInfo;
   LoginConversion: LoginConversion;
   LoginInput: LoginInput;
@@ -4580,6 +4729,7 @@ export type ResolversParentTypes = ResolversObject<{
   ReactionCount: ReactionCount;
   RenameOptionsInput: RenameOptionsInput;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Targeting: Targeting;
   TargetingEntity: TargetingEntity;
   TargetingEntityInput: TargetingEntityInput;
@@ -4760,9 +4910,21 @@ export type AdEdgeResolvers<ContextType = RequestContext, ParentType extends Res
   node?: Resolver<ResolversTypes['Ad'], ParentType, ContextType>;
 }>;
 
+export type AdEventObjectTypeResolvers = { AD: 'ad', AD_RULE: 'ad_rule', AD_SET: 'ad_set', CAMPAIGN: 'campaign' };
+
 export type AdLabelResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdLabel'] = ResolversParentTypes['AdLabel']> = ResolversObject<{
   id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   name?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+}>;
+
+export type AdObjectEventResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdObjectEvent'] = ResolversParentTypes['AdObjectEvent']> = ResolversObject<{
+  changes?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  object?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType>;
+  objectId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  objectType?: Resolver<ResolversTypes['AdEventObjectType'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  verb?: Resolver<ResolversTypes['AdObjectVerb'], ParentType, ContextType>;
 }>;
 
 export type AdObjectIdResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdObjectId'] = ResolversParentTypes['AdObjectId']> = ResolversObject<{
@@ -4772,6 +4934,8 @@ export type AdObjectIdResolvers<ContextType = RequestContext, ParentType extends
 }>;
 
 export type AdObjectTypeResolvers = { AD: 'ad', AD_SET: 'ad_set' };
+
+export type AdObjectVerbResolvers = { CREATE: 'create', DELETE: 'delete', EXECUTED: 'executed', STATUS: 'status', UPDATE: 'update' };
 
 export type AdRecommendationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdRecommendation'] = ResolversParentTypes['AdRecommendation']> = ResolversObject<{
   blameField?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5238,6 +5402,19 @@ export type CommentEdgeResolvers<ContextType = RequestContext, ParentType extend
   node?: Resolver<ResolversTypes['Comment'], ParentType, ContextType>;
 }>;
 
+export type CommentEventResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentEvent'] = ResolversParentTypes['CommentEvent']> = ResolversObject<{
+  comment?: Resolver<Maybe<ResolversTypes['Comment']>, ParentType, ContextType>;
+  commentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  item?: Resolver<ResolversTypes['FeedItem'], ParentType, ContextType>;
+  parentId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  post?: Resolver<Maybe<ResolversTypes['Post']>, ParentType, ContextType>;
+  postId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  reactionType?: Resolver<Maybe<ResolversTypes['ReactionType']>, ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  verb?: Resolver<ResolversTypes['FeedVerb'], ParentType, ContextType>;
+}>;
+
 export type CommentFilterResolvers = { STREAM: 'stream', TOPLEVEL: 'toplevel' };
 
 export type CommentLikeResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CommentLike'] = ResolversParentTypes['CommentLike']> = ResolversObject<{
@@ -5424,6 +5601,12 @@ export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<Resolv
 
 export type EstimateRatesSourceResolvers = { ACCOUNT: 'account', DEFAULTS: 'defaults' };
 
+export type FeedItemResolvers = { COMMENT: 'comment', PHOTO: 'photo', POST: 'post', REACTION: 'reaction', VIDEO: 'video' };
+
+export type FeedVerbResolvers = { ADD: 'add', EDIT: 'edit', EDITED: 'edited', HIDE: 'hide', REMOVE: 'remove', UNHIDE: 'unhide' };
+
+export type FinishedJobKindResolvers = { ASYNC_REQUEST: 'async_request', INSIGHTS_REPORT_RUN: 'insights_report_run' };
+
 export type FlagReasonResolvers = { FINANCIAL: 'financial', HEALTH: 'health' };
 
 export type FlexibleSpecResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FlexibleSpec'] = ResolversParentTypes['FlexibleSpec']> = ResolversObject<{
@@ -5562,6 +5745,14 @@ export type InsightsTimeIncrementResolvers = { ALL_DAYS: 'all_days', MONTHLY: 'm
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
+
+export type JobFinishedEventResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['JobFinishedEvent'] = ResolversParentTypes['JobFinishedEvent']> = ResolversObject<{
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  jobId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['FinishedJobKind'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+}>;
 
 export type LearningStageInfoResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['LearningStageInfo'] = ResolversParentTypes['LearningStageInfo']> = ResolversObject<{
   attributionWindows?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -5870,6 +6061,12 @@ export type ReactionCountResolvers<ContextType = RequestContext, ParentType exte
   type?: Resolver<ResolversTypes['ReactionType'], ParentType, ContextType>;
 }>;
 
+export type SubscriptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = ResolversObject<{
+  adObjectEvents?: SubscriptionResolver<ResolversTypes['AdObjectEvent'], "adObjectEvents", ParentType, ContextType, RequireFields<SubscriptionAdObjectEventsArgs, 'accountId'>>;
+  commentEvents?: SubscriptionResolver<ResolversTypes['CommentEvent'], "commentEvents", ParentType, ContextType, Partial<SubscriptionCommentEventsArgs>>;
+  jobFinished?: SubscriptionResolver<ResolversTypes['JobFinishedEvent'], "jobFinished", ParentType, ContextType, RequireFields<SubscriptionJobFinishedArgs, 'id'>>;
+}>;
+
 export type TargetingResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Targeting'] = ResolversParentTypes['Targeting']> = ResolversObject<{
   ageMax?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   ageMin?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
@@ -5947,9 +6144,12 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   AdCreativeLinkData?: AdCreativeLinkDataResolvers<ContextType>;
   AdCreativeStorySpec?: AdCreativeStorySpecResolvers<ContextType>;
   AdEdge?: AdEdgeResolvers<ContextType>;
+  AdEventObjectType?: AdEventObjectTypeResolvers;
   AdLabel?: AdLabelResolvers<ContextType>;
+  AdObjectEvent?: AdObjectEventResolvers<ContextType>;
   AdObjectId?: AdObjectIdResolvers<ContextType>;
   AdObjectType?: AdObjectTypeResolvers;
+  AdObjectVerb?: AdObjectVerbResolvers;
   AdRecommendation?: AdRecommendationResolvers<ContextType>;
   AdRule?: AdRuleResolvers<ContextType>;
   AdRuleConnection?: AdRuleConnectionResolvers<ContextType>;
@@ -5997,6 +6197,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   Comment?: CommentResolvers<ContextType>;
   CommentConnection?: CommentConnectionResolvers<ContextType>;
   CommentEdge?: CommentEdgeResolvers<ContextType>;
+  CommentEvent?: CommentEventResolvers<ContextType>;
   CommentFilter?: CommentFilterResolvers;
   CommentLike?: CommentLikeResolvers<ContextType>;
   CommentLikeConnection?: CommentLikeConnectionResolvers<ContextType>;
@@ -6026,6 +6227,9 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   DetailedTargeting?: DetailedTargetingResolvers<ContextType>;
   EmailAddress?: GraphQLScalarType;
   EstimateRatesSource?: EstimateRatesSourceResolvers;
+  FeedItem?: FeedItemResolvers;
+  FeedVerb?: FeedVerbResolvers;
+  FinishedJobKind?: FinishedJobKindResolvers;
   FlagReason?: FlagReasonResolvers;
   FlexibleSpec?: FlexibleSpecResolvers<ContextType>;
   FrequencyControlSpec?: FrequencyControlSpecResolvers<ContextType>;
@@ -6049,6 +6253,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   InsightsSortDirection?: InsightsSortDirectionResolvers;
   InsightsTimeIncrement?: InsightsTimeIncrementResolvers;
   JSON?: GraphQLScalarType;
+  JobFinishedEvent?: JobFinishedEventResolvers<ContextType>;
   LearningStageInfo?: LearningStageInfoResolvers<ContextType>;
   LoginConversion?: LoginConversionResolvers<ContextType>;
   LoginPayload?: LoginPayloadResolvers<ContextType>;
@@ -6084,6 +6289,7 @@ export type Resolvers<ContextType = RequestContext> = ResolversObject<{
   PromotedObject?: PromotedObjectResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ReactionCount?: ReactionCountResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Targeting?: TargetingResolvers<ContextType>;
   TargetingEntity?: TargetingEntityResolvers<ContextType>;
   TargetingSentenceLine?: TargetingSentenceLineResolvers<ContextType>;

@@ -52,4 +52,18 @@ export const insightsReportJobs: JobKind<ReportRunRecord> = {
   },
 
   sweep: (deps, now) => deleteExpiredReportRuns(deps.db, now),
+
+  // COMPLETED or FAILED: heard by whoever may read the account's statistics.
+  finishedEvent: (run, fields) =>
+    fields.status === 'COMPLETED' || fields.status === 'FAILED'
+      ? {
+          organizationId: run.organizationId,
+          topic: 'jobs',
+          entryId: run.accountId,
+          objectId: run.id,
+          verb: 'finished',
+          value: { id: run.id, object_type: 'insights_report_run', status: fields.status, time: Math.floor(Date.now() / 1000) },
+          subject: { type: 'ad_account', organizationId: run.organizationId },
+        }
+      : null,
 };

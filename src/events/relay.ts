@@ -1,0 +1,91 @@
+import type { Knex } from 'knex';
+import type { AppDeps } from '../context/index.ts';
+import { dialect } from '../db/index.ts';
+import { startPoller } from '../jobs/poller.ts';
+import { events, publishedEvent, type EventRow } from './outbox.ts';
+
+/** Rows published per transaction: one statement to read them, one to number them, one send. */
+const BATCH = 500;
+
+export interface EventRelay {
+  /** Publish now (a transaction that emitted has committed). */
+  wake(): void;
+  /** Stops looking, after publishing what is committed by now (a stopping server's last requests). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes committed outbox rows in one order: reads the unpublished rows by id, gives them the next places in
+ * the order (`seq`), sends them on the bus, and commits, all in one transaction. One relay at a time publishes
+ * (PostgreSQL: a transaction-scoped advisory lock; the others find it taken and look again later), so the order is
+ * the same for everyone.
+ *
+ * - Sent before commit: a relay killed after sending and before committing leaves the rows unpublished, so they
+ *   are sent again (same ids, which subscribers and receivers deduplicate); a relay killed before sending loses
+ *   nothing either. A bus that is down fails the send, and the rows wait for the next try.
+ * - Answers how many rows it published, or null when another relay holds the lock.
+ */
+export async function relayOnce(deps: Pick<AppDeps, 'db' | 'eventBus'>): Promise<number | null> {
+  return deps.db.transaction(async (trx) => {
+    if (dialect(trx) === 'postgres') {
+      // Per schema, so databases (and test schemas) that share a server do not wait for each other.
+      const { rows } = (await trx.raw("select pg_try_advisory_xact_lock(hashtext(current_schema() || '.events_relay')) as locked")) as {
+        rows: Array<{ locked: boolean }>;
+      };
+      if (!rows[0]?.locked) return null;
+    }
+    const rows = (await trx(events.table).whereNull('seq').orderBy('id').limit(BATCH)).map(events.fromRow);
+    if (rows.length === 0) return 0;
+    const last = (await trx(events.table).max('seq as seq').first()) as { seq: number | string | null } | undefined;
+    const first = Number(last?.seq ?? 0) + 1;
+    const now = new Date();
+    const numbered: EventRow[] = rows.map((row, index) => ({ ...row, seq: first + index, publishedTime: now }));
+    await numberRows(trx, numbered, now);
+    await deps.eventBus.publish(numbered.map(publishedEvent));
+    return rows.length;
+  });
+}
+
+/** Gives each row its place in one statement (a CASE on the id). */
+async function numberRows(trx: Knex.Transaction, rows: readonly EventRow[], now: Date): Promise<void> {
+  const cases = rows.map(() => 'when ? then cast(? as bigint)').join(' ');
+  const bindings = rows.flatMap((row) => [row.id, row.seq]);
+  await trx(events.table)
+    .whereIn(
+      'id',
+      rows.map((row) => row.id),
+    )
+    .update({ seq: trx.raw(`case id ${cases} end`, bindings), published_time: now });
+}
+
+/**
+ * The relay loop of a serving instance: publishes on wake (after a commit here) and every pollMs (commits on other
+ * instances, whose relay may have been the one holding the lock), until nothing is left unpublished.
+ */
+export function startRelay(deps: AppDeps, options: { pollMs: number }): EventRelay {
+  let failing = false;
+  const poller = startPoller(async () => {
+    try {
+      while (!poller.stopped && (await relayOnce(deps)) === BATCH);
+      if (failing) deps.log.info('event relay publishing again');
+      failing = false;
+      return true;
+    } catch (error) {
+      // The database or the bus is away: the rows wait in the outbox; said once, not at every poll.
+      if (!failing) deps.log.warn({ err: { message: (error as Error).message } }, 'event relay could not publish: events wait in the outbox');
+      failing = true;
+      return false;
+    }
+  }, options.pollMs);
+  return {
+    wake: poller.wake,
+    async stop() {
+      await poller.stop();
+      try {
+        while ((await relayOnce(deps)) === BATCH);
+      } catch {
+        // Left in the outbox for the next instance.
+      }
+    },
+  };
+}
