@@ -17,6 +17,7 @@ import { graphObjects } from '../db/objects.ts';
 import type { JobRunner } from '../jobs/index.ts';
 import { createEventBus, type EventBus } from '../events/bus.ts';
 import type { EventRelay } from '../events/relay.ts';
+import type { Poller } from '../jobs/poller.ts';
 import { noteCaller } from '../telemetry/request-scope.ts';
 
 /** What lives as long as the process: one per server. */
@@ -34,6 +35,8 @@ export interface AppDeps {
   jobs?: JobRunner;
   /** Publishes committed events (src/events/relay.ts), when this process runs it (the server does). */
   relay?: EventRelay;
+  /** Delivers committed events to webhook subscribers (src/webhooks/delivery.ts), when this process does (the server does). */
+  webhooks?: Poller;
   /** Every published event, on this instance: what GraphQL subscriptions listen to (src/events/bus.ts). */
   eventBus: EventBus;
   /** "Now", when something other than the system clock tells it (tests of what depends on today, such as date presets). */
@@ -67,6 +70,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
 export async function closeAppDeps(deps: AppDeps): Promise<void> {
   await deps.jobs?.stop();
   await deps.relay?.stop();
+  await deps.webhooks?.stop();
   await deps.eventBus.close();
   deps.mailer.close();
   await deps.rateLimits.close();

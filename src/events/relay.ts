@@ -66,7 +66,12 @@ export function startRelay(deps: AppDeps, options: { pollMs: number }): EventRel
   let failing = false;
   const poller = startPoller(async () => {
     try {
-      while (!poller.stopped && (await relayOnce(deps)) === BATCH);
+      let published: number | null;
+      do {
+        published = await relayOnce(deps);
+        // What was just published may be a webhook's: its deliveries start now, not at their next poll.
+        if (published) deps.webhooks?.wake();
+      } while (!poller.stopped && published === BATCH);
       if (failing) deps.log.info('event relay publishing again');
       failing = false;
       return true;

@@ -17,6 +17,9 @@ import { datePreset as readDatePreset, expandInsights, hasInsights, insightsTarg
 import { accountUsage, checkAccountAllowance, recordAccountCall } from './account-limits.ts';
 
 export const CURRENT_VERSION = 'v24.0';
+
+/** The edges whose writes take `fields` as a parameter of their own, not as the fields to read back. */
+const FIELDS_ARE_PARAMETERS = new Set(['insights', 'subscriptions']);
 export const SUPPORTED_VERSIONS = ['v24.0', 'v23.0'];
 
 /** One Graph API call, however it arrived (HTTP or an item of a batch). */
@@ -291,8 +294,9 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
       if (!write) throw unsupported(method, edgeName === undefined ? id : `${id}/${edgeName}`);
       // Read after write: `fields` on a POST answers the object written (updated, or created on the edge) with
       // those fields. They are checked before the write, so a bad field refuses the call with nothing written.
-      // POST /<object>/insights takes `fields` as the report's own: it is the write's parameter there.
-      const readBack = method === 'POST' && selection !== undefined && edgeName !== 'insights';
+      // POST /<object>/insights and /<app>/subscriptions take `fields` as their own parameter (the report's, the
+      // webhook fields).
+      const readBack = method === 'POST' && selection !== undefined && !FIELDS_ARE_PARAMETERS.has(edgeName ?? '');
       const written = readBack ? writtenNode(nodeName, edgeName) : undefined;
       if (readBack) {
         if (!written) throw paramError('fields', `Param fields cannot be used with POST /${id}/${edgeName}: it writes no object to read back`);

@@ -11,6 +11,9 @@ import { recommendationJson } from '../ads/rules/recommendations.ts';
 import type { AdSetIssue } from '../ads/rules/restrictions.ts';
 import { privateReplyOf } from '../comments/writes/private-replies.ts';
 import { issuePageToken } from '../comments/page-tokens.ts';
+import { appSubscriptions, pageApps, type PageAppRecord } from '../webhooks/edges.ts';
+import { CURRENT_VERSION } from './dispatch.ts';
+import type { WebhookSubscriptionRecord } from '../webhooks/store.ts';
 import { pageTasks } from '../authz/policy.ts';
 import { callerPages, commentEdges, pageEdges, postEdges, type CommentFilter } from '../comments/edges.ts';
 import type { UserRecord } from '../identity/store.ts';
@@ -121,7 +124,9 @@ export type NodeName =
   | 'Comment'
   | 'Like'
   | 'Reaction'
-  | 'PostReaction';
+  | 'PostReaction'
+  | 'WebhookSubscription'
+  | 'PageSubscribedApp';
 
 /** The record each node type reads and writes: NODES and WRITES are checked against it. */
 export interface NodeRecords extends Record<NodeName, unknown> {
@@ -153,6 +158,8 @@ export interface NodeRecords extends Record<NodeName, unknown> {
   Like: CommentLikeRecord;
   Reaction: CommentLikeRecord;
   PostReaction: PostReactionRecord;
+  WebhookSubscription: WebhookSubscriptionRecord;
+  PageSubscribedApp: PageAppRecord;
 }
 
 /**
@@ -510,7 +517,38 @@ const APPLICATION: GraphNode<ApiClientRecord> = {
   },
   edges: {
     adaccounts: { node: 'AdAccount', edge: callerAccounts },
+    subscriptions: { node: 'WebhookSubscription', edge: appSubscriptions },
   },
+};
+
+/** An app's webhook subscription, as the platform lists one (`active`, `fields` with their versions), with why it stopped. */
+const WEBHOOK_SUBSCRIPTION: GraphNode<WebhookSubscriptionRecord> = {
+  name: 'WebhookSubscription',
+  id: (subscription) => subscription.id,
+  defaultSelection: parseFields('object,callback_url,active,fields'),
+  fields: {
+    object: plain((subscription) => subscription.object),
+    callback_url: plain((subscription) => subscription.callbackUrl),
+    active: plain((subscription) => subscription.status === 'active'),
+    fields: plain((subscription) => subscription.fields.map((name) => ({ name, version: CURRENT_VERSION }))),
+    disabled_reason: plain((subscription) => subscription.disabledReason),
+    last_error: plain((subscription) => subscription.lastError),
+    last_delivery_time: { kind: 'date', get: (subscription) => subscription.lastDeliveryTime },
+  },
+  edges: {},
+};
+
+/** An app a page sends its feed to. */
+const PAGE_SUBSCRIBED_APP: GraphNode<PageAppRecord> = {
+  name: 'PageSubscribedApp',
+  id: (app) => app.id,
+  defaultSelection: parseFields('id,name,subscribed_fields'),
+  fields: {
+    id: plain((app) => app.id),
+    name: plain((app) => app.name),
+    subscribed_fields: plain((app) => app.subscribedFields),
+  },
+  edges: {},
 };
 
 /** An automated rule (the SDK's AdRule): its specs as they were written, read back in the platform's shape. */
@@ -632,7 +670,11 @@ const PAGE: GraphNode<PageRecord> = {
     access_token: plain((page, ctx) => issuePageToken(ctx, page)),
     tasks: plain((page, ctx) => pageTasks(ctx.viewer, page.organizationId)),
   },
-  edges: { feed: { node: 'Post', edge: pageEdges.posts }, posts: { node: 'Post', edge: pageEdges.posts } },
+  edges: {
+    feed: { node: 'Post', edge: pageEdges.posts },
+    posts: { node: 'Post', edge: pageEdges.posts },
+    subscribed_apps: { node: 'PageSubscribedApp', edge: pageApps },
+  },
 };
 
 const commentsEdge = <T>(of: Edge<T, { id: string }, CommentFilter>): GraphEdge<T> => ({ node: 'Comment', edge: of, filter: commentFilter });
@@ -761,6 +803,8 @@ const NODE_TYPES: { [N in NodeName]: GraphNode<NodeRecords[N]> } = {
   Like: LIKE,
   Reaction: REACTION,
   PostReaction: POST_REACTION,
+  WebhookSubscription: WEBHOOK_SUBSCRIPTION,
+  PageSubscribedApp: PAGE_SUBSCRIBED_APP,
 };
 export const NODES: Record<NodeName, AnyGraphNode> = NODE_TYPES;
 
@@ -783,4 +827,5 @@ export const NODE_OF_KIND: Partial<Record<ObjectKind, NodeName>> = {
   ad_study: 'AdStudy',
   ad_study_cell: 'AdStudyCell',
   comment: 'Comment',
+  api_client: 'Application',
 };

@@ -18,14 +18,15 @@ import type { NodeName, NodeRecords } from './nodes.ts';
 import { createAdStudy } from '../ads/studies.ts';
 import { createAdCreative, deleteAdCreative, updateAdCreative } from '../ads/writes/creatives.ts';
 import { createAdRule, deleteAdRule, executeAdRule, updateAdRule } from '../ads/writes/ad-rules.ts';
+import { subscribeApp, subscribePage, unsubscribeApp, unsubscribePage } from '../webhooks/service.ts';
 
 /** The writes a Graph node type of records T accepts: update (POST /<id>), delete (DELETE /<id>), create (POST /<id>/<edge>). */
 export interface NodeWrites<T> {
   update?(ctx: RequestContext, record: T, params: Params): Promise<Record<string, unknown>>;
   remove?(ctx: RequestContext, record: T): Promise<unknown>;
   create?: Record<string, (ctx: RequestContext, parent: T, params: Params) => Promise<Record<string, unknown>>>;
-  /** DELETE /<id>/<edge> (unlike). */
-  removeFromEdge?: Record<string, (ctx: RequestContext, parent: T) => Promise<Record<string, unknown>>>;
+  /** DELETE /<id>/<edge> (unlike, unsubscribe). */
+  removeFromEdge?: Record<string, (ctx: RequestContext, parent: T, params: Params) => Promise<Record<string, unknown>>>;
 }
 
 // Creating answers the new object's id, as the platform does (success alone when execution_options asked only for
@@ -103,6 +104,18 @@ const NODE_WRITES: { [N in NodeName]?: NodeWrites<NodeRecords[N]> } = {
   Page: {
     create: {
       feed: (ctx, page, params) => created(createFeedPost(ctx, page.id, params)),
+      subscribed_apps: (ctx, page, params) => subscribePage(ctx, page, params),
+    },
+    removeFromEdge: {
+      subscribed_apps: (ctx, page) => unsubscribePage(ctx, page),
+    },
+  },
+  Application: {
+    create: {
+      subscriptions: (ctx, app, params) => subscribeApp(ctx, app, params),
+    },
+    removeFromEdge: {
+      subscriptions: (ctx, app, params) => unsubscribeApp(ctx, app, params),
     },
   },
   Post: {

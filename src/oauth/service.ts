@@ -69,7 +69,11 @@ export async function listClients(deps: AppDeps, request: ListingRequest, filter
   return listingPage(query, apiClients, request, 'number');
 }
 
-export const findApiClient = (ctx: RequestContext, id: string) => findReadable(ctx, 'api_client', id, (key) => ctx.loaders.oauth.apiClientById.load(key));
+/** An API client the caller may read: as its organization's roles allow, or itself (an app addresses its own id: its webhook subscriptions). */
+export const findApiClient = (ctx: RequestContext, id: string) =>
+  ctx.viewer.kind === 'client' && ctx.viewer.apiClientId === id
+    ? ctx.loaders.oauth.apiClientById.load(id)
+    : findReadable(ctx, 'api_client', id, (key) => ctx.loaders.oauth.apiClientById.load(key));
 
 export const apiClientsOfOrganization = (ctx: RequestContext, organizationId: string, page: PageRequest) =>
   readableChildren(ctx, 'api_client', organizationId, () => ctx.loaders.oauth.apiClientsOfOrganization.page(organizationId, page));

@@ -7,6 +7,7 @@ import { createApp } from './app.ts';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
 import { startJobRunner } from '../jobs/index.ts';
 import { startRelay } from '../events/relay.ts';
+import { startWebhookDelivery } from '../webhooks/delivery.ts';
 import { attachWebSocketSubscriptions } from '../graphql/subscriptions.ts';
 import { JOB_KINDS, SWEEPERS } from './jobs.ts';
 import { httpStop, LISTEN_BACKLOG } from './shutdown.ts';
@@ -72,6 +73,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   }
   // Committed events go out to subscribers and webhooks from every serving instance (one publishes at a time).
   deps.relay ??= startRelay(deps, { pollMs: deps.config.events.relayPollMs });
+  deps.webhooks ??= startWebhookDelivery(deps);
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -90,6 +92,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
       await jobsStopped;
       // After the last request and job: what they committed goes out before the process does.
       await deps.relay?.stop();
+      await deps.webhooks?.stop();
       await closeAppDeps(deps);
       // Last: the spans of the requests and jobs that just ended are exported before the process goes.
       await tracing?.shutdown();

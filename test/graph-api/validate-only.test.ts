@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchAccessToken } from '../helpers/oauth.ts';
+import { createClient } from '../../src/oauth/service.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { expectGraphError, graphClient, wiredWrites, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
@@ -26,6 +28,7 @@ let world: ReturnType<typeof worldBuilder>;
 let organizationId: string;
 let token: string;
 let page: PageRecord;
+let app: { id: string; token: string };
 
 beforeAll(async () => {
   server = await startTestServer(ENV);
@@ -34,6 +37,8 @@ beforeAll(async () => {
   organizationId = (await world.organization()).id;
   token = (await world.user({ organizationId, role: 'advertiser' })).token;
   page = await world.page(organizationId);
+  const { client, clientSecret } = await createClient(server.deps, { name: 'hooks', scope: 'pages_read_engagement', organization: organizationId });
+  app = { id: client.id, token: await fetchAccessToken(server.url, client.clientId, clientSecret) };
 });
 afterAll(() => server?.close());
 
@@ -52,8 +57,8 @@ async function scene() {
 }
 type Scene = Awaited<ReturnType<typeof scene>>;
 
-const call = (method: string, path: string, params: Record<string, unknown>): Promise<GraphHttpResponse> =>
-  method === 'DELETE' ? graph.call('DELETE', `/v24.0/${path}`, { token, query: params }) : graph.call('POST', `/v24.0/${path}`, { token, form: params });
+const call = (method: string, path: string, params: Record<string, unknown>, as = token): Promise<GraphHttpResponse> =>
+  method === 'DELETE' ? graph.call('DELETE', `/v24.0/${path}`, { token: as, query: params }) : graph.call('POST', `/v24.0/${path}`, { token: as, form: params });
 
 interface Checked {
   path: (s: Scene) => string;
@@ -133,7 +138,8 @@ const CHECKED: Record<string, Checked> = {
 };
 
 /** The rest of the writes, each with an object to write on and parameters it would otherwise accept. */
-const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unknown>]>> = {
+/** Each write refused with execution_options: its path and parameters, and the token to call with when not the advertiser's. */
+const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unknown>, string?]>> = {
   'POST /<AdAccount>/customaudiences': async (s) => [`${s.act}/customaudiences`, { name: 'Visitors' }],
   'POST /<AdAccount>/customconversions': async (s) => [`${s.act}/customconversions`, { name: 'Signups', rule: { url: { i_contains: 'thanks' } } }],
   'POST /<AdAccount>/async_batch_requests': async (s) => [
@@ -167,6 +173,16 @@ const REFUSED: Record<string, (s: Scene) => Promise<[string, Record<string, unkn
   'POST /<Post>/reactions': async () => [`${(await world.post(page)).id}/reactions`, { type: 'LOVE' }],
   'DELETE /<Post>/reactions': async () => [`${(await world.post(page)).id}/reactions`, {}],
   'DELETE /<Comment>/reactions': async () => [`${await commentId()}/reactions`, {}],
+  // Refused before anything else (the callback is not even called), whoever asks.
+  'POST /<Page>/subscribed_apps': async () => [`${page.id}/subscribed_apps`, { subscribed_fields: 'feed' }],
+  'DELETE /<Page>/subscribed_apps': async () => [`${page.id}/subscribed_apps`, {}],
+  // An app's subscriptions are its own to manage: called with its token.
+  'POST /<Application>/subscriptions': async () => [
+    `${app.id}/subscriptions`,
+    { object: 'page', callback_url: 'https://hooks.example/adgraph', fields: 'feed', verify_token: 'x' },
+    app.token,
+  ],
+  'DELETE /<Application>/subscriptions': async () => [`${app.id}/subscriptions`, {}, app.token],
 };
 
 /** A rule in the scene's account (pausing every ad set daily). */
@@ -211,9 +227,9 @@ describe('execution_options validate_only', () => {
 
   it.each(Object.keys(REFUSED))('%s does not take execution_options: error 100 naming it, nothing written', async (key) => {
     const s = await scene();
-    const [path, params] = await REFUSED[key]!(s);
+    const [path, params, as] = await REFUSED[key]!(s);
     const before = await databaseDigest(server.deps.db);
-    const refused = await call(methodOf(key), path, { ...params, execution_options: VALIDATE_ONLY });
+    const refused = await call(methodOf(key), path, { ...params, execution_options: VALIDATE_ONLY }, as);
     expectGraphError(refused, { status: 400, code: 100, message: /execution_options/ });
     await expectUnchanged(server.deps.db, before, `${key} with validate_only`);
   });

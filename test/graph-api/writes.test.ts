@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
+import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
 import { PAGE_CLIENT_SCOPES } from '../helpers/principals.ts';
 import { databaseDigest, expectUnchanged } from '../helpers/table-hash.ts';
 import { batchAnswers, expectGraphError, graphClient, UNKNOWN_OBJECT, wiredWrites, type GraphClient, type GraphHttpResponse } from '../helpers/graph.ts';
@@ -17,6 +18,8 @@ import type { PageRecord, PostRecord } from '../../src/comments/store.ts';
 
 const ENV = {
   ASYNC_RUNNER: 'false',
+  // The webhook receivers of these tests listen on loopback.
+  WEBHOOK_ALLOW_PRIVATE: 'true',
   RATE_LIMIT_ACCOUNT_CALLS: '1000000/300',
   RATE_LIMIT_ACCOUNT_TIME_MS: '100000000/300',
   RATE_LIMIT_ACCOUNT_CPU_MS: '100000000/300',
@@ -31,6 +34,7 @@ let graph: GraphClient;
 let world: ReturnType<typeof worldBuilder>;
 let organizationId: string;
 let page: PageRecord;
+let pageClientId: string;
 const tokens = {} as Record<'advertiser' | 'moderator' | 'stranger' | 'otherStranger' | 'pageClient', string>;
 const userIds = {} as Record<'advertiser' | 'stranger' | 'otherStranger', string>;
 
@@ -51,6 +55,7 @@ beforeAll(async () => {
   Object.assign(userIds, { advertiser: advertiser.user.id, stranger: stranger.user.id, otherStranger: otherStranger.user.id });
   const { client, clientSecret } = await createClient(server.deps, { name: 'page token', scope: PAGE_CLIENT_SCOPES.pageClient, organization: organizationId });
   tokens.pageClient = await fetchAccessToken(server.url, client.clientId, clientSecret);
+  pageClientId = client.id;
   page = await world.page(organizationId);
 });
 afterAll(() => server?.close());
@@ -923,6 +928,44 @@ describe('asynchronous insights reports', () => {
       });
     });
   }
+});
+
+describe('webhooks', () => {
+  let receiver: Receiver;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(() => receiver?.close());
+  const subscribe = () =>
+    post(`${pageClientId}/subscriptions`, { object: 'page', callback_url: receiver.url, fields: 'feed', verify_token: 'hub-token' }, 'pageClient');
+
+  writeTest('POST /<Application>/subscriptions', 'answers {success, signing_secret} once the callback answered its challenge; a second POST changes it', async () => {
+    expect(await ok(subscribe())).toEqual({ success: true, signing_secret: expect.any(String) });
+    expect(receiver.challenges.at(-1)!.get('hub.mode')).toBe('subscribe');
+    expect(await ok(subscribe())).toEqual({ success: true });
+    expect((await ok(graph.get(`${pageClientId}/subscriptions`, tokens.pageClient))).data).toEqual([
+      { id: expect.any(String), object: 'page', callback_url: receiver.url, active: true, fields: [{ name: 'feed', version: 'v24.0' }] },
+    ]);
+  });
+
+  writeTest('DELETE /<Application>/subscriptions', 'answers {success: true}; the subscription is gone', async () => {
+    await ok(subscribe());
+    expect(await ok(graph.call('DELETE', `/v24.0/${pageClientId}/subscriptions`, { token: tokens.pageClient, query: { object: 'page' } }))).toEqual({ success: true });
+    expect((await ok(graph.get(`${pageClientId}/subscriptions`, tokens.pageClient))).data).toEqual([]);
+  });
+
+  writeTest('POST /<Page>/subscribed_apps', "answers {success: true}; the app is on the page's subscribed_apps with its fields", async () => {
+    expect(await ok(post(`${page.id}/subscribed_apps`, { subscribed_fields: 'feed' }, 'pageClient'))).toEqual({ success: true });
+    expect((await ok(graph.get(`${page.id}/subscribed_apps`, tokens.pageClient))).data).toEqual([{ id: pageClientId, name: 'page token', subscribed_fields: ['feed'] }]);
+    // A person's session is not an app: refused.
+    expect((await post(`${page.id}/subscribed_apps`, { subscribed_fields: 'feed' }, 'moderator')).status).toBe(403);
+  });
+
+  writeTest('DELETE /<Page>/subscribed_apps', "answers {success: true}; the app leaves the page's subscribed_apps", async () => {
+    await ok(post(`${page.id}/subscribed_apps`, { subscribed_fields: 'feed' }, 'pageClient'));
+    expect(await ok(remove(`${page.id}/subscribed_apps`, 'pageClient'))).toEqual({ success: true });
+    expect((await ok(graph.get(`${page.id}/subscribed_apps`, tokens.pageClient))).data).toEqual([]);
+  });
 });
 
 describe('the list of writes', () => {
