@@ -12,6 +12,7 @@ import { benchPages } from './pages.bench.ts';
 import { benchReads } from './reads.bench.ts';
 import { benchTokens } from './tokens.bench.ts';
 import { benchTracing } from './tracing.bench.ts';
+import { benchRealtime } from './realtime.bench.ts';
 import { CONNECTIONS, goalLine, SECONDS, SLICES, type Goal, type SectionOutcome } from './harness.ts';
 
 // The CLI first: bin/adgraph.js refuses a build older than the sources, so it runs right after the build.
@@ -23,6 +24,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<SectionOutcom
   insights: { title: 'Statistics at scale: 5,000 ad sets, 20,000 ads, 400 days', run: benchInsights },
   import: { title: 'Import of delivery events (statistics)', run: benchImport },
   tracing: { title: 'What OpenTelemetry tracing costs the nested read', run: benchTracing },
+  realtime: { title: 'Real time: subscriptions across instances, idle subscriptions, fan-out, webhooks', run: benchRealtime },
 };
 
 const chosen = process.argv.slice(2);

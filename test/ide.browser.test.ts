@@ -197,6 +197,41 @@ describe.skipIf(!hasChromium && !chromiumRequired)('GraphQL IDE in Chromium', ()
       await context.close();
     }, 90_000);
 
+    it('runs a subscription over WebSocket with the signed-in token and shows each event as it comes', async () => {
+      const { context, page, token, problems } = await signIn(false);
+      const world = worldBuilder(server!.deps);
+      const org = await world.organization();
+      const fanPage = await world.page(org.id);
+      const post = await world.post(fanPage);
+      await setEditor(page, QUERY_EDITOR, `subscription { commentEvents(pageId: "${fanPage.id}") { verb comment { message } } }`);
+      const socket = page.waitForEvent('websocket');
+      await execute(page);
+      expect((await socket).url()).toBe(new URL('/graphql', server!.url).href.replace(/^http/, 'ws'));
+      // The subscription is listening once its socket carried the subscribe message; then a comment arrives.
+      await page.waitForTimeout(500);
+      const written = await fetch(`${server!.url}/v24.0/${post.id}/comments`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'message=Heard+in+the+IDE',
+      });
+      expect(written.status).toBe(200);
+      await page.waitForFunction(
+        () =>
+          ((document.querySelector('.graphiql-response .CodeMirror') as Element & { CodeMirror: { getValue(): string } }).CodeMirror.getValue() ?? '').includes(
+            'Heard in the IDE',
+          ),
+        undefined,
+        { timeout: 15_000 },
+      );
+      expect(JSON.parse(await editorText(page, '.graphiql-response .CodeMirror'))).toEqual({
+        data: { commentEvents: { verb: 'ADD', comment: { message: 'Heard in the IDE' } } },
+      });
+      mkdirSync(fileURLToPath(new URL('../.tmp/', import.meta.url)), { recursive: true });
+      await page.screenshot({ path: fileURLToPath(new URL('../.tmp/ide-subscription.png', import.meta.url)) });
+      expect(problems).toEqual([]);
+      await context.close();
+    }, 90_000);
+
     it('forgets the token on reload unless asked to remember it (the opt-in)', async () => {
       const { context, page, token, problems } = await signIn(false);
       await page.waitForTimeout(1_000); // past GraphiQL's half-second delay before it stores anything

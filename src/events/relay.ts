@@ -6,6 +6,9 @@ import { events, publishedEvent, type EventRow } from './outbox.ts';
 
 /** Rows published per transaction: one statement to read them, one to number them, one send. */
 const BATCH = 500;
+/** How often, and how soon, a relay that found the lock taken looks again (about 100 ms in all). */
+const LOCKED_RETRIES = 20;
+const LOCKED_RETRY_MS = 5;
 
 export interface EventRelay {
   /** Publish now (a transaction that emitted has committed). */
@@ -46,6 +49,11 @@ export async function relayOnce(deps: Pick<AppDeps, 'db' | 'eventBus'>): Promise
   });
 }
 
+/** Whether some committed event waits to be published (the partial index of unpublished rows answers). */
+async function anyUnpublished(deps: Pick<AppDeps, 'db'>): Promise<boolean> {
+  return (await deps.db(events.table).whereNull('seq').first('id')) !== undefined;
+}
+
 /** Gives each row its place in one statement (a CASE on the id). */
 async function numberRows(trx: Knex.Transaction, rows: readonly EventRow[], now: Date): Promise<void> {
   const cases = rows.map(() => 'when ? then cast(? as bigint)').join(' ');
@@ -67,11 +75,16 @@ export function startRelay(deps: AppDeps, options: { pollMs: number }): EventRel
   const poller = startPoller(async () => {
     try {
       let published: number | null;
+      let busy = 0;
       do {
         published = await relayOnce(deps);
         // What was just published may be a webhook's: its deliveries start now, not at their next poll.
         if (published) deps.webhooks?.wake();
-      } while (!poller.stopped && published === BATCH);
+        // Another instance's relay holds the lock: it may have looked before this instance's commit. Look again
+        // in a moment rather than at the next poll (what it publishes meanwhile is not published twice).
+        if (published === null && !(await anyUnpublished(deps))) break;
+        if (published === null && busy++ < LOCKED_RETRIES) await new Promise((resolve) => setTimeout(resolve, LOCKED_RETRY_MS));
+      } while (!poller.stopped && (published === BATCH || (published === null && busy <= LOCKED_RETRIES)));
       if (failing) deps.log.info('event relay publishing again');
       failing = false;
       return true;

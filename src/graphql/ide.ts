@@ -34,7 +34,7 @@ const PACKAGED_ASSETS: Record<string, { pkg: string; file: string; type: string 
 /**
  * Strict CSP for the page. Scripts only from this origin (hence no inline bootstrap script); GraphiQL
  * and CodeMirror set inline styles, so styles also need 'unsafe-inline'. Its fonts are data: URLs
- * inside graphiql.min.css. connect-src 'self' is all the fetcher needs.
+ * inside graphiql.min.css. connect-src 'self' is all the fetcher needs (its WebSocket to this host too).
  */
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
@@ -136,8 +136,9 @@ function startScript(endpoint: string): string {
   'use strict';
   var h = React.createElement;
   var url = new URL(${JSON.stringify(endpoint)}, window.location.href).href;
-  // createFetcher POSTs with content-type: application/json, which Apollo's CSRF prevention accepts.
-  var fetcher = GraphiQL.createFetcher({ url: url });
+  // createFetcher POSTs with content-type: application/json, which Apollo's CSRF prevention accepts. Subscriptions
+  // go over WebSocket to the same path (graphql-ws, bundled in GraphiQL), the Headers tab's token as connection params.
+  var fetcher = GraphiQL.createFetcher({ url: url, subscriptionUrl: url.replace(/^http/, 'ws') });
   var TOKEN_HEADER = 'Service-Session-Token';
   var SIGN_IN = 'mutation SignIn($input: LoginInput!) { login(input: $input) { sessionToken expiresAt } }';
 

@@ -23,7 +23,7 @@ import { DomainError, invalidSessionToken } from '../errors/index.ts';
 import { setViewerRefresh } from '../events/hub.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import { formatError } from './errors.ts';
-import { complexityRefusal, estimateComplexity, nestingRefusal, queryLimitErrorOf } from './limits.ts';
+import { complexityRefusal, estimateComplexity, nestingRefusal, queryLimitErrorOf, type QueryLimitError } from './limits.ts';
 import { documentLimits, graphqlTransportErrors, graphqlValues, jsonLimitRefusal, MAX_DOCUMENT_TOKENS } from './server.ts';
 import { jsonBody } from '../http/body.ts';
 
@@ -60,6 +60,14 @@ class SubscriptionQuota {
     if (now <= 0) this.held.delete(key);
     else this.held.set(key, now);
   }
+}
+
+/** One count per instance, whichever transport a subscription came by: the cap is the caller's on the instance. */
+const quotas = new WeakMap<AppDeps, SubscriptionQuota>();
+function quotaOf(deps: AppDeps): SubscriptionQuota {
+  let quota = quotas.get(deps);
+  if (!quota) quotas.set(deps, (quota = new SubscriptionQuota()));
+  return quota;
 }
 
 const principalKey = (principal: Principal): string =>
@@ -115,6 +123,13 @@ const formatted = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
   errors.map((error) => formatError(error.toJSON(), error.originalError ?? error));
 
 /**
+ * A refusal of the subscription server's own (a query limit, a cap) as a GraphQLError that keeps the error it is
+ * (originalError): formatError words it as /graphql would, where a bare GraphQLError with such a code is masked.
+ */
+const refusalError = (error: QueryLimitError | DomainError): GraphQLError => new GraphQLError(error.message, { originalError: error });
+const capRefusal = (message: string): GraphQLError => refusalError(new DomainError('RATE_LIMITED', message));
+
+/**
  * A subscription document ready to run, or why not: the query limits of /graphql (nesting, tokens, depth,
  * aliases, directives, complexity), the schema's validation, and one subscription operation.
  */
@@ -128,7 +143,7 @@ function prepare(
   ];
   if (typeof request.query !== 'string') return refuse('A subscription needs a query: the subscription document.');
   const nesting = nestingRefusal(request.query);
-  if (nesting) return refuse(nesting.message, nesting.code, nesting.details);
+  if (nesting) return [refusalError(nesting)];
   const variables = request.variables === undefined || request.variables === null ? undefined : request.variables;
   if (variables !== undefined && (typeof variables !== 'object' || Array.isArray(variables))) return refuse('Variables must be a JSON object.');
   const operationName = typeof request.operationName === 'string' ? request.operationName : undefined;
@@ -143,7 +158,7 @@ function prepare(
     return invalid.map((error) => {
       const limit = queryLimitErrorOf(error) ?? queryLimitErrorOf({ originalError: error });
       return limit
-        ? new GraphQLError(limit.message, { extensions: limit.details })
+        ? refusalError(limit)
         : new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
     });
   }
@@ -153,7 +168,7 @@ function prepare(
     return refuse(`Only subscriptions are served here: send ${operation.operation === 'query' ? 'queries' : 'mutations'} to POST /graphql.`);
   const complexity = estimateComplexity(schema, document, operationName, variables as Record<string, unknown> | undefined);
   const refusal = complexity && complexityRefusal(complexity, { maxObjects: deps.config.graphql.maxObjects, maxFields: deps.config.graphql.maxCost });
-  if (refusal) return refuse(refusal.message, refusal.code, refusal.details);
+  if (refusal) return [refusalError(refusal)];
   return { document, variables: variables as Record<string, unknown> | undefined, operationName };
 }
 
@@ -188,7 +203,7 @@ type ConnectionExtra = {
 
 /** graphql-ws on the HTTP server's upgrades to /graphql (Apollo's documented setup: ws + useServer). */
 export function attachWebSocketSubscriptions(server: Server, deps: AppDeps, schema: GraphQLSchema): SubscriptionServer {
-  const quota = new SubscriptionQuota();
+  const quota = quotaOf(deps);
   const { subscriptionsPerConnection, subscriptionsPerPrincipal } = deps.config.events;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -223,15 +238,11 @@ export function attachWebSocketSubscriptions(server: Server, deps: AppDeps, sche
         if (Array.isArray(prepared)) return prepared;
         const held = ctx.extra.held!;
         if (held.size >= subscriptionsPerConnection) {
-          return [
-            new GraphQLError(`At most ${subscriptionsPerConnection} subscriptions per connection: complete one first.`, {
-              extensions: { code: 'RATE_LIMITED' },
-            }),
-          ];
+          return [capRefusal(`At most ${subscriptionsPerConnection} subscriptions per connection: complete one first.`)];
         }
         const key = principalKey(caller.principal);
         if (!quota.take(key, subscriptionsPerPrincipal)) {
-          return [new GraphQLError(`At most ${subscriptionsPerPrincipal} subscriptions at once for one caller.`, { extensions: { code: 'RATE_LIMITED' } })];
+          return [capRefusal(`At most ${subscriptionsPerPrincipal} subscriptions at once for one caller.`)];
         }
         held.add(id);
         return {
@@ -279,7 +290,7 @@ export function attachWebSocketSubscriptions(server: Server, deps: AppDeps, sche
  * stream), after the surface's authentication middleware (the usual headers; a bad credential is 401 there).
  */
 export function sseSubscriptions(deps: AppDeps, schema: GraphQLSchema, authenticate: express.RequestHandler): SubscriptionServer & { router: express.Router } {
-  const quota = new SubscriptionQuota();
+  const quota = quotaOf(deps);
   const streams = new Set<express.Response>();
   const handler = createHandler({
     schema,
@@ -289,11 +300,7 @@ export function sseSubscriptions(deps: AppDeps, schema: GraphQLSchema, authentic
       if (Array.isArray(prepared)) return refusal(400, 'Bad Request', prepared);
       const key = principalKey(ctx.viewer);
       if (!quota.take(key, deps.config.events.subscriptionsPerPrincipal)) {
-        return refusal(429, 'Too Many Requests', [
-          new GraphQLError(`At most ${deps.config.events.subscriptionsPerPrincipal} subscriptions at once for one caller.`, {
-            extensions: { code: 'RATE_LIMITED' },
-          }),
-        ]);
+        return refusal(429, 'Too Many Requests', [capRefusal(`At most ${deps.config.events.subscriptionsPerPrincipal} subscriptions at once for one caller.`)]);
       }
       req.context.res.on('close', () => quota.give(key));
       const token = tokenOf(req.raw.headers as Record<string, unknown>);

@@ -6,7 +6,8 @@ import { timeNow } from '../context/index.ts';
 import { dialect } from '../db/index.ts';
 import { events, publishedEvent } from '../events/outbox.ts';
 import { TOPIC_OBJECT, type PublishedEvent } from '../events/types.ts';
-import { startPoller, type Poller } from '../jobs/poller.ts';
+import type { Poller } from '../jobs/poller.ts';
+import { outsideRequestScope } from '../telemetry/request-scope.ts';
 import { apiClients } from '../oauth/store.ts';
 import { callCallback } from './http.ts';
 import { deliveryBody, failureReason, isDelivered, MAX_EVENTS_PER_DELIVERY, retryDelayMs, shouldDisable, signBody } from './rules/deliveries.ts';
@@ -27,7 +28,13 @@ async function appPrincipal(db: Knex, apiClientId: string): Promise<Principal | 
   const row = await db(apiClients.table).where({ id: apiClientId }).first();
   if (!row) return null;
   const client = apiClients.fromRow(row);
-  return { kind: 'client', clientId: client.clientId, apiClientId: client.id, organizationId: client.organizationId, scopes: expandScopes(client.scope.split(' ')) };
+  return {
+    kind: 'client',
+    clientId: client.clientId,
+    apiClientId: client.id,
+    organizationId: client.organizationId,
+    scopes: expandScopes(client.scope.split(' ')),
+  };
 }
 
 /** Claims a subscription with events past its cursor whose retry time has come, for this instance; null when none. */
@@ -42,7 +49,11 @@ async function claimDue(deps: AppDeps, instanceId: string): Promise<WebhookSubsc
     .where((q) => q.whereNull('next_attempt_at').orWhere('next_attempt_at', '<=', now))
     .where((q) => q.whereNull('lease_expires_at').orWhere('lease_expires_at', '<', now))
     .whereExists((q) =>
-      q.select(deps.db.raw('1')).from(events.table).whereRaw('events.organization_id = webhook_subscriptions.organization_id').whereRaw('events.seq > webhook_subscriptions.cursor_seq'),
+      q
+        .select(deps.db.raw('1'))
+        .from(events.table)
+        .whereRaw('events.organization_id = webhook_subscriptions.organization_id')
+        .whereRaw('events.seq > webhook_subscriptions.cursor_seq'),
     )
     .orderBy('updated_time')
     .limit(1);
@@ -58,15 +69,17 @@ async function claimDue(deps: AppDeps, instanceId: string): Promise<WebhookSubsc
 
 /** The subscription's next events: its own (object, fields, the pages that send it their feed), those its app may read. */
 async function nextEvents(deps: AppDeps, subscription: WebhookSubscriptionRecord): Promise<{ deliver: PublishedEvent[]; cursor: number }> {
-  const scanned = (await deps.db(events.table).where({ organization_id: subscription.organizationId }).where('seq', '>', subscription.cursorSeq).orderBy('seq').limit(SCAN)).map(
-    (row: Record<string, unknown>) => publishedEvent(events.fromRow(row)),
-  );
+  const scanned = (
+    await deps.db(events.table).where({ organization_id: subscription.organizationId }).where('seq', '>', subscription.cursorSeq).orderBy('seq').limit(SCAN)
+  ).map((row: Record<string, unknown>) => publishedEvent(events.fromRow(row)));
   const app = await appPrincipal(deps.db, subscription.apiClientId);
   const pages =
     subscription.object === 'page'
       ? new Set(
           (
-            (await deps.db(pageSubscribedApps.table).where({ api_client_id: subscription.apiClientId }).select('page_id', 'subscribed_fields')) as Array<Record<string, unknown>>
+            (await deps.db(pageSubscribedApps.table).where({ api_client_id: subscription.apiClientId }).select('page_id', 'subscribed_fields')) as Array<
+              Record<string, unknown>
+            >
           )
             .map(pageSubscribedApps.fromRow)
             .filter((row) => row.subscribedFields.includes('feed'))
@@ -113,7 +126,14 @@ export async function deliverOnce(deps: AppDeps, subscription: WebhookSubscripti
   }
   const now = timeNow(deps);
   if (outcome.status !== undefined && isDelivered(outcome.status)) {
-    return release(deps, subscription, instanceId, { cursor_seq: cursor, attempts: 0, failing_since: null, next_attempt_at: null, last_error: null, last_delivery_time: now });
+    return release(deps, subscription, instanceId, {
+      cursor_seq: cursor,
+      attempts: 0,
+      failing_since: null,
+      next_attempt_at: null,
+      last_error: null,
+      last_delivery_time: now,
+    });
   }
   const reason = failureReason(outcome);
   const attempts = subscription.attempts + 1;
@@ -137,30 +157,54 @@ export async function deliverOnce(deps: AppDeps, subscription: WebhookSubscripti
 }
 
 /**
- * The delivery loop of a serving instance: WEBHOOK_CONCURRENCY workers each claim a due subscription and deliver
- * to it until none is due; woken when the relay has published, and every WEBHOOK_POLL_MS.
+ * The delivery workers of a serving instance, at most WEBHOOK_CONCURRENCY at once. A wake (the relay published,
+ * or every WEBHOOK_POLL_MS) starts one worker; a worker that finds a subscription due starts another before it
+ * delivers, so the workers grow with the work, and each goes on until nothing is due. A worker held by a slow
+ * receiver holds only itself: the others, and the ones a later wake starts, go on without it.
  */
 export function startWebhookDelivery(deps: AppDeps): Poller {
   const instanceId = randomUUID();
+  const workers = new Set<Promise<void>>();
+  let stopped = false;
   let failing = false;
-  const worker = async () => {
+
+  const work = async () => {
     for (;;) {
-      if (poller.stopped) return;
+      if (stopped) return;
       const subscription = await claimDue(deps, instanceId);
       if (!subscription) return;
+      start();
       await deliverOnce(deps, subscription, instanceId);
     }
   };
-  const poller = startPoller(async () => {
-    try {
-      await Promise.all(Array.from({ length: deps.config.webhooks.concurrency }, worker));
-      failing = false;
-      return true;
-    } catch (error) {
-      if (!failing) deps.log.warn({ err: { message: (error as Error).message } }, 'webhook delivery could not run: deliveries wait');
-      failing = true;
-      return false;
-    }
-  }, deps.config.webhooks.pollMs);
-  return poller;
+  function start(): void {
+    if (stopped || workers.size >= deps.config.webhooks.concurrency) return;
+    const worker: Promise<void> = outsideRequestScope(work)
+      .then(
+        () => {
+          failing = false;
+        },
+        (error: unknown) => {
+          // The database is away: the deliveries wait; said once, not at every poll.
+          if (!failing) deps.log.warn({ err: { message: (error as Error).message } }, 'webhook delivery could not run: deliveries wait');
+          failing = true;
+        },
+      )
+      .finally(() => workers.delete(worker));
+    workers.add(worker);
+  }
+  const timer = setInterval(start, deps.config.webhooks.pollMs);
+  timer.unref();
+  queueMicrotask(start);
+  return {
+    wake: start,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await Promise.all(workers);
+    },
+    get stopped() {
+      return stopped;
+    },
+  };
 }

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
 import type { TestDatabase } from './database.ts';
 import { spawnServe } from './serve-child.ts';
 
@@ -35,4 +37,23 @@ export async function startServeProcess(database: Pick<TestDatabase, 'url' | 'sc
       return { code, signal: by };
     },
   };
+}
+
+/** Stops instances as an operator would (SIGTERM), and kills one that has not exited 15 s later. */
+export async function stopInstances(instances: ReadonlyArray<ServeProcess | undefined>): Promise<void> {
+  await Promise.all(
+    instances.map(async (instance) => {
+      if (!instance) return;
+      const exited = instance.kill('SIGTERM');
+      if ((await Promise.race([exited, sleep(15_000, 'stuck', { ref: false })])) === 'stuck') await instance.kill('SIGKILL');
+    }),
+  );
+}
+
+/** Deletes a test's keys (its prefix) from a shared Redis. */
+export async function dropRedisKeys(url: string, prefix: string): Promise<void> {
+  const redis = new Redis(url);
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  redis.disconnect();
 }

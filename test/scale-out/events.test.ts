@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
 import WebSocket from 'ws';
 import { createClient as wsClient, type Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisReachable } from '../helpers/redis.ts';
 import { createTestDatabase, TEST_DB, type TestDatabase } from '../helpers/database.ts';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process.ts';
+import { dropRedisKeys, startServeProcess, stopInstances, type ServeProcess } from '../helpers/serve-process.ts';
 import { graphClient } from '../helpers/graph.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.ts';
@@ -80,11 +79,7 @@ describe.skipIf(!redisUp && !ON_CI)(`events across two instances (${TEST_DB})`, 
   afterAll(async () => {
     await subscriber?.dispose();
     await receiver?.close();
-    for (const instance of [a, b]) {
-      if (!instance) continue;
-      const exited = instance.kill('SIGTERM');
-      if ((await Promise.race([exited, sleep(15_000, 'stuck', { ref: false })])) === 'stuck') await instance.kill('SIGKILL');
-    }
+    await stopInstances([a, b]);
     if (deps) {
       deps.mailer.close();
       await deps.rateLimits.close();
@@ -92,12 +87,7 @@ describe.skipIf(!redisUp && !ON_CI)(`events across two instances (${TEST_DB})`, 
       await deps.eventBus.close();
     }
     await database?.dispose();
-    if (redisUp) {
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
+    if (redisUp) await dropRedisKeys(REDIS_URL, prefix);
   });
 
   const until = async (condition: () => boolean, what: string, ms = 20_000) => {

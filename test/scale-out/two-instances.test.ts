@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { redisReachable } from '../helpers/redis.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, POSTGRES_URL, TEST_DB, type TestDatabase } from '../helpers/database.ts';
-import { startServeProcess, type ServeProcess } from '../helpers/serve-process.ts';
+import { dropRedisKeys, startServeProcess, stopInstances, type ServeProcess } from '../helpers/serve-process.ts';
 import { cliEnv, cliJson } from '../helpers/cli.ts';
 import { eventually, INCORRECT_LOGIN, restClient, SIGNED_OUT, type ApiResponse } from '../helpers/api.ts';
 import { accountUsage, expectGraphError, graphClient } from '../helpers/graph.ts';
@@ -98,24 +98,14 @@ describe.skipIf(!redisUp && !ON_CI)(`two instances on one database (${TEST_DB}) 
   });
 
   afterAll(async () => {
-    await Promise.all(
-      instances.map(async (instance) => {
-        const exited = instance.kill('SIGTERM');
-        if ((await Promise.race([exited, sleep(15_000, 'stuck', { ref: false })])) === 'stuck') await instance.kill('SIGKILL');
-      }),
-    );
+    await stopInstances(instances);
     if (deps) {
       deps.mailer.close();
       await deps.rateLimits.close();
       await deps.passwords.close();
     }
     await database?.dispose();
-    if (redisUp) {
-      const redis = new Redis(REDIS_URL);
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
+    if (redisUp) await dropRedisKeys(REDIS_URL, prefix);
   });
 
   it('started together on an empty database: both are ready, every migration is applied once, the demo data is loaded once', async () => {
