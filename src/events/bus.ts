@@ -86,9 +86,17 @@ export function redisEventBus(url: string, keyPrefix: string, log: Logger): Even
   const read = async () => {
     reader = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
     reader.on('error', () => undefined);
-    let lastId = '$';
+    // Where "from now on" starts, as an entry id, asked once: XREAD from `$` means "after whatever is last when this
+    // XREAD arrives", so every read from `$` (each block that timed out, the one resent after a dropped connection)
+    // would skip what was added in between, such as the outbox's backlog published the moment Redis came back.
+    let lastId: string | undefined;
     while (!closed) {
       try {
+        if (lastId === undefined) {
+          const [last] = (await reader.xrevrange(key, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>;
+          lastId = last?.[0] ?? '0-0';
+          continue;
+        }
         const answer = (await reader.xread('COUNT', 500, 'BLOCK', 1_000, 'STREAMS', key, lastId)) as Array<[string, Array<[string, string[]]>]> | null;
         for (const [, entries] of answer ?? []) {
           for (const [id, fields] of entries) {

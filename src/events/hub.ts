@@ -1,5 +1,5 @@
 import { can, type Principal } from '../authz/policy.ts';
-import { createLoaders, type AppDeps, type RequestContext } from '../context/index.ts';
+import { createLoaders, type AppDeps, type Loaders, type RequestContext } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
 import type { EventBus } from './bus.ts';
 import type { PublishedEvent } from './types.ts';
@@ -183,11 +183,24 @@ const viewerNow = (ctx: RequestContext): ViewerNow => refreshers.get(ctx) ?? (as
  * resolved with fresh loaders each time (a subscription lives long; what its resolvers read must be read now).
  */
 export function subscribeFor(ctx: RequestContext, options: Omit<ListenOptions, 'viewer' | 'delivering'>): AsyncIterableIterator<PublishedEvent> {
-  return eventHub(ctx).listen({
-    ...options,
-    viewer: viewerNow(ctx),
-    delivering: () => {
-      ctx.loaders = createLoaders(ctx.db);
+  return eventHub(ctx).listen({ ...options, viewer: viewerNow(ctx), delivering: loadersPerEvent(ctx) });
+}
+
+/**
+ * Makes the context's loaders on first use, and forgets them as each event goes out: an idle subscription holds
+ * none, an event whose fields read nothing from the database makes none, and what is read is read now.
+ */
+function loadersPerEvent(ctx: RequestContext): () => void {
+  let loaders: Loaders | undefined;
+  Object.defineProperty(ctx, 'loaders', {
+    configurable: true,
+    enumerable: true,
+    get: () => (loaders ??= createLoaders(ctx.db)),
+    set: (value: Loaders) => {
+      loaders = value;
     },
   });
+  return () => {
+    loaders = undefined;
+  };
 }

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { useServer } from 'graphql-ws/use/ws';
+import { handleProtocols, makeServer } from 'graphql-ws';
 import { createHandler } from 'graphql-sse/lib/use/express';
 import {
   getOperationAST,
@@ -157,9 +157,7 @@ function prepare(
   if (invalid.length > 0) {
     return invalid.map((error) => {
       const limit = queryLimitErrorOf(error) ?? queryLimitErrorOf({ originalError: error });
-      return limit
-        ? refusalError(limit)
-        : new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+      return limit ? refusalError(limit) : new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
     });
   }
   const operation = getOperationAST(document, operationName);
@@ -197,11 +195,17 @@ export interface SubscriptionServer {
 }
 
 type ConnectionExtra = {
+  socket: WebSocket;
   caller?: Caller;
   held?: Set<string>;
 };
 
-/** graphql-ws on the HTTP server's upgrades to /graphql (Apollo's documented setup: ws + useServer). */
+/**
+ * graphql-ws on the HTTP server's upgrades to /graphql: its protocol server (makeServer) on `ws` sockets. Not its
+ * ready-made `useServer`: that one writes a socket's errors (a message past the size limit, a client gone
+ * mid-frame) to the console with their stack, beside the logger; here they are logged as the caller's doing, one
+ * line, and pings, pongs and closing are the same as its.
+ */
 export function attachWebSocketSubscriptions(server: Server, deps: AppDeps, schema: GraphQLSchema): SubscriptionServer {
   const quota = quotaOf(deps);
   const { subscriptionsPerConnection, subscriptionsPerPrincipal } = deps.config.events;
@@ -215,71 +219,107 @@ export function attachWebSocketSubscriptions(server: Server, deps: AppDeps, sche
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
   server.on('upgrade', onUpgrade);
+  wss.options.handleProtocols = handleProtocols;
 
-  const disposable = useServer<Record<string, unknown>, ConnectionExtra>(
-    {
-      schema,
-      connectionInitWaitTimeout: 10_000,
-      async onConnect(ctx) {
-        try {
-          ctx.extra.caller = await Caller.connect(deps, tokenOf(ctx.connectionParams));
-          ctx.extra.held = new Set();
-          return true;
-        } catch (error) {
-          // graphql-ws closes with 4403 Forbidden: the reason says why, as /graphql's 401 does.
-          const reason = error instanceof DomainError ? error.message : 'The credential could not be checked.';
-          (ctx.extra.socket as WebSocket).close(4401, reason.slice(0, 120));
-          return false;
-        }
-      },
-      async onSubscribe(ctx, id, payload) {
-        const caller = ctx.extra.caller!;
-        const prepared = prepare(schema, deps, payload);
-        if (Array.isArray(prepared)) return prepared;
-        const held = ctx.extra.held!;
-        if (held.size >= subscriptionsPerConnection) {
-          return [capRefusal(`At most ${subscriptionsPerConnection} subscriptions per connection: complete one first.`)];
-        }
-        const key = principalKey(caller.principal);
-        if (!quota.take(key, subscriptionsPerPrincipal)) {
-          return [capRefusal(`At most ${subscriptionsPerPrincipal} subscriptions at once for one caller.`)];
-        }
-        held.add(id);
-        return {
-          schema,
-          document: prepared.document,
-          variableValues: prepared.variables,
-          operationName: prepared.operationName,
-          contextValue: subscriptionContext(deps, caller, 'websocket'),
-        } satisfies ExecutionArgs;
-      },
-      onNext(ctx, _id, _payload, _args, result: ExecutionResult) {
-        const socket = ctx.extra.socket as WebSocket;
-        // A client that stops reading: closed with the reason, never buffered for without end.
-        if (socket.bufferedAmount > MAX_BUFFERED_BYTES) socket.close(1008, 'Too slow: events were not read');
-        return result.errors ? { ...result, errors: formatted(result.errors) } : undefined;
-      },
-      onError: (_ctx, _id, _payload, errors) => formatted(errors),
-      onComplete(ctx, id) {
-        const held = ctx.extra.held;
-        if (held?.delete(id)) quota.give(principalKey(ctx.extra.caller!.principal));
-      },
-      onClose(ctx) {
-        const held = ctx.extra.held;
-        const caller = ctx.extra.caller;
-        if (held && caller) for (const _ of held) quota.give(principalKey(caller.principal));
-        held?.clear();
-      },
+  const protocol = makeServer<Record<string, unknown>, ConnectionExtra>({
+    schema,
+    connectionInitWaitTimeout: 10_000,
+    async onConnect(ctx) {
+      try {
+        ctx.extra.caller = await Caller.connect(deps, tokenOf(ctx.connectionParams));
+        ctx.extra.held = new Set();
+        return true;
+      } catch (error) {
+        // graphql-ws closes with 4403 Forbidden: the reason says why, as /graphql's 401 does.
+        const reason = error instanceof DomainError ? error.message : 'The credential could not be checked.';
+        ctx.extra.socket.close(4401, reason.slice(0, 120));
+        return false;
+      }
     },
-    wss,
-    KEEP_ALIVE_MS,
-  );
+    async onSubscribe(ctx, id, payload) {
+      const caller = ctx.extra.caller!;
+      const prepared = prepare(schema, deps, payload);
+      if (Array.isArray(prepared)) return prepared;
+      const held = ctx.extra.held!;
+      if (held.size >= subscriptionsPerConnection) {
+        return [capRefusal(`At most ${subscriptionsPerConnection} subscriptions per connection: complete one first.`)];
+      }
+      const key = principalKey(caller.principal);
+      if (!quota.take(key, subscriptionsPerPrincipal)) {
+        return [capRefusal(`At most ${subscriptionsPerPrincipal} subscriptions at once for one caller.`)];
+      }
+      held.add(id);
+      return {
+        schema,
+        document: prepared.document,
+        variableValues: prepared.variables,
+        operationName: prepared.operationName,
+        contextValue: subscriptionContext(deps, caller, 'websocket'),
+      } satisfies ExecutionArgs;
+    },
+    onNext(ctx, _id, _payload, _args, result: ExecutionResult) {
+      const socket = ctx.extra.socket;
+      // A client that stops reading: closed with the reason, never buffered for without end.
+      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) socket.close(1008, 'Too slow: events were not read');
+      return result.errors ? { ...result, errors: formatted(result.errors) } : undefined;
+    },
+    onError: (_ctx, _id, _payload, errors) => formatted(errors),
+    onComplete(ctx, id) {
+      const held = ctx.extra.held;
+      if (held?.delete(id)) quota.give(principalKey(ctx.extra.caller!.principal));
+    },
+    onClose(ctx) {
+      const held = ctx.extra.held;
+      const caller = ctx.extra.caller;
+      if (held && caller) for (const _ of held) quota.give(principalKey(caller.principal));
+      held?.clear();
+    },
+  });
+
+  wss.on('connection', (socket: WebSocket) => {
+    // ws closes the socket itself after these (1009 for a message too large, 1002 for a broken frame).
+    socket.on('error', (error) => deps.log.info({ err: { message: error.message } }, 'subscription socket refused a message'));
+    // A connection that stops answering pings is ended: a client gone without closing holds nothing for long.
+    let waiting: NodeJS.Timeout | undefined;
+    const pinging = setInterval(() => {
+      if (socket.readyState !== socket.OPEN || waiting) return;
+      waiting = setTimeout(() => socket.terminate(), KEEP_ALIVE_MS);
+      socket.ping();
+    }, KEEP_ALIVE_MS);
+    socket.on('pong', () => {
+      clearTimeout(waiting);
+      waiting = undefined;
+    });
+    const closed = protocol.opened(
+      {
+        protocol: socket.protocol,
+        send: (data) =>
+          new Promise<void>((resolve, reject) => {
+            if (socket.readyState !== socket.OPEN) return resolve();
+            socket.send(data, (error) => (error ? reject(error) : resolve()));
+          }),
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (handle) =>
+          socket.on('message', (data) => {
+            handle(String(data)).catch((error: unknown) => {
+              deps.log.error({ err: error }, 'subscription message could not be handled');
+              socket.close(4500, 'Internal server error');
+            });
+          }),
+      },
+      { socket },
+    );
+    socket.once('close', (code, reason) => {
+      clearInterval(pinging);
+      clearTimeout(waiting);
+      void closed(code, String(reason));
+    });
+  });
 
   return {
     async close() {
       server.off('upgrade', onUpgrade);
       for (const client of wss.clients) client.close(1001, 'The server is shutting down');
-      await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
