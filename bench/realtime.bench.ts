@@ -176,6 +176,9 @@ async function latencyAcrossInstances(goals: Goal[]): Promise<void> {
     const heardAt = new Map<string, number>();
     subscriber = await subscribeMany(b.url, token, place.pageId, 1, (id) => heardAt.set(id, performance.now()));
     await sleep(500);
+    // A warm-up the figures leave out: the first writes and events of each instance load its code paths and keys.
+    for (let i = 0; i < 50; i++) await commentAt(a.url, token, place.postId, `Warm-up ${i}`);
+    await sleep(1_000);
     const rows: Array<Record<string, string>> = [];
     for (const rate of [RATE / 10, RATE]) {
       const sentAt = new Map<string, number>();
@@ -323,8 +326,9 @@ function receiver(hang: boolean): Promise<{ url: string; changes: () => number; 
 
 /** 300 comments to a subscribed app's receiver, beside another app's receiver that answers at once, or never. */
 async function webhookThroughput(goals: Goal[]): Promise<void> {
-  const rates: number[] = [];
-  for (const hanging of [false, true]) {
+  // Each setting twice, alternating, the best of each: a cold first run would otherwise weigh on one side.
+  const best = { quick: 0, hanging: 0 };
+  for (const hanging of [false, true, false, true]) {
     const database = await demoDatabase('sqlite');
     const env = serverEnv({ ...database.env, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_POLL_MS: '100' });
     let server: ChildServer | undefined;
@@ -364,7 +368,9 @@ async function webhookThroughput(goals: Goal[]): Promise<void> {
       const deadline = Date.now() + 30_000;
       while (receivers[0]!.changes() < 300 && Date.now() < deadline) await sleep(10);
       const seconds = (performance.now() - started) / 1000;
-      rates.push(receivers[0]!.changes() / seconds);
+      const rate = receivers[0]!.changes() / seconds;
+      if (hanging) best.hanging = Math.max(best.hanging, rate);
+      else best.quick = Math.max(best.quick, rate);
     } finally {
       await server?.child.stop().catch(() => undefined);
       await Promise.all(receivers.map((to) => to.close()));
@@ -372,10 +378,10 @@ async function webhookThroughput(goals: Goal[]): Promise<void> {
     }
   }
   printTable([
-    { receiver: 'beside a receiver that answers at once', 'changes delivered/s (writes included)': rates[0]!.toFixed(0) },
-    { receiver: 'beside a receiver that never answers', 'changes delivered/s (writes included)': rates[1]!.toFixed(0) },
+    { receiver: 'beside a receiver that answers at once', 'changes delivered/s (writes included), best of 2': best.quick.toFixed(0) },
+    { receiver: 'beside a receiver that never answers', 'changes delivered/s (writes included), best of 2': best.hanging.toFixed(0) },
   ]);
-  goals.push(goal('realtime: webhooks beside a hanging receiver / beside a quick one', rates[1]! / rates[0]!, '>=', 0.9));
+  goals.push(goal('realtime: webhooks beside a hanging receiver / beside a quick one', best.hanging / best.quick, '>=', 0.9));
 }
 
 export async function benchRealtime(): Promise<SectionOutcome> {
