@@ -4,7 +4,16 @@ import type { LogLevel } from './levels.ts';
 export type { Logger };
 
 /** Names whose values are secrets wherever they appear: a property of anything logged, or a query parameter of a URL. */
-export const SECRET_NAMES = ['password', 'client_secret', 'session_token', 'access_token', 'one_time_passcode', 'token'] as const;
+export const SECRET_NAMES = [
+  'password',
+  'client_secret',
+  'session_token',
+  'access_token',
+  'one_time_passcode',
+  'token',
+  'verify_token',
+  'signing_secret',
+] as const;
 
 /**
  * Structured JSON logs. Anything that could carry a secret is redacted by path, and request URLs are

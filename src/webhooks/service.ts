@@ -147,7 +147,8 @@ function subscribingApp(ctx: RequestContext, page: PageRecord): string {
   requireSignedIn(ctx);
   const viewer = ctx.viewer;
   if (viewer.kind !== 'client') throw forbidden("Permissions error: a page subscribes an app with that app's page token (its client-credentials token)");
-  if (!actsAsPage(viewer, page.organizationId)) throw forbidden(`Permissions error: subscribing an app to page ${page.id} needs the pages_manage_engagement permission`);
+  if (!actsAsPage(viewer, page.organizationId))
+    throw forbidden(`Permissions error: subscribing an app to page ${page.id} needs the pages_manage_engagement permission`);
   return viewer.apiClientId;
 }
 
@@ -158,13 +159,11 @@ export async function subscribePage(ctx: RequestContext, page: PageRecord, param
   const fields = typeof raw === 'string' ? raw.split(',').map((field) => field.trim()) : Array.isArray(raw) ? raw : undefined;
   if (!fields || fields.length === 0) throw paramError('subscribed_fields', 'The parameter subscribed_fields is required');
   for (const field of fields) {
-    if (!PAGE_FIELDS.includes(field as EventTopic)) throw paramError('subscribed_fields', `Param subscribed_fields[${String(field).slice(0, 40)}] must be one of {${PAGE_FIELDS.join(', ')}}`);
+    if (!PAGE_FIELDS.includes(field as EventTopic))
+      throw paramError('subscribed_fields', `Param subscribed_fields[${String(field).slice(0, 40)}] must be one of {${PAGE_FIELDS.join(', ')}}`);
   }
   const record: PageSubscribedAppRecord = { pageId: page.id, apiClientId, subscribedFields: [...new Set(fields as EventTopic[])], createdTime: timeNow(ctx) };
-  await ctx.db(pageSubscribedApps.table)
-    .insert(pageSubscribedApps.toRow(record))
-    .onConflict(['page_id', 'api_client_id'])
-    .merge(['subscribed_fields']);
+  await ctx.db(pageSubscribedApps.table).insert(pageSubscribedApps.toRow(record)).onConflict(['page_id', 'api_client_id']).merge(['subscribed_fields']);
   return { success: true };
 }
 
@@ -179,7 +178,8 @@ export async function unsubscribePage(ctx: RequestContext, page: PageRecord): Pr
 export async function appsOfPage(ctx: RequestContext, page: PageRecord): Promise<Array<PageSubscribedAppRecord & { name: string }>> {
   requireSignedIn(ctx);
   if (!actsAsPage(ctx.viewer, page.organizationId)) throw forbidden(`Permissions error: the apps of page ${page.id} are its admins' and moderators' to read`);
-  const rows = (await ctx.db(pageSubscribedApps.table)
+  const rows = (await ctx
+    .db(pageSubscribedApps.table)
     .join('api_clients', 'api_clients.id', 'page_subscribed_apps.api_client_id')
     .where('page_subscribed_apps.page_id', page.id)
     .orderBy('page_subscribed_apps.api_client_id')

@@ -58,7 +58,9 @@ async function scene() {
 type Scene = Awaited<ReturnType<typeof scene>>;
 
 const call = (method: string, path: string, params: Record<string, unknown>, as = token): Promise<GraphHttpResponse> =>
-  method === 'DELETE' ? graph.call('DELETE', `/v24.0/${path}`, { token: as, query: params }) : graph.call('POST', `/v24.0/${path}`, { token: as, form: params });
+  method === 'DELETE'
+    ? graph.call('DELETE', `/v24.0/${path}`, { token: as, query: params })
+    : graph.call('POST', `/v24.0/${path}`, { token: as, form: params });
 
 interface Checked {
   path: (s: Scene) => string;

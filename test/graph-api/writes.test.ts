@@ -939,24 +939,32 @@ describe('webhooks', () => {
   const subscribe = () =>
     post(`${pageClientId}/subscriptions`, { object: 'page', callback_url: receiver.url, fields: 'feed', verify_token: 'hub-token' }, 'pageClient');
 
-  writeTest('POST /<Application>/subscriptions', 'answers {success, signing_secret} once the callback answered its challenge; a second POST changes it', async () => {
-    expect(await ok(subscribe())).toEqual({ success: true, signing_secret: expect.any(String) });
-    expect(receiver.challenges.at(-1)!.get('hub.mode')).toBe('subscribe');
-    expect(await ok(subscribe())).toEqual({ success: true });
-    expect((await ok(graph.get(`${pageClientId}/subscriptions`, tokens.pageClient))).data).toEqual([
-      { id: expect.any(String), object: 'page', callback_url: receiver.url, active: true, fields: [{ name: 'feed', version: 'v24.0' }] },
-    ]);
-  });
+  writeTest(
+    'POST /<Application>/subscriptions',
+    'answers {success, signing_secret} once the callback answered its challenge; a second POST changes it',
+    async () => {
+      expect(await ok(subscribe())).toEqual({ success: true, signing_secret: expect.any(String) });
+      expect(receiver.challenges.at(-1)!.get('hub.mode')).toBe('subscribe');
+      expect(await ok(subscribe())).toEqual({ success: true });
+      expect((await ok(graph.get(`${pageClientId}/subscriptions`, tokens.pageClient))).data).toEqual([
+        { id: expect.any(String), object: 'page', callback_url: receiver.url, active: true, fields: [{ name: 'feed', version: 'v24.0' }] },
+      ]);
+    },
+  );
 
   writeTest('DELETE /<Application>/subscriptions', 'answers {success: true}; the subscription is gone', async () => {
     await ok(subscribe());
-    expect(await ok(graph.call('DELETE', `/v24.0/${pageClientId}/subscriptions`, { token: tokens.pageClient, query: { object: 'page' } }))).toEqual({ success: true });
+    expect(await ok(graph.call('DELETE', `/v24.0/${pageClientId}/subscriptions`, { token: tokens.pageClient, query: { object: 'page' } }))).toEqual({
+      success: true,
+    });
     expect((await ok(graph.get(`${pageClientId}/subscriptions`, tokens.pageClient))).data).toEqual([]);
   });
 
   writeTest('POST /<Page>/subscribed_apps', "answers {success: true}; the app is on the page's subscribed_apps with its fields", async () => {
     expect(await ok(post(`${page.id}/subscribed_apps`, { subscribed_fields: 'feed' }, 'pageClient'))).toEqual({ success: true });
-    expect((await ok(graph.get(`${page.id}/subscribed_apps`, tokens.pageClient))).data).toEqual([{ id: pageClientId, name: 'page token', subscribed_fields: ['feed'] }]);
+    expect((await ok(graph.get(`${page.id}/subscribed_apps`, tokens.pageClient))).data).toEqual([
+      { id: pageClientId, name: 'page token', subscribed_fields: ['feed'] },
+    ]);
     // A person's session is not an app: refused.
     expect((await post(`${page.id}/subscribed_apps`, { subscribed_fields: 'feed' }, 'moderator')).status).toBe(403);
   });

@@ -47,7 +47,14 @@ describe.skipIf(!redisUp && !ON_CI)(`events across two instances (${TEST_DB})`, 
   beforeAll(async () => {
     if (!redisUp) throw new Error(`Redis is not reachable at ${REDIS_URL}, and CI=true requires the scale-out test to run.`);
     database = await createTestDatabase();
-    const env = { REDIS_URL, REDIS_KEY_PREFIX: prefix, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '100', WEBHOOK_TIMEOUT_MS: '1000', EVENT_RELAY_POLL_MS: '100' };
+    const env = {
+      REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_TIMEOUT_MS: '1000',
+      EVENT_RELAY_POLL_MS: '100',
+    };
     [a, b] = await Promise.all([startServeProcess(database, env), startServeProcess(database, env)]);
     deps = createAppDeps(loadConfig({ DATABASE_URL: database.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent' }), { db: database.db, log: createLogger('silent') });
     const world = worldBuilder(deps);
@@ -68,10 +75,19 @@ describe.skipIf(!redisUp && !ON_CI)(`events across two instances (${TEST_DB})`, 
     expect((await graphClient(a).call('POST', `/v24.0/${page.id}/subscribed_apps`, { token: appToken, form: { subscribed_fields: 'feed' } })).status).toBe(200);
 
     // The subscriber listens on B.
-    subscriber = wsClient({ url: b.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${moderator}` }, retryAttempts: 0 });
+    subscriber = wsClient({
+      url: b.url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${moderator}` },
+      retryAttempts: 0,
+    });
     subscriber.subscribe(
       { query: 'subscription($p: ID) { commentEvents(pageId: $p) { id verb commentId } }', variables: { p: page.id } },
-      { next: (result) => void heard.push((result.data as { commentEvents: { commentId: string } }).commentEvents.commentId), error: () => undefined, complete: () => undefined },
+      {
+        next: (result) => void heard.push((result.data as { commentEvents: { commentId: string } }).commentEvents.commentId),
+        error: () => undefined,
+        complete: () => undefined,
+      },
     );
     await sleep(300);
   });

@@ -103,6 +103,9 @@ describe('secrets in the query string never reach the request log', () => {
     ['/v24.0/1?Client%5FSecret=SECRET', '/v24.0/1?Client%5FSecret=[redacted]'],
     ['/v24.0/1?+password+=SECRET', '/v24.0/1?+password+=[redacted]'],
     ['/v24.0/1?oneTimePasscode=SECRET', '/v24.0/1?oneTimePasscode=[redacted]'],
+    // A webhook subscription's verify token, and its signing secret, in any spelling.
+    ['/v24.0/7/subscriptions?object=page&verify_token=SECRET', '/v24.0/7/subscriptions?object=page&verify_token=[redacted]'],
+    ['/v24.0/7/subscriptions?signingSecret=SECRET', '/v24.0/7/subscriptions?signingSecret=[redacted]'],
     // A name that does not decode to UTF-8 is refused by the server, and its value kept out of the log whatever it is.
     ['/v24.0/1?access_token%FF=SECRET&fields=name', '/v24.0/1?access_token%FF=[redacted]&fields=name'],
     ['/v24.0/1?fields=access_token', '/v24.0/1?fields=access_token'],

@@ -47,7 +47,11 @@ async function receiver(): Promise<Receiver> {
 
 /** An app of the page's organization with the page scopes, its token, and its feed subscription to `to`. */
 async function subscribedApp(to: Receiver): Promise<{ app: ApiClientRecord; token: string; secret: string }> {
-  const { client, clientSecret } = await createClient(server.deps, { name: 'moderation-bot', scope: 'pages_read_engagement pages_manage_engagement pages_read_user_content', organization: orgId });
+  const { client, clientSecret } = await createClient(server.deps, {
+    name: 'moderation-bot',
+    scope: 'pages_read_engagement pages_manage_engagement pages_read_user_content',
+    organization: orgId,
+  });
   const token = await fetchAccessToken(server.url, client.clientId, clientSecret);
   const subscribed = await graph.call('POST', `/v24.0/${client.id}/subscriptions`, {
     token,
@@ -92,11 +96,17 @@ describe('webhook subscriptions', () => {
     to.behaviour = 'wrong-challenge';
     const { client, clientSecret } = await createClient(server.deps, { name: 'unverified', scope: 'pages_read_engagement', organization: orgId });
     const token = await fetchAccessToken(server.url, client.clientId, clientSecret);
-    const refused = await graph.call('POST', `/v24.0/${client.id}/subscriptions`, { token, form: { object: 'page', callback_url: to.url, fields: 'feed', verify_token: 'hub-token' } });
+    const refused = await graph.call('POST', `/v24.0/${client.id}/subscriptions`, {
+      token,
+      form: { object: 'page', callback_url: to.url, fields: 'feed', verify_token: 'hub-token' },
+    });
     expectGraphError(refused, { status: 400, code: 2200, message: /Callback verification failed: the callback did not answer with the hub.challenge/ });
     expect((await graph.get(`${client.id}/subscriptions`, token, {})).body.data).toEqual([]);
     // Bad parameters name the parameter.
-    const bad = await graph.call('POST', `/v24.0/${client.id}/subscriptions`, { token, form: { object: 'page', callback_url: to.url, fields: 'ad_objects', verify_token: 'x' } });
+    const bad = await graph.call('POST', `/v24.0/${client.id}/subscriptions`, {
+      token,
+      form: { object: 'page', callback_url: to.url, fields: 'ad_objects', verify_token: 'x' },
+    });
     expectGraphError(bad, { status: 400, code: 100, message: /Param fields contains ad_objects, which is not a field of page/ });
   });
 
@@ -112,7 +122,10 @@ describe('webhook subscriptions', () => {
     const delay = new Date(failed.next_attempt_at).getTime() - Date.now();
     expect(delay).toBeGreaterThan(3_000);
     expect(delay).toBeLessThanOrEqual(10_000);
-    expect((await graph.get(`${app.id}/subscriptions`, token, { fields: 'active,last_error' })).body.data[0]).toMatchObject({ active: true, last_error: 'HTTP 500' });
+    expect((await graph.get(`${app.id}/subscriptions`, token, { fields: 'active,last_error' })).body.data[0]).toMatchObject({
+      active: true,
+      last_error: 'HTTP 500',
+    });
 
     // The retry time comes (moved forward here rather than waited for): the same event, now taken.
     to.behaviour = 'ok';
@@ -131,7 +144,10 @@ describe('webhook subscriptions', () => {
     expect(listed).toMatchObject({ active: false, disabled_reason: 'Deliveries failed for 24 hours; the last one: HTTP 302 (redirects are not followed)' });
     // Subscribing again turns it back on.
     to.behaviour = 'ok';
-    await graph.call('POST', `/v24.0/${app.id}/subscriptions`, { token, form: { object: 'page', callback_url: to.url, fields: 'feed', verify_token: 'hub-token' } });
+    await graph.call('POST', `/v24.0/${app.id}/subscriptions`, {
+      token,
+      form: { object: 'page', callback_url: to.url, fields: 'feed', verify_token: 'hub-token' },
+    });
     expect((await subscriptions().first()).status).toBe('active');
   });
 
@@ -156,7 +172,15 @@ describe('webhook subscriptions', () => {
     await server.deps.db
       .transaction(async (trx) => {
         await emitEvents(server.deps, trx, [
-          { organizationId: orgId, topic: 'feed', entryId: page.id, objectId: post.id, verb: 'add', value: { item: 'post' }, subject: { type: 'post', organizationId: orgId } },
+          {
+            organizationId: orgId,
+            topic: 'feed',
+            entryId: page.id,
+            objectId: post.id,
+            verb: 'add',
+            value: { item: 'post' },
+            subject: { type: 'post', organizationId: orgId },
+          },
         ]);
         throw new Error('the change failed');
       })
