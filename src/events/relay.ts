@@ -29,6 +29,8 @@ export interface EventRelay {
  * - Answers how many rows it published, or null when another relay holds the lock.
  */
 export async function relayOnce(deps: Pick<AppDeps, 'db' | 'eventBus'>): Promise<number | null> {
+  // Most looks find nothing: one read of the unpublished rows' index, no transaction, no lock.
+  if (!(await anyUnpublished(deps))) return 0;
   return deps.db.transaction(async (trx) => {
     if (dialect(trx) === 'postgres') {
       // Per schema, so databases (and test schemas) that share a server do not wait for each other.
@@ -37,15 +39,10 @@ export async function relayOnce(deps: Pick<AppDeps, 'db' | 'eventBus'>): Promise
       };
       if (!rows[0]?.locked) return null;
     }
-    const rows = (await trx(events.table).whereNull('seq').orderBy('id').limit(BATCH)).map(events.fromRow);
-    if (rows.length === 0) return 0;
-    const last = (await trx(events.table).max('seq as seq').first()) as { seq: number | string | null } | undefined;
-    const first = Number(last?.seq ?? 0) + 1;
-    const now = new Date();
-    const numbered: EventRow[] = rows.map((row, index) => ({ ...row, seq: first + index, publishedTime: now }));
-    await numberRows(trx, numbered, now);
+    const numbered = await numberNext(trx, new Date());
+    if (numbered.length === 0) return 0;
     await deps.eventBus.publish(numbered.map(publishedEvent));
-    return rows.length;
+    return numbered.length;
   });
 }
 
@@ -54,16 +51,22 @@ async function anyUnpublished(deps: Pick<AppDeps, 'db'>): Promise<boolean> {
   return (await deps.db(events.table).whereNull('seq').first('id')) !== undefined;
 }
 
-/** Gives each row its place in one statement (a CASE on the id). */
-async function numberRows(trx: Knex.Transaction, rows: readonly EventRow[], now: Date): Promise<void> {
-  const cases = rows.map(() => 'when ? then cast(? as bigint)').join(' ');
-  const bindings = rows.flatMap((row) => [row.id, row.seq]);
-  await trx(events.table)
-    .whereIn(
-      'id',
-      rows.map((row) => row.id),
-    )
-    .update({ seq: trx.raw(`case id ${cases} end`, bindings), published_time: now });
+/**
+ * Gives the next unpublished rows (by id, at most BATCH) the next places in the order, in one statement that
+ * answers them: the relay's round trips are what a subscriber waits for.
+ */
+async function numberNext(trx: Knex.Transaction, now: Date): Promise<EventRow[]> {
+  const answer = (await trx.raw(
+    `with next as (select id, row_number() over (order by id) as n from events where seq is null order by id limit ?),
+       base as (select coalesce(max(seq), 0) as last from events)
+     update events set seq = base.last + next.n, published_time = ?
+     from next, base
+     where events.id = next.id
+     returning *`,
+    [BATCH, now],
+  )) as Array<Record<string, unknown>> | { rows: Array<Record<string, unknown>> };
+  const rows = Array.isArray(answer) ? answer : answer.rows;
+  return rows.map(events.fromRow).sort((x, y) => Number(x.seq) - Number(y.seq));
 }
 
 /**
@@ -82,7 +85,6 @@ export function startRelay(deps: AppDeps, options: { pollMs: number }): EventRel
         if (published) deps.webhooks?.wake();
         // Another instance's relay holds the lock: it may have looked before this instance's commit. Look again
         // in a moment rather than at the next poll (what it publishes meanwhile is not published twice).
-        if (published === null && !(await anyUnpublished(deps))) break;
         if (published === null && busy++ < LOCKED_RETRIES) await new Promise((resolve) => setTimeout(resolve, LOCKED_RETRY_MS));
       } while (!poller.stopped && (published === BATCH || (published === null && busy <= LOCKED_RETRIES)));
       if (failing) deps.log.info('event relay publishing again');

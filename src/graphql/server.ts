@@ -3,10 +3,9 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
-import type { DocumentNode } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import type { AppDeps, RequestContext } from '../context/index.ts';
-import { buildSchema } from './schema.ts';
 import { compiledExecution } from './compiled-execution.ts';
 import { formatError, kindOf, sendTokenRefusal } from './errors.ts';
 import { armorRejection, complexityLimitPlugin, nestingRefusal } from './limits.ts';
@@ -72,13 +71,14 @@ export function documentLimits(config: AppDeps['config']) {
 /** The most tokens one document may have (graphql-js's own parse option). */
 export const MAX_DOCUMENT_TOKENS = 5_000;
 
-export function createApolloServer(deps: AppDeps): ApolloServer<RequestContext> {
+/** Apollo on the schema (built once per server: subscriptions run on the same one). */
+export function createApolloServer(deps: AppDeps, schema: GraphQLSchema): ApolloServer<RequestContext> {
   // The complexity plugin below bounds what a document may return.
   const { maxObjects, maxCost } = deps.config.graphql;
   const armor = documentLimits(deps.config);
   return new ApolloServer<RequestContext>({
     // The schema, and the executor that runs operations on it (compiled: ./compiled-execution.ts).
-    gateway: tracingActive() ? tracedExecution(compiledExecution(buildSchema())) : compiledExecution(buildSchema()),
+    gateway: tracingActive() ? tracedExecution(compiledExecution(schema)) : compiledExecution(schema),
     introspection: true,
     formatError,
     includeStacktraceInErrorResponses: false,

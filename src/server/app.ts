@@ -53,10 +53,11 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   app.use(corsForApi(deps.config.cors));
 
   const auth = authenticate(deps, { application: 'Identity API' });
-  const apollo = createApolloServer(deps);
+  // One schema for the server: Apollo's, and the subscriptions' (building it takes a quarter of a second).
+  const schema = buildSchema();
+  const apollo = createApolloServer(deps, schema);
   await apollo.start();
   app.use(graphqlIde({ endpoint: '/graphql' }));
-  const schema = buildSchema();
   // Before /graphql, which would take the path as its own; the same authentication and status policy.
   const streams = sseSubscriptions(deps, schema, authenticate(deps, { refuseInvalidSession: true, application: 'GraphQL' }));
   app.use(SSE_PATH, streams.router);
