@@ -13,11 +13,26 @@ export interface DatabaseDigest {
 
 /**
  * Columns written on purpose by requests that may still be refused: a session's last use is touched (at most
- * once a minute) by any authenticated request, whatever it then answers. Leaving them out keeps the digest about
- * the data a caller could change.
+ * once a minute) by any authenticated request, whatever it then answers; and columns the server's background work
+ * writes while a request runs. Leaving them out keeps the digest about the data a caller could change.
  */
 const BOOKKEEPING_COLUMNS: Record<string, readonly string[]> = {
   sessions: ['last_used_at'],
+  // The relay marks events published (their place in the order) whenever it runs, beside the request: an earlier
+  // write's event may be published while a refused request is checked. A new event is still a change.
+  events: ['seq', 'published_time'],
+  // The webhook workers' lease and cursor move as they deliver, beside the request, in the same way.
+  webhook_subscriptions: [
+    'claimed_by',
+    'lease_expires_at',
+    'cursor_seq',
+    'updated_time',
+    'last_delivery_time',
+    'attempts',
+    'failing_since',
+    'next_attempt_at',
+    'last_error',
+  ],
 };
 
 export async function tableNames(db: Db): Promise<string[]> {
