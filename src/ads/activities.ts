@@ -4,7 +4,7 @@ import { adObjectEvent } from './events.ts';
 import { timeNow, type RequestContext } from '../context/index.ts';
 import type { RawCondition } from '../db/conditions.ts';
 import { defineTable } from '../db/rows.ts';
-import type { Sweeper } from '../jobs/index.ts';
+import { hourlySweeper, type Sweeper } from '../jobs/index.ts';
 import { displayName, type UserRecord } from '../identity/store.ts';
 import type { ActivityCategory, ActivityEvent, ActivityObjectType } from './rules/activity-events.ts';
 
@@ -207,18 +207,5 @@ export async function sweepActivities(db: Knex, now: Date): Promise<number> {
   return db(activities.table).where('event_time', '<', retainedSince(now)).delete();
 }
 
-/** How often an instance sweeps: history expires by the day, and the runner is idle far more often than that. */
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
-
 /** The background runner's sweep of history past its retention, at most hourly per instance. */
-export function activityRetention(): Sweeper {
-  let lastSwept = -Infinity;
-  return {
-    name: 'activities',
-    async sweep(deps, now) {
-      if (now.getTime() - lastSwept < SWEEP_EVERY_MS) return 0;
-      lastSwept = now.getTime();
-      return sweepActivities(deps.db, now);
-    },
-  };
-}
+export const activityRetention = (): Sweeper => hourlySweeper('activities', (deps, now) => sweepActivities(deps.db, now));

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { AppDeps } from '../context/index.ts';
 import { timeNow } from '../context/index.ts';
 import { defineTable } from '../db/rows.ts';
-import type { Sweeper } from '../jobs/index.ts';
+import { hourlySweeper, type Sweeper } from '../jobs/index.ts';
 import type { NewEvent, PublishedEvent } from './types.ts';
 
 /** An outbox row: an event, unpublished (`seq` null) until the relay gives it its place in the order. */
@@ -75,19 +75,9 @@ export function publishedEvent(row: EventRow): PublishedEvent {
   };
 }
 
-/** How often an instance sweeps the outbox: events expire by the day. */
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
-
 /** The runner's sweep of published events older than EVENT_RETENTION_DAYS (webhook deliveries read them until then), at most hourly. */
-export function eventRetention(): Sweeper {
-  let lastSwept = -Infinity;
-  return {
-    name: 'events',
-    async sweep(deps, now) {
-      if (now.getTime() - lastSwept < SWEEP_EVERY_MS) return 0;
-      lastSwept = now.getTime();
-      const before = new Date(now.getTime() - deps.config.events.retentionDays * 86_400_000);
-      return deps.db(events.table).whereNotNull('seq').where('published_time', '<', before).delete();
-    },
-  };
-}
+export const eventRetention = (): Sweeper =>
+  hourlySweeper('events', (deps, now) => {
+    const before = new Date(now.getTime() - deps.config.events.retentionDays * 86_400_000);
+    return deps.db(events.table).whereNotNull('seq').where('published_time', '<', before).delete();
+  });

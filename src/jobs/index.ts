@@ -89,6 +89,22 @@ export interface Sweeper {
   sweep(deps: AppDeps, now: Date): Promise<number>;
 }
 
+/**
+ * A sweeper that deletes at most hourly per instance: what it deletes expires by the day, and the runner is idle
+ * far more often than that.
+ */
+export function hourlySweeper(name: string, sweep: (deps: AppDeps, now: Date) => Promise<number>): Sweeper {
+  let lastSwept = -Infinity;
+  return {
+    name,
+    async sweep(deps, now) {
+      if (now.getTime() - lastSwept < 60 * 60 * 1000) return 0;
+      lastSwept = now.getTime();
+      return sweep(deps, now);
+    },
+  };
+}
+
 export interface RunnerOptions {
   pollMs: number;
   leaseSeconds: number;
