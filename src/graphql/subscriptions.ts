@@ -16,6 +16,7 @@ import {
   type ExecutionResult,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  type ValidationRule,
 } from 'graphql';
 import { ANONYMOUS, type Principal } from '../authz/policy.ts';
 import { createRequestContext, type AppDeps, type RequestContext } from '../context/index.ts';
@@ -129,6 +130,14 @@ const formatted = (errors: readonly GraphQLError[]): GraphQLFormattedError[] =>
 const refusalError = (error: QueryLimitError | DomainError): GraphQLError => new GraphQLError(error.message, { originalError: error });
 const capRefusal = (message: string): GraphQLError => refusalError(new DomainError('RATE_LIMITED', message));
 
+/** The validation rules of a subscription document, made once per configuration (not per subscription). */
+const rulesByConfig = new WeakMap<AppDeps['config'], readonly ValidationRule[]>();
+function validationRulesOf(config: AppDeps['config']): readonly ValidationRule[] {
+  let rules = rulesByConfig.get(config);
+  if (!rules) rulesByConfig.set(config, (rules = [...specifiedRules, ...documentLimits(config).validationRules]));
+  return rules;
+}
+
 /**
  * A subscription document ready to run, or why not: the query limits of /graphql (nesting, tokens, depth,
  * aliases, directives, complexity), the schema's validation, and one subscription operation.
@@ -153,7 +162,7 @@ function prepare(
   } catch (error) {
     return refuse((error as Error).message, 'GRAPHQL_PARSE_FAILED');
   }
-  const invalid = validate(schema, document, [...specifiedRules, ...documentLimits(deps.config).validationRules]);
+  const invalid = validate(schema, document, validationRulesOf(deps.config));
   if (invalid.length > 0) {
     return invalid.map((error) => {
       const limit = queryLimitErrorOf(error) ?? queryLimitErrorOf({ originalError: error });
