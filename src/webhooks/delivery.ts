@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { can, expandScopes, type Principal } from '../authz/policy.ts';
+import { can, SCOPES } from '../authz/policy.ts';
+import { restorePrincipal } from '../identity/principals.ts';
 import type { AppDeps } from '../context/index.ts';
 import { timeNow } from '../context/index.ts';
 import { dialect } from '../db/index.ts';
@@ -8,7 +8,6 @@ import { events, publishedEvent } from '../events/outbox.ts';
 import { TOPIC_OBJECT, type PublishedEvent } from '../events/types.ts';
 import type { Poller } from '../jobs/poller.ts';
 import { outsideRequestScope } from '../telemetry/request-scope.ts';
-import { apiClients } from '../oauth/store.ts';
 import { callCallback } from './http.ts';
 import { deliveryBody, failureReason, isDelivered, MAX_EVENTS_PER_DELIVERY, retryDelayMs, shouldDisable, signBody } from './rules/deliveries.ts';
 import { pageSubscribedApps, webhookSubscriptions, type WebhookSubscriptionRecord } from './store.ts';
@@ -22,20 +21,6 @@ import { pageSubscribedApps, webhookSubscriptions, type WebhookSubscriptionRecor
 
 /** Events read per look at a subscription's backlog (those not its own are passed over). */
 const SCAN = 500;
-
-/** The app a subscription belongs to, as a principal: each event is delivered only if the app may read it now. */
-async function appPrincipal(db: Knex, apiClientId: string): Promise<Principal | null> {
-  const row = await db(apiClients.table).where({ id: apiClientId }).first();
-  if (!row) return null;
-  const client = apiClients.fromRow(row);
-  return {
-    kind: 'client',
-    clientId: client.clientId,
-    apiClientId: client.id,
-    organizationId: client.organizationId,
-    scopes: expandScopes(client.scope.split(' ')),
-  };
-}
 
 /** Claims a subscription with events past its cursor whose retry time has come, for this instance; null when none. */
 async function claimDue(deps: AppDeps, instanceId: string): Promise<WebhookSubscriptionRecord | null> {
@@ -72,7 +57,8 @@ async function nextEvents(deps: AppDeps, subscription: WebhookSubscriptionRecord
   const scanned = (
     await deps.db(events.table).where({ organization_id: subscription.organizationId }).where('seq', '>', subscription.cursorSeq).orderBy('seq').limit(SCAN)
   ).map((row: Record<string, unknown>) => publishedEvent(events.fromRow(row)));
-  const app = await appPrincipal(deps.db, subscription.apiClientId);
+  // The app as it is now, with every scope it holds (none, and nothing delivered, once it is deleted).
+  const app = await restorePrincipal(deps, { kind: 'client', apiClientId: subscription.apiClientId, scopes: [...SCOPES] });
   const pages =
     subscription.object === 'page'
       ? new Set(
