@@ -22,7 +22,7 @@ import { ANONYMOUS, type Principal } from '../authz/policy.ts';
 import { createRequestContext, type AppDeps, type RequestContext } from '../context/index.ts';
 import { DomainError, invalidSessionToken } from '../errors/index.ts';
 import { setViewerRefresh } from '../events/hub.ts';
-import { resolvePrincipal } from '../http/authenticate.ts';
+import { presentedToken, resolvePrincipal } from '../http/authenticate.ts';
 import { formatError } from './errors.ts';
 import { complexityRefusal, estimateComplexity, nestingRefusal, queryLimitErrorOf, type QueryLimitError } from './limits.ts';
 import { documentLimits, graphqlTransportErrors, graphqlValues, jsonLimitRefusal, MAX_DOCUMENT_TOKENS } from './server.ts';
@@ -83,12 +83,9 @@ const principalKey = (principal: Principal): string =>
 /** The token a connection presents: `authorization: Bearer <token>` or `service-session-token` (connection params or headers). */
 function tokenOf(params: Record<string, unknown> | undefined): string | undefined {
   if (!params) return undefined;
-  const lower = Object.fromEntries(Object.entries(params).map(([key, value]) => [key.toLowerCase(), value]));
-  const session = lower['service-session-token'];
-  if (typeof session === 'string' && session !== '') return session;
-  const authorization = lower.authorization;
-  if (typeof authorization === 'string') return /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
-  return undefined;
+  // Connection params are a client's object, not HTTP headers: their names are compared without case, as headers' are.
+  const headers = Object.fromEntries(Object.entries(params).flatMap(([key, value]) => (typeof value === 'string' ? [[key.toLowerCase(), value]] : [])));
+  return presentedToken(headers);
 }
 
 /** A connection's caller: looked up when it connects, and again every VIEWER_RECHECK_MS while events arrive. */
