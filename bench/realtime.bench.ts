@@ -210,14 +210,14 @@ async function latencyAcrossInstances(goals: Goal[]): Promise<void> {
         p50: ms(percentile(latencies, 50)),
         p99: ms(p99),
       });
-      if (rate === RATE / 10) {
-        goals.push({
-          label: `realtime: commit to subscriber on another instance, p99 at ${rate}/s`,
-          measured: ms(p99),
-          target: '<= 100 ms',
-          pass: missing === 0 && p99 <= 100,
-        });
-      }
+      // At the full rate the writes saturate the machine (both instances, PostgreSQL, Redis and this process
+      // share its cores): the latency is then the one at the most comments per second it can take.
+      goals.push({
+        label: `realtime: commit to subscriber on another instance, p99 at ${rate}/s offered (${(total / wrote).toFixed(0)}/s taken)`,
+        measured: ms(p99),
+        target: '<= 100 ms',
+        pass: missing === 0 && p99 <= 100,
+      });
       await sleep(1_000);
     }
     printTable(rows);

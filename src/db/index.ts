@@ -99,6 +99,17 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
   });
 }
 
+/**
+ * A pool of its own (at most `connections`) to the database `db` reaches, for background work that must not queue
+ * behind requests for the shared pool (the event relay: a subscriber waits for it). SQLite's one connection is
+ * shared: its statements run one at a time anyway. The caller destroys what it got unless it is `db` itself.
+ */
+export function ownPool(db: Db, connections: number): Db {
+  if (dialect(db) === 'sqlite') return db;
+  const config = db.client.config as Knex.Config;
+  return knexFactory({ ...config, pool: { ...config.pool, min: 0, max: connections } });
+}
+
 export function dialect(db: Db): Dialect {
   return db.client.config.client === 'pg' ? 'postgres' : 'sqlite';
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { AppDeps } from '../context/index.ts';
-import { dialect } from '../db/index.ts';
+import { dialect, ownPool } from '../db/index.ts';
 import { startPoller } from '../jobs/poller.ts';
 import { events, publishedEvent, type EventRow } from './outbox.ts';
 
@@ -74,13 +74,15 @@ async function numberNext(trx: Knex.Transaction, now: Date): Promise<EventRow[]>
  * instances, whose relay may have been the one holding the lock), until nothing is left unpublished.
  */
 export function startRelay(deps: AppDeps, options: { pollMs: number }): EventRelay {
+  // Its own connection: under load the shared pool has a queue of requests, and every event would wait in it twice.
+  const relaying = { db: ownPool(deps.db, 1), eventBus: deps.eventBus };
   let failing = false;
   const poller = startPoller(async () => {
     try {
       let published: number | null;
       let busy = 0;
       do {
-        published = await relayOnce(deps);
+        published = await relayOnce(relaying);
         // What was just published may be a webhook's: its deliveries start now, not at their next poll.
         if (published) deps.webhooks?.wake();
         // Another instance's relay holds the lock: it may have looked before this instance's commit. Look again
@@ -102,9 +104,11 @@ export function startRelay(deps: AppDeps, options: { pollMs: number }): EventRel
     async stop() {
       await poller.stop();
       try {
-        while ((await relayOnce(deps)) === BATCH);
+        while ((await relayOnce(relaying)) === BATCH);
       } catch {
         // Left in the outbox for the next instance.
+      } finally {
+        if (relaying.db !== deps.db) await relaying.db.destroy();
       }
     },
   };

@@ -11,7 +11,10 @@ import { graphClient } from '../helpers/graph.ts';
 import { fetchAccessToken } from '../helpers/oauth.ts';
 import { redisReachable } from '../helpers/redis.ts';
 import { dropRedisKeys } from '../helpers/serve-process.ts';
-import { TEST_DB } from '../helpers/database.ts';
+import type { Knex } from 'knex';
+import { POSTGRES_URL, TEST_DB } from '../helpers/database.ts';
+import { createDatabase } from '../../src/db/index.ts';
+import { emitEvents } from '../../src/events/outbox.ts';
 import { createClient as createApiClient } from '../../src/oauth/service.ts';
 import { resolvePrincipal } from '../../src/http/authenticate.ts';
 import { SIGNED_OUT_MESSAGE } from '../../src/errors/index.ts';
@@ -751,4 +754,41 @@ describe.skipIf(!redisUp && !ON_CI)(`Redis going away and coming back (${TEST_DB
       await subscriber.dispose();
     }
   }, 120_000);
+});
+
+// SQLite has one connection, which the relay shares by design (its statements run one at a time anyway): only
+// PostgreSQL has a pool that requests can exhaust.
+describe.runIf(TEST_DB === 'postgres')('the relay beside a busy request pool (postgres)', () => {
+  it('publishes a committed event while requests hold every connection of the shared pool', async () => {
+    const server = await startTestServer();
+    const writer = createDatabase(POSTGRES_URL, { schema: server.database.schema });
+    const held: Knex.Transaction[] = [];
+    try {
+      const world = await worldOn(server);
+      const heard: PublishedEvent[] = [];
+      const unsubscribe = server.deps.eventBus.subscribe((event) => heard.push(event));
+      // Every connection of the requests' pool taken, as by requests waiting on slow statements.
+      const poolSize = (server.deps.db.client.config as Knex.Config).pool!.max!;
+      for (let i = 0; i < poolSize; i++) held.push(await server.deps.db.transaction());
+      // A write that committed on another connection (another instance, or a request that just got one).
+      await emitEvents(server.deps, writer, [
+        {
+          organizationId: world.org.id,
+          topic: 'feed',
+          entryId: world.page.id,
+          objectId: 'held-pool',
+          verb: 'add',
+          value: {},
+          subject: { type: 'post', organizationId: world.org.id },
+        },
+      ]);
+      // Through the shared pool the relay would wait for a connection (10 s, then fail); on its own it does not.
+      await until(() => heard.some((event) => event.objectId === 'held-pool'), 'the event published while the pool is taken', 3_000);
+      unsubscribe();
+    } finally {
+      for (const trx of held) await trx.rollback();
+      await writer.destroy();
+      await server.close();
+    }
+  });
 });
