@@ -1,12 +1,15 @@
+import type { Knex } from 'knex';
 import type { AppDeps } from '../context/index.ts';
 import { createRequestContext } from '../context/index.ts';
+import { dialect } from '../db/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { graphErrorBody } from '../errors/graph.ts';
 import { restorePrincipal } from '../identity/principals.ts';
 import type { JobKind, Lease } from '../jobs/index.ts';
 import type { Logger } from '../logging/index.ts';
 import { DEEP_COPY_ASYNC_MAX } from './rules/limits.ts';
-import { copyFinishedEvent } from './events.ts';
+import { copyFinishedEvent, setCompletedEvent } from './events.ts';
+import { asyncRequestSetProgress, type AsyncRequestSetProgress } from './rules/async-requests.ts';
 import { asyncRequests, asyncRequestSets, type AsyncRequestRecord } from './store.ts';
 import { copyAdSetIn, copyResultJson, readCopyParams, sourceForCopy } from './writes/ad-set-copies.ts';
 
@@ -41,4 +44,24 @@ export const adSetCopyJobs: JobKind<AsyncRequestRecord> = {
 
   failed: (error) => ({ status: 'ERROR', error: JSON.stringify(graphErrorBody(error)) }),
   finishedEvent: copyFinishedEvent,
+  completedEvents: async (q, request) => {
+    const progress = await progressOnceEnded(q, request.setId);
+    return progress ? [setCompletedEvent(request, progress, new Date())] : [];
+  },
 };
+
+/**
+ * The set's progress once no request of it is left to run, else null. On PostgreSQL the set's row is locked first:
+ * two of its requests ending at once on two instances would each count the other as running (neither sees the
+ * other's uncommitted end), and the set would never be told complete; with the lock, the second to end counts
+ * after the first committed. SQLite writes one transaction at a time.
+ */
+async function progressOnceEnded(q: Knex, setId: string): Promise<AsyncRequestSetProgress | null> {
+  if (dialect(q) === 'postgres') await q(asyncRequestSets.table).where({ id: setId }).forUpdate().first('id');
+  const rows = (await q(asyncRequests.table).where({ set_id: setId }).groupBy('status').select('status').count({ n: '*' })) as Array<{
+    status: string;
+    n: number | string;
+  }>;
+  const progress = asyncRequestSetProgress(new Map(rows.map((row) => [row.status, Number(row.n)])));
+  return progress.isCompleted ? progress : null;
+}

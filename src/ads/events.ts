@@ -3,6 +3,7 @@ import type { NewEvent } from '../events/types.ts';
 import type { ActivityEvent, ActivityObjectType } from './rules/activity-events.ts';
 import type { ActivitySubject } from './activities.ts';
 import type { AdRuleRunRecord } from './ad-rules.ts';
+import type { AsyncRequestSetProgress } from './rules/async-requests.ts';
 import type { AsyncRequestRecord } from './store.ts';
 
 /**
@@ -59,6 +60,31 @@ export function copyFinishedEvent(request: AsyncRequestRecord, fields: Record<st
     objectId: request.id,
     verb: 'finished',
     value: { id: request.id, object_type: 'async_request', async_request_set_id: request.setId, status, time: Math.floor(Date.now() / 1000) },
+    subject: { type: 'ad_set', organizationId: request.organizationId },
+  };
+}
+
+/**
+ * An asynchronous request set's last request ended: the set is complete (its requests' own events said how each
+ * ended). Heard by whoever may read the account's ad sets, as its requests' are.
+ */
+export function setCompletedEvent(request: AsyncRequestRecord, progress: AsyncRequestSetProgress, at: Date): NewEvent {
+  return {
+    organizationId: request.organizationId,
+    topic: 'jobs',
+    entryId: request.accountId,
+    objectId: request.setId,
+    verb: 'finished',
+    value: {
+      id: request.setId,
+      object_type: 'async_request_set',
+      status: 'COMPLETED',
+      total_count: progress.totalCount,
+      success_count: progress.successCount,
+      error_count: progress.errorCount,
+      canceled_count: progress.canceledCount,
+      time: Math.floor(at.getTime() / 1000),
+    },
     subject: { type: 'ad_set', organizationId: request.organizationId },
   };
 }

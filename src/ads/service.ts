@@ -3,6 +3,7 @@ import { organizationsAllowing } from '../authz/policy.ts';
 import { EMPTY_SLICE, findReadable, readable, readableChildren, readableCount, requireSignedIn } from '../authz/guards.ts';
 import * as rules from './rules/effective-status.ts';
 import type { EffectiveStatus } from './rules/effective-status.ts';
+import { asyncRequestSetProgress as setProgress } from './rules/async-requests.ts';
 import { issuesOf, type AdSetIssue, type AudienceFacts, type ConversionFacts } from './rules/restrictions.ts';
 import { fetchSlice } from '../db/batch.ts';
 import type { Slice, PageRequest } from '../db/pagination.ts';
@@ -135,16 +136,5 @@ export async function audiencesNamedIn(ctx: RequestContext, organizationId: stri
 
 /** A request set's progress: its requests counted by status. */
 export async function asyncRequestSetProgress(ctx: RequestContext, set: AsyncRequestSetRecord) {
-  const counts = await loaders(ctx).requestStatusCountsOfSet.load(set.id);
-  const of = (status: string) => counts.get(status) ?? 0;
-  const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  return {
-    totalCount: total,
-    initialCount: of('INITIAL'),
-    inProgressCount: of('IN_PROGRESS'),
-    successCount: of('SUCCESS'),
-    errorCount: of('ERROR'),
-    canceledCount: of('CANCELED'),
-    isCompleted: of('INITIAL') + of('IN_PROGRESS') === 0,
-  };
+  return setProgress(await loaders(ctx).requestStatusCountsOfSet.load(set.id));
 }

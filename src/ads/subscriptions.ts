@@ -1,3 +1,4 @@
+import type { RequestContext } from '../context/index.ts';
 import type { Resolvers } from '../graphql/__generated__/resolvers-types.ts';
 import { lowercaseEnum } from '../graphql/helpers.ts';
 import { resolveNode } from '../graphql/node.ts';
@@ -7,12 +8,12 @@ import { badInput, notFound } from '../errors/index.ts';
 import { subscribeFor } from '../events/hub.ts';
 import type { PublishedEvent } from '../events/types.ts';
 import { findReportRun } from '../insights/reports/service.ts';
-import { findAdAccount, findAsyncRequest } from './service.ts';
+import { asyncRequestSetProgress, findAdAccount, findAsyncRequest, findAsyncRequestSet } from './service.ts';
 
 /** GraphQL `adObjectEvents` and `jobFinished`: an ad account's changes and its jobs' ends (src/ads/events.ts). */
 export const AD_EVENT_OBJECT_TYPES = ['campaign', 'ad_set', 'ad', 'ad_rule'] as const;
 export const AD_OBJECT_VERBS = ['create', 'update', 'status', 'delete', 'executed'] as const;
-export const FINISHED_JOB_KINDS = ['async_request', 'insights_report_run'] as const;
+export const FINISHED_JOB_KINDS = ['async_request', 'async_request_set', 'insights_report_run'] as const;
 type AdEventObjectType = (typeof AD_EVENT_OBJECT_TYPES)[number];
 
 const valueOf = (event: PublishedEvent) => event.value as Record<string, unknown>;
@@ -38,9 +39,30 @@ const endedJob = (
   objectId: id,
   verb: 'finished',
   value: { id, object_type: kind, status, time: Math.floor(at.getTime() / 1000) },
-  subject: { type: kind === 'async_request' ? 'ad_set' : 'ad_account', organizationId },
+  subject: { type: kind === 'insights_report_run' ? 'ad_account' : 'ad_set', organizationId },
   createdTime: at,
 });
+
+/** The job `id` names (a request, a request set or a report run) as the caller may read it, with whether it has ended. */
+async function endOfJob(ctx: RequestContext, id: string) {
+  const request = await findAsyncRequest(ctx, id);
+  if (request) {
+    const { organizationId, accountId, status, updatedTime: at } = request;
+    return { kind: 'async_request' as const, organizationId, accountId, status: status as string, at, ended: ENDED.has(status) };
+  }
+  const set = await findAsyncRequestSet(ctx, id);
+  if (set) {
+    const { isCompleted } = await asyncRequestSetProgress(ctx, set);
+    const { organizationId, accountId, updatedTime: at } = set;
+    return { kind: 'async_request_set' as const, organizationId, accountId, status: isCompleted ? 'COMPLETED' : 'IN_PROGRESS', at, ended: isCompleted };
+  }
+  const run = await findReportRun(ctx, id);
+  if (run) {
+    const { organizationId, accountId, status, updatedTime: at } = run;
+    return { kind: 'insights_report_run' as const, organizationId, accountId, status: status as string, at, ended: ENDED.has(status) };
+  }
+  return null;
+}
 
 export const adSubscriptionResolvers: Resolvers = {
   Subscription: {
@@ -61,31 +83,15 @@ export const adSubscriptionResolvers: Resolvers = {
       subscribe: async (_, { id }, ctx) => {
         requireSignedIn(ctx);
         const jobId = String(id);
-        if (!isNumericId(jobId)) throw badInput('id', 'Must be the id of an asynchronous request or of a report run.');
-        const request = await findAsyncRequest(ctx, jobId);
-        const run = request ? null : await findReportRun(ctx, jobId);
-        if (!request && !run) throw notFound('Job', jobId);
-        const job = request
-          ? {
-              kind: 'async_request' as const,
-              status: request.status as string,
-              organizationId: request.organizationId,
-              accountId: request.accountId,
-              at: request.updatedTime,
-            }
-          : {
-              kind: 'insights_report_run' as const,
-              status: run!.status as string,
-              organizationId: run!.organizationId,
-              accountId: run!.accountId,
-              at: run!.updatedTime,
-            };
+        if (!isNumericId(jobId)) throw badInput('id', 'Must be the id of an asynchronous request, of a request set or of a report run.');
+        const job = await endOfJob(ctx, jobId);
+        if (!job) throw notFound('Job', jobId);
         return subscribeFor(ctx, {
           keys: [`object:${jobId}`],
           wants: (event) => event.topic === 'jobs',
           // A job ends once: the subscription ends with it, and one that has ended already answers at once.
           limit: 1,
-          initial: ENDED.has(job.status) ? [endedJob(jobId, job.organizationId, job.accountId, job.kind, job.status, job.at)] : [],
+          initial: job.ended ? [endedJob(jobId, job.organizationId, job.accountId, job.kind, job.status, job.at)] : [],
         });
       },
       resolve: (event: PublishedEvent) => event,

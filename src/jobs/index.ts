@@ -64,6 +64,11 @@ export interface JobKind<J extends QueuedJob> {
    */
   finishedEvent?(job: J, fields: Record<string, unknown>): NewEvent | null;
   /**
+   * The events a job's end completes beyond its own (the last request of an asynchronous request set ends the
+   * set), read in the ending transaction once the job's row has its end.
+   */
+  completedEvents?(q: Knex, job: J, fields: Record<string, unknown>): Promise<NewEvent[]>;
+  /**
    * Queues the jobs that have come due on a schedule (an automated rule's period), before the runner claims work;
    * answers how many it queued. Several instances may call it at once: it must queue each job once.
    */
@@ -151,14 +156,16 @@ function leaseOf(deps: AppDeps, kind: AnyJobKind, job: QueuedJob, instanceId: st
   const end = async (q: Knex, fields: Record<string, unknown>, event: NewEvent | null) => {
     const updated = await held(q).update({ ...fields, claimed_by: null, lease_expires_at: null, updated_time: new Date() });
     if (Number(updated) !== 1) throw new ClaimLost();
-    if (event) await emitEvents(deps, q, [event]);
+    const completed = (await kind.completedEvents?.(q, job, fields)) ?? [];
+    await emitEvents(deps, q, event ? [event, ...completed] : completed);
   };
   return {
     instanceId,
     async finish(q, fields) {
       const event = kind.finishedEvent?.(job, fields) ?? null;
-      // The end and its event commit together: in the kind's transaction, or in one of their own.
-      await (event && !q.isTransaction ? q.transaction((trx) => end(trx, fields, event)) : end(q, fields, event));
+      // The end and its events commit together: in the kind's transaction, or in one of their own.
+      const tells = event !== null || kind.completedEvents !== undefined;
+      await (tells && !q.isTransaction ? q.transaction((trx) => end(trx, fields, event)) : end(q, fields, event));
     },
     async renew(fields = {}) {
       const now = new Date();

@@ -10,14 +10,15 @@ import { expectGraphError, graphClient, UNKNOWN_OBJECT, type GraphClient } from 
 import { CLI_ARGS, cliEnv } from '../helpers/cli.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createAppDeps, createRequestContext, type AppDeps } from '../../src/context/index.ts';
-import { createDatabase } from '../../src/db/index.ts';
+import { createDatabase, dialect } from '../../src/db/index.ts';
 import { createLogger } from '../../src/logging/index.ts';
 import { startServer } from '../../src/server/index.ts';
 import { restorePrincipal } from '../../src/identity/principals.ts';
 import { findMembership, updateMembershipRole } from '../../src/identity/store.ts';
 import { flagAudience } from '../../src/ads/admin.ts';
-import { claimNext as claimJob, runClaimed } from '../../src/jobs/index.ts';
+import { claimNext as claimJob, runClaimed, type JobKind } from '../../src/jobs/index.ts';
 import { adSetCopyJobs } from '../../src/ads/copy-jobs.ts';
+import { events } from '../../src/events/outbox.ts';
 import { copyAdSetIn, readCopyParams } from '../../src/ads/writes/ad-set-copies.ts';
 import { insertObjects } from '../../src/db/objects.ts';
 import { asyncRequests, customAudiences, type AdAccountRecord, type AdSetRecord, type AsyncRequestRecord } from '../../src/ads/store.ts';
@@ -82,6 +83,26 @@ async function copiesOf(db: AppDeps['db'], adSetId: string) {
     })),
   );
 }
+
+/** The `jobs` events told of the set itself (not of its requests): one, once its last request ended. */
+async function setEvents(db: AppDeps['db'], setId: string) {
+  const rows = await db(events.table).where({ topic: 'jobs', object_id: setId }).orderBy('id');
+  return rows.map((row) => events.fromRow(row)).map(({ verb, value }) => ({ verb, value }));
+}
+
+const setCompleted = (setId: string, counts: { total: number; success: number; error: number }) => ({
+  verb: 'finished',
+  value: {
+    id: setId,
+    object_type: 'async_request_set',
+    status: 'COMPLETED',
+    total_count: counts.total,
+    success_count: counts.success,
+    error_count: counts.error,
+    canceled_count: 0,
+    time: expect.any(Number),
+  },
+});
 
 /** Waits until no request of the set is INITIAL or IN_PROGRESS (polling the table: the API has a per-account rate limit). */
 async function settled(db: AppDeps['db'], setId: string, timeoutMs = 20_000) {
@@ -159,6 +180,8 @@ describe('async_batch_requests on a running server', () => {
       canceled_count: 0,
       is_completed: true,
     });
+    // Subscribers and webhooks are told the set completed, once, with the last request's end.
+    expect(await setEvents(server.deps.db, setId)).toEqual([setCompleted(setId, { total: 2, success: 2, error: 0 })]);
 
     const requests = await graph.get(`${setId}/requests`, token, { fields: 'id,name,status,result,error' });
     expect(requests.status, requests.text).toBe(200);
@@ -671,6 +694,8 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
         requests: before.requests + N,
       });
       for (const row of await requestRows(stored.body.id)) expect(row).toMatchObject({ status: 'SUCCESS', attempts: 1, claimedBy: null });
+      // Requests of the set ended on both instances, some at the same moment: the set was told complete once.
+      expect(await setEvents(database.db, stored.body.id)).toEqual([setCompleted(stored.body.id, { total: N, success: N, error: 0 })]);
     } finally {
       await Promise.all(processes.map((p) => p.stop()));
     }
@@ -728,6 +753,53 @@ describe('durability: stored requests, restarts, leases, several runners', () =>
       await pools[1]!.destroy();
       await database.db(asyncRequests.table).where({ set_id: stored.body.id }).update({ status: 'CANCELED', claimed_by: null, lease_expires_at: null });
     }
+  });
+
+  it('two requests of a set ending at once on two instances tell the set complete once', async () => {
+    const { account, adSets } = await adSetsWithAds(world, organizationId, 1, 0);
+    const stored = await batch(idle.graph, token, account, 'Ending together', [
+      copyItem(adSets[0]!, 'deep_copy=false', 'first'),
+      copyItem(adSets[0]!, 'deep_copy=false', 'second'),
+    ]);
+    const setId = stored.body.id as string;
+    let reached!: () => void;
+    let release!: () => void;
+    const firstEnded = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // Each instance ends its request in a transaction of its own; the first keeps its transaction open after its end.
+    const ending = (held: boolean): JobKind<AsyncRequestRecord> => ({
+      ...adSetCopyJobs,
+      run: (deps, _request, lease) =>
+        deps.db.transaction(async (trx) => {
+          await lease.finish(trx, { status: 'SUCCESS', result: '{}' });
+          if (held) {
+            reached();
+            await gate;
+          }
+        }),
+    });
+    const first = (await claimNext(database.db, 'instance-a', 300))!;
+    const second = (await claimNext(database.db, 'instance-b', 300))!;
+    const firstRun = runClaimed(idle.deps, ending(true), first, 'instance-a');
+    await firstEnded;
+    const secondRun = runClaimed(idle.deps, ending(false), second, 'instance-b');
+    // The second end runs while the first is uncommitted. Counting the set then, neither would see the other's end:
+    // on PostgreSQL the second waits for the set's row (locked by the first) instead; SQLite's one connection makes
+    // it wait for the first transaction anyway.
+    const waitingForTheSet = async () => {
+      if (dialect(database.db) !== 'postgres') return;
+      await eventually(
+        async () =>
+          (await database.db.raw("select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%async_request_sets%'")).rows.length > 0,
+        10_000,
+        'the second end waiting for the set',
+      );
+    };
+    await Promise.race([secondRun, waitingForTheSet()]);
+    release();
+    await Promise.all([firstRun, secondRun]);
+    expect((await requestRows(setId)).map((row) => row.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(await setEvents(database.db, setId)).toEqual([setCompleted(setId, { total: 2, success: 2, error: 0 })]);
   });
 
   describe('statements', () => {

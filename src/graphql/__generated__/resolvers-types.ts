@@ -2288,6 +2288,8 @@ export type FeedVerb =
 /** The kinds of background job whose end you can hear. */
 export type FinishedJobKind =
   | 'async_request'
+  /** A request set: ends when the last of its requests ends. */
+  | 'async_request_set'
   | 'insights_report_run';
 
 /** Why the platform's review flagged an audience or conversion: it suggests health conditions or financial status. */
@@ -2683,10 +2685,10 @@ export type JobFinishedEvent = {
   __typename?: 'JobFinishedEvent';
   /** The event's id: the same event heard twice (after a reconnection) carries the same id. */
   id: Scalars['ID']['output'];
-  /** The job's id: the AsyncRequest's or the AdReportRun's. */
+  /** The job's id: the AsyncRequest's, the AsyncRequestSet's or the AdReportRun's. */
   jobId: Scalars['ID']['output'];
   kind: FinishedJobKind;
-  /** Its final status (SUCCESS or ERROR for a copy; COMPLETED or FAILED for a report). */
+  /** Its final status (SUCCESS or ERROR for a copy; COMPLETED for a request set, whose requests tell how each ended; COMPLETED or FAILED for a report). */
   status: Scalars['String']['output'];
   time: Scalars['DateTime']['output'];
 };
@@ -3888,7 +3890,7 @@ export type Subscription = {
   adObjectEvents: AdObjectEvent;
   /** Posts, comments and reactions on a page, or on one post of it (give one of the two), as they are added, edited, hidden, unhidden and removed. */
   commentEvents: CommentEvent;
-  /** When an asynchronous copy request (an AsyncRequest's id) or an insights report run ends. */
+  /** When an asynchronous copy request (an AsyncRequest's id), a request set (when its last request ends) or an insights report run ends. */
   jobFinished: JobFinishedEvent;
 };
 
@@ -5605,7 +5607,7 @@ export type FeedItemResolvers = { COMMENT: 'comment', PHOTO: 'photo', POST: 'pos
 
 export type FeedVerbResolvers = { ADD: 'add', EDIT: 'edit', EDITED: 'edited', HIDE: 'hide', REMOVE: 'remove', UNHIDE: 'unhide' };
 
-export type FinishedJobKindResolvers = { ASYNC_REQUEST: 'async_request', INSIGHTS_REPORT_RUN: 'insights_report_run' };
+export type FinishedJobKindResolvers = { ASYNC_REQUEST: 'async_request', ASYNC_REQUEST_SET: 'async_request_set', INSIGHTS_REPORT_RUN: 'insights_report_run' };
 
 export type FlagReasonResolvers = { FINANCIAL: 'financial', HEALTH: 'health' };
 
