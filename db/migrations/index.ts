@@ -22,6 +22,7 @@ import * as commentReactions from './20261126001000_comment_reactions.ts';
 import * as privateReplies from './20261126001100_private_replies.ts';
 import * as postReactions from './20261126001200_post_reactions.ts';
 import * as events from './20261127000100_events.ts';
+import * as eventsByObject from './20261127000200_events_by_object.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -51,6 +52,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126001100_private_replies': privateReplies,
   '20261126001200_post_reactions': postReactions,
   '20261127000100_events': events,
+  '20261127000200_events_by_object': eventsByObject,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -6,6 +6,7 @@ import { requireSignedIn } from '../authz/guards.ts';
 import { isNumericId } from '../db/ids.ts';
 import { badInput, notFound } from '../errors/index.ts';
 import { subscribeFor } from '../events/hub.ts';
+import { latestEvent } from '../events/outbox.ts';
 import type { PublishedEvent } from '../events/types.ts';
 import { findReportRun } from '../insights/reports/service.ts';
 import { asyncRequestSetProgress, findAdAccount, findAsyncRequest, findAsyncRequestSet } from './service.ts';
@@ -22,7 +23,7 @@ const timeOf = (event: PublishedEvent) => new Date(Number(valueOf(event).time) *
 
 const ENDED = new Set(['SUCCESS', 'ERROR', 'COMPLETED', 'FAILED']);
 
-/** The job's end as its event says it, for a job that had already ended when the subscription started. */
+/** The job's end as its event would say it, for a job that ended longer ago than the outbox keeps events. */
 const endedJob = (
   id: string,
   organizationId: string,
@@ -84,15 +85,21 @@ export const adSubscriptionResolvers: Resolvers = {
         requireSignedIn(ctx);
         const jobId = String(id);
         if (!isNumericId(jobId)) throw badInput('id', 'Must be the id of an asynchronous request, of a request set or of a report run.');
+        // Listening before looking whether the job has ended: an end published in between is heard, not missed.
+        // A job ends once: the subscription ends with it.
+        const live = subscribeFor(ctx, { keys: [`object:${jobId}`], wants: (event) => event.topic === 'jobs', limit: 1 });
         const job = await endOfJob(ctx, jobId);
-        if (!job) throw notFound('Job', jobId);
-        return subscribeFor(ctx, {
-          keys: [`object:${jobId}`],
-          wants: (event) => event.topic === 'jobs',
-          // A job ends once: the subscription ends with it, and one that has ended already answers at once.
-          limit: 1,
-          initial: job.ended ? [endedJob(jobId, job.organizationId, job.accountId, job.kind, job.status, job.at)] : [],
-        });
+        if (!job?.ended) {
+          if (job) return live;
+          await live.return?.();
+          throw notFound('Job', jobId);
+        }
+        // Ended already: it answers at once with the event that told it (the same id as when it was heard live),
+        // or, once the outbox has swept that event, with one made from the job as it ended.
+        await live.return?.();
+        const told = await latestEvent(ctx.db, { topic: 'jobs', objectId: jobId, verb: 'finished' });
+        const ended = told ?? endedJob(jobId, job.organizationId, job.accountId, job.kind, job.status, job.at);
+        return subscribeFor(ctx, { keys: [], wants: () => false, limit: 1, initial: [ended] });
       },
       resolve: (event: PublishedEvent) => event,
     },

@@ -62,6 +62,9 @@ export function memoryEventBus(log: Logger): EventBus {
   };
 }
 
+/** How far the clocks of this instance and Redis may drift apart: a reader that started with Redis away reads that much earlier. */
+const CLOCK_MARGIN_MS = 5_000;
+
 /** Events as the stream carries them: JSON, with the time as text. */
 const encode = (event: PublishedEvent) => JSON.stringify(event);
 function decode(text: string): PublishedEvent {
@@ -84,17 +87,26 @@ export function redisEventBus(url: string, keyPrefix: string, log: Logger): Even
   publisher.on('error', () => undefined); // reported where it matters: the relay's publish rejects
 
   const read = async () => {
+    const listeningSince = Date.now();
     reader = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
-    reader.on('error', () => undefined);
-    // Where "from now on" starts, as an entry id, asked once: XREAD from `$` means "after whatever is last when this
-    // XREAD arrives", so every read from `$` (each block that timed out, the one resent after a dropped connection)
-    // would skip what was added in between, such as the outbox's backlog published the moment Redis came back.
+    // Whether the connection failed (Redis away) before this reader settled where it starts.
+    let wasAway = false;
+    reader.on('error', () => {
+      wasAway = true;
+    });
+    // Where "from now on" starts, as an entry id, settled once: XREAD from `$` means "after whatever is last when
+    // this XREAD arrives", so every read from `$` (each block that timed out, the one resent after a dropped
+    // connection) would skip what was added in between, such as the outbox's backlog published the moment Redis
+    // came back. With Redis there, that is the last entry now. With Redis away, the last entry once it is back may
+    // already be that backlog (the relay can publish before this reader asks), so the start is the moment this
+    // instance began listening, as a stream id (Redis's clock in ms), less a margin for the two clocks.
     let lastId: string | undefined;
     while (!closed) {
       try {
         if (lastId === undefined) {
-          const [last] = (await reader.xrevrange(key, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>;
-          lastId = last?.[0] ?? '0-0';
+          const [last] = wasAway ? [] : ((await reader.xrevrange(key, '+', '-', 'COUNT', 1)) as Array<[string, string[]]>);
+          // Asked again after the answer: a connection that failed while the question waited makes it untrustworthy.
+          lastId = wasAway ? `${Math.max(0, listeningSince - CLOCK_MARGIN_MS)}-0` : (last?.[0] ?? '0-0');
           continue;
         }
         const answer = (await reader.xread('COUNT', 500, 'BLOCK', 1_000, 'STREAMS', key, lastId)) as Array<[string, Array<[string, string[]]>]> | null;

@@ -59,6 +59,12 @@ export async function emitEvents(deps: Pick<AppDeps, 'relay' | 'clock'>, trx: Kn
   }
 }
 
+/** The latest event stored about an object (published or about to be), or null when there is none (or it was swept). */
+export async function latestEvent(db: Knex, about: Pick<NewEvent, 'topic' | 'objectId' | 'verb'>): Promise<PublishedEvent | null> {
+  const row = await db(events.table).where({ topic: about.topic, object_id: about.objectId, verb: about.verb }).orderBy('id', 'desc').first();
+  return row ? publishedEvent(events.fromRow(row)) : null;
+}
+
 /** A published row as subscribers and webhooks read it. */
 export function publishedEvent(row: EventRow): PublishedEvent {
   return {

@@ -756,6 +756,52 @@ describe.skipIf(!redisUp && !ON_CI)(`Redis going away and coming back (${TEST_DB
   }, 120_000);
 });
 
+describe.skipIf(!redisUp && !ON_CI)(`an instance that starts listening while Redis is away (${TEST_DB})`, () => {
+  const prefix = `test-faults-late-${randomUUID()}`;
+  const target = new URL(REDIS_URL);
+  const proxy = tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+
+  afterAll(async () => {
+    await proxy.stop();
+    if (redisUp) await dropRedisKeys(REDIS_URL, prefix);
+  });
+
+  it('hears, once Redis is back, what was written while it was away', async () => {
+    if (!redisUp) throw new Error(`Redis is not reachable at ${REDIS_URL}, and CI=true requires the Redis outage test to run.`);
+    await proxy.start();
+    const port = proxy.port;
+    await proxy.stop();
+    // Started, and its first subscriber listening, while Redis is away: its reader has never read the stream.
+    const server = await startTestServer({ REDIS_URL: `redis://127.0.0.1:${port}`, EVENT_RELAY_POLL_MS: '50' }, { rateLimitPrefix: prefix });
+    const heard: string[] = [];
+    const errors: unknown[] = [];
+    let subscriber: WsClient | undefined;
+    try {
+      const world = await worldOn(server);
+      const hub = eventHub(server.deps);
+      subscriber = wsClient({
+        url: wsUrl(server),
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${world.moderator}` },
+        retryAttempts: 0,
+      });
+      subscriber.subscribe({ query: COMMENT_EVENTS, variables: { pageId: world.page.id } }, hearing(heard, errors));
+      await until(() => hub.size === 1, 'the subscriber listening');
+      const written = [await world.comment('While Redis is away 1'), await world.comment('While Redis is away 2')];
+      // Back: the relay publishes the outbox's backlog (it retries every 50 ms), and the reader must not start after it.
+      await proxy.start();
+      await until(() => heard.length >= 2 || errors.length > 0, 'the comments written while Redis was away heard', 30_000);
+      const after = await world.comment('After Redis came back');
+      await until(() => heard.length >= 3, 'the comment after Redis came back heard', 15_000);
+      expect(errors).toEqual([]);
+      expect(heard).toEqual([...written, after]);
+    } finally {
+      await subscriber?.dispose();
+      await server.close();
+    }
+  }, 90_000);
+});
+
 // SQLite has one connection, which the relay shares by design (its statements run one at a time anyway): only
 // PostgreSQL has a pool that requests can exhaust.
 describe.runIf(TEST_DB === 'postgres')('the relay beside a busy request pool (postgres)', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { createClient, type Client } from 'graphql-ws';
+import type { Client } from 'graphql-ws';
+import { graphqlWsClients } from '../helpers/graphql-ws.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { graphClient, type GraphClient } from '../helpers/graph.ts';
@@ -19,7 +19,8 @@ let post: PostRecord;
 let moderator: string;
 let fan: { token: string; user: { id: string } };
 let visitor: string;
-const clients: Client[] = [];
+const websockets = graphqlWsClients(() => server.url);
+const connect = (token?: string) => websockets.connect(token);
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -33,21 +34,9 @@ beforeAll(async () => {
   visitor = (await world.user()).token;
 });
 afterAll(async () => {
-  await Promise.all(clients.map((client) => client.dispose()));
+  await websockets.disposeAll();
   await server?.close();
 });
-
-function connect(token?: string): Client {
-  const client = createClient({
-    url: server.url.replace(/^http/, 'ws') + '/graphql',
-    webSocketImpl: WebSocket,
-    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
-    retryAttempts: 0,
-    lazy: false,
-  });
-  clients.push(client);
-  return client;
-}
 
 interface Heard {
   events: Array<Record<string, any>>;

@@ -472,7 +472,7 @@ export type AdObjectEvent = {
   changes: Scalars['JSON']['output'];
   /** The event's id: the same event heard twice (after a reconnection) carries the same id. */
   id: Scalars['ID']['output'];
-  /** The object as you may read it now: null once deleted. */
+  /** The object as you may read it now (a deleted one reads with status DELETED, as the API keeps it); null when you may no longer read it. */
   object?: Maybe<Node>;
   objectId: Scalars['ID']['output'];
   objectType: AdEventObjectType;
