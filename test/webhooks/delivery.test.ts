@@ -165,6 +165,41 @@ describe('webhook subscriptions', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it("an ad account's app hears its campaigns' changes (ad_objects), signed, in order, and nothing of another organization's", async () => {
+    const to = await receiver();
+    const account = await world.adAccount(orgId);
+    const [campaign] = await world.campaigns(account, 1);
+    const advertiser = (await world.user({ organizationId: orgId, role: 'advertiser' })).token;
+    const { client, clientSecret } = await createClient(server.deps, { name: 'ads-dashboard', scope: 'ads_read', organization: orgId });
+    const token = await fetchAccessToken(server.url, client.clientId, clientSecret);
+    const subscribed = await graph.call('POST', `/v24.0/${client.id}/subscriptions`, {
+      token,
+      form: { object: 'ad_account', callback_url: to.url, fields: 'ad_objects', verify_token: 'hub-token' },
+    });
+    expect(subscribed.status, subscribed.text).toBe(200);
+    // Another organization's account changes too: its events are not this app's to hear.
+    const elsewhere = await world.organization();
+    const [otherCampaign] = await world.campaigns(await world.adAccount(elsewhere.id), 1);
+    const otherAdvertiser = (await world.user({ organizationId: elsewhere.id, role: 'advertiser' })).token;
+
+    const renamed = await graph.call('POST', `/v24.0/${campaign!.id}`, { token: advertiser, form: { name: 'Renamed for the dashboard' } });
+    expect(renamed.status, renamed.text).toBe(200);
+    const elsewhereRenamed = await graph.call('POST', `/v24.0/${otherCampaign!.id}`, { token: otherAdvertiser, form: { name: 'Not theirs' } });
+    expect(elsewhereRenamed.status, elsewhereRenamed.text).toBe(200);
+    const paused = await graph.call('POST', `/v24.0/${campaign!.id}`, { token: advertiser, form: { status: 'PAUSED' } });
+    expect(paused.status, paused.text).toBe(200);
+
+    await to.until(2);
+    const changes = to.changes();
+    expect(changes.map((change) => [change.field, change.entry, change.value.id, change.value.verb])).toEqual([
+      ['ad_objects', account.id, campaign!.id, 'update'],
+      ['ad_objects', account.id, campaign!.id, 'status'],
+    ]);
+    expect(changes[0]!.value).toMatchObject({ object_type: 'campaign', name: 'Renamed for the dashboard' });
+    expect(to.deliveries.every((delivery) => delivery.body.object === 'ad_account')).toBe(true);
+    expect(to.verified(subscribed.body.signing_secret as string).every(Boolean)).toBe(true);
+  });
+
   it('tells nothing of a write that rolled back', async () => {
     const to = await receiver();
     await subscribedApp(to);
