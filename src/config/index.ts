@@ -82,6 +82,8 @@ export interface Config {
     subscriptionsPerConnection: number;
     /** GraphQL subscriptions one principal may hold at once on an instance, over all its connections. */
     subscriptionsPerPrincipal: number;
+    /** How often a subscription WebSocket is pinged, and how long it has to answer before it is ended. */
+    keepAliveMs: number;
   };
   webhooks: {
     /** Let callback URLs reach loopback, private and link-local addresses (tests and development only). */
@@ -358,6 +360,7 @@ export function loadConfig(env: Env = process.env): Config {
       retentionDays: integer(env, 'EVENT_RETENTION_DAYS', 7, 1, 366),
       subscriptionsPerConnection: integer(env, 'SUBSCRIPTIONS_PER_CONNECTION', 20, 1, 1_000),
       subscriptionsPerPrincipal: integer(env, 'SUBSCRIPTIONS_PER_PRINCIPAL', 100, 1, 100_000),
+      keepAliveMs: integer(env, 'SUBSCRIPTION_KEEP_ALIVE_MS', 12_000, 100, 600_000),
     },
     webhooks: {
       allowPrivate: boolean(env, 'WEBHOOK_ALLOW_PRIVATE', false),

@@ -36,8 +36,6 @@ import { jsonBody } from '../http/body.ts';
  */
 
 export const SSE_PATH = '/graphql/stream';
-/** How often a WebSocket is pinged: a connection that stops answering is closed (graphql-ws keep-alive). */
-const KEEP_ALIVE_MS = 12_000;
 /** A subscriber's principal is looked at again this often: a revoked session or token ends its subscriptions. */
 const VIEWER_RECHECK_MS = 30_000;
 /** A message larger than this closes the connection (a subscription document is small). */
@@ -282,6 +280,8 @@ export function attachWebSocketSubscriptions(server: Server, deps: AppDeps, sche
     },
   });
 
+  // How often a WebSocket is pinged, and how long it has to answer (graphql-ws keep-alive): SUBSCRIPTION_KEEP_ALIVE_MS.
+  const keepAliveMs = deps.config.events.keepAliveMs;
   wss.on('connection', (socket: WebSocket) => {
     // ws closes the socket itself after these (1009 for a message too large, 1002 for a broken frame).
     socket.on('error', (error) => deps.log.info({ err: { message: error.message } }, 'subscription socket refused a message'));
@@ -289,9 +289,9 @@ export function attachWebSocketSubscriptions(server: Server, deps: AppDeps, sche
     let waiting: NodeJS.Timeout | undefined;
     const pinging = setInterval(() => {
       if (socket.readyState !== socket.OPEN || waiting) return;
-      waiting = setTimeout(() => socket.terminate(), KEEP_ALIVE_MS);
+      waiting = setTimeout(() => socket.terminate(), keepAliveMs);
       socket.ping();
-    }, KEEP_ALIVE_MS);
+    }, keepAliveMs);
     socket.on('pong', () => {
       clearTimeout(waiting);
       waiting = undefined;

@@ -86,8 +86,9 @@ interface RawSocket {
 /** Every raw socket a test opened: each test closes its own, and afterAll any left over. */
 const openSockets = new Set<RawSocket>();
 
-async function rawSocket(url: string): Promise<RawSocket> {
-  const ws = new WebSocket(url, GRAPHQL_WS);
+/** `autoPong: false` makes a client that never answers the server's pings (gone without closing). */
+async function rawSocket(url: string, options: { autoPong?: boolean } = {}): Promise<RawSocket> {
+  const ws = new WebSocket(url, GRAPHQL_WS, { autoPong: options.autoPong ?? true });
   const messages: Message[] = [];
   const listeners = new Set<() => void>();
   ws.on('message', (data) => {
@@ -143,8 +144,8 @@ async function rawSocket(url: string): Promise<RawSocket> {
 }
 
 /** A raw connection that the server acknowledged, with `params` as its connection params. */
-async function acknowledged(server: TestServer, params: Record<string, unknown>): Promise<RawSocket> {
-  const raw = await rawSocket(wsUrl(server));
+async function acknowledged(server: TestServer, params: Record<string, unknown>, options: { autoPong?: boolean } = {}): Promise<RawSocket> {
+  const raw = await rawSocket(wsUrl(server), options);
   raw.send({ type: 'connection_init', payload: params });
   await raw.waitFor((message) => message.type === 'connection_ack', 'connection_ack');
   return raw;
@@ -616,6 +617,43 @@ describe(`subscription caps (${TEST_DB})`, () => {
       for (const controller of streams) controller.abort();
     }
     await until(() => hub.size === 0, 'every stream ended');
+  });
+});
+
+describe(`keep-alive (${TEST_DB})`, () => {
+  let server: TestServer;
+  let world: World;
+
+  beforeAll(async () => {
+    server = await startTestServer({ SUBSCRIPTION_KEEP_ALIVE_MS: '200' });
+    world = await worldOn(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('ends a connection that stops answering pings, freeing its subscriptions, and keeps one that answers', async () => {
+    const hub = eventHub(server.deps);
+    const answering = await acknowledged(server, { authorization: `Bearer ${world.moderator}` });
+    subscribe(answering, 'kept', COMMENT_EVENTS, { pageId: world.page.id });
+    const silent = await acknowledged(server, { authorization: `Bearer ${world.moderator}` }, { autoPong: false });
+    let pinged = 0;
+    silent.ws.on('ping', () => pinged++);
+    subscribe(silent, 'gone', COMMENT_EVENTS, { pageId: world.page.id });
+    await until(() => hub.size === 2, 'both subscriptions listening');
+
+    // Pinged every 200 ms and given 200 ms to answer: the silent one is cut (no close frame), its subscription freed.
+    const { code } = await within(silent.closed, 'the silent connection ended', 5_000);
+    expect(code).toBe(1006);
+    expect(pinged).toBeGreaterThan(0);
+    await until(() => hub.size === 1, "the silent connection's subscription freed");
+
+    // The one that answers is still there, pings and all, and still hears comments.
+    expect(answering.ws.readyState).toBe(WebSocket.OPEN);
+    const id = await world.comment('Still listening?');
+    await answering.waitFor((message) => message.id === 'kept' && message.type === 'next', 'the comment heard');
+    expect(heardOn(answering, 'kept')).toEqual([id]);
+    await answering.close();
   });
 });
 
