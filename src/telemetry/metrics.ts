@@ -66,15 +66,20 @@ export function registerProcessMetrics(registry: Registry): void {
  * series past the cap. (Only persisted operations would be a closed list, and clients here send documents.)
  */
 export const MAX_OPERATION_NAMES = 100;
-const seenOperationNames = new Set<string>();
 
-export function operationNameLabel(name: string | null | undefined): string {
-  if (!name) return 'anonymous';
-  if (seenOperationNames.has(name)) return name;
-  if (seenOperationNames.size >= MAX_OPERATION_NAMES) return 'other';
-  seenOperationNames.add(name);
-  return name;
+/** A labeller with the cap above and names of its own: the process has one (operationNameLabel). */
+export function operationNameLabeller(max = MAX_OPERATION_NAMES): (name: string | null | undefined) => string {
+  const seen = new Set<string>();
+  return (name) => {
+    if (!name) return 'anonymous';
+    if (seen.has(name)) return name;
+    if (seen.size >= max) return 'other';
+    seen.add(name);
+    return name;
+  };
 }
+
+export const operationNameLabel = operationNameLabeller();
 
 const countedDatabases = new WeakSet<Knex>();
 
