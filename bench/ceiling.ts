@@ -5,19 +5,13 @@
  * once listening; SIGTERM closes it and it exits 0.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenAndPrintPort } from './peers/listen.ts';
 
 const bytes = readFileSync(process.argv[2]!);
-const server = createServer((req, res) => {
+listenAndPrintPort((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length });
     res.end(bytes);
   });
-});
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
-process.on('SIGTERM', () => {
-  server.closeAllConnections();
-  server.close(() => process.exit(0));
 });

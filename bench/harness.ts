@@ -10,6 +10,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { loadConfig, type Config } from '../src/config/index.ts';
 import { closeAppDeps, createAppDeps, type AppDeps } from '../src/context/index.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -119,20 +120,20 @@ export async function signInAsDemoUser(url: string): Promise<string> {
 
 /**
  * Runs `measure` against a fresh demo server in its own process and answers what `measure` answered. This
- * process migrates a fresh SQLite file, loads the demo data and runs `prepare` (the section's fixtures) through
+ * process migrates a fresh SQLite file (or the empty database `databaseUrl` names: withPostgresDatabase), loads the demo data and runs `prepare` (the section's fixtures) through
  * the services, then starts the server on that file (`serve`, compiled, or the sources through tsx when the
  * benchmarks run that way) with the section's `env`, waits for /readyz and signs in. The server gets one core,
  * autocannon (in this process) the other. At the end the server gets SIGTERM and must exit 0.
  */
 export async function withDemoServer<T, P = undefined>(
-  options: { env?: Record<string, string>; prepare?: (deps: AppDeps) => Promise<P>; countBcrypt?: boolean },
+  options: { env?: Record<string, string>; prepare?: (deps: AppDeps) => Promise<P>; countBcrypt?: boolean; databaseUrl?: string },
   measure: (server: DemoServer<P>) => Promise<T>,
 ): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'adgraph-bench-'));
   const env = {
     ...options.env,
     ...process.env,
-    DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
+    DATABASE_URL: options.databaseUrl ?? `sqlite:${join(dir, 'bench.sqlite')}`,
     LOG_LEVEL: 'silent',
     SEED_DEMO: 'false',
   };
@@ -291,26 +292,73 @@ export async function startCeiling(bytes: Buffer): Promise<{ url: string; stop()
   const dir = mkdtempSync(join(tmpdir(), 'adgraph-ceiling-'));
   const file = join(dir, 'answer.json');
   writeFileSync(file, bytes);
-  const child = spawnChild('the ceiling', [moduleFile('./ceiling'), file]);
-  const stop = async () => {
-    try {
-      await child.stop();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  };
+  try {
+    const ceiling = await startPortPrinter('the ceiling', [moduleFile('./ceiling'), file]);
+    return {
+      url: ceiling.url,
+      stop: async () => {
+        try {
+          await ceiling.stop();
+        } finally {
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A benchmark module run as its own process (`./peers/bare-express`: .ts under tsx, .js compiled). */
+export const benchModule = moduleFile;
+
+/**
+ * `node args` in its own process, a server that prints its port on a line once it listens (bench/ceiling.ts,
+ * bench/peers/*); answers its loopback URL, and `stop`, which sends SIGTERM and wants exit code 0.
+ */
+export async function startPortPrinter(
+  label: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawnChild(label, args, options);
   const port = await new Promise<string>((resolve, reject) => {
     let line = '';
     child.process.stdout!.on('data', (chunk: Buffer) => {
       line += chunk.toString('utf8');
-      if (line.includes('\n')) resolve(line.trim());
+      const port = /^(\d+)\n/m.exec(line)?.[1];
+      if (port) resolve(port);
     });
-    child.process.once('exit', (code) => reject(new Error(`the ceiling exited with ${code} before it listened: ${child.output()}`)));
+    child.process.once('exit', (code) => reject(new Error(`${label} exited with ${code} before it listened: ${child.output()}`)));
   }).catch(async (error: unknown) => {
-    await stop().catch(() => undefined);
+    await child.stop().catch(() => undefined);
     throw error;
   });
-  return { url: `http://127.0.0.1:${port}`, stop };
+  return { url: `http://127.0.0.1:${port}`, stop: child.stop };
+}
+
+/** The PostgreSQL server the benchmarks create their databases on (a role that may create databases). */
+export const BENCH_POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Runs `use` with the URL of a new, empty PostgreSQL database on BENCH_POSTGRES_URL's server, dropped at the
+ * end (and first, when an interrupted run left it behind).
+ */
+export async function withPostgresDatabase<T>(name: string, use: (url: string) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: BENCH_POSTGRES_URL });
+  await admin.connect();
+  const drop = () => admin.query(`drop database if exists "${name}" with (force)`);
+  try {
+    await drop();
+    await admin.query(`create database "${name}"`);
+    const url = new URL(BENCH_POSTGRES_URL);
+    url.pathname = `/${name}`;
+    return await use(url.toString());
+  } finally {
+    await drop().catch(() => undefined);
+    await admin.end();
+  }
 }
 
 /** One HTTP request as autocannon sends it again and again. */

@@ -13,6 +13,7 @@ import { benchReads } from './reads.bench.ts';
 import { benchTokens } from './tokens.bench.ts';
 import { benchTracing } from './tracing.bench.ts';
 import { benchRealtime } from './realtime.bench.ts';
+import { benchPeers } from './peers.bench.ts';
 import { CONNECTIONS, goalLine, SECONDS, SLICES, type Goal, type SectionOutcome } from './harness.ts';
 
 // The CLI first: bin/adgraph.js refuses a build older than the sources, so it runs right after the build.
@@ -25,6 +26,7 @@ const SECTIONS: Record<string, { title: string; run: () => Promise<SectionOutcom
   import: { title: 'Import of delivery events (statistics)', run: benchImport },
   tracing: { title: 'What OpenTelemetry tracing costs the nested read', run: benchTracing },
   realtime: { title: 'Real time: subscriptions across instances, idle subscriptions, fan-out, webhooks', run: benchRealtime },
+  peers: { title: 'Against the peers: bare node:http, Express 5, Apollo Server 5, and PostGraphile 5 on the same tables', run: benchPeers },
 };
 
 const chosen = process.argv.slice(2);
@@ -69,7 +71,7 @@ for (const name of names) {
 }
 
 if (goals.length > 0) {
-  console.log('\n== Goals (issues 13 and 19) ==\n');
+  console.log('\n== Goals ==\n');
   const width = Math.max(...goals.map((g) => g.label.length));
   for (const g of goals) console.log(goalLine(g, width));
 }
