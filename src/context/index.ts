@@ -78,17 +78,42 @@ export async function closeAppDeps(deps: AppDeps): Promise<void> {
   await deps.db.destroy();
 }
 
+const objectTypeLoader = (db: Db) => loaderById(db, graphObjects);
+
+/**
+ * One request's loaders, in one group (their batches are sent together: src/db/batch.ts). Each domain's are built
+ * on the request's first use of them: most requests read one or two domains, and building every DataLoader of
+ * all six was a twentieth of a small request's time.
+ */
 export function createLoaders(db: Db) {
-  // One request's loaders send their batches together (src/db/batch.ts).
-  return loaderGroup(() => ({
+  const inGroup = loaderGroup();
+  let objectTypes: ReturnType<typeof objectTypeLoader> | undefined;
+  let identity: ReturnType<typeof createIdentityLoaders> | undefined;
+  let ads: ReturnType<typeof createAdsLoaders> | undefined;
+  let comments: ReturnType<typeof createCommentLoaders> | undefined;
+  let delivery: ReturnType<typeof createDeliveryLoaders> | undefined;
+  let oauth: ReturnType<typeof createOAuthLoaders> | undefined;
+  return {
     /** Numeric id -> object type, for node(id:) and GET /v24.0/<id>. */
-    objectTypes: loaderById(db, graphObjects),
-    identity: createIdentityLoaders(db),
-    ads: createAdsLoaders(db),
-    comments: createCommentLoaders(db),
-    delivery: createDeliveryLoaders(db),
-    oauth: createOAuthLoaders(db),
-  }));
+    get objectTypes() {
+      return (objectTypes ??= inGroup(() => objectTypeLoader(db)));
+    },
+    get identity() {
+      return (identity ??= inGroup(() => createIdentityLoaders(db)));
+    },
+    get ads() {
+      return (ads ??= inGroup(() => createAdsLoaders(db)));
+    },
+    get comments() {
+      return (comments ??= inGroup(() => createCommentLoaders(db)));
+    },
+    get delivery() {
+      return (delivery ??= inGroup(() => createDeliveryLoaders(db)));
+    },
+    get oauth() {
+      return (oauth ??= inGroup(() => createOAuthLoaders(db)));
+    },
+  };
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;
@@ -113,10 +138,38 @@ export interface RequestContext extends AppDeps {
   origin?: RequestOrigin;
 }
 
+/** Where a context keeps how to make its logger, and the logger once made (see createRequestContext). */
+const MAKE_LOG = Symbol('makeLog');
+const MADE_LOG = Symbol('madeLog');
+type LazyLog = { [MAKE_LOG]: () => Logger; [MADE_LOG]?: Logger };
+/**
+ * The prototype of a context whose logger is made on first use. The getter sits on the prototype, not on the
+ * context: Apollo copies the context for each operation (Object.assign onto an object of the same prototype),
+ * which would call an own getter at once; the symbols it copies carry the maker and what was made.
+ */
+const LAZY_LOG = Object.create(Object.prototype, {
+  log: {
+    get(this: LazyLog) {
+      return (this[MADE_LOG] ??= this[MAKE_LOG]());
+    },
+    set(this: LazyLog, value: Logger) {
+      this[MADE_LOG] = value;
+    },
+  },
+}) as object;
+
+/**
+ * `log` may be given as a function, called on the context's first use of it: an HTTP request's logger is made
+ * only when something logs (src/server/http-logging.ts).
+ */
 export function createRequestContext(
   deps: AppDeps,
-  fields: { requestId: string; viewer: Principal; ip?: string; log?: Logger; origin?: RequestOrigin },
+  fields: { requestId: string; viewer: Principal; ip?: string; log?: Logger | (() => Logger); origin?: RequestOrigin },
 ): RequestContext {
   noteCaller(fields.viewer);
-  return { ...deps, ...fields, log: fields.log ?? deps.log, loaders: createLoaders(deps.db) };
+  const { log, ...rest } = fields;
+  const loaders = createLoaders(deps.db);
+  if (typeof log !== 'function') return { ...deps, ...rest, log: log ?? deps.log, loaders };
+  const { log: _processLog, ...shared } = deps; // assigning it would be taken for the request's logger (the setter)
+  return Object.assign(Object.create(LAZY_LOG) as RequestContext, shared, rest, { loaders, [MAKE_LOG]: log });
 }

@@ -161,15 +161,21 @@ class BatchGroup {
 const sharedGroup = new BatchGroup();
 let building: BatchGroup | undefined;
 
-/** Builds one request's loaders as a group: see BatchGroup. */
-export function loaderGroup<T>(build: () => T): T {
-  const outer = building;
-  building = new BatchGroup();
-  try {
-    return build();
-  } finally {
-    building = outer;
-  }
+/**
+ * One request's group of loaders (see BatchGroup): what it answers builds loaders in the group, at once or
+ * later (a request's domains build theirs on first use, src/context/index.ts).
+ */
+export function loaderGroup(): <T>(build: () => T) => T {
+  const group = new BatchGroup();
+  return (build) => {
+    const outer = building;
+    building = group;
+    try {
+      return build();
+    } finally {
+      building = outer;
+    }
+  };
 }
 
 /**

@@ -262,7 +262,13 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
   if (!token) throw missingToken();
   const viewer = await resolvePrincipal(deps, token);
   if (!viewer) throw invalidToken();
-  const ctx = createRequestContext(deps, { requestId: request.requestId, viewer, ip: request.ip, log: request.log, origin: { application: 'Graph API' } });
+  const ctx = createRequestContext(deps, {
+    requestId: request.requestId,
+    viewer,
+    ip: request.ip,
+    log: () => request.log,
+    origin: { application: 'Graph API' },
+  });
 
   if (request.path.length === 0 && request.method.toUpperCase() === 'GET' && request.params.ids !== undefined) return readMany(deps, request);
   const [id, edgeName, ...rest] = request.path;

@@ -140,7 +140,10 @@ export function graphApiRoutes(deps: AppDeps): Router {
       headerToken: headerToken(req),
       requestId: String(req.id),
       ip: req.ip,
-      log: req.log,
+      // Made on first use (an error's log line): src/server/http-logging.ts.
+      get log() {
+        return req.log;
+      },
     };
     if (outer.path.length === 0 && req.method === 'POST' && outer.params.batch !== undefined) {
       res.setHeader('x-fb-trace-id', outer.requestId);

@@ -66,7 +66,7 @@ export function authenticate(deps: AppDeps, options: AuthenticateOptions = {}): 
       requestId: String(req.id),
       viewer: principal ?? ANONYMOUS,
       ip: req.ip,
-      log: req.log,
+      log: () => req.log,
       origin: { application: options.application ?? 'adgraph' },
     });
     next();

@@ -15,7 +15,7 @@ import { identityRoutes } from '../identity/routes.ts';
 import { oauthRoutes } from '../oauth/routes.ts';
 import { graphApiRoutes } from '../graph-api/router.ts';
 import { httpLogging } from './http-logging.ts';
-import { healthRoutes, metrics } from './health.ts';
+import { healthRoutes, liveness, metrics } from './health.ts';
 import { traceHttpRequests, traceStatements } from '../telemetry/spans.ts';
 import { tracingActive } from '../telemetry/tracing.ts';
 import { mediaRoutes } from '../media/routes.ts';
@@ -40,6 +40,9 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
   app.set('trust proxy', deps.config.trustProxy);
   // Query strings are read as form bodies are: what does not decode to UTF-8 is refused, not turned into U+FFFD.
   app.set('query parser', parseQueryString);
+  // The liveness probe first: a monitor polls it, it was never logged, and it needs nothing of what follows
+  // (request id, scope, metrics), which cost half its time.
+  app.get('/healthz', liveness);
   const metric = metrics(deps);
   // Traced (only when configured): the request's span is current before anything else runs, and ends after its log line.
   if (tracingActive()) {

@@ -14,13 +14,15 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** /healthz: the process answers (mounted before logging and metrics: src/server/app.ts). */
+export const liveness: express.RequestHandler = (_req, res) => void res.json({ status: 'ok' });
+
 /**
- * /healthz: the process answers. /readyz: the database answers and its schema is current, and the server is not
- * stopping (a load balancer that checks it stops sending here while the stop's drain period lasts).
+ * /readyz: the database answers and its schema is current, and the server is not stopping (a load balancer that
+ * checks it stops sending here while the stop's drain period lasts).
  */
 export function healthRoutes(deps: AppDeps, stopping: () => boolean): Router {
   const router = express.Router();
-  router.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   router.get('/readyz', async (req, res) => {
     if (stopping()) return void res.status(503).json({ status: 'unavailable', reason: 'shutting down' });
     try {
