@@ -23,6 +23,7 @@ import * as privateReplies from './20261126001100_private_replies.ts';
 import * as postReactions from './20261126001200_post_reactions.ts';
 import * as events from './20261127000100_events.ts';
 import * as eventsByObject from './20261127000200_events_by_object.ts';
+import * as identityGeneration from './20261127000300_identity_generation.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -53,6 +54,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261126001200_post_reactions': postReactions,
   '20261127000100_events': events,
   '20261127000200_events_by_object': eventsByObject,
+  '20261127000300_identity_generation': identityGeneration,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

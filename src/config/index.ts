@@ -26,6 +26,8 @@ export interface Config {
   /** The largest upload accepted, in bytes. */
   mediaMaxBytes: number;
   sessionTtlSeconds: number;
+  /** Live sessions resolved lately, kept while nothing changed who they stand for (src/identity/session-cache.ts). */
+  sessionCache: { maxEntries: number; ttlMs: number };
   tokenTtlSeconds: number;
   /** `iss` of the access tokens: PUBLIC_URL unless TOKEN_ISSUER says otherwise. */
   tokenIssuer: string;
@@ -316,6 +318,10 @@ export function loadConfig(env: Env = process.env): Config {
     mediaDir: env.MEDIA_DIR || 'data/media',
     mediaMaxBytes: integer(env, 'MEDIA_MAX_BYTES', 4 * 1024 * 1024, 1_024, 100 * 1024 * 1024),
     sessionTtlSeconds: integer(env, 'SESSION_TTL_SECONDS', 86_400, 60, 31_536_000),
+    sessionCache: {
+      maxEntries: integer(env, 'SESSION_CACHE_MAX', 10_000, 0, 1_000_000),
+      ttlMs: integer(env, 'SESSION_CACHE_TTL_MS', 60_000, 0, 3_600_000),
+    },
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 300, 10, 86_400),
     tokenIssuer: url(env, 'TOKEN_ISSUER', publicUrl, ['http:', 'https:'])!,
     tokenScopeClaim: boolean(env, 'TOKEN_SCOPE_CLAIM', false),

@@ -19,6 +19,8 @@ import { createEventBus, type EventBus } from '../events/bus.ts';
 import type { EventRelay } from '../events/relay.ts';
 import type { Poller } from '../jobs/poller.ts';
 import { noteCaller } from '../telemetry/request-scope.ts';
+import { generationSource, SessionCache } from '../identity/session-cache.ts';
+import type { LiveSession } from '../identity/store.ts';
 
 /** What lives as long as the process: one per server. */
 export interface AppDeps {
@@ -43,6 +45,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Uploaded media (a comment's photo): a local folder unless a deployment gives another store. */
   media: MediaStorage;
+  /** Live sessions by token hash, kept while the database's identity generation stands still (src/identity/session-cache.ts). */
+  sessions: SessionCache<LiveSession>;
 }
 
 /** The time now: the dependencies' clock, else the system's. */
@@ -61,6 +65,7 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     passwords: createPasswordHasher(config.bcryptThreads),
     keys: new KeyRing(db),
     media: localFolderStorage(config.mediaDir),
+    sessions: new SessionCache<LiveSession>(generationSource(db), config.sessionCache),
     // Tests give each server its own prefix (as for rate limits); instances of one deployment share the configured one.
     eventBus: createEventBus({ ...config, redisKeyPrefix: parts.rateLimitPrefix ?? config.redisKeyPrefix }, log),
   };
@@ -75,6 +80,7 @@ export async function closeAppDeps(deps: AppDeps): Promise<void> {
   deps.mailer.close();
   await deps.rateLimits.close();
   await deps.passwords.close();
+  await deps.sessions.close();
   await deps.db.destroy();
 }
 

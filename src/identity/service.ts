@@ -31,13 +31,25 @@ const TOUCH_INTERVAL_MS = 60_000;
 /** The principal behind a session token, or null when the token is unknown, expired, revoked or its user suspended. */
 export async function authenticateSessionToken(deps: AppDeps, token: string): Promise<Principal | null> {
   const now = new Date();
-  const found = await store.findLiveSession(deps.db, { tokenHash: hashToken(token) }, now);
-  if (!found || found.user.status === 'suspended') return null;
+  const tokenHash = hashToken(token);
+  // Kept by the session cache while nothing changed who the token stands for (./session-cache.ts).
+  const found = await deps.sessions.get(tokenHash, () => store.findLiveSession(deps.db, { tokenHash }, now));
+  // A kept session may have expired since it was read.
+  if (!found || found.session.expiresAt <= now || found.user.status === 'suspended') return null;
   if (now.getTime() - found.session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
     await store.touchSession(deps.db, found.session.id, now);
+    found.session.lastUsedAt = now; // the kept copy too: one touch a minute, not one per request after the first minute
   }
-  return principalForUser(found.user, found.memberships, found.session.id);
+  const principal = principalForUser(found.user, found.memberships, found.session.id);
+  sessionUsers.set(principal, found.user);
+  return principal;
 }
+
+/**
+ * The user record a session principal was resolved with, as read with it (under the identity generation the
+ * session cache checked): `me` answers it without reading the user again.
+ */
+const sessionUsers = new WeakMap<Principal, UserRecord>();
 
 export function validateEmail(email: unknown, field = 'email'): string {
   if (typeof email !== 'string' || email.trim() === '') throw badInput(field, 'An e-mail address is required.');
@@ -191,7 +203,8 @@ export function requireViewer(ctx: RequestContext): Exclude<Principal, { kind: '
 
 export async function me(ctx: RequestContext): Promise<UserRecord | null> {
   const viewer = requireViewer(ctx);
-  return viewer.kind === 'user' ? ctx.loaders.identity.userById.load(viewer.userId) : null;
+  if (viewer.kind !== 'user') return null;
+  return sessionUsers.get(viewer) ?? ctx.loaders.identity.userById.load(viewer.userId);
 }
 
 export function assertUuid(id: string, field = 'id'): void {

@@ -168,11 +168,14 @@ function unprefixed(row: Record<string, unknown>, columns: ReturnType<typeof pre
  * A live session by the hash of its token, with its user and the user's memberships, in one statement (a row per
  * membership; one with no membership columns for a user in no organization): every authenticated request asks.
  */
-export async function findLiveSession(
-  db: Db,
-  by: { tokenHash: string } | { id: string },
-  now: Date,
-): Promise<{ session: SessionRecord; user: UserRecord; memberships: MembershipRecord[] } | null> {
+/** A session that is neither revoked nor expired, with its user and the user's memberships. */
+export interface LiveSession {
+  session: SessionRecord;
+  user: UserRecord;
+  memberships: MembershipRecord[];
+}
+
+export async function findLiveSession(db: Db, by: { tokenHash: string } | { id: string }, now: Date): Promise<LiveSession | null> {
   const rows: Array<Record<string, unknown>> = await db(sessions.table)
     .join(users.table, 'users.id', 'sessions.user_id')
     .leftJoin(memberships.table, `${memberships.table}.user_id`, 'users.id')
