@@ -13,6 +13,8 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: fileURLToPath(new URL('./node_modules/graphql/index.js', import.meta.url)) }] },
   test: {
     include: ['test/**/*.test.ts'],
+    // The command line and `serve` run from dist/ in the tests: built first when it is stale (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     // The PostgreSQL run leaves out what cannot depend on the database; the SQLite run has it (test/files-for-database.ts).
     exclude: [...configDefaults.exclude, ...(TEST_DB === 'postgres' ? databaseIndependentTestFiles(fileURLToPath(new URL('.', import.meta.url))) : [])],
     sequence: { sequencer: SlowestFirst },

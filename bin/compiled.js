@@ -42,23 +42,28 @@ function newestSource() {
   return newest;
 }
 
+/** Why dist/ cannot be run (missing, or older than a source), or null when it is current. */
+export function buildProblem() {
+  let builtAt;
+  try {
+    builtAt = statSync(join(ROOT, 'dist', BUILD_STAMP)).mtimeMs;
+  } catch {
+    return 'there is no build in dist/';
+  }
+  const newest = newestSource();
+  return newest && newest.mtimeMs > builtAt ? `the build in dist/ is older than ${relative(ROOT, newest.path)}` : null;
+}
+
 /**
  * The file URL of dist/<modulePath> for `import()`; exits with one line naming `tool` when this Node is not a
  * supported one (./supported-node.js) or the build is missing or stale.
  */
 export function compiled(modulePath, tool) {
   refuseUnsupportedNode(tool);
-  const fail = (reason) => {
-    process.stderr.write(`${tool}: ${reason}; run npm run build\n`);
+  const problem = buildProblem();
+  if (problem) {
+    process.stderr.write(`${tool}: ${problem}; run npm run build\n`);
     process.exit(1);
-  };
-  let builtAt;
-  try {
-    builtAt = statSync(join(ROOT, 'dist', BUILD_STAMP)).mtimeMs;
-  } catch {
-    fail('there is no build in dist/');
   }
-  const newest = newestSource();
-  if (newest && newest.mtimeMs > builtAt) fail(`the build in dist/ is older than ${relative(ROOT, newest.path)}`);
   return pathToFileURL(join(ROOT, 'dist', modulePath)).href;
 }

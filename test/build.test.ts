@@ -13,7 +13,8 @@ import { DEMO_PASSWORD } from '../db/seeds/demo.ts';
 /**
  * The compiled build (issue 13): `scripts/build.js` (what `npm run build` and `npm ci` run) into a package folder of its
  * own under .tmp/, holding copies of the bin files, run the way `npm start` and `adgraph` run dist/. node_modules is
- * found up the tree from there, as from dist/. Every other test runs the sources through tsx.
+ * found up the tree from there, as from dist/. The other tests that start the CLI or `serve` run the repository's own
+ * dist/ through bin/adgraph.js (test/global-setup.ts builds it when a source is newer).
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MODULE_LOG_HOOK = join(ROOT, 'test/helpers/module-log.mjs');

@@ -15,7 +15,7 @@ import { createGroup } from '../src/comments/admin.ts';
 // test database (helpers/cli.ts); the world they read is built in-process through the services.
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-/** Several child processes a test, each starting Node and tsx (seconds apiece on a busy machine). */
+/** Several child processes a test, each starting Node and the CLI (a second apiece on a busy machine). */
 const SPAWNS_TIMEOUT = 240_000;
 const NEW_PASSWORD = 'Staple-Battery-42-Horse!';
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { isBackgroundWork } from '../../src/telemetry/request-scope.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,7 +43,10 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     };
   } else {
     const dir = mkdtempSync(join(tmpdir(), 'adgraph-test-'));
-    const url = `sqlite:${join(dir, 'adgraph.sqlite')}`;
+    const file = join(dir, 'adgraph.sqlite');
+    const url = `sqlite:${file}`;
+    // A copy of this worker's migrated file: the same schema as migrating, in a millisecond instead of a tenth of a second.
+    if (options.migrate !== false) copyFileSync(await migratedSqliteTemplate(), file);
     const db = createDatabase(url);
     result = {
       db,
@@ -54,8 +57,30 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       },
     };
   }
-  if (options.migrate !== false) await migrateToLatest(result.db);
+  if (options.migrate !== false && TEST_DB === 'postgres') await migrateToLatest(result.db);
   return result;
+}
+
+let sqliteTemplate: Promise<string> | undefined;
+
+/**
+ * A SQLite file migrated to the latest schema, made once per test worker (in the system's temporary folder, removed
+ * when the worker exits) and copied for each test database. Closed before it is copied, so that it is whole in
+ * its one file (closing the last connection checkpoints the write-ahead log into it).
+ */
+function migratedSqliteTemplate(): Promise<string> {
+  return (sqliteTemplate ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'adgraph-template-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'migrated.sqlite');
+    const db = createDatabase(`sqlite:${file}`);
+    try {
+      await migrateToLatest(db);
+    } finally {
+      await db.destroy();
+    }
+    return file;
+  })());
 }
 
 /**

@@ -13,7 +13,7 @@ import { DEMO_PASSWORD } from '../../db/seeds/demo.ts';
  * one line, exiting, when its port is taken or a variable is wrong.
  */
 type Cleanup = typeof onTestFinished;
-/** Child processes start slowly on a loaded machine (tsx compiles the sources at each start): a generous bound. */
+/** Child processes start slowly on a loaded machine (each loads the server anew): a generous bound. */
 const CHILD_TEST_TIMEOUT_MS = 90_000;
 
 /** A database with no tables at all, as a first start finds it. */

@@ -9,7 +9,7 @@ import { connectionRefused, holdRequest, spawnServe, type ServeChild } from '../
  * says so and exits 0; a second signal while draining stops at once, non-zero, and says that too.
  */
 type Cleanup = typeof onTestFinished;
-/** Child processes start slowly on a loaded machine (tsx compiles the sources at each start): a generous bound. */
+/** Child processes start slowly on a loaded machine (each loads the server anew): a generous bound. */
 const CHILD_TEST_TIMEOUT_MS = 90_000;
 
 /** Each test has its own database and process (the tests run at the same time). */
