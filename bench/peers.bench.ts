@@ -208,7 +208,7 @@ async function peersOn(database: 'SQLite' | 'PostgreSQL', databaseUrl?: string):
         [`adgraph ${TYPENAME}`, anonymous(TYPENAME)],
         [`adgraph ${ME} (a session)`, graphql(ME)],
         ['adgraph GraphQL nested read', nested],
-        [`adgraph /v24.0 adsets?fields=${REST_FIELDS}`, rest],
+        ['adgraph /v24.0 adsets?fields=id,name,daily_budget,campaign{name},ads.limit(5)…{id,name}', rest],
         ...(postgraphileNested ? [['PostGraphile 5 (Amber) nested read, same tables', postgraphileNested] as [string, BenchRequest]] : []),
       ];
       const timings = await timeAll(scenarios.map(([, request]) => request));
