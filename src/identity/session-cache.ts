@@ -139,15 +139,17 @@ function postgresGeneration(db: Db): GenerationSource {
   const config = db.client.config as Knex.Config & { connection: { connectionString: string }; searchPath?: string[] };
   let client: pg.Client | undefined;
   let connecting: Promise<pg.Client> | undefined;
-  /** The read out now, and the one that starts when it returns (for the requests that arrived meanwhile). */
-  let current: Promise<string | null> | undefined;
-  let queued: Promise<string | null> | undefined;
+  /** The requests waiting for the next read, and whether a read is out: one statement at a time on the connection. */
+  let waiting: Array<(generation: string | null) => void> = [];
+  let reading = false;
 
   const connected = () =>
     (connecting ??= (async () => {
       const fresh = new pg.Client({
         connectionString: config.connection.connectionString,
         connectionTimeoutMillis: 5_000,
+        // A database that stops answering: the cache is bypassed (the request's own lookup then says why).
+        query_timeout: 5_000,
         ...(config.searchPath?.length ? { options: `-c search_path=${config.searchPath.join(',')}` } : {}),
       });
       // A lost connection is noticed by the next read, which starts another.
@@ -178,21 +180,22 @@ function postgresGeneration(db: Db): GenerationSource {
       return null;
     }
   };
-  const start = (): Promise<string | null> => {
-    const reading: Promise<string | null> = readOnce().finally(() => {
-      if (current === reading) current = undefined;
-    });
-    current = reading;
-    return reading;
+  // Each read answers the requests that were waiting when it started; those that arrive meanwhile wait for the next.
+  const pump = async () => {
+    reading = true;
+    while (waiting.length > 0) {
+      const answered = waiting;
+      waiting = [];
+      const generation = await readOnce();
+      for (const answer of answered) answer(generation);
+    }
+    reading = false;
   };
-  // The read out may have started before this request arrived: such a request waits for the next one.
   const read = (): Promise<string | null> =>
-    current
-      ? (queued ??= current.then(() => {
-          queued = undefined;
-          return start();
-        }))
-      : start();
+    new Promise((resolve) => {
+      waiting.push(resolve);
+      if (!reading) void pump();
+    });
   return {
     read,
     async close() {

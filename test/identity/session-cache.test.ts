@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionCache, type GenerationSource } from '../../src/identity/session-cache.ts';
+import { generationSource, SessionCache, type GenerationSource } from '../../src/identity/session-cache.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createAppDeps, type AppDeps } from '../../src/context/index.ts';
 import { createDatabase, type Db } from '../../src/db/index.ts';
@@ -8,7 +8,7 @@ import { startServer, type RunningServer } from '../../src/server/index.ts';
 import { createOrganization } from '../../src/identity/service.ts';
 import { insertMembership } from '../../src/identity/store.ts';
 import { createClient } from '../../src/oauth/service.ts';
-import { POSTGRES_URL, TEST_DB } from '../helpers/database.ts';
+import { createTestDatabase, POSTGRES_URL, TEST_DB } from '../helpers/database.ts';
 import { cliEnv, runCli } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
@@ -150,6 +150,31 @@ describe(`the identity generation (${TEST_DB})`, () => {
       const before = await generation();
       await write();
       expect((await generation()) !== before, change).toBe(moves);
+    }
+  });
+});
+
+describe(`reading the generation (${TEST_DB})`, () => {
+  it('answers many requests at once, one statement at a time, each with a read that started after it arrived', async () => {
+    const database = await createTestDatabase();
+    const source = generationSource(database.db);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => void warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const first = await Promise.all(Array.from({ length: 50 }, () => source.read()));
+      expect(new Set(first)).toEqual(new Set([first[0]]));
+      // A read already out when the write commits must not answer a request made after the commit.
+      const out = source.read();
+      await database.db('identity_generation').where({ id: 1 }).increment('value', 1);
+      const after = await source.read();
+      await out;
+      expect(after).toBe(String(Number(first[0]) + 1));
+      expect(warnings.filter((message) => /already executing a query/.test(message))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await source.close();
+      await database.dispose();
     }
   });
 });
