@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { demoAccountId, graphqlAt } from './reads.bench.ts';
+import { demoAccountId, EVERY_STATUS, graphqlAt } from './reads.bench.ts';
 import {
   benchModule,
   checked,
@@ -34,8 +34,7 @@ import {
   type SectionOutcome,
 } from './harness.ts';
 
-const EVERY_STATUS = ['ACTIVE', 'PAUSED', 'DELETED', 'CAMPAIGN_PAUSED', 'ARCHIVED', 'IN_PROCESS', 'WITH_ISSUES'];
-/** An ad's too: also ADSET_PAUSED. */
+/** Every effective status an ad may have: an ad set's, and ADSET_PAUSED. */
 const EVERY_AD_STATUS = [...EVERY_STATUS, 'ADSET_PAUSED'];
 /**
  * Issue 27's nested read, through adgraph's GraphQL. Every status on both levels: PostGraphile's Amber schema

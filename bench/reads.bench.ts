@@ -31,7 +31,7 @@ import {
 
 const ACCOUNT_NAME = 'Northwind US';
 /** Every effective status /v24.0 filters by: the account's 13 ad sets, archived and deleted ones included. */
-const EVERY_STATUS = ['ACTIVE', 'PAUSED', 'DELETED', 'CAMPAIGN_PAUSED', 'ARCHIVED', 'IN_PROCESS', 'WITH_ISSUES'];
+export const EVERY_STATUS = ['ACTIVE', 'PAUSED', 'DELETED', 'CAMPAIGN_PAUSED', 'ARCHIVED', 'IN_PROCESS', 'WITH_ISSUES'];
 export const NESTED = (accountId: string) =>
   `{ adAccount(id: "${accountId}") { adSets(first: 25, effectiveStatus: [${EVERY_STATUS.join(', ')}]) { nodes { id name campaign { name } ads(first: 5) { nodes { id name } } } } } }`;
 const NESTED_FIELDS = 'name,campaign{name},ads.limit(5){name}';

@@ -30,9 +30,18 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { createLogger } from '../src/logging/index.ts';
 import { createClient as createApiClient } from '../src/oauth/service.ts';
 import { seedDemo } from '../db/seeds/demo.ts';
-import { goal, positive, printTable, signInAsDemoUser, startServerProcess, type ChildServer, type Goal, type SectionOutcome } from './harness.ts';
+import {
+  BENCH_POSTGRES_URL as POSTGRES_URL,
+  goal,
+  positive,
+  printTable,
+  signInAsDemoUser,
+  startServerProcess,
+  type ChildServer,
+  type Goal,
+  type SectionOutcome,
+} from './harness.ts';
 
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RATE = positive('BENCH_REALTIME_RATE', 1_000);
 
