@@ -29,15 +29,20 @@ function newestSource() {
     }
     if (!newest || mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
   };
-  for (const dir of SOURCE_DIRS) {
+  // An installed folder inside the sources (bench/peers/postgraphile's node_modules) is not a source: not walked.
+  const walk = (dir) => {
     let entries;
     try {
-      entries = readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      continue;
+      return; // not there (an install without the sources)
     }
-    for (const entry of entries) if (entry.isFile() && SOURCE_FILE.test(entry.name)) consider(join(entry.parentPath, entry.name));
-  }
+    for (const entry of entries) {
+      if (entry.isDirectory() && entry.name !== 'node_modules') walk(join(dir, entry.name));
+      else if (entry.isFile() && SOURCE_FILE.test(entry.name)) consider(join(dir, entry.name));
+    }
+  };
+  for (const dir of SOURCE_DIRS) walk(join(ROOT, dir));
   for (const file of SOURCE_FILES) consider(join(ROOT, file));
   return newest;
 }

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, lines, type CliRun } from './helpers/cli.ts';
@@ -157,6 +157,12 @@ describe('the bin', () => {
     mkdirSync(join(copy, 'src', 'cli'), { recursive: true });
     writeFileSync(source, '// a source file\n');
     utimesSync(source, new Date('2020-01-01'), new Date('2020-01-01'));
+    expect(await node([copyBin, '--help'])).toMatchObject({ code: 0, stderr: '' });
+
+    // A package installed inside the sources (the peers benchmark installs PostGraphile under bench/) is not a source.
+    const installed = join(copy, 'bench', 'peers', 'postgraphile', 'node_modules', 'postgraphile', 'package.json');
+    mkdirSync(dirname(installed), { recursive: true });
+    writeFileSync(installed, '{}\n');
     expect(await node([copyBin, '--help'])).toMatchObject({ code: 0, stderr: '' });
 
     utimesSync(source, new Date(), new Date());

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { routeNotFound } from '../http/not-found.ts';
 
 export interface GraphqlIdeOptions {
@@ -277,7 +277,7 @@ function startScript(endpoint: string): string {
 `;
 }
 
-export function graphqlIde(options: GraphqlIdeOptions): Router {
+export function graphqlIde(options: GraphqlIdeOptions): RequestHandler {
   const endpoint = options.endpoint.replace(/\/+$/, '') || '/';
   const assetPrefix = `${endpoint === '/' ? '' : endpoint}/ide/`;
 
@@ -323,9 +323,9 @@ export function graphqlIde(options: GraphqlIdeOptions): Router {
     return page;
   }
 
-  const router = express.Router();
-  // Plain path comparison rather than route patterns: the endpoint is configuration, not a pattern.
-  router.use((req: Request, res: Response, next: NextFunction) => {
+  // One handler, not a router: every request passes by, and a router's layer costs each of them. Plain path
+  // comparison rather than route patterns: the endpoint is configuration, not a pattern.
+  return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
 
     if (req.path === endpoint || req.path === `${endpoint}/`) {
@@ -367,6 +367,5 @@ export function graphqlIde(options: GraphqlIdeOptions): Router {
     }
 
     next();
-  });
-  return router;
+  };
 }

@@ -5,6 +5,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import express, { type ErrorRequestHandler, type Router } from 'express';
+import { parse as legacyUrlParse } from 'node:url';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { compiledExecution } from './compiled-execution.ts';
 import { formatError, kindOf, sendTokenRefusal } from './errors.ts';
@@ -163,6 +164,22 @@ function getRequest(params: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
+ * @as-integrations/express5 reads each request's query string with url.parse(). Node 24 walks the call stack at
+ * every such call made from inside node_modules, looking for a first caller outside it to warn (DEP0169) once:
+ * a twentieth of a small request's time. One call from here, with deprecation warnings silenced for its
+ * duration, spends that once-only warning, so later calls skip the walk. Nothing here calls url.parse itself.
+ */
+function settleUrlParseWarning(): void {
+  const silenced = process.noDeprecation;
+  process.noDeprecation = true;
+  try {
+    legacyUrlParse('/');
+  } finally {
+    process.noDeprecation = silenced;
+  }
+}
+
+/**
  * The /graphql route: JSON body, then Apollo with the request context built by the authentication middleware.
  *
  * HTTP status policy, one rule per case (tested in test/graphql/status-policy.test.ts):
@@ -176,6 +193,7 @@ function getRequest(params: Record<string, unknown>): Record<string, unknown> {
  *   the errors beside the data.
  */
 export function graphqlRouter(apollo: ApolloServer<RequestContext>, authenticate: express.RequestHandler): Router {
+  settleUrlParseWarning();
   const router = express.Router();
   // Answers are per caller (and GET queries are allowed): no cache may keep them.
   const noStore: express.RequestHandler = (_req, res, next) => {

@@ -15,7 +15,7 @@ import { identityRoutes } from '../identity/routes.ts';
 import { oauthRoutes } from '../oauth/routes.ts';
 import { graphApiRoutes } from '../graph-api/router.ts';
 import { httpLogging } from './http-logging.ts';
-import { healthRoutes, liveness, metrics } from './health.ts';
+import { liveness, metrics, readiness } from './health.ts';
 import { traceHttpRequests, traceStatements } from '../telemetry/spans.ts';
 import { tracingActive } from '../telemetry/tracing.ts';
 import { mediaRoutes } from '../media/routes.ts';
@@ -36,6 +36,10 @@ export interface App {
 export async function createApp(deps: AppDeps, lifecycle: { stopping: () => boolean }): Promise<App> {
   const app = express();
   app.disable('x-powered-by');
+  // No ETag computed over every answer: API answers are per caller and change with any write (GraphQL's are
+  // no-store), no caller revalidates them, and hashing each body cost a few percent of a small request. The
+  // IDE's files carry their own content-hash ETag (src/graphql/ide.ts), which If-None-Match still meets with 304.
+  app.set('etag', false);
   // Only a configured proxy may name the client (req.ip, which the brute-force limits count by).
   app.set('trust proxy', deps.config.trustProxy);
   // Query strings are read as form bodies are: what does not decode to UTF-8 is refused, not turned into U+FFFD.
@@ -50,7 +54,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping: () => bool
     traceStatements(deps.db, deps.config.tracedStatementMinMs);
   }
   app.use(httpLogging(deps.log), metric.middleware);
-  app.use(healthRoutes(deps, lifecycle.stopping));
+  app.get('/readyz', readiness(deps, lifecycle.stopping));
   app.get('/metrics', metric.route);
   // Before every API route, so refusals (401, 429, 404) carry the headers too and a page can read why.
   app.use(corsForApi(deps.config.cors));
