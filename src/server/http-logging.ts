@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pinoHttp } from 'pino-http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { SECRET_NAMES, type Logger } from '../logging/index.ts';
 import { decodeFormComponent } from '../text/form-encoding.ts';
 import type { RequestScope } from '../telemetry/request-scope.ts';
@@ -98,20 +98,38 @@ export function httpLogging(logger: Logger): RequestHandler {
   });
 }
 
-/** Request ids and per-request loggers, made on first use, for a level that writes no request lines. */
+/** A quiet request's own logger, once made (or once set by whoever replaces it). */
+const OWN_LOG = Symbol('request logger');
+type QuietRequest = Request & { [OWN_LOG]?: Logger };
+
+/**
+ * Request ids and per-request loggers, made on first use, for a level that writes no request lines. `req.log`
+ * is one accessor on the app's request prototype (what Express makes each request inherit from), defined at the
+ * first request. An accessor defined on each request (as before) gave every request a hidden class of its own,
+ * and the garbage collector promoted an eighth more of the requests' short-lived objects to the old generation
+ * (`--trace-gc-nvp`, 20,000 `{ __typename }` requests).
+ */
 function quietRequests(logger: Logger): RequestHandler {
+  const prototypes = new WeakSet<object>();
+  const lazyLog: PropertyDescriptor = {
+    configurable: true,
+    enumerable: true,
+    get(this: QuietRequest) {
+      return (this[OWN_LOG] ??= logger.child({
+        req: requestFields({ id: String(this.id), method: this.method, url: this.originalUrl, remoteAddress: this.socket.remoteAddress }),
+      }));
+    },
+    set(this: QuietRequest, value: Logger) {
+      this[OWN_LOG] = value;
+    },
+  };
   return (req, res, next) => {
-    const id = requestId(req, res);
-    req.id = id;
-    let log: Logger | undefined;
-    Object.defineProperty(req, 'log', {
-      configurable: true,
-      enumerable: true,
-      get: () => (log ??= logger.child({ req: requestFields({ id, method: req.method, url: req.originalUrl, remoteAddress: req.socket.remoteAddress }) })),
-      set: (value: Logger) => {
-        log = value;
-      },
-    });
+    req.id = requestId(req, res);
+    const prototype = Object.getPrototypeOf(req) as object;
+    if (!prototypes.has(prototype)) {
+      Object.defineProperty(prototype, 'log', lazyLog);
+      prototypes.add(prototype);
+    }
     next();
   };
 }
