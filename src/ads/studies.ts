@@ -124,10 +124,9 @@ export async function cellsOf(q: Knex, studyId: string): Promise<AdStudyCellView
 
 /** What the rules need of the account: its live ad sets and campaigns, and the studies overlapping the window. */
 async function studyFacts(q: Knex, now: Date, account: AdAccountRecord, start: Date | null, end: Date | null): Promise<StudyFacts> {
-  const [adSets, campaigns] = await Promise.all([
-    q('ad_sets').where({ account_id: account.id }).whereNot({ status: 'DELETED' }).select('id', 'campaign_id'),
-    q('campaigns').where({ account_id: account.id }).whereNot({ status: 'DELETED' }).select('id'),
-  ]);
+  // One after another: `q` is the write's transaction, whose one connection runs one statement at a time.
+  const adSets = await q('ad_sets').where({ account_id: account.id }).whereNot({ status: 'DELETED' }).select('id', 'campaign_id');
+  const campaigns = await q('campaigns').where({ account_id: account.id }).whereNot({ status: 'DELETED' }).select('id');
   const overlapping: StudyFacts['overlapping'][number][] = [];
   if (start && end) {
     const studies = (await q(adStudies.table).where({ account_id: account.id }).where('start_time', '<', end).where('end_time', '>', start)).map((row) =>

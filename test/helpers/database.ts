@@ -29,7 +29,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
     const admin = createDatabase(POSTGRES_URL);
     await admin.raw('create schema ??', [schema]);
     await admin.destroy();
-    const db = createDatabase(POSTGRES_URL, { schema });
+    const db = refuseOverlappingStatements(createDatabase(POSTGRES_URL, { schema }));
     result = {
       db,
       url: POSTGRES_URL,
@@ -59,6 +59,36 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   }
   if (options.migrate !== false && TEST_DB === 'postgres') await migrateToLatest(result.db);
   return result;
+}
+
+const RUNNING = Symbol('statement running');
+type KnexPgClient = { _query(connection: object, query: { sql: string }): Promise<unknown> };
+const guarded = new WeakSet<object>();
+
+/**
+ * Fails a statement sent on a PostgreSQL connection while another runs on it: `Promise.all` over queries of one
+ * transaction, say. pg 8 queues it with a deprecation warning printed once per process (which hid where it came
+ * from); pg 9 refuses it. Here the second statement fails, naming both, so the test that sent it fails. Knex's
+ * transactions run on a client made from the dialect's prototype, so the guard sits there (in test workers only).
+ */
+function refuseOverlappingStatements(db: Db): Db {
+  const dialect = Object.getPrototypeOf(db.client) as KnexPgClient;
+  if (guarded.has(dialect)) return db;
+  guarded.add(dialect);
+  const send = dialect._query;
+  dialect._query = async function (this: KnexPgClient, connection, query) {
+    const tracked = connection as { [RUNNING]?: string };
+    if (tracked[RUNNING] !== undefined) {
+      throw new Error(`a statement sent while another runs on the same connection: "${query.sql}" while "${tracked[RUNNING]}"`);
+    }
+    tracked[RUNNING] = query.sql;
+    try {
+      return await send.call(this, connection, query);
+    } finally {
+      tracked[RUNNING] = undefined;
+    }
+  };
+  return db;
 }
 
 let sqliteTemplate: Promise<string> | undefined;

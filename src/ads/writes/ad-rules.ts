@@ -42,7 +42,10 @@ async function factsFor(q: Knex, accountId: string, evaluationSpec: unknown): Pr
             (row) => String(row.id),
           ),
         );
-  const [AD, ADSET, CAMPAIGN] = await Promise.all([existing('ads'), existing('ad_sets'), existing('campaigns')]);
+  // One after another: `q` may be a transaction, whose one connection runs one statement at a time.
+  const AD = await existing('ads');
+  const ADSET = await existing('ad_sets');
+  const CAMPAIGN = await existing('campaigns');
   return { objectIds: { AD, ADSET, CAMPAIGN } };
 }
 

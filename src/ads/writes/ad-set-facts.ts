@@ -25,11 +25,10 @@ export async function loadRuleFacts(
   if (options.lockCampaign && dialect(q) === 'postgres') campaignQuery.forShare();
   const audienceIds = audienceIdsOf(draft.targeting);
   const conversionIds = conversionIdsOf(draft.promotedObject);
-  const [campaignRow, audienceRows, conversionRows] = await Promise.all([
-    isNumericId(draft.campaignId) ? campaignQuery : Promise.resolve(undefined),
-    audienceIds.length > 0 ? q(customAudiences.table).whereIn('id', audienceIds) : Promise.resolve([]),
-    conversionIds.length > 0 ? q(customConversions.table).whereIn('id', conversionIds) : Promise.resolve([]),
-  ]);
+  // One after another: `q` may be a transaction, whose one connection runs one statement at a time.
+  const campaignRow = isNumericId(draft.campaignId) ? await campaignQuery : undefined;
+  const audienceRows = audienceIds.length > 0 ? await q(customAudiences.table).whereIn('id', audienceIds) : [];
+  const conversionRows = conversionIds.length > 0 ? await q(customConversions.table).whereIn('id', conversionIds) : [];
   const campaign = campaignRow ? campaigns.fromRow(campaignRow) : null;
   const audiences = new Map<string, AudienceFacts>(
     (audienceRows as Array<Record<string, unknown>>).map((row) => {

@@ -186,7 +186,10 @@ export async function editComment(ctx: RequestContext, commentId: string, params
     if (content) verbs.push('edited');
     if (hidden !== undefined && hidden !== current.isHidden) verbs.push(hidden ? 'hide' : 'unhide');
     const now = timeNow(ctx);
-    await emitEvents(ctx, trx, await Promise.all(verbs.map((verb) => commentEvent(trx, after, post, verb, now))));
+    // One after another: the transaction's one connection runs one statement at a time.
+    const events = [];
+    for (const verb of verbs) events.push(await commentEvent(trx, after, post, verb, now));
+    await emitEvents(ctx, trx, events);
     return after;
   });
   return primed(ctx, updated);
