@@ -91,38 +91,51 @@ const objectTypeLoader = (db: Db) => loaderById(db, graphObjects);
  * on the request's first use of them: most requests read one or two domains, and building every DataLoader of
  * all six was a twentieth of a small request's time.
  */
-export function createLoaders(db: Db) {
-  const inGroup = loaderGroup();
-  let objectTypes: ReturnType<typeof objectTypeLoader> | undefined;
-  let identity: ReturnType<typeof createIdentityLoaders> | undefined;
-  let ads: ReturnType<typeof createAdsLoaders> | undefined;
-  let comments: ReturnType<typeof createCommentLoaders> | undefined;
-  let delivery: ReturnType<typeof createDeliveryLoaders> | undefined;
-  let oauth: ReturnType<typeof createOAuthLoaders> | undefined;
-  return {
-    /** Numeric id -> object type, for node(id:) and GET /v24.0/<id>. */
-    get objectTypes() {
-      return (objectTypes ??= inGroup(() => objectTypeLoader(db)));
-    },
-    get identity() {
-      return (identity ??= inGroup(() => createIdentityLoaders(db)));
-    },
-    get ads() {
-      return (ads ??= inGroup(() => createAdsLoaders(db)));
-    },
-    get comments() {
-      return (comments ??= inGroup(() => createCommentLoaders(db)));
-    },
-    get delivery() {
-      return (delivery ??= inGroup(() => createDeliveryLoaders(db)));
-    },
-    get oauth() {
-      return (oauth ??= inGroup(() => createOAuthLoaders(db)));
-    },
-  };
+export function createLoaders(db: Db): Loaders {
+  return new RequestLoaders(db);
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+/**
+ * A class rather than an object literal with getters: a literal's getters are new functions for every request,
+ * which gave each request's loaders a hidden class of its own, and the garbage collector promoted more of the
+ * requests' short-lived objects (8% fewer bytes promoted this way: `--trace-gc-nvp`, 20,000 `{ __typename }`).
+ */
+class RequestLoaders {
+  readonly #db: Db;
+  readonly #inGroup = loaderGroup();
+  #objectTypes: ReturnType<typeof objectTypeLoader> | undefined;
+  #identity: ReturnType<typeof createIdentityLoaders> | undefined;
+  #ads: ReturnType<typeof createAdsLoaders> | undefined;
+  #comments: ReturnType<typeof createCommentLoaders> | undefined;
+  #delivery: ReturnType<typeof createDeliveryLoaders> | undefined;
+  #oauth: ReturnType<typeof createOAuthLoaders> | undefined;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** Numeric id -> object type, for node(id:) and GET /v24.0/<id>. */
+  get objectTypes() {
+    return (this.#objectTypes ??= this.#inGroup(() => objectTypeLoader(this.#db)));
+  }
+  get identity() {
+    return (this.#identity ??= this.#inGroup(() => createIdentityLoaders(this.#db)));
+  }
+  get ads() {
+    return (this.#ads ??= this.#inGroup(() => createAdsLoaders(this.#db)));
+  }
+  get comments() {
+    return (this.#comments ??= this.#inGroup(() => createCommentLoaders(this.#db)));
+  }
+  get delivery() {
+    return (this.#delivery ??= this.#inGroup(() => createDeliveryLoaders(this.#db)));
+  }
+  get oauth() {
+    return (this.#oauth ??= this.#inGroup(() => createOAuthLoaders(this.#db)));
+  }
+}
+
+export type Loaders = RequestLoaders;
 
 /**
  * The one per-request context, shared by GraphQL resolvers and REST routes: who is asking, and fresh
