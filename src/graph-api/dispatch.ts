@@ -33,7 +33,8 @@ export interface GraphRequest {
   headerToken?: string;
   requestId: string;
   ip?: string;
-  log: Logger;
+  /** The request's logger, made on its first use (src/server/http-logging.ts). */
+  logger: () => Logger;
 }
 
 export interface GraphResponse {
@@ -266,7 +267,7 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     requestId: request.requestId,
     viewer,
     ip: request.ip,
-    log: () => request.log,
+    log: request.logger,
     origin: { application: 'Graph API' },
   });
 
@@ -361,7 +362,7 @@ export async function dispatch(deps: AppDeps, request: GraphRequest): Promise<Gr
     const body = await handle(deps, request, headers);
     return { status: 200, headers, body };
   } catch (error) {
-    const refusal = graphErrorResponse(error, request.requestId, request.log);
+    const refusal = graphErrorResponse(error, request.requestId, request.logger());
     return { status: refusal.status, headers: { ...headers, ...refusal.headers }, body: refusal.body };
   }
 }
