@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build` (and `npm ci`, through `prepare`): the TypeScript sources compiled to JavaScript in dist/, the same
 // layout as the sources (dist/src, dist/db, dist/bench), so that every lookup relative to a module's own file finds
-// its files: dist/schema/*.graphql (src/graphql/schema.ts), dist/src/hashing/bcrypt-worker.mjs (src/hashing).
+// its files: dist/schema/*.graphql (src/graphql/schema.ts), dist/src/hashing/bcrypt-worker.cjs (src/hashing).
 //
 //   node scripts/build.js                      into dist/
 //   node scripts/build.js --out-dir <dir>      elsewhere (test/build.test.ts)
@@ -27,7 +27,7 @@ const ASSETS = [
   ...readdirSync(join(ROOT, 'schema'))
     .filter((name) => name.endsWith('.graphql'))
     .map((name) => `schema/${name}`),
-  'src/hashing/bcrypt-worker.mjs',
+  'src/hashing/bcrypt-worker.cjs',
 ];
 
 const { values: options } = parseArgs({ options: { 'out-dir': { type: 'string' }, 'skip-without-typescript': { type: 'boolean' } } });

@@ -12,10 +12,13 @@ export interface PasswordHasher {
   close(): Promise<void>;
 }
 
-const WORKER = fileURLToPath(new URL('./bcrypt-worker.mjs', import.meta.url));
+const WORKER = fileURLToPath(new URL('./bcrypt-worker.cjs', import.meta.url));
 
 export function createPasswordHasher(threads = availableParallelism()): PasswordHasher {
-  const pool = new Piscina({ filename: WORKER, minThreads: 1, maxThreads: Math.max(1, threads), idleTimeout: 30_000 });
+  // Started on first use: most command-line runs and many requests never hash, and a worker started only to be
+  // destroyed costs a thread start and a module load.
+  let pool: Piscina | undefined;
+  const workers = () => (pool ??= new Piscina({ filename: WORKER, minThreads: 1, maxThreads: Math.max(1, threads), idleTimeout: 30_000 }));
   // In no registry of its own: the server's /metrics registers it (src/server/health.ts).
   const verifications = new Counter({
     name: 'adgraph_password_verifications_total',
@@ -24,13 +27,15 @@ export function createPasswordHasher(threads = availableParallelism()): Password
     registers: [],
   });
   return {
-    hash: (plain, cost) => pool.run({ op: 'hash', plain, cost }) as Promise<string>,
+    hash: (plain, cost) => workers().run({ op: 'hash', plain, cost }) as Promise<string>,
     async verify(plain, hash) {
-      const matches = (await pool.run({ op: 'verify', plain, hash })) as boolean;
+      const matches = (await workers().run({ op: 'verify', plain, hash })) as boolean;
       verifications.inc({ result: matches ? 'match' : 'mismatch' });
       return matches;
     },
     verifications,
-    close: () => pool.destroy(),
+    close: async () => {
+      await pool?.destroy();
+    },
   };
 }
