@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { onPostgres } from './helpers.ts';
 
 /**
  * A counter every change to who a session token stands for moves, in the transaction of the change: the session
@@ -21,7 +22,7 @@ export async function up(knex: Knex): Promise<void> {
     table.bigInteger('value').notNullable();
   });
   await knex('identity_generation').insert({ id: 1, value: 0 });
-  const postgres = knex.client.config.client === 'pg';
+  const postgres = onPostgres(knex);
   if (postgres) {
     await knex.raw(`create function identity_changed() returns trigger language plpgsql as $$
       begin
@@ -42,7 +43,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  const postgres = knex.client.config.client === 'pg';
+  const postgres = onPostgres(knex);
   for (const { table, events } of WATCHED) {
     for (const event of events) await knex.raw(`drop trigger if exists ${triggerName(table, event)}${postgres ? ` on ${table}` : ''}`);
   }

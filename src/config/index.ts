@@ -15,6 +15,11 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string;
+  /**
+   * PostgreSQL: statements each connection keeps prepared (src/db/postgres-client.ts); 0 prepares none, for a
+   * pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  databasePreparedStatements: number;
   logLevel: LogLevel;
   /** Proxies whose X-Forwarded-For names the client (Express's `trust proxy`); none unless TRUST_PROXY says. */
   trustProxy: TrustProxy;
@@ -311,6 +316,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     publicUrl,
     databaseUrl,
+    databasePreparedStatements: integer(env, 'DATABASE_PREPARED_STATEMENTS', 500, 0, 10_000),
     logLevel: logLevel(env),
     trustProxy: trustProxy(env),
     cors: cors(env),

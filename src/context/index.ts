@@ -55,7 +55,7 @@ export const timeNow = (deps: Pick<AppDeps, 'clock'>): Date => deps.clock?.() ??
 /** Builds the process-wide dependencies from the configuration; callers may pass their own database or logger. */
 export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; rateLimitPrefix?: string } = {}): AppDeps {
   const log = parts.log ?? createLogger(config.logLevel);
-  const db = parts.db ?? createDatabase(config.databaseUrl);
+  const db = parts.db ?? createDatabase(config.databaseUrl, { preparedStatements: config.databasePreparedStatements });
   return {
     config,
     db,

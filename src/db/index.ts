@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { KEPT_STATEMENTS, PostgresClient, type PostgresConfig } from './postgres-client.ts';
 import { SqliteClient } from './sqlite-client.ts';
 import { keepPreparedStatements, type PreparingConnection } from './statement-cache.ts';
 
@@ -16,6 +17,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => value);
 export interface DatabaseOptions {
   /** PostgreSQL only: put every table in this schema (tests use one schema per file). */
   schema?: string;
+  /** PostgreSQL only: statements each connection keeps prepared (./postgres-client.ts); 0 prepares none. */
+  preparedStatements?: number;
 }
 
 export function dialectOf(url: string): Dialect {
@@ -89,14 +92,17 @@ export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
       },
     });
   }
-  return knexFactory({
-    client: 'pg',
+  const config: PostgresConfig = {
+    // node-postgres, with the builder's statements prepared once per connection (./postgres-client.ts).
+    client: PostgresClient as unknown as typeof Knex.Client,
     log: knexLog,
     connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
     searchPath: options.schema ? [options.schema] : undefined,
     pool: { min: 0, max: 10, acquireTimeoutMillis: 10_000 },
     acquireConnectionTimeout: 10_000,
-  });
+    preparedStatements: options.preparedStatements ?? KEPT_STATEMENTS,
+  };
+  return knexFactory(config);
 }
 
 /**
@@ -111,7 +117,7 @@ export function ownPool(db: Db, connections: number): Db {
 }
 
 export function dialect(db: Db): Dialect {
-  return db.client.config.client === 'pg' ? 'postgres' : 'sqlite';
+  return (db.client as { driverName?: string }).driverName === 'pg' ? 'postgres' : 'sqlite';
 }
 
 /** True when an error means the database cannot be reached at all, as opposed to a bad query. */
