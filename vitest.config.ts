@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { databaseIndependentTestFiles } from './test/files-for-database.ts';
+import { databaseIndependentTestFiles, postgresOnlyTestFiles } from './test/files-for-database.ts';
 import { SlowestFirst } from './test/slow-first.ts';
 
 const TEST_DB = process.env.TEST_DB ?? 'sqlite';
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 export default defineConfig({
   // graphql has no exports map: Node loads its CommonJS build for every importer (ours and graphql-ws's, Apollo's,
@@ -15,8 +16,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The command line and `serve` run from dist/ in the tests: built first when it is stale (test/global-setup.ts).
     globalSetup: ['test/global-setup.ts'],
-    // The PostgreSQL run leaves out what cannot depend on the database; the SQLite run has it (test/files-for-database.ts).
-    exclude: [...configDefaults.exclude, ...(TEST_DB === 'postgres' ? databaseIndependentTestFiles(fileURLToPath(new URL('.', import.meta.url))) : [])],
+    // The PostgreSQL run leaves out what cannot depend on the database, the SQLite run what is about PostgreSQL
+    // alone (test/files-for-database.ts).
+    exclude: [...configDefaults.exclude, ...(TEST_DB === 'postgres' ? databaseIndependentTestFiles(ROOT) : postgresOnlyTestFiles(ROOT))],
     sequence: { sequencer: SlowestFirst },
     pool: 'forks',
     // A worker runs its files one after another in one module graph: the sources (the server, Apollo, Knex, ...)

@@ -15,6 +15,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const IMPORT = /(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 export const SAME_ON_EVERY_DATABASE = /^\/\/ Same on every database: \S/m;
+/** A file about PostgreSQL alone (its client's prepared statements, say), which the SQLite run leaves out. */
+export const POSTGRES_ONLY = /^\/\/ PostgreSQL only: \S/m;
 
 function localImports(file: string): string[] {
   const found: string[] = [];
@@ -42,6 +44,17 @@ export function databaseIndependentTestFiles(root: string): string[] {
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => join(testRoot, name))
     .filter((file) => SAME_ON_EVERY_DATABASE.test(readFileSync(file, 'utf8')) || !reachesDatabase(file, new Set()))
+    .map((file) => relative(root, file).split('\\').join('/'))
+    .sort();
+}
+
+/** The test files (relative to `root`, with forward slashes) that the SQLite run leaves out: see POSTGRES_ONLY. */
+export function postgresOnlyTestFiles(root: string): string[] {
+  const testRoot = join(root, 'test');
+  return (readdirSync(testRoot, { recursive: true }) as string[])
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => join(testRoot, name))
+    .filter((file) => POSTGRES_ONLY.test(readFileSync(file, 'utf8')))
     .map((file) => relative(root, file).split('\\').join('/'))
     .sort();
 }

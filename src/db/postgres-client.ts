@@ -9,8 +9,8 @@ import type { Knex } from 'knex';
  * and PostgreSQL keeps its plan (a generic one after five runs unless custom plans are cheaper: plan_cache_mode's
  * default).
  *
- * What is named: statements the builder made. A raw statement may hold several commands, which a prepared
- * statement cannot, and is sent as before. Each connection keeps at most `preparedStatements` (the knex config
+ * What is named: the reads and writes the query builder made (PREPARED_METHODS); raw SQL and DDL are sent as
+ * before. Each connection keeps at most `preparedStatements` (the knex config
  * entry, DATABASE_PREPARED_STATEMENTS; 0 prepares none, for PgBouncer in transaction mode before 1.21); the least
  * recently used one is deallocated (an `in (…)` list of each length is a statement of its own).
  *
@@ -39,6 +39,12 @@ interface KnexQuery {
 
 type PgClientClass = new (config: Knex.Config) => Knex.Client & { _query(connection: PgConnection, query: KnexQuery): Promise<KnexQuery> };
 const PgClientBase = createRequire(import.meta.url)('knex/lib/dialects/postgres/index.js') as PgClientClass;
+
+/**
+ * The query builder's reads and writes: what is prepared. Not raw SQL (it may hold several commands, which a
+ * prepared statement cannot), nor the schema builder's DDL (run once), nor truncate or columnInfo.
+ */
+const PREPARED_METHODS = new Set<string | undefined>(['select', 'first', 'pluck', 'insert', 'update', 'del', 'counter', 'upsert']);
 
 /** The default of statements one connection keeps. */
 export const KEPT_STATEMENTS = 500;
@@ -101,7 +107,7 @@ export class PostgresClient extends PgClientBase {
 
   override async _query(connection: PgConnection, query: KnexQuery): Promise<KnexQuery> {
     const capacity = this.config.preparedStatements;
-    if (capacity <= 0 || query.method === 'raw' || !query.sql || query.options?.name !== undefined) return super._query(connection, query);
+    if (capacity <= 0 || !PREPARED_METHODS.has(query.method!) || !query.sql || query.options?.name !== undefined) return super._query(connection, query);
     let kept = keptBy.get(connection);
     if (!kept) keptBy.set(connection, (kept = new KeptStatements(capacity)));
     const { name, evicted } = kept.nameFor(query.sql);

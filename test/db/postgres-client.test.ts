@@ -1,12 +1,11 @@
+// PostgreSQL only: the named statements of its client (SQLite keeps its statements by text: test/db/statement-cache.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { createDatabase, type Db } from '../../src/db/index.ts';
 import { keptStatements } from '../../src/db/postgres-client.ts';
-import { POSTGRES_URL, TEST_DB } from '../helpers/database.ts';
+import { POSTGRES_URL } from '../helpers/database.ts';
 
-// The named statements belong to the PostgreSQL client: this file runs in the PostgreSQL run only (SQLite's
-// statement cache has its own file, test/db/statement-cache.test.ts).
-describe.runIf(TEST_DB === 'postgres')('statements prepared once per connection (PostgreSQL)', () => {
+describe('statements prepared once per connection (PostgreSQL)', () => {
   const schema = `test_prepared_${process.pid}_${Date.now()}`;
   let admin: Db;
   const opened: Db[] = [];
@@ -60,6 +59,20 @@ describe.runIf(TEST_DB === 'postgres')('statements prepared once per connection 
     // The server holds it under that name (raw statements, like this look-up, are sent unnamed).
     expect(await preparedOnServer(db)).toContainEqual({ name, statement: sql });
     expect((await preparedOnServer(db)).map((row) => row.statement)).not.toContain('select name, statement from pg_prepared_statements order by name');
+  });
+
+  it("prepares the builder's reads and writes, not its DDL nor raw SQL", async () => {
+    const db = open();
+    await db.schema.createTable('others', (t) => t.integer('id').primary());
+    await db('others').insert({ id: 1 });
+    await db('others').where({ id: 1 }).update({ id: 2 });
+    await db.raw('select 1 as one');
+    const statements = (await preparedOnServer(db)).map((row) => row.statement);
+    expect(statements).toEqual(
+      expect.arrayContaining([db('others').insert({ id: 1 }).toSQL().toNative().sql, db('others').where({ id: 1 }).update({ id: 2 }).toSQL().toNative().sql]),
+    );
+    expect(statements).toHaveLength(2);
+    await db.schema.dropTable('others');
   });
 
   it('stays right inside transactions, committed or rolled back', async () => {

@@ -1,3 +1,4 @@
+// PostgreSQL only: answers with and without the named statements of its client.
 /**
  * Named statements (src/db/postgres-client.ts) change how PostgreSQL is asked, never what is answered: the nested
  * read of issue 27's benchmark (ad sets with their campaign and ads), through GraphQL and /v24.0, gives the same
@@ -13,13 +14,13 @@ import { createDatabase, type Db } from '../../src/db/index.ts';
 import { keptStatements } from '../../src/db/postgres-client.ts';
 import { createLogger } from '../../src/logging/index.ts';
 import { startServer, type RunningServer } from '../../src/server/index.ts';
-import { POSTGRES_URL, TEST_DB } from '../helpers/database.ts';
+import { POSTGRES_URL } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 
 const RUNS = 7;
 
-describe.runIf(TEST_DB === 'postgres')('answers with and without prepared statements (PostgreSQL)', () => {
+describe('answers with and without prepared statements (PostgreSQL)', () => {
   let prepared: TestServer;
   let unprepared: RunningServer;
   let unpreparedDb: Db;
