@@ -188,11 +188,20 @@ export function loaderMaker() {
   return <K, V>(name: string, load: (keys: readonly K[]) => Promise<V[]>) => new DataLoader<K, V>(group.wrap(name, load), { batchScheduleFn: group.schedule });
 }
 
-/** One object per id (null when absent), in one `where id in (...)` per batch. */
+/**
+ * `column` is one of `values`. On PostgreSQL `= any($1)` with the list as one array parameter: one SQL text
+ * whatever the batch's size, so a connection's prepared statement (./postgres-client.ts) serves every batch
+ * instead of one statement per list length. SQLite has no array parameter: `in (…)`.
+ */
+function whereOneOf(db: Db, query: Knex.QueryBuilder, column: string, values: readonly string[]): Knex.QueryBuilder {
+  return dialect(db) === 'postgres' ? query.whereRaw('?? = any(?)', [column, values as string[]]) : query.whereIn(column, values as string[]);
+}
+
+/** One object per id (null when absent), in one statement per batch. */
 export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): DataLoader<string, T | null> {
   return loaderMaker()<string, T | null>(`${mapping.table}.by_${column}`, async (ids) => {
-    const rows = await db(mapping.table).whereIn(column, ids as string[]);
-    const byKey = new Map(rows.map((row: Record<string, unknown>) => [String(row[column]), mapping.fromRow(row)]));
+    const rows = (await whereOneOf(db, db(mapping.table), column, ids)) as Array<Record<string, unknown>>;
+    const byKey = new Map(rows.map((row) => [String(row[column]), mapping.fromRow(row)]));
     return ids.map((id) => byKey.get(id) ?? null);
   });
 }
@@ -200,9 +209,7 @@ export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): 
 /** Every row whose `column` equals the key, for small child lists (a user's memberships, say). */
 export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string, orderBy = 'id'): DataLoader<string, T[]> {
   return loaderMaker()<string, T[]>(`${mapping.table}.all_by_${column}`, async (keys) => {
-    const rows = await db(mapping.table)
-      .whereIn(column, keys as string[])
-      .orderBy(orderBy);
+    const rows = await whereOneOf(db, db(mapping.table), column, keys).orderBy(orderBy);
     const grouped = groupBy(rows as Array<Record<string, unknown>>, column, mapping);
     return keys.map((key) => grouped.get(key) ?? []);
   });
@@ -299,11 +306,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
       let loader = countLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, number>(`${table}.count_by_${parentColumn}`, async (parentIds) => {
-          const query = db(mapping.table)
-            .select(parentColumn)
-            .count({ count: '*' })
-            .whereIn(parentColumn, parentIds as string[])
-            .groupBy(parentColumn);
+          const query = whereOneOf(db, db(mapping.table).select(parentColumn).count({ count: '*' }), parentColumn, parentIds).groupBy(parentColumn);
           applyFilters(query, filters);
           const rows = (await query) as Array<Record<string, unknown>>;
           const counts = new Map(rows.map((row) => [String(row[parentColumn]), Number(row.count)]));

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Knex } from 'knex';
 import { createDatabase, type Db } from '../../src/db/index.ts';
 import { keptStatements } from '../../src/db/postgres-client.ts';
+import { loaderById } from '../../src/db/batch.ts';
+import type { TableMapping } from '../../src/db/rows.ts';
 import { POSTGRES_URL } from '../helpers/database.ts';
 
 describe('statements prepared once per connection (PostgreSQL)', () => {
@@ -73,6 +75,24 @@ describe('statements prepared once per connection (PostgreSQL)', () => {
     );
     expect(statements).toHaveLength(2);
     await db.schema.dropTable('others');
+  });
+
+  it('reads a batch of ids of any size with one statement (= any of an array parameter)', async () => {
+    const db = open();
+    const mapping: TableMapping<{ id: string; name: string }> = {
+      table: 'things',
+      columns: { id: 'id', name: 'string' },
+      fromRow: (row) => ({ id: String(row.id), name: String(row.name) }),
+      toRow: (record) => record,
+    };
+    for (const ids of [['1'], ['2', '3'], ['1', '2', '3', '4']]) {
+      const byId = loaderById(db, mapping);
+      expect((await byId.loadMany(ids)).map((thing) => (thing as { name: string } | null)?.name ?? null)).toEqual(
+        ids.map((id) => ({ 1: 'one', 2: 'two', 3: 'three' })[id] ?? null),
+      );
+    }
+    const statements = [...keptStatements(await connectionOf(db))!.keys()];
+    expect(statements).toEqual(['select * from "things" where "id" = any($1)']);
   });
 
   it('stays right inside transactions, committed or rolled back', async () => {
