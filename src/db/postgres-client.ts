@@ -10,9 +10,9 @@ import type { Knex } from 'knex';
  * default).
  *
  * What is named: the reads and writes the query builder made (PREPARED_METHODS); raw SQL and DDL are sent as
- * before. Each connection keeps at most `preparedStatements` (the knex config
- * entry, DATABASE_PREPARED_STATEMENTS; 0 prepares none, for PgBouncer in transaction mode before 1.21); the least
- * recently used one is deallocated (an `in (…)` list of each length is a statement of its own).
+ * before. Each connection keeps at most `preparedStatements` (the knex config entry, DATABASE_PREPARED_STATEMENTS;
+ * 0 prepares none, for PgBouncer in transaction mode before 1.21); the least recently used one is deallocated. An
+ * `in (…)` list is a statement per length: the batch loaders use `= any($1)` instead (./batch.ts).
  *
  * A schema change under a kept statement that reads `*` (a migration run by another instance) makes PostgreSQL
  * refuse it once: "cached plan must not change result type". The statement is dropped and, outside a
@@ -52,9 +52,12 @@ export const KEPT_STATEMENTS = 500;
 /** PostgreSQL's SQLSTATE (feature_not_supported) when the columns of a kept plan's result changed under it. */
 const RESULT_CHANGED = '0A000';
 
+/**
+ * By its code alone: the message is in the server's language (lc_messages). The code's other errors are
+ * deterministic, so sending the statement once more unnamed costs them one round trip and the same error.
+ */
 function resultChanged(error: unknown): boolean {
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return code === RESULT_CHANGED && typeof message === 'string' && message.includes('cached plan must not change result type');
+  return (error as { code?: unknown }).code === RESULT_CHANGED;
 }
 
 /** A connection's statements: names by SQL text, least recently used first. */
