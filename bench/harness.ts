@@ -95,6 +95,8 @@ export const UNLIMITED_ACCOUNT_ALLOWANCE = {
 export interface DemoServer<P = undefined> {
   /** The server under test, in its own process. */
   url: string;
+  /** Its process id. */
+  pid: number;
   /** This process's connection to the server's database file, for fixtures and counting. */
   deps: AppDeps;
   config: Config;
@@ -146,7 +148,16 @@ export async function withDemoServer<T, P = undefined>(
     const prepared = (await options.prepare?.(deps)) as P;
     server = await startServerProcess(env, !!options.countBcrypt);
     const sessionToken = await signInAsDemoUser(server.url);
-    const measured = await measure({ url: server.url, deps, config, summary, sessionToken, prepared, bcryptChecks: server.bcryptChecks });
+    const measured = await measure({
+      url: server.url,
+      pid: server.child.process.pid!,
+      deps,
+      config,
+      summary,
+      sessionToken,
+      prepared,
+      bcryptChecks: server.bcryptChecks,
+    });
     await server.child.stop();
     return measured;
   } finally {
@@ -288,7 +299,7 @@ export async function waitUntilReady(label: string, child: Child, url: string): 
  * The bare-server ceiling in its own process (bench/ceiling.ts) answering every request with `bytes`; `stop`
  * ends it.
  */
-export async function startCeiling(bytes: Buffer): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startCeiling(bytes: Buffer): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'adgraph-ceiling-'));
   const file = join(dir, 'answer.json');
   writeFileSync(file, bytes);
@@ -296,6 +307,7 @@ export async function startCeiling(bytes: Buffer): Promise<{ url: string; stop()
     const ceiling = await startPortPrinter('the ceiling', [moduleFile('./ceiling'), file]);
     return {
       url: ceiling.url,
+      pid: ceiling.pid,
       stop: async () => {
         try {
           await ceiling.stop();
@@ -321,7 +333,7 @@ export async function startPortPrinter(
   label: string,
   args: string[],
   options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const child = spawnChild(label, args, options);
   const port = await new Promise<string>((resolve, reject) => {
     let line = '';
@@ -335,7 +347,7 @@ export async function startPortPrinter(
     await child.stop().catch(() => undefined);
     throw error;
   });
-  return { url: `http://127.0.0.1:${port}`, stop: child.stop };
+  return { url: `http://127.0.0.1:${port}`, pid: child.process.pid!, stop: child.stop };
 }
 
 /** The PostgreSQL server the benchmarks create their databases on (a role that may create databases). */
@@ -367,7 +379,27 @@ export interface BenchRequest {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** The process that serves it: its CPU time per request is printed too (Linux, /proc). */
+  servedBy?: number;
 }
+
+/**
+ * CPU time (user and system) a process has used so far, in milliseconds, from /proc/<pid>/stat; null where
+ * there is no /proc. Per request over a timed scenario it varies far less than requests per second on a shared
+ * machine: the load generator and the database take the same cores.
+ */
+export function cpuMsOf(pid: number): number | null {
+  try {
+    // The command name (2nd field) may hold spaces: fields are counted after its closing parenthesis.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime and stime, fields 14 and 15
+    return Number.isFinite(ticks) ? ticks * (1000 / CLOCK_TICKS_PER_SECOND) : null;
+  } catch {
+    return null;
+  }
+}
+/** Linux's USER_HZ, 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * Sends `request` once and answers its body after checking it: a fast error is not a fast answer, so a
@@ -392,6 +424,8 @@ export function graphqlData<T>(body: Buffer): { data: T } | { wrong: string } {
 export interface Timed {
   requests: number;
   rps: number;
+  /** The serving process's CPU milliseconds per 1,000 requests, when its pid was given and /proc has it. */
+  cpuMsPer1000: number | null;
   p50: number;
   p99: number;
   unexpected: string | null;
@@ -413,17 +447,28 @@ export async function timeAll(requests: BenchRequest[]): Promise<Timed[]> {
     body: request.body,
   });
   for (const request of requests) await autocannon({ ...options(request), amount: 20 * CONNECTIONS });
-  const runs = requests.map(() => ({ latencies: [] as number[], requests: 0, seconds: 0, statuses: {} as Record<string, number>, errors: 0 }));
+  const runs = requests.map(() => ({
+    latencies: [] as number[],
+    requests: 0,
+    seconds: 0,
+    statuses: {} as Record<string, number>,
+    errors: 0,
+    cpuMs: 0 as number | null,
+  }));
   const order = requests.map((_, i) => i);
   for (let slice = 0; slice < SLICES; slice++) {
     const pass = slice % 2 === 0 ? order : [...order].reverse();
     for (const i of pass) {
       const run = runs[i]!;
+      const servedBy = requests[i]!.servedBy;
+      const cpuBefore = servedBy === undefined ? null : cpuMsOf(servedBy);
       const tracker = autocannon({ ...options(requests[i]!), duration: SECONDS / SLICES });
       tracker.on('response', (_client, status, _bytes, ms) => {
         if (status >= 200 && status < 300) run.latencies.push(ms);
       });
       const result = await tracker;
+      const cpuAfter = servedBy === undefined ? null : cpuMsOf(servedBy);
+      run.cpuMs = run.cpuMs === null || cpuBefore === null || cpuAfter === null ? null : run.cpuMs + cpuAfter - cpuBefore;
       run.requests += result.requests.total;
       run.seconds += result.duration;
       run.errors += result.errors + result.timeouts;
@@ -442,7 +487,8 @@ export async function timeAll(requests: BenchRequest[]): Promise<Timed[]> {
               .join(' ') || 'none'
           }, errors and timeouts ${run.errors}, requests ${run.requests}`
         : null;
-    return { requests: run.requests, rps: run.requests / Math.max(run.seconds, 0.001), p50: percentile(50), p99: percentile(99), unexpected };
+    const cpuMsPer1000 = run.cpuMs !== null && requests.some((r) => r.servedBy !== undefined) && run.requests > 0 ? (run.cpuMs * 1000) / run.requests : null;
+    return { requests: run.requests, rps: run.requests / Math.max(run.seconds, 0.001), cpuMsPer1000, p50: percentile(50), p99: percentile(99), unexpected };
   });
 }
 
@@ -453,6 +499,7 @@ export function figures(run: Timed, reference?: { label: string; run: Timed }): 
     'p50 ms': formatMs(run.p50),
     'p99 ms': formatMs(run.p99),
     ...(reference ? { [`vs ${reference.label}`]: (run.rps / reference.run.rps).toFixed(4) } : {}),
+    ...(run.cpuMsPer1000 !== null ? { 'CPU ms/1k': run.cpuMsPer1000.toFixed(0) } : {}),
     requests: String(run.requests),
   };
 }

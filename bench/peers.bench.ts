@@ -103,7 +103,7 @@ function installPostGraphile(): void {
 
 async function peersOn(database: 'SQLite' | 'PostgreSQL', databaseUrl?: string): Promise<SectionOutcome> {
   const env = { ...UNLIMITED_ACCOUNT_ALLOWANCE, ASYNC_POLL_MS: '600000' };
-  return withDemoServer({ env, databaseUrl }, async ({ url, sessionToken }) => {
+  return withDemoServer({ env, databaseUrl }, async ({ url, pid, sessionToken }) => {
     const graphql = graphqlAt(url, sessionToken);
     const anonymous = (query: string): BenchRequest => ({
       url: `${url}/graphql`,
@@ -199,16 +199,20 @@ async function peersOn(database: 'SQLite' | 'PostgreSQL', databaseUrl?: string):
         });
       }
 
+      // Each with the process serving it, whose CPU time per request is printed beside the rates.
+      const adgraph = (request: BenchRequest): BenchRequest => ({ ...request, servedBy: pid });
       const scenarios: Array<[string, BenchRequest]> = [
-        [`ceiling: node:http answering the nested read's ${nestedBytes.length} bytes`, ceilingRequest],
-        ['bare Express 5: GET /healthz', expressHealth],
-        ['adgraph GET /healthz', { url: `${url}/healthz` }],
-        [`bare Apollo Server 5 on Express 5: ${TYPENAME}`, apolloTypename],
-        [`adgraph ${TYPENAME}`, anonymous(TYPENAME)],
-        [`adgraph ${ME} (a session)`, graphql(ME)],
-        ['adgraph GraphQL nested read', nested],
-        ['adgraph /v24.0 adsets?fields=id,name,daily_budget,campaign{name},ads.limit(5)…{id,name}', rest],
-        ...(postgraphileNested ? [['PostGraphile 5 (Amber) nested read, same tables', postgraphileNested] as [string, BenchRequest]] : []),
+        [`ceiling: node:http answering the nested read's ${nestedBytes.length} bytes`, { ...ceilingRequest, servedBy: ceiling.pid }],
+        ['bare Express 5: GET /healthz', { ...expressHealth, servedBy: express.pid }],
+        ['adgraph GET /healthz', adgraph({ url: `${url}/healthz` })],
+        [`bare Apollo Server 5 on Express 5: ${TYPENAME}`, { ...apolloTypename, servedBy: apollo.pid }],
+        [`adgraph ${TYPENAME}`, adgraph(anonymous(TYPENAME))],
+        [`adgraph ${ME} (a session)`, adgraph(graphql(ME))],
+        ['adgraph GraphQL nested read', adgraph(nested)],
+        ['adgraph /v24.0 adsets?fields=id,name,daily_budget,campaign{name},ads.limit(5)…{id,name}', adgraph(rest)],
+        ...(postgraphileNested && postgraphile
+          ? [['PostGraphile 5 (Amber) nested read, same tables', { ...postgraphileNested, servedBy: postgraphile.pid }] as [string, BenchRequest]]
+          : []),
       ];
       const timings = await timeAll(scenarios.map(([, request]) => request));
       const runs = scenarios.map(([name], i) => ({ name, run: timings[i]! }));
