@@ -390,8 +390,9 @@ export interface BenchRequest {
  */
 export function cpuMsOf(pid: number): number | null {
   try {
-    // The command name (2nd field) may hold spaces: fields are counted after its closing parenthesis.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // The command name (2nd field) may hold spaces and parentheses: fields are counted after its last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]); // utime and stime, fields 14 and 15
     return Number.isFinite(ticks) ? ticks * (1000 / CLOCK_TICKS_PER_SECOND) : null;
   } catch {
@@ -487,7 +488,8 @@ export async function timeAll(requests: BenchRequest[]): Promise<Timed[]> {
               .join(' ') || 'none'
           }, errors and timeouts ${run.errors}, requests ${run.requests}`
         : null;
-    const cpuMsPer1000 = run.cpuMs !== null && requests.some((r) => r.servedBy !== undefined) && run.requests > 0 ? (run.cpuMs * 1000) / run.requests : null;
+    // Null when the request named no process (its first slice made it null) or /proc had none.
+    const cpuMsPer1000 = run.cpuMs !== null && run.requests > 0 ? (run.cpuMs * 1000) / run.requests : null;
     return { requests: run.requests, rps: run.requests / Math.max(run.seconds, 0.001), cpuMsPer1000, p50: percentile(50), p99: percentile(99), unexpected };
   });
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { onPostgres, timestamps } from './helpers.ts';
+import { dialect } from '../../src/db/index.ts';
+import { timestamps } from './helpers.ts';
 
 // Graph-style ids start high so they look like the platform's and can never be mistaken for small counters.
 export const FIRST_GRAPH_OBJECT_ID = 100_000_000_000_001;
@@ -9,7 +10,7 @@ export async function up(knex: Knex): Promise<void> {
     table.bigIncrements('id').primary();
     table.string('type', 32).notNullable();
   });
-  if (onPostgres(knex)) {
+  if (dialect(knex) === 'postgres') {
     await knex.raw(`select setval(pg_get_serial_sequence('graph_objects', 'id'), ?, false)`, [FIRST_GRAPH_OBJECT_ID]);
   } else {
     await knex.raw(`insert into sqlite_sequence (name, seq) values ('graph_objects', ?)`, [FIRST_GRAPH_OBJECT_ID - 1]);

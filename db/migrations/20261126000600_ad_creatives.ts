@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { graphObjectId, graphTimes, onPostgres, organizationOwned } from './helpers.ts';
+import { dialect } from '../../src/db/index.ts';
+import { graphObjectId, graphTimes, organizationOwned } from './helpers.ts';
 
 /**
  * Creatives become objects (issue 21; src/ads/creatives.ts): an account's creative, which ads reference by id.
@@ -53,7 +54,7 @@ export async function up(knex: Knex): Promise<void> {
     const creativeIds = ids.map((row) => String(row.id)).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
     const now = new Date();
     // PostgreSQL hands jsonb back parsed; SQLite keeps the text it was given.
-    const postgres = onPostgres(knex);
+    const postgres = dialect(knex) === 'postgres';
     await knex('ad_creatives').insert(rows.map((ad, i) => creativeRow(postgres ? ad.creative : parseText(ad.creative), creativeIds[i]!, ad, now)));
     for (const [i, ad] of rows.entries()) await knex('ads').where({ id: ad.id }).update({ creative_id: creativeIds[i] });
   }

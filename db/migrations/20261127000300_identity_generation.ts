@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { onPostgres } from './helpers.ts';
+import { dialect } from '../../src/db/index.ts';
 
 /**
  * A counter every change to who a session token stands for moves, in the transaction of the change: the session
@@ -22,7 +22,7 @@ export async function up(knex: Knex): Promise<void> {
     table.bigInteger('value').notNullable();
   });
   await knex('identity_generation').insert({ id: 1, value: 0 });
-  const postgres = onPostgres(knex);
+  const postgres = dialect(knex) === 'postgres';
   if (postgres) {
     await knex.raw(`create function identity_changed() returns trigger language plpgsql as $$
       begin
@@ -43,7 +43,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  const postgres = onPostgres(knex);
+  const postgres = dialect(knex) === 'postgres';
   for (const { table, events } of WATCHED) {
     for (const event of events) await knex.raw(`drop trigger if exists ${triggerName(table, event)}${postgres ? ` on ${table}` : ''}`);
   }

@@ -21,8 +21,3 @@ export function graphTimes(table: Knex.CreateTableBuilder): void {
   table.timestamp('created_time', { useTz: true }).notNullable();
   table.timestamp('updated_time', { useTz: true }).notNullable();
 }
-
-/** True on PostgreSQL. The client is adgraph's own class there (src/db/postgres-client.ts), not the name 'pg'. */
-export function onPostgres(knex: Knex): boolean {
-  return (knex.client as { driverName?: string }).driverName === 'pg';
-}
