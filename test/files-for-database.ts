@@ -39,22 +39,21 @@ export function databaseIndependentTestFiles(root: string): string[] {
     visited.add(file);
     return importsOf(file).some((imported) => reachesDatabase(imported, visited));
   };
-  const testRoot = join(root, 'test');
-  return (readdirSync(testRoot, { recursive: true }) as string[])
-    .filter((name) => name.endsWith('.test.ts'))
-    .map((name) => join(testRoot, name))
-    .filter((file) => SAME_ON_EVERY_DATABASE.test(readFileSync(file, 'utf8')) || !reachesDatabase(file, new Set()))
-    .map((file) => relative(root, file).split('\\').join('/'))
-    .sort();
+  return testFilesWhere(root, (file) => SAME_ON_EVERY_DATABASE.test(readFileSync(file, 'utf8')) || !reachesDatabase(file, new Set()));
 }
 
 /** The test files (relative to `root`, with forward slashes) that the SQLite run leaves out: see POSTGRES_ONLY. */
 export function postgresOnlyTestFiles(root: string): string[] {
+  return testFilesWhere(root, (file) => POSTGRES_ONLY.test(readFileSync(file, 'utf8')));
+}
+
+/** The test files under `root`/test that `keep` (given a file's absolute path) keeps, relative to `root`, with forward slashes. */
+function testFilesWhere(root: string, keep: (file: string) => boolean): string[] {
   const testRoot = join(root, 'test');
   return (readdirSync(testRoot, { recursive: true }) as string[])
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => join(testRoot, name))
-    .filter((file) => POSTGRES_ONLY.test(readFileSync(file, 'utf8')))
+    .filter(keep)
     .map((file) => relative(root, file).split('\\').join('/'))
     .sort();
 }

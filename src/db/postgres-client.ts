@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Knex } from 'knex';
+import { RecentlyUsed } from './recently-used.ts';
 
 /**
  * Knex's PostgreSQL client, with the statements the query builder makes prepared once per connection. Knex sends
@@ -62,31 +63,17 @@ function resultChanged(error: unknown): boolean {
 
 /** A connection's statements: names by SQL text, least recently used first. */
 class KeptStatements {
-  readonly names = new Map<string, string>();
+  readonly names: RecentlyUsed<string, string>;
   private next = 1;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.names = new RecentlyUsed(capacity);
+  }
 
   /** The name of `sql`'s statement, and the name of one to deallocate first when the connection keeps too many. */
   nameFor(sql: string): { name: string; evicted?: string } {
-    let name = this.names.get(sql);
-    let evicted: string | undefined;
-    if (name !== undefined) {
-      // A Map iterates in insertion order: taking a name out and putting it back marks it most recently used.
-      this.names.delete(sql);
-    } else {
-      if (this.names.size >= this.capacity) evicted = this.forget(this.names.keys().next().value!);
-      name = `adgraph_q${this.next++}`;
-    }
-    this.names.set(sql, name);
+    const { value: name, evicted } = this.names.use(sql, () => `adgraph_q${this.next++}`);
     return { name, evicted };
-  }
-
-  /** Stops keeping the statement of `sql`; its name, for the server to deallocate. */
-  forget(sql: string): string | undefined {
-    const name = this.names.get(sql);
-    this.names.delete(sql);
-    return name;
   }
 }
 
@@ -103,7 +90,7 @@ function deallocate(connection: PgConnection, name: string): Promise<void> {
 const keptBy = new WeakMap<PgConnection, KeptStatements>();
 
 /** The statement names a connection keeps, by SQL text, least recently used first (for tests). */
-export const keptStatements = (connection: object): ReadonlyMap<string, string> | undefined => keptBy.get(connection as PgConnection)?.names;
+export const keptStatements = (connection: object): ReadonlyMap<string, string> | undefined => keptBy.get(connection as PgConnection)?.names.view;
 
 export class PostgresClient extends PgClientBase {
   declare config: PostgresConfig;
@@ -119,7 +106,7 @@ export class PostgresClient extends PgClientBase {
       return await super._query(connection, { ...query, options: { ...query.options, name } });
     } catch (error) {
       if (!resultChanged(error)) throw error;
-      kept.forget(query.sql);
+      kept.names.delete(query.sql);
       await deallocate(connection, name);
       if (connection.__knexTxId !== undefined) throw error;
       return super._query(connection, query);

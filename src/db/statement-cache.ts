@@ -1,3 +1,5 @@
+import { RecentlyUsed } from './recently-used.ts';
+
 /**
  * Prepared statements of a better-sqlite3 connection, kept by SQL text. Knex's better-sqlite3 client prepares
  * every statement anew on every query (knex/lib/dialects/better-sqlite3 `_query` calls `connection.prepare`),
@@ -14,26 +16,15 @@ export interface PreparingConnection {
 /** The most statements one connection keeps; the least recently used goes first. */
 export const KEPT_STATEMENTS = 500;
 
-const keptBy = new WeakMap<PreparingConnection, ReadonlyMap<string, unknown>>();
+const keptBy = new WeakMap<PreparingConnection, RecentlyUsed<string, unknown>>();
 
 /** The statements a connection keeps, by SQL text, least recently used first (for tests). */
-export const keptStatements = (connection: PreparingConnection) => keptBy.get(connection);
+export const keptStatements = (connection: PreparingConnection) => keptBy.get(connection)?.view;
 
 /** Makes `connection.prepare` answer from the statements it prepared before. */
 export function keepPreparedStatements(connection: PreparingConnection, capacity = KEPT_STATEMENTS): void {
   const prepare = connection.prepare.bind(connection);
-  // A Map iterates in insertion order: taking a statement out and putting it back marks it most recently used.
-  const kept = new Map<string, unknown>();
-  connection.prepare = (sql: string) => {
-    let statement = kept.get(sql);
-    if (statement === undefined) {
-      statement = prepare(sql);
-      if (kept.size >= capacity) kept.delete(kept.keys().next().value!);
-    } else {
-      kept.delete(sql);
-    }
-    kept.set(sql, statement);
-    return statement;
-  };
+  const kept = new RecentlyUsed<string, unknown>(capacity);
+  connection.prepare = (sql: string) => kept.use(sql, () => prepare(sql)).value;
   keptBy.set(connection, kept);
 }
