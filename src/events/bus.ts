@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { connectRedis } from '../redis/index.ts';
 import type { Config } from '../config/index.ts';
 import type { Logger } from '../logging/index.ts';
 import type { PublishedEvent } from './types.ts';
@@ -80,7 +81,7 @@ export function redisEventBus(url: string, keyPrefix: string, log: Logger): Even
   const key = `${keyPrefix}:events`;
   const fan = fanOut(log);
   // The publisher fails fast when Redis is away (the relay retries); the reader waits for it to come back.
-  const publisher = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  const publisher = connectRedis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
   let reader: Redis | undefined;
   let closed = false;
   let reading: Promise<void> | undefined;
@@ -88,7 +89,7 @@ export function redisEventBus(url: string, keyPrefix: string, log: Logger): Even
 
   const read = async () => {
     const listeningSince = Date.now();
-    reader = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+    reader = connectRedis(url, { maxRetriesPerRequest: null, lazyConnect: false });
     // Whether the connection failed (Redis away) before this reader settled where it starts.
     let wasAway = false;
     reader.on('error', () => {

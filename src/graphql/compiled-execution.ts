@@ -1,12 +1,19 @@
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
 import { createRequire } from 'node:module';
 import type { DocumentNode, ExecutionResult, GraphQLError, GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 
 type Gateway = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 
 /** graphql's CommonJS build, the one graphql-jit loads (and Apollo with it: graphql has no ESM exports map). */
 const graphqlOfJit = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+
+/**
+ * graphql-jit (with fast-json-stringify and ajv, a tenth of a second), loaded when the first document comes back:
+ * a process that never answers a document twice (a short-lived test server, a CLI) starts without it.
+ */
+let jit: Promise<typeof import('graphql-jit')> | undefined;
+const loadJit = () => (jit ??= import('graphql-jit'));
 
 /**
  * A graphql-jit error as graphql-js makes it. graphql-jit leaves `extensions` undefined where graphql-js gives
@@ -43,7 +50,7 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
   const seen = new WeakMap<DocumentNode, { runs: number; compiled: Map<string | undefined, CompiledQuery | ExecutionResult> }>();
 
   /** The compiled operation, or null while the document is still to be interpreted. */
-  const compiledFor = (document: DocumentNode, operationName: string | undefined) => {
+  const compiledFor = async (document: DocumentNode, operationName: string | undefined) => {
     let entry = seen.get(document);
     if (!entry) seen.set(document, (entry = { runs: 0, compiled: new Map() }));
     if (entry.runs < INTERPRETED_RUNS) {
@@ -51,7 +58,12 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
       return null;
     }
     let query = entry.compiled.get(operationName);
-    if (!query) entry.compiled.set(operationName, (query = compileQuery(schema, document, operationName)));
+    if (!query) {
+      const { compileQuery } = await loadJit();
+      // Another request may have compiled it while this one waited for the module.
+      query = entry.compiled.get(operationName) ?? compileQuery(schema, document, operationName);
+      entry.compiled.set(operationName, query);
+    }
     return query;
   };
 
@@ -66,9 +78,10 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
           // No operation to run (an unknown operation name, or none of several named), though Apollo's types say
           // otherwise: graphql-js answers why, in its own words (graphql-jit would take an empty name for none).
           if (!(operation as typeof operation | undefined)) return interpret();
-          const query = compiledFor(document, operationName ?? undefined);
+          const query = await compiledFor(document, operationName ?? undefined);
           if (!query) return interpret();
-          if (!isCompiledQuery(query)) return query;
+          // Loaded by now: compiledFor compiled it.
+          if (!(await loadJit()).isCompiledQuery(query)) return query;
           // Variables refused as graphql-js refuses them: its errors point at the variable's definition, which
           // Apollo answers as BAD_USER_INPUT (graphql-jit's own say less). The coerced values are not passed on:
           // graphql-jit coerces what the caller sent itself.

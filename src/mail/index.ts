@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config/index.ts';
 import type { Db } from '../db/index.ts';
 import type { Logger } from '../logging/index.ts';
@@ -23,11 +23,14 @@ export interface Mailer {
  * passcodes it carries, which is why production sets SMTP_URL.
  */
 export function createMailer(config: Config, db: Db, log: Logger): Mailer {
-  const transport: Transporter | undefined = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
+  // nodemailer is loaded with the first message: most processes (the command line, a server nobody asks for a
+  // passcode) never send one.
+  let transport: Promise<Transporter> | undefined;
+  const smtp = (smtpUrl: string) => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl)));
   return {
     async send(message) {
-      if (transport) {
-        await transport.sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text });
+      if (config.smtpUrl) {
+        await (await smtp(config.smtpUrl)).sendMail({ from: config.mailFrom, to: message.to, subject: message.subject, text: message.text });
         return;
       }
       await db('email_outbox').insert({
@@ -46,7 +49,11 @@ export function createMailer(config: Config, db: Db, log: Logger): Mailer {
       );
     },
     close() {
-      transport?.close();
+      // A transport that could not be made has nothing to close.
+      void transport?.then(
+        (open) => open.close(),
+        () => undefined,
+      );
     },
   };
 }

@@ -1,5 +1,4 @@
 import Busboy from 'busboy';
-import { fileTypeFromBuffer } from 'file-type';
 import type { Request } from 'express';
 import { paramError } from '../graph-api/params.ts';
 import { MEDIA_TYPES, type MediaStorage, type MediaType } from './storage.ts';
@@ -65,6 +64,8 @@ export function readMultipart(
             .then(async (allowed) => {
               // Not stored for a caller with no valid token: the call is refused as any other without one.
               if (!allowed) return;
+              // file-type (and its readers) loaded with the first upload, not at every start.
+              const { fileTypeFromBuffer } = await import('file-type');
               const detected = await fileTypeFromBuffer(bytes);
               const type = detected?.mime as MediaType | undefined;
               if (!type || !(type in MEDIA_TYPES)) {

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { connectRedis } from '../redis/index.ts';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config, RateLimitRule } from '../config/index.ts';
 import { DomainError } from '../errors/index.ts';
@@ -67,7 +67,7 @@ const READY_TIMEOUT_MS = 3_000;
 
 export function createRateLimits(config: Config, log: Logger, options: { keyPrefix?: string } = {}): RateLimits {
   const prefix = options.keyPrefix ?? config.redisKeyPrefix;
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false }) : undefined;
   redis?.on('error', (error: Error) => log.warn({ err: { message: error.message } }, 'redis unavailable: rate limits fall back to memory'));
 
   const limiters = Object.fromEntries(

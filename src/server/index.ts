@@ -40,7 +40,7 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   await deps.rateLimits.ready();
   // Before the app is built: its hooks for spans are installed only when tracing is on. A process that traces
   // already (a test's own exporter) keeps its provider.
-  const tracing = tracingActive() ? undefined : startTracing(deps.config.tracing, deps.log);
+  const tracing = tracingActive() ? undefined : await startTracing(deps.config.tracing, deps.log);
   const http = httpStop(server, { drainMs: deps.config.shutdownDrainMs, timeoutMs: deps.config.shutdownTimeoutMs });
   const app = await createApp(deps, { stopping: () => http.stopping });
   server.on('request', app.express);

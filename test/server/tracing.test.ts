@@ -66,7 +66,7 @@ describe('a traced server', () => {
   let tree: AdTree;
 
   beforeAll(async () => {
-    tracing = startTracing({ exporter: 'none' }, createLogger('silent'), { exporter })!;
+    tracing = (await startTracing({ exporter: 'none' }, createLogger('silent'), { exporter }))!;
     // Every statement a span (TRACE_SQL_MIN_MS=0), to see where each one lands; the default is shown below.
     server = await startTestServer({ ASYNC_RUNNER: 'false', TRACE_SQL_MIN_MS: '0' });
     ({ token, userId, tree } = await advertiserWithAdTree(server.deps, { campaigns: 2, adSetsPerCampaign: 2, adsPerAdSet: 2 }));
@@ -193,7 +193,7 @@ describe('a traced server with a floor for statement spans (TRACE_SQL_MIN_MS)', 
   let server: TestServer;
 
   beforeAll(async () => {
-    tracing = startTracing({ exporter: 'none' }, createLogger('silent'), { exporter })!;
+    tracing = (await startTracing({ exporter: 'none' }, createLogger('silent'), { exporter }))!;
     // A floor no statement of the test reaches: only failed ones become spans.
     server = await startTestServer({ ASYNC_RUNNER: 'false', TRACE_SQL_MIN_MS: '60000' });
   });
