@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seeds/demo.ts';
-import { cliEnv } from '../helpers/cli.ts';
+import { CLI_ARGS, cliEnv } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { compareAnswer, compareText, sortedRows } from './answers.ts';
 import { codeBlocks, DOC_PAGES, readPage, ROOT, type CodeBlock } from './markdown.ts';
@@ -97,8 +97,9 @@ describe('the documentation: every example runs and answers as shown', () => {
     const assigned = [...example.block.text.matchAll(/^\s*(?:export\s+)?([A-Z_][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
     const script = [
       'set -eo pipefail',
-      // `npx adgraph` in the pages is the command line of this checkout: its sources, as the other CLI tests run it.
-      `adgraph() { (cd ${JSON.stringify(ROOT)} && node --import tsx src/cli/main.ts "$@"); }`,
+      // `npx adgraph` in the pages is the command line of this checkout, started as the other CLI tests start it
+      // (its bin, on the build test/global-setup.ts keeps fresh; through tsx each start took a second more).
+      `adgraph() { (cd ${JSON.stringify(ROOT)} && ${JSON.stringify(process.execPath)} ${CLI_ARGS.map((arg) => JSON.stringify(arg)).join(' ')} "$@"); }`,
       `source ${JSON.stringify(state)}`,
       toServer(example.block.text).replaceAll('npx adgraph ', 'adgraph '),
       ...assigned.map((name) => `declare -p ${name} >> ${JSON.stringify(state)}`),

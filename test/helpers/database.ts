@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { promisify } from 'node:util';
+import pg from 'pg';
 import { isBackgroundWork } from '../../src/telemetry/request-scope.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,9 +29,9 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
   let result: TestDatabase;
   if (TEST_DB === 'postgres') {
     const schema = `test_${randomBytes(6).toString('hex')}`;
-    const admin = createDatabase(POSTGRES_URL);
-    await admin.raw('create schema ??', [schema]);
-    await admin.destroy();
+    const template = options.migrate === false ? undefined : await migratedPostgresTemplate();
+    if (template) await runSql(template.replaceAll(TEMPLATE_SCHEMA, schema));
+    else await runSql(`create schema "${schema}"`);
     const db = refuseOverlappingStatements(createDatabase(POSTGRES_URL, { schema }));
     result = {
       db,
@@ -36,9 +39,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       schema,
       async dispose() {
         await db.destroy();
-        const cleanup = createDatabase(POSTGRES_URL);
-        await cleanup.raw('drop schema if exists ?? cascade', [schema]);
-        await cleanup.destroy();
+        await runSql(`drop schema if exists "${schema}" cascade`);
       },
     };
   } else {
@@ -57,7 +58,7 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       },
     };
   }
-  if (options.migrate !== false && TEST_DB === 'postgres') await migrateToLatest(result.db);
+  if (options.migrate !== false && TEST_DB === 'postgres' && !(await migratedPostgresTemplate())) await migrateToLatest(result.db);
   return result;
 }
 
@@ -110,6 +111,63 @@ function migratedSqliteTemplate(): Promise<string> {
       await db.destroy();
     }
     return file;
+  })());
+}
+
+/** SQL run as one simple query (so several statements in one implicit transaction), outside Knex. */
+async function runSql(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Where the name of a test's schema goes in the template's SQL. */
+const TEMPLATE_SCHEMA = '__adgraph_test_schema__';
+let postgresTemplate: Promise<string | undefined> | undefined;
+
+/**
+ * A migrated PostgreSQL schema as SQL, made once per test worker: a schema migrated to the latest version, dumped
+ * by pg_dump (tables, indexes, constraints, functions, triggers, and the rows the migrations wrote, such as
+ * knex_migrations'), then dropped. Replayed as one query it makes a test's schema for about 0.3 s of PostgreSQL's
+ * CPU where migrating took 0.8 s of PostgreSQL's and Node's, over the 150 schemas of a run. Undefined when pg_dump
+ * is missing or refuses (a major version older than the server's): each schema is migrated then, as before.
+ */
+function migratedPostgresTemplate(): Promise<string | undefined> {
+  return (postgresTemplate ??= (async () => {
+    const schema = `template_${randomBytes(6).toString('hex')}`;
+    await runSql(`create schema "${schema}"`);
+    try {
+      const db = createDatabase(POSTGRES_URL, { schema });
+      try {
+        await migrateToLatest(db);
+      } finally {
+        await db.destroy();
+      }
+      const env = { ...process.env };
+      delete env.PGOPTIONS;
+      const { stdout } = await promisify(execFile)('pg_dump', ['--dbname', POSTGRES_URL, '--schema', schema, '--no-owner', '--no-privileges', '--inserts'], {
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return (
+        stdout
+          .split('\n')
+          // The dump's session settings (an empty search_path among them) and psql's meta-commands stay out: the
+          // statements name their schema themselves.
+          .filter((line) => !/^(--|\\|SET |SELECT pg_catalog\.set_config\()/.test(line))
+          .join('\n')
+          .replaceAll(schema, TEMPLATE_SCHEMA)
+      );
+    } catch (error) {
+      console.warn(`test databases: no pg_dump of a migrated schema (${(error as Error).message.split('\n')[0]}); each test schema is migrated instead`);
+      return undefined;
+    } finally {
+      await runSql(`drop schema if exists "${schema}" cascade`);
+    }
   })());
 }
 
