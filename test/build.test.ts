@@ -51,6 +51,13 @@ async function loadedModules(bin: string, args: string[], env: NodeJS.ProcessEnv
 const SERVER_STACK = /\/node_modules\/(@apollo\/|express\/|@as-integrations\/|@graphql-tools\/|graphql\/|graphql-scalars\/)|\/dist\/src\/(server|graphql)\//;
 /** The database layer and the logger: what commands without a database do not need either. */
 const DATABASE_AND_LOGGER = /\/node_modules\/(knex|pg|better-sqlite3|pino)\//;
+/**
+ * What a configuration or a first use switches on (docs/decisions.md, "Operating the server"): Redis, SMTP, the
+ * trace exporter, graphql-jit (a document answered a second time), file-type (an upload). None of them is loaded
+ * by a process that is not configured for it or has not used it yet.
+ */
+const OPTIONAL_PARTS =
+  /\/node_modules\/(ioredis|nodemailer|@opentelemetry\/(sdk-trace|exporter-trace-otlp-proto|resources|context-async-hooks|core)|graphql-jit|fast-json-stringify|file-type)\//;
 
 let folder: string;
 let bin: string;
@@ -98,6 +105,7 @@ describe('the compiled command line', () => {
       expect(modules.some((url) => /\/node_modules\/knex\//.test(url))).toBe(true);
       expect(modules.some((url) => url.endsWith('/dist/db/migrations/index.js'))).toBe(true);
       expect(modules.filter((url) => SERVER_STACK.test(url))).toEqual([]);
+      expect(modules.filter((url) => OPTIONAL_PARTS.test(url))).toEqual([]);
     } finally {
       await database.dispose();
     }
@@ -113,7 +121,8 @@ describe('the compiled server', () => {
 
   it('migrates an empty database, loads the demo data, and answers /healthz and GraphQL', { timeout: 90_000 }, async () => {
     // At info: its `adgraph is listening` line gives the address (over a pipe there is no banner).
-    const child = spawnServe(database, { LOG_LEVEL: 'info' }, [], [bin]);
+    const moduleLog = join(packageFolder(), 'modules.log');
+    const child = spawnServe(database, { LOG_LEVEL: 'info', MODULE_LOG: moduleLog }, [], ['--import', MODULE_LOG_HOOK, bin]);
     try {
       const url = await child.url();
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
@@ -138,6 +147,12 @@ describe('the compiled server', () => {
 
       child.signal('SIGTERM');
       expect(await child.exited).toMatchObject({ code: 0 });
+
+      // Served without Redis, SMTP or traces, no document answered twice and nothing uploaded: none of what those
+      // switch on was loaded. The server stack was (the log works).
+      const modules = readFileSync(moduleLog, 'utf8').split('\n').filter(Boolean);
+      expect(modules.some((url) => /\/node_modules\/@apollo\/server\//.test(url))).toBe(true);
+      expect([...new Set(modules.filter((url) => OPTIONAL_PARTS.test(url)))]).toEqual([]);
     } finally {
       await child.dispose();
     }

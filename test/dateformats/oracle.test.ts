@@ -214,3 +214,33 @@ describe.skipIf(skip)('formats without a year', () => {
     expect(result.output).toContain('OK         "02-28"');
   }, 120_000);
 });
+
+describe.skipIf(skip)('runs in the shared JVMs', () => {
+  const oracle = createOracle({ years: '1999-2001', random: 20 });
+  beforeAll(() => {
+    if (absent) throw new Error(`CI needs ${absent} for the dates oracle tests`);
+    oracle.build();
+  }, 120_000);
+
+  // Each outcome: equivalent (0), a mismatch (1), a pattern Joda refuses (3), bad usage (2), and a run after a
+  // mismatch, which would inherit its options if runs shared the oracle's static fields.
+  it.each([
+    ['yyyy-MM-dd', 'uuuu-MM-dd', []],
+    ['YYYY-MM-dd', 'yyyy-MM-dd', ['--input', '2010-01-1']],
+    ['yyyy-MM-dd Q', 'uuuu-MM-dd', []],
+    ['yyyy-MM-dd', 'uuuu-MM-dd', ['--no-such-option']],
+    ['dd/MM/yyyy HH:mm', 'dd/MM/uuuu HH:mm', ['--fail-on-print-diff']],
+  ])('%s against %s %j: the same code and bytes as a JVM of its own', async (joda, java, extra) => {
+    const shared = await oracle.run(joda, java, extra);
+    expect(shared).toEqual(await oracle.runAlone(joda, java, extra));
+  });
+
+  it('answer each outcome as it should (the cases above are not all alike)', async () => {
+    const codes = await Promise.all([
+      oracle.run('yyyy-MM-dd', 'uuuu-MM-dd'),
+      oracle.run('YYYY-MM-dd', 'yyyy-MM-dd', ['--input', '2010-01-1']),
+      oracle.run('yyyy-MM-dd Q', 'uuuu-MM-dd'),
+    ]);
+    expect(codes.map((run) => run.code)).toEqual([0, 1, 3]);
+  });
+});

@@ -1,8 +1,10 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { afterAll } from 'vitest';
 
 /**
  * The shared differential oracle (../shared/tools/dates-oracle: real Joda-Time 2.10 against java.time configured like
@@ -58,46 +60,156 @@ export function compileOracle(extraSourceDirs: string[] = []): string {
   return dir;
 }
 
+/** The JVM's options for every oracle run: Elasticsearch's locale providers, and a quick start. */
+const JVM_OPTIONS = [
+  // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
+  '-Djava.locale.providers=SPI,COMPAT',
+  // The quick compiler alone, the serial collector and no perf file take a third off a short JVM's CPU (what the
+  // checks answer does not depend on either).
+  '-XX:TieredStopAtLevel=1',
+  '-XX:+UseSerialGC',
+  '-XX:-UsePerfData',
+];
+/** The project's helpers compiled with the oracle: EsDateOracleRuns runs the oracle's command many times in one JVM. */
+const HELPER_SOURCES = fileURLToPath(new URL('./java/oracle', import.meta.url));
+/** JVMs answering runs side by side: one per core of CI's two. */
+const RUNNERS = 2;
+
+const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+
+/**
+ * One JVM of EsDateOracleRuns: runs written as lines, answered in the same order. `ready` tells whether it runs
+ * them (false where the JVM refuses to outlive a run's System.exit: Java 24 and later).
+ */
+class OracleRunner {
+  readonly ready: Promise<boolean>;
+  private started: (ready: boolean) => void = () => undefined;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiting: Array<{ id: number; resolve: (run: OracleRun) => void; reject: (error: Error) => void }> = [];
+  private nextId = 1;
+  private stderr = '';
+
+  constructor(classpath: string) {
+    this.ready = new Promise((resolve) => (this.started = resolve));
+    this.child = spawn('java', ['-Djava.security.manager=allow', ...JVM_OPTIONS, '-cp', classpath, 'oracle.EsDateOracleRuns']);
+    // Never what keeps a test process alive: the tests await their answers.
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ unref?: () => void }>) handle.unref?.();
+    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000)));
+    let first = true;
+    createInterface({ input: this.child.stdout }).on('line', (line) => {
+      if (first) {
+        first = false;
+        return this.started(line === 'ready');
+      }
+      const [id, code, output] = line.split('\t');
+      const head = this.waiting.shift();
+      if (!head || String(head.id) !== id) return this.lost(`answered out of order (expected ${head?.id}): ${line.slice(0, 200)}`);
+      head.resolve({ code: Number(code), output: Buffer.from(output ?? '', 'base64').toString('utf8') });
+    });
+    this.child.on('error', (error) => this.lost(`could not start (${error.message})`));
+    this.child.stdin.on('error', (error) => this.lost(`stopped reading (${error.message})`));
+    this.child.on('exit', (code, signal) => this.lost(`exited (${signal ?? code})`));
+  }
+
+  /** Runs asked for and not answered yet. */
+  get load(): number {
+    return this.waiting.length;
+  }
+
+  run(args: string[]): Promise<OracleRun> {
+    return new Promise((resolve, reject) => {
+      const id = this.nextId++;
+      this.waiting.push({ id, resolve, reject });
+      this.child.stdin.write(`${id}\t${args.map(encode).join('\t')}\n`);
+    });
+  }
+
+  /** Ends the JVM once it has answered what it was asked (it stops at the end of its input). */
+  close(): void {
+    this.child.stdin.end();
+  }
+
+  private lost(why: string): void {
+    this.started(false);
+    const error = new Error(`dates oracle JVM ${why}${this.stderr ? `: ${this.stderr.trim()}` : ''}`);
+    for (const pending of this.waiting.splice(0)) pending.reject(error);
+    this.child.kill();
+  }
+}
+
+/** The test process's runners (one set whatever the samples), started on first use, ended after each block of tests. */
+let runners: OracleRunner[] | undefined;
+/** False once a JVM refused to run the oracle's command more than once: every run then starts a JVM of its own. */
+let runsShareAJvm = true;
+
+async function runInSharedJvm(classpath: string, args: string[]): Promise<OracleRun | undefined> {
+  if (!runsShareAJvm) return undefined;
+  runners ??= Array.from({ length: RUNNERS }, () => new OracleRunner(classpath));
+  const runner = runners.reduce((least, candidate) => (candidate.load < least.load ? candidate : least));
+  if (!(await runner.ready)) {
+    runsShareAJvm = false;
+    return undefined;
+  }
+  return runner.run(args);
+}
+
+/** One run in a JVM of its own, as the shared tool's run.sh does. */
+function runInOwnJvm(classpath: string, args: string[]): Promise<OracleRun> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'java',
+      [...JVM_OPTIONS, '-cp', classpath, 'oracle.EsDateOracle', ...args],
+      { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && (error.killed || error.signal)) return reject(new Error(`oracle killed: ${stderr}`));
+        resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+/**
+ * The oracle, for the block of tests this is called in: `build` compiles it (with the project's helpers), `run`
+ * checks a Joda pattern against a java.time one over `sample` and the extra options. The runs of a test process
+ * share two JVMs (test/helpers/java/oracle/EsDateOracleRuns.java), each run with the oracle loaded afresh, as in a
+ * JVM of its own: a few hundred runs cost a JVM start each before (0.5 s of CPU a run, against 0.07 s now).
+ */
 export function createOracle(sample: { years: string; random: number } = { years: '1968-2032', random: 150 }): {
   build(): void;
   run(joda: string, java: string, extra?: string[]): Promise<OracleRun>;
+  /** The same run in a JVM of its own (what `run` did before the JVMs were shared), to compare the two. */
+  runAlone(joda: string, java: string, extra?: string[]): Promise<OracleRun>;
 } {
-  let dir: string | undefined;
+  let classpath: string | undefined;
+  const argsOf = (joda: string, java: string, extra: string[]) => [
+    '--joda',
+    joda,
+    '--java',
+    java,
+    '--years',
+    sample.years,
+    '--random',
+    String(sample.random),
+    '--max-report',
+    '3',
+    ...extra,
+  ];
+  afterAll(() => {
+    runners?.forEach((runner) => runner.close());
+    runners = undefined;
+  });
   return {
     build() {
-      dir = compileOracle();
+      classpath = `${compileOracle([HELPER_SOURCES])}${path.delimiter}${JODA_JAR}`;
     },
-    run(joda, java, extra = []) {
-      if (!dir) throw new Error('build the oracle before running it');
-      const args = [
-        // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
-        '-Djava.locale.providers=SPI,COMPAT',
-        // A JVM per check, a few hundred a run: the quick compiler alone, the serial collector and no perf file
-        // take a third off each one's CPU (the checks are short; what they answer does not depend on either).
-        '-XX:TieredStopAtLevel=1',
-        '-XX:+UseSerialGC',
-        '-XX:-UsePerfData',
-        '-cp',
-        `${dir}${path.delimiter}${JODA_JAR}`,
-        'oracle.EsDateOracle',
-        '--joda',
-        joda,
-        '--java',
-        java,
-        '--years',
-        sample.years,
-        '--random',
-        String(sample.random),
-        '--max-report',
-        '3',
-        ...extra,
-      ];
-      return new Promise((resolve, reject) => {
-        execFile('java', args, { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-          if (error && (error.killed || error.signal)) return reject(new Error(`oracle killed: ${stderr}`));
-          resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
-        });
-      });
+    async run(joda, java, extra = []) {
+      if (!classpath) throw new Error('build the oracle before running it');
+      const args = argsOf(joda, java, extra);
+      return (await runInSharedJvm(classpath, args)) ?? runInOwnJvm(classpath, args);
+    },
+    runAlone(joda, java, extra = []) {
+      if (!classpath) throw new Error('build the oracle before running it');
+      return runInOwnJvm(classpath, argsOf(joda, java, extra));
     },
   };
 }
