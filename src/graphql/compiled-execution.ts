@@ -12,8 +12,10 @@ const graphqlOfJit = createRequire(import.meta.url)('graphql') as typeof import(
  * graphql-jit (with fast-json-stringify and ajv, a tenth of a second), loaded when the first document comes back:
  * a process that never answers a document twice (a short-lived test server, a CLI) starts without it.
  */
-let jit: Promise<typeof import('graphql-jit')> | undefined;
-const loadJit = () => (jit ??= import('graphql-jit'));
+let loadingJit: Promise<typeof import('graphql-jit')> | undefined;
+/** The module once loaded: read without a wait on every request after that. */
+let jit: typeof import('graphql-jit') | undefined;
+const loadJit = async () => (jit ??= await (loadingJit ??= import('graphql-jit')));
 
 /**
  * A graphql-jit error as graphql-js makes it. graphql-jit leaves `extensions` undefined where graphql-js gives
@@ -59,7 +61,7 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
     }
     let query = entry.compiled.get(operationName);
     if (!query) {
-      const { compileQuery } = await loadJit();
+      const { compileQuery } = jit ?? (await loadJit());
       // Another request may have compiled it while this one waited for the module.
       query = entry.compiled.get(operationName) ?? compileQuery(schema, document, operationName);
       entry.compiled.set(operationName, query);
@@ -80,8 +82,8 @@ export function compiledExecution(schema: GraphQLSchema): Gateway {
           if (!(operation as typeof operation | undefined)) return interpret();
           const query = await compiledFor(document, operationName ?? undefined);
           if (!query) return interpret();
-          // Loaded by now: compiledFor compiled it.
-          if (!(await loadJit()).isCompiledQuery(query)) return query;
+          // graphql-jit is loaded by now: compiledFor compiled the query with it.
+          if (!jit!.isCompiledQuery(query)) return query;
           // Variables refused as graphql-js refuses them: its errors point at the variable's definition, which
           // Apollo answers as BAD_USER_INPUT (graphql-jit's own say less). The coerced values are not passed on:
           // graphql-jit coerces what the caller sent itself.
