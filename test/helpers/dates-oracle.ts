@@ -1,10 +1,10 @@
-import { execFile, spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { LineJvm } from './line-jvm.ts';
 
 /**
  * The shared differential oracle (../shared/tools/dates-oracle: real Joda-Time 2.10 against java.time configured like
@@ -78,62 +78,34 @@ const RUNNERS = 2;
 const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 /**
- * One JVM of EsDateOracleRuns: runs written as lines, answered in the same order. `ready` tells whether it runs
- * them (false where the JVM refuses to outlive a run's System.exit: Java 24 and later).
+ * One JVM of EsDateOracleRuns (./line-jvm.ts). `ready` tells whether it runs the oracle's command (false where the
+ * JVM refuses to outlive a run's System.exit: Java 24 and later).
  */
 class OracleRunner {
   readonly ready: Promise<boolean>;
-  private started: (ready: boolean) => void = () => undefined;
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly waiting: Array<{ id: number; resolve: (run: OracleRun) => void; reject: (error: Error) => void }> = [];
-  private nextId = 1;
-  private stderr = '';
+  private readonly jvm: LineJvm;
 
   constructor(classpath: string) {
-    this.ready = new Promise((resolve) => (this.started = resolve));
-    this.child = spawn('java', ['-Djava.security.manager=allow', ...JVM_OPTIONS, '-cp', classpath, 'oracle.EsDateOracleRuns']);
-    // Never what keeps a test process alive: the tests await their answers.
-    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as Array<{ unref?: () => void }>) handle.unref?.();
-    this.child.stderr.on('data', (chunk: Buffer) => (this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000)));
-    let first = true;
-    createInterface({ input: this.child.stdout }).on('line', (line) => {
-      if (first) {
-        first = false;
-        return this.started(line === 'ready');
-      }
-      const [id, code, output] = line.split('\t');
-      const head = this.waiting.shift();
-      if (!head || String(head.id) !== id) return this.lost(`answered out of order (expected ${head?.id}): ${line.slice(0, 200)}`);
-      head.resolve({ code: Number(code), output: Buffer.from(output ?? '', 'base64').toString('utf8') });
-    });
-    this.child.on('error', (error) => this.lost(`could not start (${error.message})`));
-    this.child.stdin.on('error', (error) => this.lost(`stopped reading (${error.message})`));
-    this.child.on('exit', (code, signal) => this.lost(`exited (${signal ?? code})`));
+    let greeted: (ready: boolean) => void = () => undefined;
+    const greeting = new Promise<boolean>((resolve) => (greeted = resolve));
+    this.jvm = new LineJvm(['-Djava.security.manager=allow', ...JVM_OPTIONS, '-cp', classpath, 'oracle.EsDateOracleRuns'], 'dates oracle JVM', (line) =>
+      greeted(line === 'ready'),
+    );
+    this.ready = Promise.race([greeting, this.jvm.gone.then(() => false)]);
   }
 
   /** Runs asked for and not answered yet. */
   get load(): number {
-    return this.waiting.length;
+    return this.jvm.pending;
   }
 
-  run(args: string[]): Promise<OracleRun> {
-    return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.waiting.push({ id, resolve, reject });
-      this.child.stdin.write(`${id}\t${args.map(encode).join('\t')}\n`);
-    });
+  async run(args: string[]): Promise<OracleRun> {
+    const [code, output] = await this.jvm.request(args.map(encode));
+    return { code: Number(code), output: Buffer.from(output ?? '', 'base64').toString('utf8') };
   }
 
-  /** Ends the JVM once it has answered what it was asked (it stops at the end of its input). */
   close(): void {
-    this.child.stdin.end();
-  }
-
-  private lost(why: string): void {
-    this.started(false);
-    const error = new Error(`dates oracle JVM ${why}${this.stderr ? `: ${this.stderr.trim()}` : ''}`);
-    for (const pending of this.waiting.splice(0)) pending.reject(error);
-    this.child.kill();
+    void this.jvm.end();
   }
 }
 

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { compileOracle, JODA_JAR, oracleMissing } from './dates-oracle.ts';
+import { LineJvm } from './line-jvm.ts';
 
 /**
  * Elasticsearch 7.x/8.x's java.time reading of date formats, for the fake search cluster: one long-lived JVM
@@ -30,20 +29,11 @@ export type DateParse =
   | { outcome: 'failed'; exception: string; reason: string }
   | { outcome: 'invalid-format'; reason: string; cause: string };
 
-interface Pending {
-  id: number;
-  resolve: (fields: string[]) => void;
-  reject: (error: Error) => void;
-}
-
 const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const decode = (base64: string | undefined) => Buffer.from(base64 ?? '', 'base64').toString('utf8');
 
 export class JavaDates {
-  private child?: ChildProcessWithoutNullStreams;
-  private readonly queue: Pending[] = [];
-  private nextId = 1;
-  private stderr = '';
+  private jvm?: LineJvm;
   private lastAnswer: Promise<unknown> = Promise.resolve();
   // Answers never change for a format (or a format and a value): ask the JVM once.
   private readonly checks = new Map<string, Promise<FormatCheck>>();
@@ -82,24 +72,18 @@ export class JavaDates {
   /** Ends the JVM (a later request starts a new one). */
   async close(): Promise<void> {
     await this.lastAnswer; // answers come in order: the last one means all
-    const child = this.child;
-    this.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.stdin.end(); // the helper stops at the end of its input
-    const timer = setTimeout(() => child.kill(), 5_000);
-    await exited;
-    clearTimeout(timer);
+    const jvm = this.jvm;
+    this.jvm = undefined;
+    await jvm?.end();
   }
 
   private request(fields: string[]): Promise<string[]> {
-    const id = this.nextId++;
-    const answer = new Promise<string[]>((resolve, reject) => {
-      const child = this.start();
-      if (this.queue.length === 0) this.hold(child, true);
-      this.queue.push({ id, resolve, reject });
-      child.stdin.write(`${id}\t${fields.join('\t')}\n`);
-    });
+    let answer: Promise<string[]>;
+    try {
+      answer = this.start().request(fields);
+    } catch (error) {
+      answer = Promise.reject(error as Error);
+    }
     this.lastAnswer = answer.catch(() => undefined);
     return answer.then(([status, ...rest]) => {
       if (status === 'error') throw new Error(`java dates helper: ${decode(rest[0])}`);
@@ -107,13 +91,12 @@ export class JavaDates {
     });
   }
 
-  private start(): ChildProcessWithoutNullStreams {
-    if (this.child) return this.child;
+  private start(): LineJvm {
+    if (this.jvm && !this.jvm.ended) return this.jvm;
     const missing = javaDatesMissing();
     if (missing) throw new Error(`the fake cluster checks dates with java.time and needs ${missing}`);
     const classes = compileOracle([HELPER_SOURCES]);
-    const child = spawn(
-      'java',
+    this.jvm = new LineJvm(
       [
         // Elasticsearch's providers: SPI first makes Locale.ROOT weeks ISO through the oracle's provider.
         '-Djava.locale.providers=SPI,COMPAT',
@@ -122,48 +105,9 @@ export class JavaDates {
         `${classes}${path.delimiter}${JODA_JAR}`,
         'oracle.EsJavaDates',
       ],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
+      'java dates helper',
     );
-    this.child = child;
-    this.stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const fields = line.split('\t');
-      const head = this.queue.shift();
-      if (!head || String(head.id) !== fields[0]) {
-        this.fail(child, new Error(`java dates helper answered out of order (expected ${head?.id}, got: ${line.slice(0, 200)})`));
-        return;
-      }
-      if (this.queue.length === 0) this.hold(child, false);
-      head.resolve(fields.slice(1));
-    });
-    const lost = (why: string) => this.fail(child, new Error(`java dates helper ${why}${this.stderr ? `: ${this.stderr.trim()}` : ''}`));
-    child.on('error', (error) => lost(`could not run (${error.message})`));
-    child.stdin.on('error', (error) => lost(`stopped reading (${error.message})`));
-    child.on('exit', (code, signal) => {
-      if (this.child !== child) return; // closed, or already given up on
-      if (this.queue.length) lost(`exited (${signal ?? code}) with ${this.queue.length} request(s) unanswered`);
-      else this.child = undefined;
-    });
-    this.hold(child, false);
-    return child;
-  }
-
-  private fail(child: ChildProcessWithoutNullStreams, error: Error): void {
-    child.kill();
-    if (this.child !== child) return; // the queue belongs to its successor
-    this.child = undefined;
-    for (const pending of this.queue.splice(0)) pending.reject(error);
-  }
-
-  /** Keeps the test process alive only while answers are awaited. */
-  private hold(child: ChildProcessWithoutNullStreams, busy: boolean): void {
-    for (const handle of [child, child.stdin, child.stdout, child.stderr] as Array<{ ref?: () => void; unref?: () => void }>) {
-      if (busy) handle.ref?.();
-      else handle.unref?.();
-    }
+    return this.jvm;
   }
 }
 
