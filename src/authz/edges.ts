@@ -13,7 +13,12 @@ import { can, type Action, type ResourceType } from './policy.ts';
 export interface Edge<P, T extends { id: string }, F = undefined> {
   /** Values the edge's effective_status filter takes; undefined for edges without one. */
   effectiveStatuses?: readonly string[];
-  list(ctx: RequestContext, parent: P, page: PageRequest, filter?: F): Promise<Slice<T>>;
+  /**
+   * A page of the list. `columns`: the only columns the caller's surface reads of each item (its selection, by
+   * src/graphql/projection.ts or src/graph-api/projection.ts); the items then hold those and their ids. Edges of
+   * computed entries ignore it.
+   */
+  list(ctx: RequestContext, parent: P, page: PageRequest, filter?: F, columns?: readonly string[]): Promise<Slice<T>>;
   count(ctx: RequestContext, parent: P, filter?: F): Promise<number>;
 }
 
@@ -36,9 +41,9 @@ export function childEdge<P extends { id: string; organizationId: string }, T ex
   const order = options.order ?? ((page: PageRequest) => page);
   return {
     effectiveStatuses: options.effectiveStatuses,
-    list: (ctx, parent, page, filter) => {
+    list: (ctx, parent, page, filter, columns) => {
       const where = filters(filter, ctx, parent);
-      return readableChildren(ctx, type, parent.organizationId, () => loader(ctx.loaders).page(key(parent), order(page, filter), where));
+      return readableChildren(ctx, type, parent.organizationId, () => loader(ctx.loaders).page(key(parent), order(page, filter), where, columns));
     },
     count: (ctx, parent, filter) => {
       const where = filters(filter, ctx, parent);
@@ -63,9 +68,9 @@ export function organizationsWhere(ctx: RequestContext, action: Action, type: Re
  */
 export function callerEdge<T extends { id: string }>(mapping: TableMapping<T>, action: Action, type: ResourceType): Edge<unknown, T> {
   return {
-    async list(ctx, _parent, page) {
+    async list(ctx, _parent, page, _filter, columns) {
       const organizations = organizationsWhere(ctx, action, type);
-      return organizations.length === 0 ? EMPTY_SLICE : fetchSlice(ctx.db, mapping, page, { organization_id: organizations });
+      return organizations.length === 0 ? EMPTY_SLICE : fetchSlice(ctx.db, mapping.narrowed(columns), page, { organization_id: organizations });
     },
     async count(ctx) {
       const organizations = organizationsWhere(ctx, action, type);

@@ -215,10 +215,19 @@ export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: stri
   });
 }
 
-/** One page of a single list (not per parent): top-level lists such as "ad accounts I can see". */
+/** What a read of `mapping` selects, each column under `prefix` (a table or alias) when given: `*` for whole rows. */
+function selected(mapping: TableMapping<unknown>, prefix?: string): string | string[] {
+  const columns = mapping.whole ? ['*'] : Object.keys(mapping.columns);
+  return prefix ? columns.map((column) => `${prefix}.${column}`) : columns;
+}
+
+/**
+ * One page of a single list (not per parent): top-level lists such as "ad accounts I can see". A narrowed
+ * mapping (rows.ts) reads only its columns.
+ */
 export async function fetchSlice<T>(db: Db, mapping: TableMapping<T>, request: PageRequest, filters: Filters): Promise<Slice<T>> {
   assertCursorFits(mapping as TableMapping<unknown>, request);
-  const query = db(mapping.table).select('*');
+  const query = db(mapping.table).select(selected(mapping as TableMapping<unknown>));
   applyFilters(query, filters);
   applyCursor(query, request);
   const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
@@ -235,9 +244,28 @@ export async function countRows(db: Db, table: string, filters: Filters): Promis
   return Number((row as { count: number | string }).count);
 }
 
+/** Narrowed mappings by the column list asked for (the same array object for the same selection, projection.ts). */
+const narrowings = new WeakMap<readonly string[], Map<string, TableMapping<unknown>>>();
+
+/** `mapping` narrowed to `columns` and `parentColumn` (rows are grouped by their parent): found once per list. */
+function narrowedWith<T>(mapping: TableMapping<T>, columns: readonly string[], parentColumn: string): TableMapping<T> {
+  let byTable = narrowings.get(columns);
+  if (!byTable) narrowings.set(columns, (byTable = new Map()));
+  const key = `${mapping.table}.${parentColumn}`;
+  let read = byTable.get(key) as TableMapping<T> | undefined;
+  if (!read) {
+    read = mapping.narrowed([...columns, parentColumn]);
+    byTable.set(key, read as TableMapping<unknown>);
+  }
+  return read;
+}
+
 export interface PagedChildren<T> {
-  /** A page of the children of one parent. Requests for many parents with the same page and filters share one statement. */
-  page(parentId: string, request: PageRequest, filters?: Filters): Promise<Slice<T>>;
+  /**
+   * A page of the children of one parent. Requests for many parents with the same page, filters and columns share
+   * one statement. With `columns`, the records hold those (and the ids, rows.ts's `narrowed`) and no others.
+   */
+  page(parentId: string, request: PageRequest, filters?: Filters, columns?: readonly string[]): Promise<Slice<T>>;
   /** How many children a parent has (same filters), batched the same way. */
   count(parentId: string, filters?: Filters): Promise<number>;
 }
@@ -259,11 +287,11 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
   const parentType = mapping.columns[parentColumn] === 'id' ? 'bigint' : 'uuid';
 
   /** The page of each parent, rows of every parent together in the request's id order. */
-  function pagesOf(parentIds: readonly string[], request: PageRequest, filters: Filters): Promise<Array<Record<string, unknown>>> {
+  function pagesOf(parentIds: readonly string[], request: PageRequest, filters: Filters, read: TableMapping<T>): Promise<Array<Record<string, unknown>>> {
     const postgres = dialect(db) === 'postgres';
     // The filters' raw SQL names the table itself (`ad_sets.status`): the per-parent page reads it unaliased.
     const perParent = db(table)
-      .select(postgres ? `${table}.*` : `${table}.id`)
+      .select(postgres ? selected(read as TableMapping<unknown>, table) : `${table}.id`)
       .where(`${table}.${parentColumn}`, db.raw(postgres ? 'batch_parent.id' : 'batch_parent.value'));
     applyFilters(perParent, filters);
     applyCursor(perParent, request, `${table}.id`);
@@ -276,25 +304,26 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     }
     // CROSS JOIN keeps the parents as SQLite's outer loop.
     return db
-      .select('batch_page.*')
+      .select(selected(read as TableMapping<unknown>, 'batch_page'))
       .from(db.raw('json_each(?) as batch_parent cross join ?? as batch_page', [JSON.stringify(parentIds), table]))
       .whereIn('batch_page.id', perParent)
       .orderBy('batch_page.id', order(request));
   }
 
   return {
-    page(parentId, request, filters = {}) {
+    page(parentId, request, filters = {}, columns) {
       assertCursorFits(mapping as TableMapping<unknown>, request);
-      const key = `${JSON.stringify(request)};${filtersKey(filters)}`;
+      const read = columns ? narrowedWith(mapping, columns, parentColumn) : mapping;
+      const key = `${JSON.stringify(request)};${filtersKey(filters)};${read.key}`;
       let loader = pageLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, Slice<T>>(`${table}.page_by_${parentColumn}`, async (parentIds) => {
           if (parentIds.length === 1) {
             // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
-            return [await fetchSlice(db, mapping, request, { ...filters, [parentColumn]: parentIds[0]! })];
+            return [await fetchSlice(db, read, request, { ...filters, [parentColumn]: parentIds[0]! })];
           }
-          const rows = await pagesOf(parentIds, request, filters);
-          const grouped = groupBy(rows, parentColumn, mapping);
+          const rows = await pagesOf(parentIds, request, filters, read);
+          const grouped = groupBy(rows, parentColumn, read);
           return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
         });
         pageLoaders.set(key, loader);

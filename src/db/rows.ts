@@ -13,7 +13,22 @@ export interface TableMapping<T> {
   columns: ColumnSpec;
   fromRow(row: Record<string, unknown>): T;
   toRow(record: Partial<T>): Record<string, unknown>;
+  /**
+   * The mapping of a read that needs only `needed` (column names; undefined: every column): it selects those,
+   * the row's id, organization and references (columns of kind `id`, which keys, authorization and the objects a
+   * record refers to read), and builds records holding only them. Only a surface that knows every field its
+   * caller reads asks for one (src/graphql/projection.ts, src/graph-api/projection.ts); the records it makes
+   * never reach a loader's cache of whole rows. The same object for the same columns.
+   */
+  narrowed(needed: Iterable<string> | undefined): TableMapping<T>;
+  /** Whether this mapping reads every column (not narrowed). */
+  readonly whole: boolean;
+  /** The columns it reads, as text (`*` for all): the same for the same columns. */
+  readonly key: string;
 }
+
+/** Columns every narrowed read keeps: the id, the organization (authorization) and references to other objects. */
+const alwaysRead = (column: string, kind: ColumnKind) => column === 'id' || column === 'organization_id' || kind === 'id';
 
 export const camel = (snake: string) => snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
@@ -73,12 +88,37 @@ function compileFromRow(entries: Array<{ column: string; kind: ColumnKind; key: 
   return new Function('read', `return (row) => ({ ${fields.join(', ')} });`)(read);
 }
 
+/** Narrowed mappings kept per table; past this many different column sets a read takes the whole row (bounded memory). */
+const MAX_NARROWINGS = 256;
+
 export function defineTable<T>(table: string, columns: ColumnSpec): TableMapping<T> {
+  const narrowings = new Map<string, TableMapping<T>>();
+  const narrowed = (needed: Iterable<string> | undefined): TableMapping<T> => {
+    if (needed === undefined) return whole;
+    const wanted = [...new Set(needed)].sort();
+    const key = wanted.join(',');
+    let found = narrowings.get(key);
+    if (!found) {
+      if (narrowings.size >= MAX_NARROWINGS) return whole;
+      const kept = Object.fromEntries(Object.entries(columns).filter(([column, kind]) => wanted.includes(column) || alwaysRead(column, kind)));
+      found = Object.keys(kept).length === Object.keys(columns).length ? whole : mappingOf<T>(table, kept, false, narrowed);
+      narrowings.set(key, found);
+    }
+    return found;
+  };
+  const whole = mappingOf<T>(table, columns, true, narrowed);
+  return whole;
+}
+
+function mappingOf<T>(table: string, columns: ColumnSpec, whole: boolean, narrowed: TableMapping<T>['narrowed']): TableMapping<T> {
   const entries = Object.entries(columns).map(([column, kind]) => ({ column, kind, key: camel(column) }));
   const fromRow = compileFromRow(entries);
   return {
     table,
     columns,
+    whole,
+    key: whole ? '*' : Object.keys(columns).join(','),
+    narrowed,
     fromRow: (row) => fromRow(row) as T,
     toRow(record) {
       const row: Record<string, unknown> = {};

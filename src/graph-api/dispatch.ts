@@ -11,6 +11,7 @@ import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
+import { selectionColumns } from './projection.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge, type NodeName } from './nodes.ts';
 import { writeOf, writtenNode } from './writes.ts';
 import { datePreset as readDatePreset, expandInsights, hasInsights, insightsTargetOf, readInsights, type ReportingWindow } from './insights.ts';
@@ -234,8 +235,9 @@ async function renderEdge(
 ): Promise<{ body: EdgeBody; hasNext: boolean; hasPrevious: boolean }> {
   const node = NODES[edge.node];
   checkSelection(node, children);
-  const slice = await edge.edge.list(out.ctx, parent, page, filter);
-  const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, children ?? edge.defaultSelection)));
+  const shown = children ?? edge.defaultSelection;
+  const slice = await edge.edge.list(out.ctx, parent, page, filter, selectionColumns(node, shown ?? node.defaultSelection ?? []));
+  const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, shown)));
   const body: EdgeBody = { data };
   const first = slice.items[0];
   const last = slice.items.at(-1);

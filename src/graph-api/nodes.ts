@@ -71,6 +71,11 @@ export type FieldKind = 'plain' | 'date' | 'money';
 export interface GraphField<T> {
   kind: FieldKind;
   get(record: T, ctx: RequestContext): unknown;
+  /**
+   * The columns `get` reads beyond the ids (which every read keeps, src/db/rows.ts), so an edge listing these
+   * objects reads only what `fields` shows (projection.ts); undefined: it may read anything, the whole row.
+   */
+  reads?: readonly string[];
   /** A field that is another object (`campaign{name}`): its node type. */
   ref?: NodeName;
 }
@@ -82,12 +87,16 @@ export interface GraphEdge<T> {
   filter?: FilterReader;
   /** What each item shows without `fields`, where this edge shows more than its node does elsewhere. */
   defaultSelection?: FieldSelection[];
+  /** What listing it reads of the parent beyond its ids (as GraphField's `reads`); undefined: the whole row. */
+  reads?: readonly string[];
 }
 
 export interface GraphNode<T> {
   name: string;
   /** The id as the API writes it (act_<id> for ad accounts). */
   id(record: T): string;
+  /** What `id` reads beyond the record's id (as GraphField's `reads`); undefined: anything, so edges read whole rows. */
+  idReads?: readonly string[];
   /** The ad account a call about this object counts against (rate limit, usage header). */
   accountId?(record: T): string;
   /** What a read without `fields` shows, where the platform shows more than the id (an AdReportRun). */
@@ -177,28 +186,40 @@ function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?
     fields[column] = {
       kind: kind === 'date' ? 'date' : options.money?.includes(column) ? 'money' : 'plain',
       get: (record) => (record as Record<string, unknown>)[key],
+      reads: [column],
     };
   }
   return fields;
 }
 
-const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>): GraphField<T> => ({ kind: 'plain', ref: node, get: load });
+/** `reads`: as GraphField's; a reference loaded by one of the record's reference columns reads nothing more (`[]`). */
+const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>, reads?: readonly string[]): GraphField<T> => ({
+  kind: 'plain',
+  ref: node,
+  get: load,
+  reads,
+});
 const plain = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'plain', get });
 const money = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'money', get });
-/** An edge of ad objects: they all read effective_status (those without a status refuse it). */
+/**
+ * An edge of ad objects: they all read effective_status (those without a status refuse it). Each lists the children
+ * of the parent's id in its organization (src/authz/edges.ts, childEdge): it reads nothing more of the parent.
+ */
 const edge = <T>(node: NodeName, of: Edge<T, { id: string }, EdgeFilter> | Edge<T, { id: string }>): GraphEdge<T> => ({
   node,
   edge: of,
   filter: effectiveStatusFilter(of),
+  reads: [],
 });
 
 const AD_ACCOUNT: GraphNode<AdAccountRecord> = {
   name: 'AdAccount',
   id: (account) => `act_${account.id}`,
+  idReads: [],
   accountId: (account) => account.id,
   fields: {
     ...columns(adAccounts, { money: ['spend_cap'], hide: ['organization_id', 'country', 'is_bulk', 'restricted_reason'] }),
-    id: plain((account) => `act_${account.id}`),
+    id: { ...plain((account) => `act_${account.id}`), reads: [] },
     amount_spent: money((account, ctx) => delivery.accountAmountSpent(ctx, account)),
     account_id: plain((account) => account.id),
     business_country_code: plain((account) => account.country),
@@ -225,6 +246,7 @@ const accountOf = <T extends { accountId: string }>(record: T, ctx: RequestConte
 const CAMPAIGN: GraphNode<CampaignRecord> = {
   name: 'Campaign',
   id: (campaign) => campaign.id,
+  idReads: [],
   accountId: (campaign) => campaign.accountId,
   fields: {
     ...columns(campaigns, { money: ['daily_budget', 'lifetime_budget', 'spend_cap'], hide: ['organization_id', 'active_seconds', 'status_changed_time'] }),
@@ -273,6 +295,7 @@ const learningStageJson = (info: LearningStageInfo | null) =>
 const AD_SET: GraphNode<AdSetRecord> = {
   name: 'AdSet',
   id: (adSet) => adSet.id,
+  idReads: [],
   accountId: (adSet) => adSet.accountId,
   fields: {
     ...columns(adSets, { money: AD_SET_MONEY, hide: ['organization_id', 'last_significant_edit_time', 'status_changed_time'] }),
@@ -287,9 +310,9 @@ const AD_SET: GraphNode<AdSetRecord> = {
       const found = await ads.adSetRecommendations(ctx, adSet);
       return found.length > 0 ? found.map(recommendationJson) : undefined;
     }),
-    campaign: ref('Campaign', (adSet, ctx) => ctx.loaders.ads.campaignById.load(adSet.campaignId)),
-    account: ref('AdAccount', accountOf),
-    source_adset: ref('AdSet', (adSet, ctx) => (adSet.sourceAdsetId ? ads.findAdSet(ctx, adSet.sourceAdsetId) : Promise.resolve(null))),
+    campaign: ref('Campaign', (adSet, ctx) => ctx.loaders.ads.campaignById.load(adSet.campaignId), []),
+    account: ref('AdAccount', accountOf, []),
+    source_adset: ref('AdSet', (adSet, ctx) => (adSet.sourceAdsetId ? ads.findAdSet(ctx, adSet.sourceAdsetId) : Promise.resolve(null)), []),
   },
   edges: {
     ads: edge('Ad', adSetEdges.ads),
@@ -478,14 +501,15 @@ const TARGETING_SENTENCE_LINE: GraphNode<TargetingSentencesRecord> = {
 const AD: GraphNode<AdRecord> = {
   name: 'Ad',
   id: (ad) => ad.id,
+  idReads: [],
   accountId: (ad) => ad.accountId,
   fields: {
     ...columns(adsTable, { hide: ['organization_id'] }),
     configured_status: plain((ad) => ad.status),
     effective_status: plain((ad, ctx) => ads.adEffectiveStatus(ctx, ad)),
-    adset: ref('AdSet', (ad, ctx) => ctx.loaders.ads.adSetById.load(ad.adsetId)),
-    campaign: ref('Campaign', (ad, ctx) => ctx.loaders.ads.campaignById.load(ad.campaignId)),
-    account: ref('AdAccount', accountOf),
+    adset: ref('AdSet', (ad, ctx) => ctx.loaders.ads.adSetById.load(ad.adsetId), []),
+    campaign: ref('Campaign', (ad, ctx) => ctx.loaders.ads.campaignById.load(ad.campaignId), []),
+    account: ref('AdAccount', accountOf, []),
     creative: ref('AdCreative', (ad, ctx) => creativeOfAd(ctx, ad)),
   },
   edges: { adcreatives: { node: 'AdCreative', edge: creativeEdges.ofAd } },

@@ -3,17 +3,21 @@ import type { Edge } from '../authz/edges.ts';
 import type { RelayArgs } from '../db/pagination.ts';
 import { connection, type ConnectionModel } from './connections.ts';
 
-/** A Relay connection over a domain edge: the same list and count /v24.0 serves (src/authz/edges.ts). */
+/**
+ * A Relay connection over a domain edge: the same list and count /v24.0 serves (src/authz/edges.ts). `columns`:
+ * what the items' selected fields read (projection.ts), when the caller knows.
+ */
 export function edgeConnection<P, T extends { id: string }, F>(
   edge: Edge<P, T, F>,
   ctx: RequestContext,
   parent: P,
   args: RelayArgs,
   filter?: F,
+  columns?: readonly string[],
 ): Promise<ConnectionModel> {
   return connection(
     args,
-    (page) => edge.list(ctx, parent, page, filter),
+    (page) => edge.list(ctx, parent, page, filter, columns),
     () => edge.count(ctx, parent, filter),
   );
 }

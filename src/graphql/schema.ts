@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { resolvers } from './resolvers.ts';
 import { withArgumentPaths } from './errors.ts';
+import { noteResolvedFields } from './projection.ts';
 
 export const SCHEMA_DIR = fileURLToPath(new URL('../../schema/', import.meta.url));
 
@@ -15,7 +16,9 @@ export function loadTypeDefs(): string[] {
 }
 
 export function buildSchema() {
-  return withArgumentPaths(
+  const schema = withArgumentPaths(
     makeExecutableSchema({ typeDefs: loadTypeDefs(), resolvers, resolverValidationOptions: { requireResolversToMatchSchema: 'error' } }),
   );
+  noteResolvedFields(schema, resolvers as Array<Record<string, unknown>>);
+  return schema;
 }

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { createDatabase, type Db } from '../../src/db/index.ts';
 import { keptStatements } from '../../src/db/postgres-client.ts';
 import { loaderById } from '../../src/db/batch.ts';
-import type { TableMapping } from '../../src/db/rows.ts';
+import { defineTable } from '../../src/db/rows.ts';
 import { POSTGRES_URL } from '../helpers/database.ts';
 
 describe('statements prepared once per connection (PostgreSQL)', () => {
@@ -79,12 +79,7 @@ describe('statements prepared once per connection (PostgreSQL)', () => {
 
   it('reads a batch of ids of any size with one statement (= any of an array parameter)', async () => {
     const db = open();
-    const mapping: TableMapping<{ id: string; name: string }> = {
-      table: 'things',
-      columns: { id: 'id', name: 'string' },
-      fromRow: (row) => ({ id: String(row.id), name: String(row.name) }),
-      toRow: (record) => record,
-    };
+    const mapping = defineTable<{ id: string; name: string }>('things', { id: 'id', name: 'string' });
     for (const ids of [['1'], ['2', '3'], ['1', '2', '3', '4']]) {
       const byId = loaderById(db, mapping);
       expect((await byId.loadMany(ids)).map((thing) => (thing as { name: string } | null)?.name ?? null)).toEqual(

@@ -1,5 +1,7 @@
 import type { AdSetResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
+import { connectionColumns } from '../../graphql/projection.ts';
+import { adReads, adSetReads } from './reads.ts';
 import { must } from '../../graphql/helpers.ts';
 import { adSetEdges } from '../edges.ts';
 import * as ads from '../service.ts';
@@ -44,12 +46,14 @@ export const adSetResolvers: AdSetResolvers = {
   frequencyControlSpecs: (adSet) => frequencyControlSpecsOf(adSet.frequencyControlSpecs),
   // Stored values outside the enums (rows written before the rules) read as null rather than failing the query.
   bidStrategy: (adSet) => adSet.bidStrategy as never,
-  ads: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus })),
+  ads: (adSet, { effectiveStatus, ...args }, ctx, info) =>
+    edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus }), connectionColumns(info, adReads)),
   adStudies: (adSet, args, ctx) => edgeConnection(studyEdges.ofAdSet, ctx, adSet, args),
   adCreatives: (adSet, args, ctx) => edgeConnection(creativeEdges.ofAdSet, ctx, adSet, args),
   adRulesGoverned: (adSet, { all, ...args }, ctx) => edgeConnection(ruleEdges.governing, ctx, adSet, args, { all: all ?? false }),
   activities: (adSet, { since, until, category, ...args }, ctx) =>
     edgeConnection(adSetEdges.activities, ctx, adSet, args, activityFilter({ since, until, category })),
-  copies: (adSet, { effectiveStatus, ...args }, ctx) => edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus })),
+  copies: (adSet, { effectiveStatus, ...args }, ctx, info) =>
+    edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus }), connectionColumns(info, adSetReads)),
   asyncRequests: (adSet, args, ctx) => edgeConnection(adSetEdges.asyncadrequests, ctx, adSet, args),
 };

@@ -1,5 +1,7 @@
 import type { AdResolvers, CampaignResolvers, CustomAudienceResolvers, CustomConversionResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
+import { connectionColumns } from '../../graphql/projection.ts';
+import { adReads, adSetReads } from './reads.ts';
 import { must } from '../../graphql/helpers.ts';
 import { campaignEdges } from '../edges.ts';
 import { activityFilter } from './activities.ts';
@@ -12,9 +14,10 @@ export const campaignResolvers: CampaignResolvers = {
   effectiveStatus: (campaign) => ads.campaignEffectiveStatus(campaign),
   budgetRemaining: (campaign, _, ctx) => delivery.campaignBudgetRemaining(ctx, campaign),
   account: async (campaign, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(campaign.accountId)),
-  adSets: (campaign, { effectiveStatus, status, ...args }, ctx) =>
-    edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status })),
-  ads: (campaign, { effectiveStatus, ...args }, ctx) => edgeConnection(campaignEdges.ads, ctx, campaign, args, statusFilter({ effectiveStatus })),
+  adSets: (campaign, { effectiveStatus, status, ...args }, ctx, info) =>
+    edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status }), connectionColumns(info, adSetReads)),
+  ads: (campaign, { effectiveStatus, ...args }, ctx, info) =>
+    edgeConnection(campaignEdges.ads, ctx, campaign, args, statusFilter({ effectiveStatus }), connectionColumns(info, adReads)),
   adStudies: (campaign, args, ctx) => edgeConnection(studyEdges.ofCampaign, ctx, campaign, args),
   activities: (campaign, { since, until, category, ...args }, ctx) =>
     edgeConnection(campaignEdges.activities, ctx, campaign, args, activityFilter({ since, until, category })),

@@ -1,6 +1,8 @@
 import type { QueryResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { connection } from '../../graphql/connections.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
+import { connectionColumns } from '../../graphql/projection.ts';
+import { adSetReads } from './reads.ts';
 import { assertNumericId } from '../../authz/guards.ts';
 import { organizationsAllowing } from '../../authz/policy.ts';
 import { countRows } from '../../db/batch.ts';
@@ -35,9 +37,9 @@ export const adsQueries: QueryResolvers = {
   ad: byNumericId(ads.findAd),
   asyncRequestSet: byNumericId(ads.findAsyncRequestSet),
   asyncRequest: byNumericId(ads.findAsyncRequest),
-  adSets: async (_, { accountId, effectiveStatus, status, ...args }, ctx) => {
+  adSets: async (_, { accountId, effectiveStatus, status, ...args }, ctx, info) => {
     const account = await ads.findAdAccount(ctx, ads.parseAdAccountId(accountId, 'accountId'));
     if (!account) throw notFound('Ad account', accountId);
-    return edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status }));
+    return edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status }), connectionColumns(info, adSetReads));
   },
 };
