@@ -1,6 +1,7 @@
 import type { Loaders, RequestContext } from '../context/index.ts';
 import { countRows, fetchSlice, type Filters, type PagedChildren } from '../db/batch.ts';
 import type { TableMapping } from '../db/rows.ts';
+import type { ReadPlan } from '../db/references.ts';
 import type { PageRequest, Slice } from '../db/pagination.ts';
 import { EMPTY_SLICE, readableChildren, readableCount } from './guards.ts';
 import { can, type Action, type ResourceType } from './policy.ts';
@@ -14,11 +15,11 @@ export interface Edge<P, T extends { id: string }, F = undefined> {
   /** Values the edge's effective_status filter takes; undefined for edges without one. */
   effectiveStatuses?: readonly string[];
   /**
-   * A page of the list. `columns`: the only columns the caller's surface reads of each item (its selection, by
-   * src/graphql/projection.ts or src/graph-api/projection.ts); the items then hold those and their ids. Edges of
-   * computed entries ignore it.
+   * A page of the list. `plan`: what the caller's surface reads of each item (its selection, by
+   * src/graphql/projection.ts or src/graph-api/projection.ts): the only columns, which the items then hold with
+   * their ids, and references read in the same statement (src/db/references.ts). Edges of computed entries ignore it.
    */
-  list(ctx: RequestContext, parent: P, page: PageRequest, filter?: F, columns?: readonly string[]): Promise<Slice<T>>;
+  list(ctx: RequestContext, parent: P, page: PageRequest, filter?: F, plan?: ReadPlan): Promise<Slice<T>>;
   count(ctx: RequestContext, parent: P, filter?: F): Promise<number>;
 }
 
@@ -41,9 +42,9 @@ export function childEdge<P extends { id: string; organizationId: string }, T ex
   const order = options.order ?? ((page: PageRequest) => page);
   return {
     effectiveStatuses: options.effectiveStatuses,
-    list: (ctx, parent, page, filter, columns) => {
+    list: (ctx, parent, page, filter, plan) => {
       const where = filters(filter, ctx, parent);
-      return readableChildren(ctx, type, parent.organizationId, () => loader(ctx.loaders).page(key(parent), order(page, filter), where, columns));
+      return readableChildren(ctx, type, parent.organizationId, () => loader(ctx.loaders).page(key(parent), order(page, filter), where, plan));
     },
     count: (ctx, parent, filter) => {
       const where = filters(filter, ctx, parent);
@@ -68,9 +69,10 @@ export function organizationsWhere(ctx: RequestContext, action: Action, type: Re
  */
 export function callerEdge<T extends { id: string }>(mapping: TableMapping<T>, action: Action, type: ResourceType): Edge<unknown, T> {
   return {
-    async list(ctx, _parent, page, _filter, columns) {
+    async list(ctx, _parent, page, _filter, plan) {
       const organizations = organizationsWhere(ctx, action, type);
-      return organizations.length === 0 ? EMPTY_SLICE : fetchSlice(ctx.db, mapping.narrowed(columns), page, { organization_id: organizations });
+      if (organizations.length === 0) return EMPTY_SLICE;
+      return fetchSlice(ctx.db, mapping.narrowed(plan?.columns), page, { organization_id: organizations }, plan?.references);
     },
     async count(ctx) {
       const organizations = organizationsWhere(ctx, action, type);

@@ -7,6 +7,7 @@ import { isNumericId, isUuid } from './ids.ts';
 import { badInput } from '../errors/index.ts';
 import type { RawCondition } from './conditions.ts';
 import { dataLoaderBatchSize } from '../telemetry/metrics.ts';
+import { joinReferences, recordsWithReferences, referencesKey, type JoinedReference, type ReadPlan } from './references.ts';
 
 /**
  * Generic batched reads. Stores build their DataLoaders from these, so a GraphQL query resolving many
@@ -36,8 +37,10 @@ function filtersKey(filters: Filters): string {
   return key;
 }
 
-function applyFilters(query: Knex.QueryBuilder, filters: Filters): void {
-  for (const [column, value] of Object.entries(filters)) {
+/** `table`: the table to name the filtered columns by, where other tables are joined (raw conditions name theirs). */
+function applyFilters(query: Knex.QueryBuilder, filters: Filters, table?: string): void {
+  for (const [name, value] of Object.entries(filters)) {
+    const column = table ? `${table}.${name}` : name;
     if (value === null) query.whereNull(column);
     else if (typeof value === 'string') query.where(column, value);
     else if (isRaw(value)) query.whereRaw(`(${value.sql})`, value.bindings);
@@ -58,14 +61,14 @@ function applyCursor(query: Knex.QueryBuilder, request: PageRequest, column = 'i
 
 const order = (request: PageRequest) => (readsAscending(request) ? 'asc' : 'desc');
 
-/** Rows grouped by the value of one column, mapped to records, in row order. */
-function groupBy<T>(rows: Array<Record<string, unknown>>, column: string, mapping: TableMapping<T>): Map<string, T[]> {
+/** Rows grouped by the value of one column, made records by `recordOf` (a mapping's fromRow), in row order. */
+function groupBy<T>(rows: Array<Record<string, unknown>>, column: string, recordOf: (row: Record<string, unknown>) => T): Map<string, T[]> {
   const grouped = new Map<string, T[]>();
   for (const row of rows) {
     const key = String(row[column]);
     const list = grouped.get(key);
-    if (list) list.push(mapping.fromRow(row));
-    else grouped.set(key, [mapping.fromRow(row)]);
+    if (list) list.push(recordOf(row));
+    else grouped.set(key, [recordOf(row)]);
   }
   return grouped;
 }
@@ -210,7 +213,7 @@ export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): 
 export function loaderByColumn<T>(db: Db, mapping: TableMapping<T>, column: string, orderBy = 'id'): DataLoader<string, T[]> {
   return loaderMaker()<string, T[]>(`${mapping.table}.all_by_${column}`, async (keys) => {
     const rows = await whereOneOf(db, db(mapping.table), column, keys).orderBy(orderBy);
-    const grouped = groupBy(rows as Array<Record<string, unknown>>, column, mapping);
+    const grouped = groupBy(rows as Array<Record<string, unknown>>, column, (row) => mapping.fromRow(row));
     return keys.map((key) => grouped.get(key) ?? []);
   });
 }
@@ -223,18 +226,24 @@ function selected(mapping: TableMapping<unknown>, prefix?: string): string | str
 
 /**
  * One page of a single list (not per parent): top-level lists such as "ad accounts I can see". A narrowed
- * mapping (rows.ts) reads only its columns.
+ * mapping (rows.ts) reads only its columns; `references` are joined (references.ts).
  */
-export async function fetchSlice<T>(db: Db, mapping: TableMapping<T>, request: PageRequest, filters: Filters): Promise<Slice<T>> {
+export async function fetchSlice<T>(
+  db: Db,
+  mapping: TableMapping<T>,
+  request: PageRequest,
+  filters: Filters,
+  references: readonly JoinedReference[] = [],
+): Promise<Slice<T>> {
   assertCursorFits(mapping as TableMapping<unknown>, request);
-  const query = db(mapping.table).select(selected(mapping as TableMapping<unknown>));
-  applyFilters(query, filters);
-  applyCursor(query, request);
-  const rows = await query.orderBy('id', order(request)).limit(request.limit + 1);
-  return toSlice(
-    rows.map((row: Record<string, unknown>) => mapping.fromRow(row)),
-    request,
-  );
+  // With joined tables, this table's columns are named by it.
+  const own = references.length > 0 ? mapping.table : undefined;
+  const query = db(mapping.table).select(selected(mapping as TableMapping<unknown>, own));
+  joinReferences(query, mapping.table, references);
+  applyFilters(query, filters, own);
+  applyCursor(query, request, own ? `${own}.id` : 'id');
+  const rows = (await query.orderBy(own ? `${own}.id` : 'id', order(request)).limit(request.limit + 1)) as Array<Record<string, unknown>>;
+  return toSlice(rows.map(recordsWithReferences(mapping, references)), request);
 }
 
 export async function countRows(db: Db, table: string, filters: Filters): Promise<number> {
@@ -263,9 +272,10 @@ function narrowedWith<T>(mapping: TableMapping<T>, columns: readonly string[], p
 export interface PagedChildren<T> {
   /**
    * A page of the children of one parent. Requests for many parents with the same page, filters and columns share
-   * one statement. With `columns`, the records hold those (and the ids, rows.ts's `narrowed`) and no others.
+   * one statement. With a plan's `columns`, the records hold those (and the ids, rows.ts's `narrowed`) and no
+   * others; its references are read in the same statement (references.ts).
    */
-  page(parentId: string, request: PageRequest, filters?: Filters, columns?: readonly string[]): Promise<Slice<T>>;
+  page(parentId: string, request: PageRequest, filters?: Filters, plan?: ReadPlan): Promise<Slice<T>>;
   /** How many children a parent has (same filters), batched the same way. */
   count(parentId: string, filters?: Filters): Promise<number>;
 }
@@ -287,7 +297,13 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
   const parentType = mapping.columns[parentColumn] === 'id' ? 'bigint' : 'uuid';
 
   /** The page of each parent, rows of every parent together in the request's id order. */
-  function pagesOf(parentIds: readonly string[], request: PageRequest, filters: Filters, read: TableMapping<T>): Promise<Array<Record<string, unknown>>> {
+  function pagesOf(
+    parentIds: readonly string[],
+    request: PageRequest,
+    filters: Filters,
+    read: TableMapping<T>,
+    references: readonly JoinedReference[],
+  ): Promise<Array<Record<string, unknown>>> {
     const postgres = dialect(db) === 'postgres';
     // The filters' raw SQL names the table itself (`ad_sets.status`): the per-parent page reads it unaliased.
     const perParent = db(table)
@@ -297,33 +313,35 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     applyCursor(perParent, request, `${table}.id`);
     perParent.orderBy(`${table}.id`, order(request)).limit(request.limit + 1);
     if (postgres) {
-      return db
+      const pages = db
         .select('batch_page.*')
-        .from(db.raw(`unnest(?::${parentType}[]) as batch_parent(id) cross join lateral ? as batch_page`, [parentIds as string[], perParent]))
-        .orderBy('batch_page.id', order(request));
+        .from(db.raw(`unnest(?::${parentType}[]) as batch_parent(id) cross join lateral ? as batch_page`, [parentIds as string[], perParent]));
+      joinReferences(pages, 'batch_page', references);
+      return pages.orderBy('batch_page.id', order(request));
     }
     // CROSS JOIN keeps the parents as SQLite's outer loop.
-    return db
+    const pages = db
       .select(selected(read as TableMapping<unknown>, 'batch_page'))
-      .from(db.raw('json_each(?) as batch_parent cross join ?? as batch_page', [JSON.stringify(parentIds), table]))
-      .whereIn('batch_page.id', perParent)
-      .orderBy('batch_page.id', order(request));
+      .from(db.raw('json_each(?) as batch_parent cross join ?? as batch_page', [JSON.stringify(parentIds), table]));
+    joinReferences(pages, 'batch_page', references);
+    return pages.whereIn('batch_page.id', perParent).orderBy('batch_page.id', order(request));
   }
 
   return {
-    page(parentId, request, filters = {}, columns) {
+    page(parentId, request, filters = {}, plan = {}) {
       assertCursorFits(mapping as TableMapping<unknown>, request);
-      const read = columns ? narrowedWith(mapping, columns, parentColumn) : mapping;
-      const key = `${JSON.stringify(request)};${filtersKey(filters)};${read.key}`;
+      const read = plan.columns ? narrowedWith(mapping, plan.columns, parentColumn) : mapping;
+      const references = plan.references ?? [];
+      const key = `${JSON.stringify(request)};${filtersKey(filters)};${read.key};${referencesKey(references)}`;
       let loader = pageLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, Slice<T>>(`${table}.page_by_${parentColumn}`, async (parentIds) => {
           if (parentIds.length === 1) {
             // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
-            return [await fetchSlice(db, read, request, { ...filters, [parentColumn]: parentIds[0]! })];
+            return [await fetchSlice(db, read, request, { ...filters, [parentColumn]: parentIds[0]! }, references)];
           }
-          const rows = await pagesOf(parentIds, request, filters, read);
-          const grouped = groupBy(rows, parentColumn, read);
+          const rows = await pagesOf(parentIds, request, filters, read, references);
+          const grouped = groupBy(rows, parentColumn, recordsWithReferences(read, references));
           return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
         });
         pageLoaders.set(key, loader);

@@ -11,7 +11,8 @@ import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
-import { selectionColumns } from './projection.ts';
+import { selectionPlan } from './projection.ts';
+import { joinedReference } from '../db/references.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge, type NodeName } from './nodes.ts';
 import { writeOf, writtenNode } from './writes.ts';
 import { datePreset as readDatePreset, expandInsights, hasInsights, insightsTargetOf, readInsights, type ReportingWindow } from './insights.ts';
@@ -207,7 +208,8 @@ async function renderNode(out: Output, node: AnyGraphNode, record: unknown, sele
       continue;
     }
     if (!field) throw unknownField(item.name, node.name);
-    const value = await field.get(record, out.ctx);
+    // A reference the list read with its items (projection.ts) is not loaded again.
+    const value = (field.joins && joinedReference(record as object, field.joins.column)) ?? (await field.get(record, out.ctx));
     if (field.ref) {
       if (value) result[item.name] = await renderNode(out, NODES[field.ref], value, item.children);
       continue;
@@ -236,7 +238,7 @@ async function renderEdge(
   const node = NODES[edge.node];
   checkSelection(node, children);
   const shown = children ?? edge.defaultSelection;
-  const slice = await edge.edge.list(out.ctx, parent, page, filter, selectionColumns(node, shown ?? node.defaultSelection ?? []));
+  const slice = await edge.edge.list(out.ctx, parent, page, filter, selectionPlan(node, shown ?? node.defaultSelection ?? []));
   const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, shown)));
   const body: EdgeBody = { data };
   const first = slice.items[0];

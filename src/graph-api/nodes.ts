@@ -78,6 +78,11 @@ export interface GraphField<T> {
   reads?: readonly string[];
   /** A field that is another object (`campaign{name}`): its node type. */
   ref?: NodeName;
+  /**
+   * A reference by one of the record's columns to a row of `mapping`: a list of these records may read it in the
+   * same statement when what is shown of it reads columns alone (projection.ts, src/db/references.ts).
+   */
+  joins?: { column: string; mapping: TableMapping<never> };
 }
 
 export interface GraphEdge<T> {
@@ -193,12 +198,12 @@ function columns<T>(mapping: TableMapping<T>, options: { money?: string[]; hide?
 }
 
 /** `reads`: as GraphField's; a reference loaded by one of the record's reference columns reads nothing more (`[]`). */
-const ref = <T>(node: NodeName, load: (record: T, ctx: RequestContext) => Promise<unknown>, reads?: readonly string[]): GraphField<T> => ({
-  kind: 'plain',
-  ref: node,
-  get: load,
-  reads,
-});
+const ref = <T>(
+  node: NodeName,
+  load: (record: T, ctx: RequestContext) => Promise<unknown>,
+  reads?: readonly string[],
+  joins?: GraphField<T>['joins'],
+): GraphField<T> => ({ kind: 'plain', ref: node, get: load, reads, joins });
 const plain = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'plain', get });
 const money = <T>(get: (record: T, ctx: RequestContext) => unknown): GraphField<T> => ({ kind: 'money', get });
 /**
@@ -310,7 +315,7 @@ const AD_SET: GraphNode<AdSetRecord> = {
       const found = await ads.adSetRecommendations(ctx, adSet);
       return found.length > 0 ? found.map(recommendationJson) : undefined;
     }),
-    campaign: ref('Campaign', (adSet, ctx) => ctx.loaders.ads.campaignById.load(adSet.campaignId), []),
+    campaign: ref('Campaign', (adSet, ctx) => ctx.loaders.ads.campaignById.load(adSet.campaignId), [], { column: 'campaign_id', mapping: campaigns as never }),
     account: ref('AdAccount', accountOf, []),
     source_adset: ref('AdSet', (adSet, ctx) => (adSet.sourceAdsetId ? ads.findAdSet(ctx, adSet.sourceAdsetId) : Promise.resolve(null)), []),
   },
@@ -507,8 +512,8 @@ const AD: GraphNode<AdRecord> = {
     ...columns(adsTable, { hide: ['organization_id'] }),
     configured_status: plain((ad) => ad.status),
     effective_status: plain((ad, ctx) => ads.adEffectiveStatus(ctx, ad)),
-    adset: ref('AdSet', (ad, ctx) => ctx.loaders.ads.adSetById.load(ad.adsetId), []),
-    campaign: ref('Campaign', (ad, ctx) => ctx.loaders.ads.campaignById.load(ad.campaignId), []),
+    adset: ref('AdSet', (ad, ctx) => ctx.loaders.ads.adSetById.load(ad.adsetId), [], { column: 'adset_id', mapping: adSets as never }),
+    campaign: ref('Campaign', (ad, ctx) => ctx.loaders.ads.campaignById.load(ad.campaignId), [], { column: 'campaign_id', mapping: campaigns as never }),
     account: ref('AdAccount', accountOf, []),
     creative: ref('AdCreative', (ad, ctx) => creativeOfAd(ctx, ad)),
   },

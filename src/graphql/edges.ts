@@ -1,10 +1,11 @@
 import type { RequestContext } from '../context/index.ts';
 import type { Edge } from '../authz/edges.ts';
 import type { RelayArgs } from '../db/pagination.ts';
+import type { ReadPlan } from '../db/references.ts';
 import { connection, type ConnectionModel } from './connections.ts';
 
 /**
- * A Relay connection over a domain edge: the same list and count /v24.0 serves (src/authz/edges.ts). `columns`:
+ * A Relay connection over a domain edge: the same list and count /v24.0 serves (src/authz/edges.ts). `plan`:
  * what the items' selected fields read (projection.ts), when the caller knows.
  */
 export function edgeConnection<P, T extends { id: string }, F>(
@@ -13,11 +14,11 @@ export function edgeConnection<P, T extends { id: string }, F>(
   parent: P,
   args: RelayArgs,
   filter?: F,
-  columns?: readonly string[],
+  plan?: ReadPlan,
 ): Promise<ConnectionModel> {
   return connection(
     args,
-    (page) => edge.list(ctx, parent, page, filter, columns),
+    (page) => edge.list(ctx, parent, page, filter, plan),
     () => edge.count(ctx, parent, filter),
   );
 }

@@ -1,10 +1,12 @@
 import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, GraphQLSchema, SelectionSetNode } from 'graphql';
 import { camel, type TableMapping } from '../db/rows.ts';
+import type { JoinedReference, ReadPlan } from '../db/references.ts';
 
 /**
  * Reading only the columns a query selects. A connection's resolver hands its edge the columns its items' selected
- * fields read (`connectionColumns`), and the edge's statement selects those instead of the whole row: an ad set
- * has 71 columns, a nested read shows three.
+ * fields read (`connectionPlan`), and the edge's statement selects those instead of the whole row: an ad set
+ * has 71 columns, a nested read shows three. A reference field whose shown fields are all columns (an ad set's
+ * `campaign { name }`) is read in the same statement (src/db/references.ts).
  *
  * Which column a field reads: a field resolved by the record's property of its own name (graphql's default) reads
  * the column of that name; a field with a resolver of its own reads the columns its type's `TypeReads` lists for it
@@ -17,6 +19,11 @@ export interface TypeReads {
   mapping: TableMapping<never>;
   /** Fields with resolvers of their own that read only these columns (besides the ids). */
   resolved: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Fields whose resolvers take the object joined by `column` when the list read it (references.ts's
+   * `joinedReference`), and load it otherwise; `reads` is the referenced type's.
+   */
+  references?: Readonly<Record<string, { column: string; reads: TypeReads }>>;
 }
 
 /** Per schema, the fields of each type that have resolvers of their own (noted when the schema is built). */
@@ -61,10 +68,23 @@ function fieldsOf(selectionSet: SelectionSetNode | undefined, fragments: Fragmen
   }
 }
 
-/** The field names the items of a connection selection read: under `nodes`, and under `edges { node }`. */
-function itemFieldNames(connection: readonly FieldNode[], fragments: Fragments): Set<string> {
-  const names = new Set<string>();
-  const item = (field: FieldNode) => names.add(field.name.value);
+/** The fields of a selection by name (a name selected under several aliases: each of its nodes). */
+function fieldsByName(nodes: readonly FieldNode[], fragments: Fragments): Map<string, FieldNode[]> {
+  const fields = new Map<string, FieldNode[]>();
+  for (const node of nodes) fieldsOf(node.selectionSet, fragments, (field) => addField(fields, field));
+  return fields;
+}
+
+function addField(fields: Map<string, FieldNode[]>, field: FieldNode): void {
+  const same = fields.get(field.name.value);
+  if (same) same.push(field);
+  else fields.set(field.name.value, [field]);
+}
+
+/** The fields the items of a connection selection read: under `nodes`, and under `edges { node }`. */
+function itemFields(connection: readonly FieldNode[], fragments: Fragments): Map<string, FieldNode[]> {
+  const names = new Map<string, FieldNode[]>();
+  const item = (field: FieldNode) => addField(names, field);
   for (const node of connection) {
     fieldsOf(node.selectionSet, fragments, (field) => {
       if (field.name.value === 'nodes') fieldsOf(field.selectionSet, fragments, item);
@@ -93,22 +113,36 @@ export function columnsOfFields(names: Iterable<string>, reads: TypeReads, resol
 }
 
 /** Answers per connection field node (a parsed document is reused while Apollo's document cache keeps it). */
-const answers = new WeakMap<FieldNode, WeakMap<TypeReads, { columns: string[] | undefined }>>();
+const answers = new WeakMap<FieldNode, WeakMap<TypeReads, ReadPlan>>();
+
+const WHOLE_ROWS: ReadPlan = Object.freeze({});
 
 /**
- * The columns the items of the connection being resolved read (`info` is the connection field's), or undefined
- * for whole rows.
+ * What the items of the connection being resolved read (`info` is the connection field's): their columns
+ * (undefined: whole rows) and the references to read with them.
  */
-export function connectionColumns(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'schema'>, reads: TypeReads): string[] | undefined {
+export function connectionPlan(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'schema'>, reads: TypeReads): ReadPlan {
   const key = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
   const known = key && answers.get(key)?.get(reads);
-  if (known) return known.columns;
+  if (known) return known;
   const noted = resolvedFieldsBySchema.get(info.schema);
-  const columns = noted ? columnsOfFields(itemFieldNames(info.fieldNodes, info.fragments), reads, noted.get(reads.type) ?? new Set()) : undefined;
+  const plan = noted ? planOf(itemFields(info.fieldNodes, info.fragments), reads, (type) => noted.get(type) ?? new Set(), info.fragments) : WHOLE_ROWS;
   if (key) {
-    const byReads = answers.get(key) ?? new WeakMap<TypeReads, { columns: string[] | undefined }>();
-    byReads.set(reads, { columns });
+    const byReads = answers.get(key) ?? new WeakMap<TypeReads, ReadPlan>();
+    byReads.set(reads, plan);
     answers.set(key, byReads);
   }
-  return columns;
+  return plan;
+}
+
+function planOf(fields: Map<string, FieldNode[]>, reads: TypeReads, resolvedFieldsOf: (type: string) => ReadonlySet<string>, fragments: Fragments): ReadPlan {
+  const columns = columnsOfFields(fields.keys(), reads, resolvedFieldsOf(reads.type));
+  const references: JoinedReference[] = [];
+  for (const [name, reference] of Object.entries(reads.references ?? {})) {
+    const nodes = fields.get(name);
+    if (!nodes) continue;
+    const shown = columnsOfFields(fieldsByName(nodes, fragments).keys(), reference.reads, resolvedFieldsOf(reference.reads.type));
+    if (shown) references.push({ column: reference.column, mapping: reference.reads.mapping.narrowed(shown) as TableMapping<unknown> });
+  }
+  return Object.freeze({ columns: columns && Object.freeze(columns), references: Object.freeze(references) });
 }

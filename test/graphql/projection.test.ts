@@ -4,7 +4,7 @@ import { countStatements } from '../helpers/database.ts';
 import { graphClient, type GraphClient } from '../helpers/graph.ts';
 import { worldBuilder } from '../helpers/world.ts';
 import { columnsOfFields } from '../../src/graphql/projection.ts';
-import { selectionColumns } from '../../src/graph-api/projection.ts';
+import { selectionColumns, selectionPlan } from '../../src/graph-api/projection.ts';
 import { parseFields } from '../../src/graph-api/fields.ts';
 import { NODES } from '../../src/graph-api/nodes.ts';
 import { adSetReads } from '../../src/ads/resolvers/reads.ts';
@@ -42,6 +42,15 @@ describe('the columns a selection reads (pure rules)', () => {
     expect(selectionColumns(adSet, [])).toEqual([]);
     // A node whose id is not the record's own (a like's is its author's) reads whole rows, even for ids alone.
     expect(selectionColumns(NODES.Like, [])).toBeUndefined();
+  });
+
+  it('/v24.0: joins a reference when what it shows of it reads columns alone', () => {
+    const joined = selectionPlan(NODES.AdSet, parseFields('name,campaign{name,objective}')).references!;
+    expect(joined.map((reference) => [reference.column, reference.mapping.table, Object.keys(reference.mapping.columns)])).toEqual([
+      ['campaign_id', 'campaigns', ['id', 'organization_id', 'account_id', 'name', 'objective']],
+    ]);
+    expect(selectionPlan(NODES.AdSet, parseFields('name,campaign{name,effective_status}')).references).toEqual([]);
+    expect(selectionPlan(NODES.AdSet, parseFields('name,account{name}')).references).toEqual([]);
   });
 
   it('keeps the id, the organization and the references in a narrowed mapping, one object per column set', () => {
@@ -100,6 +109,8 @@ describe('narrowed reads answer what whole rows answer', () => {
         : value;
 
   const adSetStatements = (statements: string[]) => statements.filter((sql) => /from [`"]?ad_sets[`"]?/i.test(sql) && /account_id/.test(sql));
+  /** Statements loading campaigns by id (a list joins them instead when it can). */
+  const campaignLoads = (statements: string[]) => statements.filter((sql) => /from [`"]?campaigns[`"]? where/i.test(sql));
 
   const EVERY = '[ACTIVE, PAUSED, DELETED, CAMPAIGN_PAUSED, ARCHIVED, IN_PROCESS, WITH_ISSUES]';
   const graphqlRead = (extra: string) => `query ($account: ID!) {
@@ -127,10 +138,35 @@ describe('narrowed reads answer what whole rows answer', () => {
     expect(narrowSql).toMatch(/[`"]daily_budget[`"]/);
     expect(narrowSql).not.toMatch(/targeting|\*/);
     expect(adSetStatements(whole.statements)[0]).toMatch(/select \*/);
+    // The campaigns are read with the ad sets when only their columns are shown, loaded by id when not.
+    expect(narrowSql).toMatch(/left join [`"]?campaigns[`"]?/);
+    expect(campaignLoads(narrow.statements)).toEqual([]);
+    expect(campaignLoads(whole.statements)).toHaveLength(1);
     // The ads' page reads the ads' shown columns alone too.
     const adsSql = narrow.statements.find((sql) => /from [`"]?ads[`"]?/.test(sql) && /adset_id/.test(sql));
     expect(adsSql).toMatch(/[`"]status[`"]/);
     expect(adsSql).not.toMatch(/created_time/);
+  });
+
+  it("GraphQL: an ad's ad set and campaign read with the ads are the ones loaded by id", async () => {
+    const read = (extra: string) =>
+      countStatements(server.deps.db, () =>
+        server.graphql(
+          `query ($account: ID!) { adAccount(id: $account) { ads(first: 10) { nodes { id name adSet { id name dailyBudget ${extra} } campaign { name ${extra} } } } } }`,
+          { account: accountId },
+          token,
+        ),
+      );
+    const narrow = await read('');
+    const whole = await read('effectiveStatus');
+    expect(narrow.result.body.errors).toBeUndefined();
+    expect((narrow.result.body.data as { adAccount: { ads: { nodes: unknown[] } } }).adAccount.ads.nodes).toHaveLength(10);
+    expect(JSON.stringify(narrow.result.body.data)).toBe(JSON.stringify(without(whole.result.body.data, 'effectiveStatus')));
+    const adsSql = narrow.statements.find((sql) => /from [`"]?ads[`"]?/.test(sql))!;
+    expect(adsSql).toMatch(/left join [`"]?ad_sets[`"]?/);
+    expect(adsSql).toMatch(/left join [`"]?campaigns[`"]?/);
+    expect(campaignLoads(narrow.statements)).toEqual([]);
+    expect(campaignLoads(whole.statements)).toHaveLength(1);
   });
 
   it('GraphQL: the same answer when the document runs compiled (its second run)', async () => {
@@ -177,6 +213,9 @@ describe('narrowed reads answer what whole rows answer', () => {
     expect(narrowSql).toMatch(/[`"]lifetime_budget[`"]/);
     expect(narrowSql).not.toMatch(/targeting|\*/);
     expect(adSetStatements(whole.statements)[0]).toMatch(/select \*/);
+    expect(narrowSql).toMatch(/left join [`"]?campaigns[`"]?/);
+    expect(campaignLoads(narrow.statements)).toEqual([]);
+    expect(campaignLoads(whole.statements)).toHaveLength(1);
   });
 
   it('/v24.0 and GraphQL show the same values of the same ad sets', async () => {

@@ -1,6 +1,6 @@
 import type { AdAccountResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
-import { connectionColumns } from '../../graphql/projection.ts';
+import { connectionPlan } from '../../graphql/projection.ts';
 import { adReads, adSetReads, campaignReads } from './reads.ts';
 import { must } from '../../graphql/helpers.ts';
 import { accountEdges } from '../edges.ts';
@@ -16,11 +16,11 @@ export const adAccountResolvers: AdAccountResolvers = {
   amountSpent: (account, _, ctx) => delivery.accountAmountSpent(ctx, account),
   organization: async (account, _, ctx) => must(await ctx.loaders.identity.organizationById.load(account.organizationId)),
   campaigns: (account, { effectiveStatus, status, ...args }, ctx, info) =>
-    edgeConnection(accountEdges.campaigns, ctx, account, args, statusFilter({ effectiveStatus, status }), connectionColumns(info, campaignReads)),
+    edgeConnection(accountEdges.campaigns, ctx, account, args, statusFilter({ effectiveStatus, status }), connectionPlan(info, campaignReads)),
   adSets: (account, { effectiveStatus, status, ...args }, ctx, info) =>
-    edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status }), connectionColumns(info, adSetReads)),
+    edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status }), connectionPlan(info, adSetReads)),
   ads: (account, { effectiveStatus, ...args }, ctx, info) =>
-    edgeConnection(accountEdges.ads, ctx, account, args, statusFilter({ effectiveStatus }), connectionColumns(info, adReads)),
+    edgeConnection(accountEdges.ads, ctx, account, args, statusFilter({ effectiveStatus }), connectionPlan(info, adReads)),
   adStudies: (account, args, ctx) => edgeConnection(studyEdges.ofAccount, ctx, account, args),
   adCreatives: (account, args, ctx) => edgeConnection(creativeEdges.ofAccount, ctx, account, args),
   adRules: (account, args, ctx) => edgeConnection(ruleEdges.ofAccount, ctx, account, args),

@@ -1,8 +1,10 @@
 import type { AdSetResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
-import { connectionColumns } from '../../graphql/projection.ts';
+import { connectionPlan } from '../../graphql/projection.ts';
 import { adReads, adSetReads } from './reads.ts';
 import { must } from '../../graphql/helpers.ts';
+import { joinedReference } from '../../db/references.ts';
+import type { CampaignRecord } from '../store.ts';
 import { adSetEdges } from '../edges.ts';
 import * as ads from '../service.ts';
 import * as delivery from '../../insights/delivery.ts';
@@ -25,7 +27,7 @@ export const adSetResolvers: AdSetResolvers = {
     return found.length > 0 ? found : null;
   },
   account: async (adSet, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(adSet.accountId)),
-  campaign: async (adSet, _, ctx) => must(await ctx.loaders.ads.campaignById.load(adSet.campaignId)),
+  campaign: async (adSet, _, ctx) => joinedReference<CampaignRecord>(adSet, 'campaign_id') ?? must(await ctx.loaders.ads.campaignById.load(adSet.campaignId)),
   budgetRemaining: (adSet, _, ctx) => delivery.adSetBudgetRemaining(ctx, adSet),
   campaignActiveTime: (adSet, _, ctx) => delivery.campaignActiveTime(ctx, adSet),
   learningStageInfo: (adSet, _, ctx) => delivery.learningStageInfo(ctx, adSet),
@@ -47,13 +49,13 @@ export const adSetResolvers: AdSetResolvers = {
   // Stored values outside the enums (rows written before the rules) read as null rather than failing the query.
   bidStrategy: (adSet) => adSet.bidStrategy as never,
   ads: (adSet, { effectiveStatus, ...args }, ctx, info) =>
-    edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus }), connectionColumns(info, adReads)),
+    edgeConnection(adSetEdges.ads, ctx, adSet, args, statusFilter({ effectiveStatus }), connectionPlan(info, adReads)),
   adStudies: (adSet, args, ctx) => edgeConnection(studyEdges.ofAdSet, ctx, adSet, args),
   adCreatives: (adSet, args, ctx) => edgeConnection(creativeEdges.ofAdSet, ctx, adSet, args),
   adRulesGoverned: (adSet, { all, ...args }, ctx) => edgeConnection(ruleEdges.governing, ctx, adSet, args, { all: all ?? false }),
   activities: (adSet, { since, until, category, ...args }, ctx) =>
     edgeConnection(adSetEdges.activities, ctx, adSet, args, activityFilter({ since, until, category })),
   copies: (adSet, { effectiveStatus, ...args }, ctx, info) =>
-    edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus }), connectionColumns(info, adSetReads)),
+    edgeConnection(adSetEdges.copies, ctx, adSet, args, statusFilter({ effectiveStatus }), connectionPlan(info, adSetReads)),
   asyncRequests: (adSet, args, ctx) => edgeConnection(adSetEdges.asyncadrequests, ctx, adSet, args),
 };

@@ -1,8 +1,10 @@
 import type { AdResolvers, CampaignResolvers, CustomAudienceResolvers, CustomConversionResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
-import { connectionColumns } from '../../graphql/projection.ts';
+import { connectionPlan } from '../../graphql/projection.ts';
 import { adReads, adSetReads } from './reads.ts';
 import { must } from '../../graphql/helpers.ts';
+import { joinedReference } from '../../db/references.ts';
+import type { AdSetRecord, CampaignRecord } from '../store.ts';
 import { campaignEdges } from '../edges.ts';
 import { activityFilter } from './activities.ts';
 import * as ads from '../service.ts';
@@ -15,9 +17,9 @@ export const campaignResolvers: CampaignResolvers = {
   budgetRemaining: (campaign, _, ctx) => delivery.campaignBudgetRemaining(ctx, campaign),
   account: async (campaign, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(campaign.accountId)),
   adSets: (campaign, { effectiveStatus, status, ...args }, ctx, info) =>
-    edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status }), connectionColumns(info, adSetReads)),
+    edgeConnection(campaignEdges.adsets, ctx, campaign, args, statusFilter({ effectiveStatus, status }), connectionPlan(info, adSetReads)),
   ads: (campaign, { effectiveStatus, ...args }, ctx, info) =>
-    edgeConnection(campaignEdges.ads, ctx, campaign, args, statusFilter({ effectiveStatus }), connectionColumns(info, adReads)),
+    edgeConnection(campaignEdges.ads, ctx, campaign, args, statusFilter({ effectiveStatus }), connectionPlan(info, adReads)),
   adStudies: (campaign, args, ctx) => edgeConnection(studyEdges.ofCampaign, ctx, campaign, args),
   activities: (campaign, { since, until, category, ...args }, ctx) =>
     edgeConnection(campaignEdges.activities, ctx, campaign, args, activityFilter({ since, until, category })),
@@ -27,8 +29,8 @@ export const adResolvers: AdResolvers = {
   configuredStatus: (ad) => ad.status,
   effectiveStatus: (ad, _, ctx) => ads.adEffectiveStatus(ctx, ad),
   account: async (ad, _, ctx) => must(await ctx.loaders.ads.adAccountById.load(ad.accountId)),
-  campaign: async (ad, _, ctx) => must(await ctx.loaders.ads.campaignById.load(ad.campaignId)),
-  adSet: async (ad, _, ctx) => must(await ctx.loaders.ads.adSetById.load(ad.adsetId)),
+  campaign: async (ad, _, ctx) => joinedReference<CampaignRecord>(ad, 'campaign_id') ?? must(await ctx.loaders.ads.campaignById.load(ad.campaignId)),
+  adSet: async (ad, _, ctx) => joinedReference<AdSetRecord>(ad, 'adset_id') ?? must(await ctx.loaders.ads.adSetById.load(ad.adsetId)),
   creative: (ad, _, ctx) => creativeOfAd(ctx, ad),
 };
 

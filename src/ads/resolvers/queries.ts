@@ -1,7 +1,7 @@
 import type { QueryResolvers } from '../../graphql/__generated__/resolvers-types.ts';
 import { connection } from '../../graphql/connections.ts';
 import { edgeConnection, statusFilter } from '../../graphql/edges.ts';
-import { connectionColumns } from '../../graphql/projection.ts';
+import { connectionPlan } from '../../graphql/projection.ts';
 import { adSetReads } from './reads.ts';
 import { assertNumericId } from '../../authz/guards.ts';
 import { organizationsAllowing } from '../../authz/policy.ts';
@@ -40,6 +40,6 @@ export const adsQueries: QueryResolvers = {
   adSets: async (_, { accountId, effectiveStatus, status, ...args }, ctx, info) => {
     const account = await ads.findAdAccount(ctx, ads.parseAdAccountId(accountId, 'accountId'));
     if (!account) throw notFound('Ad account', accountId);
-    return edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status }), connectionColumns(info, adSetReads));
+    return edgeConnection(accountEdges.adsets, ctx, account, args, statusFilter({ effectiveStatus, status }), connectionPlan(info, adSetReads));
   },
 };
