@@ -214,8 +214,7 @@ const targetingSentenceLines = singleEntryEdge<AdSetRecord, TargetingSentencesRe
 }));
 
 export const adSetEdges = {
-  // Its filters are the ads' own: its first pages can be read with a page of ad sets (src/db/references.ts).
-  ads: childEdge<AdSetRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfAdSet, { ...byStatus('ads'), readWithParents: true }),
+  ads: childEdge<AdSetRecord, AdRecord, EdgeFilter>('ad', (l) => l.ads.adsOfAdSet, byStatus('ads')),
   /** Ad sets copied from this one. */
   copies: childEdge<AdSetRecord, AdSetRecord, EdgeFilter>('ad_set', (l) => l.ads.copiesOfAdSet, byStatus('ad_sets')),
   /** Asynchronous requests acting on this ad set (its asynchronous deep copies). */

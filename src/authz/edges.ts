@@ -1,9 +1,9 @@
 import type { Loaders, RequestContext } from '../context/index.ts';
 import { countRows, fetchSlice, type Filters, type PagedChildren } from '../db/batch.ts';
 import type { TableMapping } from '../db/rows.ts';
-import type { ChildPages, ReadPlan } from '../db/references.ts';
+import type { ReadPlan } from '../db/references.ts';
 import type { PageRequest, Slice } from '../db/pagination.ts';
-import { allowed, EMPTY_SLICE, readableChildren, readableCount } from './guards.ts';
+import { EMPTY_SLICE, readableChildren, readableCount } from './guards.ts';
 import { can, type Action, type ResourceType } from './policy.ts';
 
 /**
@@ -19,28 +19,8 @@ export interface Edge<P, T extends { id: string }, F = undefined> {
    * src/graphql/projection.ts or src/graph-api/projection.ts): the only columns, which the items then hold with
    * their ids, and references read in the same statement (src/db/references.ts). Edges of computed entries ignore it.
    */
-  list(ctx: RequestContext, parent: P, page: PageRequest, filter?: F, plan?: ListPlan): Promise<Slice<T>>;
+  list(ctx: RequestContext, parent: P, page: PageRequest, filter?: F, plan?: ReadPlan): Promise<Slice<T>>;
   count(ctx: RequestContext, parent: P, filter?: F): Promise<number>;
-  /**
-   * This edge's page of each of several parents of `organizationId`, to read in the statement that lists them
-   * (`ListPlan.child`); undefined when the caller may not read its items (each parent's list is then empty, as
-   * `list` answers) or the edge cannot be read that way (its filters depend on the parent).
-   */
-  pagesWithParents?(ctx: RequestContext, organizationId: string, page: PageRequest, filter: F | undefined, plan: ReadPlan): ChildPages | undefined;
-}
-
-/** An edge of each listed item, its page and filter, and what its items read: read with the list when it can be. */
-export interface ChildPlan {
-  edge: Edge<never, { id: string }, never>;
-  page: PageRequest;
-  filter: unknown;
-  /** Columns only (a page with references of its own is read by itself). */
-  plan: ReadPlan;
-}
-
-/** What a list reads (ReadPlan), and the first page of one edge of each item to read with it. */
-export interface ListPlan extends ReadPlan {
-  child?: ChildPlan;
 }
 
 export interface ChildEdgeOptions<P, F> {
@@ -50,8 +30,6 @@ export interface ChildEdgeOptions<P, F> {
   order?: (page: PageRequest, filter: F | undefined) => PageRequest;
   effectiveStatuses?: readonly string[];
   parentKey?: (parent: P) => string;
-  /** Its filters do not depend on the parent: its pages may be read in the statement listing the parents. */
-  readWithParents?: boolean;
 }
 
 export function childEdge<P extends { id: string; organizationId: string }, T extends { id: string }, F = undefined>(
@@ -66,33 +44,13 @@ export function childEdge<P extends { id: string; organizationId: string }, T ex
     effectiveStatuses: options.effectiveStatuses,
     list: (ctx, parent, page, filter, plan) => {
       const where = filters(filter, ctx, parent);
-      const child = plan?.child && childPages(ctx, parent.organizationId, plan.child);
-      // The parent record: the statement that listed it may have read this page with it.
-      return readableChildren(ctx, type, parent.organizationId, () =>
-        loader(ctx.loaders).page(key(parent), order(page, filter), where, plan, parent as object, child),
-      );
+      return readableChildren(ctx, type, parent.organizationId, () => loader(ctx.loaders).page(key(parent), order(page, filter), where, plan));
     },
-    pagesWithParents:
-      options.readWithParents && !options.parentKey
-        ? (ctx, organizationId, page, filter, plan) =>
-            allowed(ctx, 'read', type, organizationId)
-              ? { pages: loader(ctx.loaders), request: order(page, filter), filters: filters(filter, ctx, undefined as never), plan }
-              : undefined
-        : undefined,
     count: (ctx, parent, filter) => {
       const where = filters(filter, ctx, parent);
       return readableCount(ctx, type, parent.organizationId, () => loader(ctx.loaders).count(key(parent), where));
     },
   };
-}
-
-/** A child plan's pages to read with a list, or undefined (its filter refused: its own list will say so, in its place). */
-function childPages(ctx: RequestContext, organizationId: string, child: ChildPlan): ChildPages | undefined {
-  try {
-    return child.edge.pagesWithParents?.(ctx, organizationId, child.page, child.filter as never, child.plan);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -7,16 +7,7 @@ import { isNumericId, isUuid } from './ids.ts';
 import { badInput } from '../errors/index.ts';
 import type { RawCondition } from './conditions.ts';
 import { dataLoaderBatchSize } from '../telemetry/metrics.ts';
-import {
-  joinReferences,
-  keepPage,
-  keptPage,
-  recordsWithReferences,
-  referencesKey,
-  type ChildPages,
-  type JoinedReference,
-  type ReadPlan,
-} from './references.ts';
+import { joinReferences, recordsWithReferences, referencesKey, type JoinedReference, type ReadPlan } from './references.ts';
 
 /**
  * Generic batched reads. Stores build their DataLoaders from these, so a GraphQL query resolving many
@@ -243,76 +234,16 @@ export async function fetchSlice<T>(
   request: PageRequest,
   filters: Filters,
   references: readonly JoinedReference[] = [],
-  child?: ChildPages,
 ): Promise<Slice<T>> {
   assertCursorFits(mapping as TableMapping<unknown>, request);
   // With joined tables, this table's columns are named by it.
-  const own = references.length > 0 || child ? mapping.table : undefined;
+  const own = references.length > 0 ? mapping.table : undefined;
   const query = db(mapping.table).select(selected(mapping as TableMapping<unknown>, own));
   joinReferences(query, mapping.table, references);
   applyFilters(query, filters, own);
   applyCursor(query, request, own ? `${own}.id` : 'id');
-  query.orderBy(own ? `${own}.id` : 'id', order(request)).limit(request.limit + 1);
-  const recordOf = recordsWithReferences(mapping, references);
-  if (!child) return toSlice(((await query) as Array<Record<string, unknown>>).map(recordOf), request);
-  return toSlice(
-    (await withChildPages(db, query, request, child, recordOf)).map(({ record }) => record),
-    request,
-  );
-}
-
-/**
- * The rows `query` reads (a page, or pages of several parents, in id order), each with a page of its own children
- * read in the same statement: the children joined (LATERAL on PostgreSQL; on SQLite, as pagesOf does, the
- * children's ids in a correlated subquery), as `child$<column>`, and kept beside their parent's record for its
- * PagedChildren (`keepPage`). Each row once, with its record, in order.
- */
-async function withChildPages<T>(
-  db: Db,
-  query: Knex.QueryBuilder,
-  request: PageRequest,
-  child: ChildPages,
-  recordOf: (row: Record<string, unknown>) => T,
-): Promise<Array<{ row: Record<string, unknown>; record: T }>> {
-  const { mapping, parentColumn } = child.pages.describe();
-  const read = child.plan.columns ? mapping.narrowed([...child.plan.columns, parentColumn]) : mapping;
-  const table = mapping.table;
-  const postgres = dialect(db) === 'postgres';
-  const children = db(table)
-    .select(postgres ? selected(read, table) : `${table}.id`)
-    .where(`${table}.${parentColumn}`, db.raw('??', ['page.id']));
-  applyFilters(children, child.filters);
-  applyCursor(children, child.request, `${table}.id`);
-  children.orderBy(`${table}.id`, order(child.request)).limit(child.request.limit + 1);
-  const columns = Object.keys(read.columns);
-  const outer = db.select('page.*').from(query.as('page'));
-  if (postgres) outer.joinRaw('left join lateral ? as child on true', [children as never]);
-  else outer.joinRaw('left join ?? as child on child.id in ?', [table, children as never]);
-  outer.select(columns.map((column) => `child.${column} as child$${column}`));
-  const rows = (await outer.orderBy('page.id', order(request)).orderBy('child.id', order(child.request))) as Array<Record<string, unknown>>;
-
-  const parents: Array<{ row: Record<string, unknown>; record: T }> = [];
-  const key = child.pages.keyOf(child.request, child.filters, child.plan);
-  let pageOfParent: unknown[] = [];
-  let lastId: unknown;
-  const keep = () => {
-    const parent = parents.at(-1);
-    if (parent) keepPage(parent.record as object, key, toSlice(pageOfParent, child.request));
-  };
-  for (const row of rows) {
-    if (parents.length === 0 || row.id !== lastId) {
-      keep();
-      parents.push({ row, record: recordOf(row) });
-      pageOfParent = [];
-      lastId = row.id;
-    }
-    if (row['child$id'] === null || row['child$id'] === undefined) continue;
-    const childRow: Record<string, unknown> = {};
-    for (const column of columns) childRow[column] = row[`child$${column}`];
-    pageOfParent.push(read.fromRow(childRow));
-  }
-  keep();
-  return parents;
+  const rows = (await query.orderBy(own ? `${own}.id` : 'id', order(request)).limit(request.limit + 1)) as Array<Record<string, unknown>>;
+  return toSlice(rows.map(recordsWithReferences(mapping, references)), request);
 }
 
 export async function countRows(db: Db, table: string, filters: Filters): Promise<number> {
@@ -342,15 +273,9 @@ export interface PagedChildren<T> {
   /**
    * A page of the children of one parent. Requests for many parents with the same page, filters and columns share
    * one statement. With a plan's `columns`, the records hold those (and the ids, rows.ts's `narrowed`) and no
-   * others; its references are read in the same statement (references.ts). `parent`: the parent's record, beside
-   * which the statement that listed it may have kept this very page (`child`, a single parent's list); and
-   * `child`, a page of each child's own children to read with them that way.
+   * others; its references are read in the same statement (references.ts).
    */
-  page(parentId: string, request: PageRequest, filters?: Filters, plan?: ReadPlan, parent?: object, child?: ChildPages): Promise<Slice<T>>;
-  /** Its table and parent column, for a statement that reads its pages with their parents. */
-  describe(): { mapping: TableMapping<unknown>; parentColumn: string };
-  /** The key of one page (the same page, filters and plan: the same key). */
-  keyOf(request: PageRequest, filters: Filters, plan: ReadPlan): string;
+  page(parentId: string, request: PageRequest, filters?: Filters, plan?: ReadPlan): Promise<Slice<T>>;
   /** How many children a parent has (same filters), batched the same way. */
   count(parentId: string, filters?: Filters): Promise<number>;
 }
@@ -371,12 +296,6 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
   // Numeric ids are BIGINT, the others UUID (the convention assertCursorFits relies on too).
   const parentType = mapping.columns[parentColumn] === 'id' ? 'bigint' : 'uuid';
 
-  /** One page's key: its request, filters, columns and references, and the list it is of. */
-  function keyOf(request: PageRequest, filters: Filters, plan: ReadPlan): string {
-    const read = plan.columns ? narrowedWith(mapping, plan.columns, parentColumn) : mapping;
-    return `${table}.${parentColumn};${JSON.stringify(request)};${filtersKey(filters)};${read.key};${referencesKey(plan.references ?? [])}`;
-  }
-
   /** The page of each parent, rows of every parent together in the request's id order. */
   function pagesOf(
     parentIds: readonly string[],
@@ -384,7 +303,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     filters: Filters,
     read: TableMapping<T>,
     references: readonly JoinedReference[],
-  ): Knex.QueryBuilder {
+  ): Promise<Array<Record<string, unknown>>> {
     const postgres = dialect(db) === 'postgres';
     // The filters' raw SQL names the table itself (`ad_sets.status`): the per-parent page reads it unaliased.
     const perParent = db(table)
@@ -409,39 +328,23 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
   }
 
   return {
-    describe: () => ({ mapping: mapping as TableMapping<unknown>, parentColumn }),
-    keyOf,
-    page(parentId, request, filters = {}, plan = {}, parent, child) {
+    page(parentId, request, filters = {}, plan = {}) {
       assertCursorFits(mapping as TableMapping<unknown>, request);
       const read = plan.columns ? narrowedWith(mapping, plan.columns, parentColumn) : mapping;
       const references = plan.references ?? [];
-      const key = keyOf(request, filters, plan);
-      const kept = parent && keptPage<T>(parent, key);
-      if (kept) return Promise.resolve(kept);
-      const loaderKey = child ? `${key}|${child.pages.keyOf(child.request, child.filters, child.plan)}` : key;
-      let loader = pageLoaders.get(loaderKey);
+      const key = `${JSON.stringify(request)};${filtersKey(filters)};${read.key};${referencesKey(references)}`;
+      let loader = pageLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, Slice<T>>(`${table}.page_by_${parentColumn}`, async (parentIds) => {
           if (parentIds.length === 1) {
-            // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the
-            // parent's size; with its items' own first pages when asked.
-            return [await fetchSlice(db, read, request, { ...filters, [parentColumn]: parentIds[0]! }, references, child)];
+            // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
+            return [await fetchSlice(db, read, request, { ...filters, [parentColumn]: parentIds[0]! }, references)];
           }
-          const recordOf = recordsWithReferences(read, references);
-          const pages = pagesOf(parentIds, request, filters, read, references);
-          const grouped = new Map<string, T[]>();
-          const rows = child
-            ? await withChildPages(db, pages, request, child, recordOf)
-            : ((await pages) as Array<Record<string, unknown>>).map((row) => ({ row }));
-          for (const { row, record } of rows as Array<{ row: Record<string, unknown>; record?: T }>) {
-            const key = String(row[parentColumn]);
-            const list = grouped.get(key) ?? [];
-            list.push(record ?? recordOf(row));
-            grouped.set(key, list);
-          }
+          const rows = await pagesOf(parentIds, request, filters, read, references);
+          const grouped = groupBy(rows, parentColumn, recordsWithReferences(read, references));
           return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
         });
-        pageLoaders.set(loaderKey, loader);
+        pageLoaders.set(key, loader);
       }
       return loader.load(parentId);
     },

@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 import type { TableMapping } from './rows.ts';
-import type { PageRequest, Slice } from './pagination.ts';
-import type { Filters } from './batch.ts';
 
 /**
  * References read in the statement that lists their referrers: an ad set's campaign joined to the page of ad sets,
@@ -69,28 +67,4 @@ export function recordsWithReferences<T>(mapping: TableMapping<T>, references: r
     if (kept.size > 0) joined.set(record as object, kept);
     return record;
   };
-}
-
-/**
- * A page of children read in the statement that lists their parents (a single parent's list only): an ad set's
- * first five ads with the page of ad sets. `pages` is the children's PagedChildren, which finds the page kept
- * beside its parent (`keepPage`) instead of reading it again.
- */
-export interface ChildPages {
-  pages: { describe(): { mapping: TableMapping<unknown>; parentColumn: string }; keyOf(request: PageRequest, filters: Filters, plan: ReadPlan): string };
-  request: PageRequest;
-  filters: Filters;
-  /** Columns only: a page with references of its own is read by itself. */
-  plan: ReadPlan;
-}
-
-/** A page of `record`'s children read with it, under the key its PagedChildren gives that page. */
-export function keepPage(record: object, key: string, slice: Slice<unknown>): void {
-  let kept = joined.get(record);
-  if (!kept) joined.set(record, (kept = new Map()));
-  kept.set(`page:${key}`, slice);
-}
-
-export function keptPage<T>(record: object, key: string): Slice<T> | undefined {
-  return joined.get(record)?.get(`page:${key}`) as Slice<T> | undefined;
 }

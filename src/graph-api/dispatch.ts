@@ -77,9 +77,6 @@ function stringParam(params: Record<string, unknown>, name: string): string | un
   return String(value);
 }
 
-/** The page of an edge shown as a field (`ads.limit(5)`), from its modifiers. */
-const edgePage = (modifiers: Record<string, string>) => pageRequest({ limit: modifiers.limit, after: modifiers.after, before: modifiers.before });
-
 function pageRequest(params: { limit?: string; after?: string; before?: string }): PageRequest {
   let limit = DEFAULT_PAGE_SIZE;
   if (params.limit !== undefined) {
@@ -199,8 +196,9 @@ async function renderNode(out: Output, node: AnyGraphNode, record: unknown, sele
     const field = node.fields[item.name];
     const edge = node.edges[item.name];
     if (edge) {
+      const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
       const filter = edge.filter?.(item.modifiers);
-      result[item.name] = (await renderEdge(out, edge, record, edgePage(item.modifiers), item.children, filter)).body;
+      result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children, filter)).body;
       continue;
     }
     const target = item.name === 'insights' ? insightsTargetOf(node.name, record) : undefined;
@@ -240,7 +238,7 @@ async function renderEdge(
   const node = NODES[edge.node];
   checkSelection(node, children);
   const shown = children ?? edge.defaultSelection;
-  const slice = await edge.edge.list(out.ctx, parent, page, filter, selectionPlan(node, shown ?? node.defaultSelection ?? [], edgePage));
+  const slice = await edge.edge.list(out.ctx, parent, page, filter, selectionPlan(node, shown ?? node.defaultSelection ?? []));
   const data = await Promise.all(slice.items.map((item) => renderNode(out, node, item, shown)));
   const body: EdgeBody = { data };
   const first = slice.items[0];

@@ -1,14 +1,4 @@
-import {
-  getArgumentValues,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  type GraphQLObjectType,
-  type GraphQLResolveInfo,
-  type GraphQLSchema,
-  type SelectionSetNode,
-} from 'graphql';
-import type { Edge, ListPlan } from '../authz/edges.ts';
-import { pageRequestFromRelay, type RelayArgs } from '../db/pagination.ts';
+import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, GraphQLSchema, SelectionSetNode } from 'graphql';
 import { camel, type TableMapping } from '../db/rows.ts';
 import type { JoinedReference, ReadPlan } from '../db/references.ts';
 
@@ -34,11 +24,6 @@ export interface TypeReads {
    * `joinedReference`), and load it otherwise; `reads` is the referenced type's.
    */
   references?: Readonly<Record<string, { column: string; reads: TypeReads }>>;
-  /**
-   * Connection fields whose first page may be read with the list (their edge's `pagesWithParents`): the edge, its
-   * items' reads, and its filter from the field's arguments (the others are the page's, as its resolver reads them).
-   */
-  children?: Readonly<Record<string, { edge: Edge<never, { id: string }, never>; reads: TypeReads; filter: (args: Record<string, unknown>) => unknown }>>;
 }
 
 /** Per schema, the fields of each type that have resolvers of their own (noted when the schema is built). */
@@ -127,64 +112,27 @@ export function columnsOfFields(names: Iterable<string>, reads: TypeReads, resol
   return columns;
 }
 
-/** A plan as far as the document decides it; a child page's arguments may be variables, read per request. */
-interface DocumentPlan {
-  plan: ReadPlan;
-  child?: { field: FieldNode; spec: ChildReads; plan: ReadPlan };
-}
-
-type ChildReads = NonNullable<TypeReads['children']>[string];
-
 /** Answers per connection field node (a parsed document is reused while Apollo's document cache keeps it). */
-const answers = new WeakMap<FieldNode, WeakMap<TypeReads, DocumentPlan>>();
+const answers = new WeakMap<FieldNode, WeakMap<TypeReads, ReadPlan>>();
 
-const WHOLE_ROWS: DocumentPlan = Object.freeze({ plan: Object.freeze({}) });
+const WHOLE_ROWS: ReadPlan = Object.freeze({});
 
 /**
  * What the items of the connection being resolved read (`info` is the connection field's): their columns
- * (undefined: whole rows), the references to read with them, and the first page of one of their own
- * connections to read with them (`children`: when the items show one such connection, once, reading columns only).
+ * (undefined: whole rows) and the references to read with them.
  */
-export function connectionPlan(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'schema' | 'variableValues'>, reads: TypeReads): ListPlan {
+export function connectionPlan(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'schema'>, reads: TypeReads): ReadPlan {
   const key = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
-  let known = key && answers.get(key)?.get(reads);
-  if (!known) {
-    const noted = resolvedFieldsBySchema.get(info.schema);
-    known = noted ? documentPlanOf(itemFields(info.fieldNodes, info.fragments), reads, (type) => noted.get(type) ?? new Set(), info.fragments) : WHOLE_ROWS;
-    if (key) {
-      const byReads = answers.get(key) ?? new WeakMap<TypeReads, DocumentPlan>();
-      byReads.set(reads, known);
-      answers.set(key, byReads);
-    }
+  const known = key && answers.get(key)?.get(reads);
+  if (known) return known;
+  const noted = resolvedFieldsBySchema.get(info.schema);
+  const plan = noted ? planOf(itemFields(info.fieldNodes, info.fragments), reads, (type) => noted.get(type) ?? new Set(), info.fragments) : WHOLE_ROWS;
+  if (key) {
+    const byReads = answers.get(key) ?? new WeakMap<TypeReads, ReadPlan>();
+    byReads.set(reads, plan);
+    answers.set(key, byReads);
   }
-  if (!known.child) return known.plan;
-  const { field, spec, plan } = known.child;
-  try {
-    const definition = (info.schema.getType(reads.type) as GraphQLObjectType).getFields()[field.name.value]!;
-    const args = getArgumentValues(definition, field, info.variableValues) as RelayArgs & Record<string, unknown>;
-    const page = pageRequestFromRelay({ first: args.first, after: args.after, last: args.last, before: args.before });
-    return { ...known.plan, child: { edge: spec.edge, page, filter: spec.filter(args), plan } };
-  } catch {
-    // Arguments its own resolver will refuse, with the error in its place: that page is read by itself.
-    return known.plan;
-  }
-}
-
-function documentPlanOf(
-  fields: Map<string, FieldNode[]>,
-  reads: TypeReads,
-  resolvedFieldsOf: (type: string) => ReadonlySet<string>,
-  fragments: Fragments,
-): DocumentPlan {
-  const plan = planOf(fields, reads, resolvedFieldsOf, fragments);
-  for (const [name, spec] of Object.entries(reads.children ?? {})) {
-    const nodes = fields.get(name);
-    if (nodes?.length !== 1) continue;
-    const childPlan = planOf(itemFields(nodes, fragments), spec.reads, resolvedFieldsOf, fragments);
-    if (childPlan.references?.length) continue;
-    return { plan, child: { field: nodes[0]!, spec, plan: childPlan } };
-  }
-  return { plan };
+  return plan;
 }
 
 function planOf(fields: Map<string, FieldNode[]>, reads: TypeReads, resolvedFieldsOf: (type: string) => ReadonlySet<string>, fragments: Fragments): ReadPlan {

@@ -1,6 +1,4 @@
 import type { TypeReads } from '../../graphql/projection.ts';
-import { statusFilter } from '../../graphql/edges.ts';
-import { adSetEdges } from '../edges.ts';
 import { ads, adSets, campaigns } from '../store.ts';
 
 /**
@@ -39,13 +37,4 @@ export const adReads: TypeReads = {
   references: { campaign: { column: 'campaign_id', reads: campaignReads }, adSet: { column: 'adset_id', reads: adSetReads } },
   mapping: ads as never,
   resolved: { configuredStatus: ['status'], account: [], campaign: [], adSet: [] },
-};
-
-// An ad set's first page of ads is read with the page of ad sets listing it (set here: each type refers to the other).
-adSetReads.children = {
-  ads: {
-    edge: adSetEdges.ads as never,
-    reads: adReads,
-    filter: (args) => statusFilter({ effectiveStatus: args.effectiveStatus as readonly string[] | null | undefined }),
-  },
 };
