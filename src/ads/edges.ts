@@ -103,8 +103,27 @@ const ALLOWED: Record<StatusTable, readonly EffectiveStatus[]> = {
 const filtersCache = new Map<string, Filters>();
 const valueSet = (values: readonly string[] | undefined) => (values ? [...new Set(values)].sort().join(',') : '-');
 
+/**
+ * Filters by the values as given (unsorted, repeated): the same few spellings come back on every request, and
+ * the checks and the sorting below are spent once per spelling. Bounded: emptied when full.
+ */
+const filtersAsGiven = new Map<string, Filters>();
+const MAX_SPELLINGS = 1000;
+
 /** The filters of one request: checked values, and the SQL condition. The same object for the same filter, never changed. */
 export function statusFilters(table: StatusTable, filter: EdgeFilter = {}): Filters {
+  // JSON: a value holding a comma must not read as two checked values.
+  const given = JSON.stringify([table, filter.effectiveStatus ?? null, filter.status ?? null]);
+  let found = filtersAsGiven.get(given);
+  if (!found) {
+    found = checkedStatusFilters(table, filter);
+    if (filtersAsGiven.size >= MAX_SPELLINGS) filtersAsGiven.clear();
+    filtersAsGiven.set(given, found);
+  }
+  return found;
+}
+
+function checkedStatusFilters(table: StatusTable, filter: EdgeFilter): Filters {
   const allowed = ALLOWED[table];
   filter.effectiveStatus?.forEach((value, i) => {
     if (!(allowed as readonly string[]).includes(value)) {

@@ -21,8 +21,13 @@ const isRaw = (value: unknown): value is RawCondition => typeof value === 'objec
 /** Raw conditions as text, each object once: their SQL is long, and loaders are keyed by their filters. */
 const conditionTexts = new WeakMap<RawCondition, string>();
 
+/** Keys of frozen filters (an edge's status filters are made once, src/ads/edges.ts): each is worked out once. */
+const frozenFiltersKeys = new WeakMap<Filters, string>();
+
 /** The same text for the same filters (a raw condition by its SQL and bindings, whichever object holds them). */
 function filtersKey(filters: Filters): string {
+  const known = frozenFiltersKeys.get(filters);
+  if (known !== undefined) return known;
   let key = '';
   for (const [column, value] of Object.entries(filters)) {
     let text: string;
@@ -34,6 +39,7 @@ function filtersKey(filters: Filters): string {
     }
     key += `${JSON.stringify(column)}:${text};`;
   }
+  if (Object.isFrozen(filters)) frozenFiltersKeys.set(filters, key);
   return key;
 }
 

@@ -10,6 +10,17 @@ import type { JoinedReference, ReadPlan } from '../db/references.ts';
  * src/graphql/projection.ts. Pure.
  */
 export function selectionPlan(node: AnyGraphNode, selection: readonly FieldSelection[]): ReadPlan {
+  // The same selection object serves every item of an edge (`ads{…}` of each ad set): planned once.
+  let byNode = plans.get(selection);
+  if (!byNode) plans.set(selection, (byNode = new Map()));
+  let plan = byNode.get(node);
+  if (!plan) byNode.set(node, (plan = planOf(node, selection)));
+  return plan;
+}
+
+const plans = new WeakMap<readonly FieldSelection[], Map<AnyGraphNode, ReadPlan>>();
+
+function planOf(node: AnyGraphNode, selection: readonly FieldSelection[]): ReadPlan {
   const references: JoinedReference[] = [];
   for (const item of selection) {
     const field = node.fields[item.name];
@@ -18,7 +29,8 @@ export function selectionPlan(node: AnyGraphNode, selection: readonly FieldSelec
     const shown = selectionColumns(target, item.children ?? target.defaultSelection ?? []);
     if (shown) references.push({ column: field.joins.column, mapping: field.joins.mapping.narrowed(shown) as TableMapping<unknown> });
   }
-  return { columns: selectionColumns(node, selection), references };
+  const columns = selectionColumns(node, selection);
+  return Object.freeze({ columns: columns && Object.freeze(columns), references: Object.freeze(references) });
 }
 
 /** The columns `selection` reads of `node`'s records, or undefined when one of its fields may read anything. */

@@ -253,4 +253,14 @@ describe('the effective_status filters of the edges (src/ads/edges.ts)', () => {
     expect(() => statusFilters('campaigns', { effectiveStatus: ['ADSET_PAUSED'] })).toThrow(/effective_status\[0\] must be one of/);
     expect(() => statusFilters('ad_sets', { effectiveStatus: ['ACTIVE', 'ADSET_PAUSED'] })).toThrow(/effective_status\[1\] must be one of/);
   });
+
+  it('keeps refusing a bad value after a good spelling was answered, and answers each spelling the same object', () => {
+    const good = statusFilters('ad_sets', { effectiveStatus: ['ACTIVE', 'PAUSED'] });
+    // A value with a comma in it is not the two values it resembles.
+    expect(() => statusFilters('ad_sets', { effectiveStatus: ['ACTIVE,PAUSED'] })).toThrow(/effective_status\[0\] must be one of/);
+    expect(() => statusFilters('ad_sets', { effectiveStatus: ['ACTIVE,PAUSED'] })).toThrow(/effective_status\[0\] must be one of/);
+    expect(statusFilters('ad_sets', { effectiveStatus: ['ACTIVE', 'PAUSED'] })).toBe(good);
+    expect(statusFilters('ad_sets', { effectiveStatus: ['PAUSED', 'ACTIVE', 'PAUSED'] })).toBe(good);
+    expect(statusFilters('ads', { effectiveStatus: ['ACTIVE', 'PAUSED'] })).not.toBe(good);
+  });
 });
