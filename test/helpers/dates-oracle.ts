@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import { LineJvm } from './line-jvm.ts';
+import { decodeField, encodeField, LineJvm } from './line-jvm.ts';
 
 /**
  * The shared differential oracle (../shared/tools/dates-oracle: real Joda-Time 2.10 against java.time configured like
@@ -75,8 +75,6 @@ const HELPER_SOURCES = fileURLToPath(new URL('./java/oracle', import.meta.url));
 /** JVMs answering runs side by side: one per core of CI's two. */
 const RUNNERS = 2;
 
-const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-
 /**
  * One JVM of EsDateOracleRuns (./line-jvm.ts). `ready` tells whether it runs the oracle's command (false where the
  * JVM refuses to outlive a run's System.exit: Java 24 and later).
@@ -100,8 +98,8 @@ class OracleRunner {
   }
 
   async run(args: string[]): Promise<OracleRun> {
-    const [code, output] = await this.jvm.request(args.map(encode));
-    return { code: Number(code), output: Buffer.from(output ?? '', 'base64').toString('utf8') };
+    const [code, output] = await this.jvm.request(args.map(encodeField));
+    return { code: Number(code), output: decodeField(output) };
   }
 
   close(): void {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { compileOracle, JODA_JAR, oracleMissing } from './dates-oracle.ts';
-import { LineJvm } from './line-jvm.ts';
+import { decodeField, encodeField, LineJvm } from './line-jvm.ts';
 
 /**
  * Elasticsearch 7.x/8.x's java.time reading of date formats, for the fake search cluster: one long-lived JVM
@@ -29,9 +29,6 @@ export type DateParse =
   | { outcome: 'failed'; exception: string; reason: string }
   | { outcome: 'invalid-format'; reason: string; cause: string };
 
-const encode = (text: string) => Buffer.from(text, 'utf8').toString('base64');
-const decode = (base64: string | undefined) => Buffer.from(base64 ?? '', 'base64').toString('utf8');
-
 export class JavaDates {
   private jvm?: LineJvm;
   private lastAnswer: Promise<unknown> = Promise.resolve();
@@ -42,10 +39,10 @@ export class JavaDates {
   validate(format: string): Promise<FormatCheck> {
     let check = this.checks.get(format);
     if (!check) {
-      check = this.request(['validate', encode(format)]).then(([status, a, b]) =>
+      check = this.request(['validate', encodeField(format)]).then(([status, a, b]) =>
         status === 'valid'
-          ? { valid: true as const, uncheckedBuiltIns: a ? decode(a).split('||') : [] }
-          : { valid: false as const, reason: decode(a), cause: decode(b) },
+          ? { valid: true as const, uncheckedBuiltIns: a ? decodeField(a).split('||') : [] }
+          : { valid: false as const, reason: decodeField(a), cause: decodeField(b) },
       );
       this.checks.set(format, check);
       check.catch(() => this.checks.delete(format)); // a lost helper is no answer to keep
@@ -57,11 +54,11 @@ export class JavaDates {
     const key = `${format}\u0000${value}`;
     let parse = this.parses.get(key);
     if (!parse) {
-      parse = this.request(['parse', encode(format), encode(value)]).then(([status, a, b]): DateParse => {
+      parse = this.request(['parse', encodeField(format), encodeField(value)]).then(([status, a, b]): DateParse => {
         if (status === 'millis') return { outcome: 'parsed', millis: Number(a) };
         if (status === 'unchecked') return { outcome: 'unchecked' };
-        if (status === 'failed') return { outcome: 'failed', exception: decode(a), reason: decode(b) };
-        return { outcome: 'invalid-format', reason: decode(a), cause: decode(b) };
+        if (status === 'failed') return { outcome: 'failed', exception: decodeField(a), reason: decodeField(b) };
+        return { outcome: 'invalid-format', reason: decodeField(a), cause: decodeField(b) };
       });
       this.parses.set(key, parse);
       parse.catch(() => this.parses.delete(key));
@@ -86,7 +83,7 @@ export class JavaDates {
     }
     this.lastAnswer = answer.catch(() => undefined);
     return answer.then(([status, ...rest]) => {
-      if (status === 'error') throw new Error(`java dates helper: ${decode(rest[0])}`);
+      if (status === 'error') throw new Error(`java dates helper: ${decodeField(rest[0])}`);
       return [status!, ...rest];
     });
   }

@@ -1,6 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
+/** A field of a request or an answer: base64 of its UTF-8 text, so tabs and line breaks in it travel safely. */
+export const encodeField = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+export const decodeField = (base64: string | undefined) => Buffer.from(base64 ?? '', 'base64').toString('utf8');
+
 /**
  * A long-lived JVM of the project's Java helpers (test/helpers/java/oracle/): a request is a line of tab-separated
  * fields after an id, its answer a line starting with that id, in request order, so the requests waiting are a
