@@ -3,7 +3,9 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { countStatements } from '../helpers/database.ts';
 import { graphClient, type GraphClient } from '../helpers/graph.ts';
 import { worldBuilder } from '../helpers/world.ts';
-import { columnsOfFields } from '../../src/graphql/projection.ts';
+import { parse, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { columnsOfFields, connectionPlan } from '../../src/graphql/projection.ts';
+import { buildSchema } from '../../src/graphql/schema.ts';
 import { selectionColumns, selectionPlan } from '../../src/graph-api/projection.ts';
 import { parseFields } from '../../src/graph-api/fields.ts';
 import { NODES } from '../../src/graph-api/nodes.ts';
@@ -51,6 +53,26 @@ describe('the columns a selection reads (pure rules)', () => {
     ]);
     expect(selectionPlan(NODES.AdSet, parseFields('name,campaign{name,effective_status}')).references).toEqual([]);
     expect(selectionPlan(NODES.AdSet, parseFields('name,account{name}')).references).toEqual([]);
+  });
+
+  it("knows every domain's resolvers of a type (the schema's merged maps): a field another domain resolves reads whole rows", () => {
+    const schema = buildSchema();
+    const planOf = (query: string) => {
+      const document = parse(query);
+      const operation = document.definitions[0] as OperationDefinitionNode;
+      const account = operation.selectionSet.selections[0] as FieldNode;
+      const adSetsField = account.selectionSet!.selections[0] as FieldNode;
+      return connectionPlan({ fieldNodes: [adSetsField], fragments: {}, schema }, adSetReads);
+    };
+    expect(planOf('{ adAccount(id: "1") { adSets { nodes { id name } } } }').columns).toEqual(['id', 'name']);
+    // AdSet.insights is resolved by the insights domain's map, not the ads domain's.
+    expect(planOf('{ adAccount(id: "1") { adSets { nodes { id insights { nodes { impressions } } } } } }').columns).toBeUndefined();
+    // A plan is made once per field of a parsed document.
+    const document = parse('{ adAccount(id: "1") { adSets { nodes { id campaign { name } } } } }');
+    const field = ((document.definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode).selectionSet!.selections[0] as FieldNode;
+    const info = { fieldNodes: [field], fragments: {}, schema };
+    expect(connectionPlan(info, adSetReads)).toBe(connectionPlan(info, adSetReads));
+    expect(connectionPlan(info, adSetReads).references!.map((reference) => reference.column)).toEqual(['campaign_id']);
   });
 
   it('keeps the id, the organization and the references in a narrowed mapping, one object per column set', () => {
@@ -167,6 +189,27 @@ describe('narrowed reads answer what whole rows answer', () => {
     expect(adsSql).toMatch(/left join [`"]?campaigns[`"]?/);
     expect(campaignLoads(narrow.statements)).toEqual([]);
     expect(campaignLoads(whole.statements)).toHaveLength(1);
+  });
+
+  it("a plan made for one caller's query serves another's with the other's permissions, and a write is read at once", async () => {
+    const outsider = (await worldBuilder(server.deps).user({ organizationId: (await worldBuilder(server.deps).organization()).id, role: 'admin' })).token;
+    const query = `query ($account: ID!) { adAccount(id: $account) { adSets(first: 2) { nodes { id name campaign { name } } } } }`;
+    const owner = await server.graphql(query, { account: accountId }, token);
+    const [first] = (owner.body.data as { adAccount: { adSets: { nodes: Array<{ id: string; name: string }> } } }).adAccount.adSets.nodes;
+    expect(first).toBeDefined();
+    // The same document (the same parsed fields, the same plan), another organization's caller: nothing of it.
+    const other = await server.graphql(query, { account: accountId }, outsider);
+    expect(other.body.data).toEqual({ adAccount: null });
+    // A rename is read by the next request, narrowed as before.
+    const renamed = `${first!.name} (renamed)`;
+    const update = await server.graphql(
+      `mutation ($id: ID!, $name: String!) { updateAdSet(id: $id, input: { name: $name }) { id name } }`,
+      { id: first!.id, name: renamed },
+      token,
+    );
+    expect(update.body.errors).toBeUndefined();
+    const after = await server.graphql(query, { account: accountId }, token);
+    expect((after.body.data as { adAccount: { adSets: { nodes: Array<{ name: string }> } } }).adAccount.adSets.nodes[0]!.name).toBe(renamed);
   });
 
   it('GraphQL: the same answer when the document runs compiled (its second run)', async () => {
