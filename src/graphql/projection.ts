@@ -1,4 +1,5 @@
-import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, GraphQLSchema, SelectionSetNode } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
+import { connectionItemFields, fieldsByName, type Fragments } from './selection.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import type { JoinedReference, ReadPlan } from '../db/references.ts';
 
@@ -54,47 +55,6 @@ function columnOfKey(mapping: TableMapping<never>, key: string): string | undefi
   return byKey.get(key);
 }
 
-type Fragments = Readonly<Record<string, FragmentDefinitionNode>>;
-
-/** The names of the fields a selection set selects, through its fragments (whatever their directives: more, never less). */
-function fieldsOf(selectionSet: SelectionSetNode | undefined, fragments: Fragments, visit: (field: FieldNode) => void, seen = new Set<string>()): void {
-  for (const selection of selectionSet?.selections ?? []) {
-    if (selection.kind === 'Field') visit(selection);
-    else if (selection.kind === 'InlineFragment') fieldsOf(selection.selectionSet, fragments, visit, seen);
-    else if (!seen.has(selection.name.value)) {
-      seen.add(selection.name.value);
-      fieldsOf(fragments[selection.name.value]?.selectionSet, fragments, visit, seen);
-    }
-  }
-}
-
-/** The fields of a selection by name (a name selected under several aliases: each of its nodes). */
-function fieldsByName(nodes: readonly FieldNode[], fragments: Fragments): Map<string, FieldNode[]> {
-  const fields = new Map<string, FieldNode[]>();
-  for (const node of nodes) fieldsOf(node.selectionSet, fragments, (field) => addField(fields, field));
-  return fields;
-}
-
-function addField(fields: Map<string, FieldNode[]>, field: FieldNode): void {
-  const same = fields.get(field.name.value);
-  if (same) same.push(field);
-  else fields.set(field.name.value, [field]);
-}
-
-/** The fields the items of a connection selection read: under `nodes`, and under `edges { node }`. */
-function itemFields(connection: readonly FieldNode[], fragments: Fragments): Map<string, FieldNode[]> {
-  const names = new Map<string, FieldNode[]>();
-  const item = (field: FieldNode) => addField(names, field);
-  for (const node of connection) {
-    fieldsOf(node.selectionSet, fragments, (field) => {
-      if (field.name.value === 'nodes') fieldsOf(field.selectionSet, fragments, item);
-      else if (field.name.value === 'edges')
-        fieldsOf(field.selectionSet, fragments, (inner) => inner.name.value === 'node' && fieldsOf(inner.selectionSet, fragments, item));
-    });
-  }
-  return names;
-}
-
 /** The columns `names` read of `reads`'s type, or undefined when one of them needs the whole row. Pure. */
 export function columnsOfFields(names: Iterable<string>, reads: TypeReads, resolvedFields: ReadonlySet<string>): string[] | undefined {
   const columns: string[] = [];
@@ -126,7 +86,9 @@ export function connectionPlan(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fr
   const known = key && answers.get(key)?.get(reads);
   if (known) return known;
   const noted = resolvedFieldsBySchema.get(info.schema);
-  const plan = noted ? planOf(itemFields(info.fieldNodes, info.fragments), reads, (type) => noted.get(type) ?? new Set(), info.fragments) : WHOLE_ROWS;
+  const plan = noted
+    ? planOf(connectionItemFields(info.fieldNodes, info.fragments), reads, (type) => noted.get(type) ?? new Set(), info.fragments)
+    : WHOLE_ROWS;
   if (key) {
     const byReads = answers.get(key) ?? new WeakMap<TypeReads, ReadPlan>();
     byReads.set(reads, plan);

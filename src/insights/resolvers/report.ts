@@ -1,4 +1,5 @@
-import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { connectionItemFields, fieldsByName } from '../../graphql/selection.ts';
 import type { RequestContext } from '../../context/index.ts';
 import type { InsightsInput } from '../../graphql/__generated__/resolvers-types.ts';
 import { badInput, DomainError } from '../../errors/index.ts';
@@ -40,42 +41,12 @@ const PLATFORM_FIELDS: Record<string, string> = {
   conversions: 'conversions',
 };
 
-/** The fields selected under `name` in these selection sets, fragments followed. */
-function selected(sets: readonly SelectionSetNode[], name: string, fragments: Record<string, FragmentDefinitionNode>): SelectionSetNode[] {
-  const found: SelectionSetNode[] = [];
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value === name && selection.selectionSet) found.push(selection.selectionSet);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
-      else if (fragments[selection.name.value]) visit(fragments[selection.name.value]!.selectionSet);
-    }
-  };
-  sets.forEach(visit);
-  return found;
-}
-
-function fieldNames(sets: readonly SelectionSetNode[], fragments: Record<string, FragmentDefinitionNode>): string[] {
-  const names: string[] = [];
-  const visit = (set: SelectionSetNode) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) names.push(selection.name.value);
-      else if (selection.kind === Kind.INLINE_FRAGMENT) visit(selection.selectionSet);
-      else if (fragments[selection.name.value]) visit(fragments[selection.name.value]!.selectionSet);
-    }
-  };
-  sets.forEach(visit);
-  return names;
-}
-
 /** What the operation reads of the connection: the rows' fields (nodes, edges.node) and whether it reads the summary. */
 function selection(info: GraphQLResolveInfo): { fields: string[]; summary: boolean } {
-  const own = info.fieldNodes.map((node: FieldNode) => node.selectionSet).filter((set): set is SelectionSetNode => set !== undefined);
-  const rows = [...selected(own, 'nodes', info.fragments), ...selected(selected(own, 'edges', info.fragments), 'node', info.fragments)];
-  const summary = selected(own, 'summary', info.fragments);
-  const names = fieldNames([...rows, ...summary], info.fragments);
+  const summary = fieldsByName(info.fieldNodes, info.fragments).get('summary');
+  const names = [...connectionItemFields(info.fieldNodes, info.fragments).keys(), ...(summary ? fieldsByName(summary, info.fragments).keys() : [])];
   const fields = [...new Set(names.map((name) => PLATFORM_FIELDS[name]).filter((name): name is string => name !== undefined))];
-  return { fields, summary: summary.length > 0 };
+  return { fields, summary: summary !== undefined };
 }
 
 function pageOf(args: RelayArgs): InsightsPageRequest {
