@@ -134,6 +134,20 @@ describe('narrowed reads answer what whole rows answer', () => {
   /** Statements loading campaigns by id (a list joins them instead when it can). */
   const campaignLoads = (statements: string[]) => statements.filter((sql) => /from [`"]?campaigns[`"]? where/i.test(sql));
 
+  /**
+   * The narrowed read selected the ad sets' shown columns (`shown` among them, not `targeting`) and joined their
+   * campaigns; the read with a field that needs whole rows selected `*` and loaded the campaigns by id.
+   */
+  function expectNarrowedAndJoined(narrow: string[], whole: string[], shown: string): void {
+    const [narrowSql] = adSetStatements(narrow);
+    expect(narrowSql).toMatch(new RegExp(`[\`"]${shown}[\`"]`));
+    expect(narrowSql).not.toMatch(/targeting|\*/);
+    expect(adSetStatements(whole)[0]).toMatch(/select \*/);
+    expect(narrowSql).toMatch(/left join [`"]?campaigns[`"]?/);
+    expect(campaignLoads(narrow)).toEqual([]);
+    expect(campaignLoads(whole)).toHaveLength(1);
+  }
+
   const EVERY = '[ACTIVE, PAUSED, DELETED, CAMPAIGN_PAUSED, ARCHIVED, IN_PROCESS, WITH_ISSUES]';
   const graphqlRead = (extra: string) => `query ($account: ID!) {
     adAccount(id: $account) {
@@ -156,14 +170,7 @@ describe('narrowed reads answer what whole rows answer', () => {
     expect(nodes).toHaveLength(6);
     expect(JSON.stringify(narrow.result.body.data)).toBe(JSON.stringify(without(whole.result.body.data, 'effectiveStatus')));
 
-    const [narrowSql] = adSetStatements(narrow.statements);
-    expect(narrowSql).toMatch(/[`"]daily_budget[`"]/);
-    expect(narrowSql).not.toMatch(/targeting|\*/);
-    expect(adSetStatements(whole.statements)[0]).toMatch(/select \*/);
-    // The campaigns are read with the ad sets when only their columns are shown, loaded by id when not.
-    expect(narrowSql).toMatch(/left join [`"]?campaigns[`"]?/);
-    expect(campaignLoads(narrow.statements)).toEqual([]);
-    expect(campaignLoads(whole.statements)).toHaveLength(1);
+    expectNarrowedAndJoined(narrow.statements, whole.statements, 'daily_budget');
     // The ads' page reads the ads' shown columns alone too.
     const adsSql = narrow.statements.find((sql) => /from [`"]?ads[`"]?/.test(sql) && /adset_id/.test(sql));
     expect(adsSql).toMatch(/[`"]status[`"]/);
@@ -252,13 +259,7 @@ describe('narrowed reads answer what whole rows answer', () => {
     expect(body.data).toHaveLength(6);
     expect(JSON.stringify(body.data)).toBe(JSON.stringify(without((whole.result.body as { data: unknown }).data, 'effective_status')));
     expect(JSON.stringify(body.paging.cursors)).toBe(JSON.stringify((whole.result.body as { paging: { cursors: unknown } }).paging.cursors));
-    const [narrowSql] = adSetStatements(narrow.statements);
-    expect(narrowSql).toMatch(/[`"]lifetime_budget[`"]/);
-    expect(narrowSql).not.toMatch(/targeting|\*/);
-    expect(adSetStatements(whole.statements)[0]).toMatch(/select \*/);
-    expect(narrowSql).toMatch(/left join [`"]?campaigns[`"]?/);
-    expect(campaignLoads(narrow.statements)).toEqual([]);
-    expect(campaignLoads(whole.statements)).toHaveLength(1);
+    expectNarrowedAndJoined(narrow.statements, whole.statements, 'lifetime_budget');
   });
 
   it('/v24.0 and GraphQL show the same values of the same ad sets', async () => {
