@@ -8,6 +8,7 @@ import { badInput } from '../errors/index.ts';
 import type { RawCondition } from './conditions.ts';
 import { dataLoaderBatchSize } from '../telemetry/metrics.ts';
 import { joinReferences, recordsWithReferences, referencesKey, type JoinedReference, type ReadPlan } from './references.ts';
+import { shapedQuery } from './statement-shapes.ts';
 
 /**
  * Generic batched reads. Stores build their DataLoaders from these, so a GraphQL query resolving many
@@ -52,6 +53,59 @@ function applyFilters(query: Knex.QueryBuilder, filters: Filters, table?: string
     else if (isRaw(value)) query.whereRaw(`(${value.sql})`, value.bindings);
     else query.whereIn(column, value as string[]);
   }
+}
+
+/** What decides the SQL of `filters` (./statement-shapes.ts), and the values they bind, in applyFilters' order. */
+interface FiltersShape {
+  shape: string;
+  bindings: readonly unknown[];
+}
+
+/** Shapes of frozen filters (an edge's status filters), each worked out once. */
+const frozenFiltersShapes = new WeakMap<Filters, FiltersShape | null>();
+
+/**
+ * Null for filters whose SQL depends on more than their kinds (a raw condition naming identifiers (`??`) or binding
+ * a list), and for those Knex answers in its own way: an empty list, an undefined value. These are built by Knex.
+ */
+function filtersShape(filters: Filters): FiltersShape | null {
+  const known = frozenFiltersShapes.get(filters);
+  if (known !== undefined) return known;
+  let shape = '';
+  const bindings: unknown[] = [];
+  let shapeable = true;
+  for (const [column, value] of Object.entries(filters)) {
+    if (value === null) shape += `${JSON.stringify(column)} null;`;
+    else if (typeof value === 'string') {
+      shape += `${JSON.stringify(column)} =;`;
+      bindings.push(value);
+    } else if (isRaw(value)) {
+      if (value.sql.includes('??') || value.bindings.some((binding) => typeof binding === 'object' && !(binding instanceof Date))) shapeable = false;
+      shape += `${JSON.stringify(column)} raw ${JSON.stringify(value.sql)};`;
+      bindings.push(...value.bindings);
+    } else if (Array.isArray(value) && value.length > 0) {
+      shape += `${JSON.stringify(column)} in ${value.length};`;
+      bindings.push(...(value as readonly string[]));
+    } else {
+      // An empty list (Knex writes its own "never") or a caller's undefined, which Knex reports with the column named.
+      shapeable = false;
+    }
+  }
+  const found = shapeable ? { shape, bindings } : null;
+  if (Object.isFrozen(filters)) frozenFiltersShapes.set(filters, found);
+  return found;
+}
+
+/**
+ * The shape and values of a page's cursor and limit (applyCursor, then the limit). SQLite's statements carry
+ * the limit in their text (./sqlite-client.ts), PostgreSQL's bind it.
+ */
+function pageShape(db: Db, request: PageRequest): FiltersShape {
+  const cursor = request.cursorId !== undefined ? [request.cursorId] : [];
+  const limit = request.limit + 1;
+  return dialect(db) === 'postgres'
+    ? { shape: `cursor ${cursor.length} ${order(request)}`, bindings: [...cursor, limit] }
+    : { shape: `cursor ${cursor.length} ${order(request)} limit ${limit}`, bindings: cursor };
 }
 
 function assertCursorFits(mapping: TableMapping<unknown>, request: PageRequest): void {
@@ -209,7 +263,10 @@ function whereOneOf(db: Db, query: Knex.QueryBuilder, column: string, values: re
 /** One object per id (null when absent), in one statement per batch. */
 export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): DataLoader<string, T | null> {
   return loaderMaker()<string, T | null>(`${mapping.table}.by_${column}`, async (ids) => {
-    const rows = (await whereOneOf(db, db(mapping.table), column, ids)) as Array<Record<string, unknown>>;
+    // One array on PostgreSQL; SQLite's `in (…)` is a statement per length.
+    const postgres = dialect(db) === 'postgres';
+    const shape = `by id ${mapping.table} ${column}${postgres ? '' : ` ${ids.length}`}`;
+    const rows = await shapedQuery(db, shape, postgres ? [ids] : ids, () => whereOneOf(db, db(mapping.table), column, ids));
     const byKey = new Map(rows.map((row) => [String(row[column]), mapping.fromRow(row)]));
     return ids.map((id) => byKey.get(id) ?? null);
   });
@@ -244,11 +301,23 @@ export async function fetchSlice<T>(
   assertCursorFits(mapping as TableMapping<unknown>, request);
   // With joined tables, this table's columns are named by it.
   const own = references.length > 0 ? mapping.table : undefined;
-  const query = db(mapping.table).select(selected(mapping as TableMapping<unknown>, own));
-  joinReferences(query, mapping.table, references);
-  applyFilters(query, filters, own);
-  applyCursor(query, request, own ? `${own}.id` : 'id');
-  const rows = (await query.orderBy(own ? `${own}.id` : 'id', order(request)).limit(request.limit + 1)) as Array<Record<string, unknown>>;
+  const build = () => {
+    const query = db(mapping.table).select(selected(mapping as TableMapping<unknown>, own));
+    joinReferences(query, mapping.table, references);
+    applyFilters(query, filters, own);
+    applyCursor(query, request, own ? `${own}.id` : 'id');
+    return query.orderBy(own ? `${own}.id` : 'id', order(request)).limit(request.limit + 1);
+  };
+  const filtered = filtersShape(filters);
+  const paged = pageShape(db, request);
+  const rows = filtered
+    ? await shapedQuery(
+        db,
+        `slice ${mapping.table} (${mapping.key}) ${referencesKey(references)} ${filtered.shape} ${paged.shape}`,
+        [...filtered.bindings, ...paged.bindings],
+        build,
+      )
+    : ((await build()) as Array<Record<string, unknown>>);
   return toSlice(rows.map(recordsWithReferences(mapping, references)), request);
 }
 
@@ -309,7 +378,27 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     filters: Filters,
     read: TableMapping<T>,
     references: readonly JoinedReference[],
-  ): Promise<Array<Record<string, unknown>>> {
+  ): PromiseLike<Array<Record<string, unknown>>> {
+    const postgres = dialect(db) === 'postgres';
+    const filtered = filtersShape(filters);
+    const paged = pageShape(db, request);
+    const build = () => pagesStatement(parentIds, request, filters, read, references);
+    if (!filtered) return build() as PromiseLike<Array<Record<string, unknown>>>;
+    return shapedQuery(
+      db,
+      `pages ${table} ${parentColumn} (${read.key}) ${referencesKey(references)} ${filtered.shape} ${paged.shape}`,
+      [postgres ? parentIds : JSON.stringify(parentIds), ...filtered.bindings, ...paged.bindings],
+      build,
+    );
+  }
+
+  function pagesStatement(
+    parentIds: readonly string[],
+    request: PageRequest,
+    filters: Filters,
+    read: TableMapping<T>,
+    references: readonly JoinedReference[],
+  ): Knex.QueryBuilder {
     const postgres = dialect(db) === 'postgres';
     // The filters' raw SQL names the table itself (`ad_sets.status`): the per-parent page reads it unaliased.
     const perParent = db(table)
