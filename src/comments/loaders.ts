@@ -1,51 +1,56 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
+import { lazyLoaders } from '../db/lazy-loaders.ts';
 import { loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
 import { commentLikes, comments, pages, postReactions, posts, privateReplies, REACTION_TYPES, type ReactionType } from './store.ts';
 
 /** Per-request loaders of pages, posts and comments. Raw reads: the service decides what the caller may see. */
-export function createCommentLoaders(db: Db) {
-  const likedBy = new Map<string, DataLoader<string, boolean>>();
-  const makeLoader = loaderMaker();
-  return {
-    pageById: loaderById(db, pages),
-    postById: loaderById(db, posts),
-    commentById: loaderById(db, comments),
-    pagesOfOrganization: pagedChildren(db, pages, 'organization_id'),
-    postsOfPage: pagedChildren(db, posts, 'page_id'),
-    commentsOfPost: pagedChildren(db, comments, 'post_id'),
-    repliesOfComment: pagedChildren(db, comments, 'parent_id'),
-    likesOfComment: pagedChildren(db, commentLikes, 'comment_id'),
-    reactionsOfPost: pagedChildren(db, postReactions, 'post_id'),
-    /** Each post's reactions counted by type (those it has), in REACTION_TYPES order. */
-    postReactionCountsOf: makeLoader<string, Array<{ type: ReactionType; count: number }>>('post_reactions.counts_by_post', (postIds) =>
+export const createCommentLoaders = lazyLoaders({
+  pageById: (db: Db) => loaderById(db, pages),
+  postById: (db: Db) => loaderById(db, posts),
+  commentById: (db: Db) => loaderById(db, comments),
+  pagesOfOrganization: (db: Db) => pagedChildren(db, pages, 'organization_id'),
+  postsOfPage: (db: Db) => pagedChildren(db, posts, 'page_id'),
+  commentsOfPost: (db: Db) => pagedChildren(db, comments, 'post_id'),
+  repliesOfComment: (db: Db) => pagedChildren(db, comments, 'parent_id'),
+  likesOfComment: (db: Db) => pagedChildren(db, commentLikes, 'comment_id'),
+  reactionsOfPost: (db: Db) => pagedChildren(db, postReactions, 'post_id'),
+  /** Each post's reactions counted by type (those it has), in REACTION_TYPES order. */
+  postReactionCountsOf: (db: Db) =>
+    loaderMaker()<string, Array<{ type: ReactionType; count: number }>>('post_reactions.counts_by_post', (postIds) =>
       countsByType(db, postReactions.table, 'post_id', postIds),
     ),
-    /** The page's private reply to each comment, if it sent one. */
-    privateReplyOfComment: loaderById(db, privateReplies, 'comment_id'),
-    /** Each comment's reactions counted by type (those it has), in REACTION_TYPES order: one statement per batch. */
-    reactionCountsOf: makeLoader<string, Array<{ type: ReactionType; count: number }>>('comment_likes.counts_by_comment', (commentIds) =>
+  /** The page's private reply to each comment, if it sent one. */
+  privateReplyOfComment: (db: Db) => loaderById(db, privateReplies, 'comment_id'),
+  /** Each comment's reactions counted by type (those it has), in REACTION_TYPES order: one statement per batch. */
+  reactionCountsOf: (db: Db) =>
+    loaderMaker()<string, Array<{ type: ReactionType; count: number }>>('comment_likes.counts_by_comment', (commentIds) =>
       countsByType(db, commentLikes.table, 'comment_id', commentIds),
     ),
-    /** Whether one liker (a user, or a page) likes (reacts LIKE to) each comment asked about: one statement per liker and batch. */
-    likedBy(liker: { userId: string } | { pageId: string }): DataLoader<string, boolean> {
-      const [column, value] = 'userId' in liker ? ['user_id', liker.userId] : ['page_id', liker.pageId];
-      const key = `${column}:${value}`;
-      let loader = likedBy.get(key);
-      if (!loader) {
-        loader = makeLoader<string, boolean>(`comment_likes.liked_by_${column}`, async (commentIds) => {
-          const rows = (await db(commentLikes.table)
-            .whereIn('comment_id', commentIds as string[])
-            .where(column, value)
-            .where('type', 'LIKE')
-            .select('comment_id')) as Array<{ comment_id: unknown }>;
-          const liked = new Set(rows.map((row) => String(row.comment_id)));
-          return commentIds.map((id) => liked.has(id));
-        });
-        likedBy.set(key, loader);
-      }
-      return loader;
-    },
+  likedBy: (db: Db) => likedByLoaders(db),
+});
+
+/** Whether one liker (a user, or a page) likes (reacts LIKE to) each comment asked about: one statement per liker and batch. */
+function likedByLoaders(db: Db): (liker: { userId: string } | { pageId: string }) => DataLoader<string, boolean> {
+  const likedBy = new Map<string, DataLoader<string, boolean>>();
+  const makeLoader = loaderMaker();
+  return (liker) => {
+    const [column, value] = 'userId' in liker ? ['user_id', liker.userId] : ['page_id', liker.pageId];
+    const key = `${column}:${value}`;
+    let loader = likedBy.get(key);
+    if (!loader) {
+      loader = makeLoader<string, boolean>(`comment_likes.liked_by_${column}`, async (commentIds) => {
+        const rows = (await db(commentLikes.table)
+          .whereIn('comment_id', commentIds as string[])
+          .where(column, value)
+          .where('type', 'LIKE')
+          .select('comment_id')) as Array<{ comment_id: unknown }>;
+        const liked = new Set(rows.map((row) => String(row.comment_id)));
+        return commentIds.map((id) => liked.has(id));
+      });
+      likedBy.set(key, loader);
+    }
+    return loader;
   };
 }
 

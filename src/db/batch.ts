@@ -229,7 +229,18 @@ let building: BatchGroup | undefined;
  * later (a request's domains build theirs on first use, src/context/index.ts).
  */
 export function loaderGroup(): <T>(build: () => T) => T {
-  const group = new BatchGroup();
+  return builderIn(new BatchGroup());
+}
+
+/**
+ * Builds in the group of the loaders being built now: for loaders made later, on their first use, in the group
+ * of the request that will use them (./lazy-loaders.ts).
+ */
+export function currentLoaderGroup(): <T>(build: () => T) => T {
+  return builderIn(building ?? sharedGroup);
+}
+
+function builderIn(group: BatchGroup): <T>(build: () => T) => T {
   return (build) => {
     const outer = building;
     building = group;

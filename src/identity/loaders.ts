@@ -1,18 +1,17 @@
 import type { Db } from '../db/index.ts';
+import { lazyLoaders } from '../db/lazy-loaders.ts';
 import { loaderById, loaderByColumn, pagedChildren } from '../db/batch.ts';
 import { invitations, memberships, organizations, users } from './store.ts';
 
 /** Per-request loaders of the identity domain. Raw reads: the service decides what the caller may see. */
-export function createIdentityLoaders(db: Db) {
-  return {
-    organizationById: loaderById(db, organizations),
-    userById: loaderById(db, users),
-    membershipById: loaderById(db, memberships),
-    membershipsByUser: loaderByColumn(db, memberships, 'user_id'),
-    membersOfOrganization: pagedChildren(db, memberships, 'organization_id'),
-    invitationById: loaderById(db, invitations),
-    invitationsOfOrganization: pagedChildren(db, invitations, 'organization_id'),
-  };
-}
+export const createIdentityLoaders = lazyLoaders({
+  organizationById: (db: Db) => loaderById(db, organizations),
+  userById: (db: Db) => loaderById(db, users),
+  membershipById: (db: Db) => loaderById(db, memberships),
+  membershipsByUser: (db: Db) => loaderByColumn(db, memberships, 'user_id'),
+  membersOfOrganization: (db: Db) => pagedChildren(db, memberships, 'organization_id'),
+  invitationById: (db: Db) => loaderById(db, invitations),
+  invitationsOfOrganization: (db: Db) => pagedChildren(db, invitations, 'organization_id'),
+});
 
 export type IdentityLoaders = ReturnType<typeof createIdentityLoaders>;

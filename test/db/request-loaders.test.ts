@@ -6,8 +6,8 @@ import { worldBuilder } from '../helpers/world.ts';
 import type { AdAccountRecord } from '../../src/ads/store.ts';
 
 /**
- * A request's loaders (src/context/index.ts createLoaders): each domain's are made on the request's first use of
- * them, and still batch with the rest of the request's loads; what one request's loaders keep, another's never
+ * A request's loaders (src/context/index.ts createLoaders): each domain's, and each loader of a domain
+ * (src/db/lazy-loaders.ts), are made on the request's first use of them, and still batch with the rest of the request's loads; what one request's loaders keep, another's never
  * see, and a write after it is what the next request reads.
  */
 let server: TestServer;
@@ -29,6 +29,21 @@ describe("a request's loaders", () => {
     expect(loaders.ads).toBe(loaders.ads);
     expect(loaders.identity.userById).toBe(loaders.identity.userById);
     expect(createLoaders(server.deps.db).ads).not.toBe(loaders.ads);
+  });
+
+  it("make each loader of a domain on its first use, once per request, in the request's batches", async () => {
+    const loaders = createLoaders(server.deps.db);
+    // The domain's object is made now, its loaders one by one below, in later turns of the request.
+    const ads = loaders.ads;
+    await Promise.resolve();
+    expect(ads.adSetsOfAccount).toBe(ads.adSetsOfAccount);
+    expect(createLoaders(server.deps.db).ads.adSetsOfAccount).not.toBe(ads.adSetsOfAccount);
+    const { result, statements } = await countStatements(server.deps.db, async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      return Promise.all([ads.campaignById.load('1'), ads.adAccountById.load(account.id), ads.campaignById.load('2'), ads.adAccountById.load('3')]);
+    });
+    expect(result.map((found) => found?.id ?? null)).toEqual([null, account.id, null, null]);
+    expect(statements).toHaveLength(2);
   });
 
   it('batch loads of one domain made in one turn into one statement, whichever loader was made first', async () => {

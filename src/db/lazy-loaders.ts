@@ -1,0 +1,33 @@
+import type { Db } from './index.ts';
+import { currentLoaderGroup } from './batch.ts';
+
+/** Makers of a domain's loaders, by name. */
+type LoaderMakers = Record<string, (db: Db) => unknown>;
+
+/** The loaders `makers` make, by the same names. */
+export type LazyLoaders<M extends LoaderMakers> = { readonly [K in keyof M]: ReturnType<M[K]> };
+
+/**
+ * A domain's per-request loaders, each made on its first use. A domain has a score of loaders and a request uses
+ * a few: making all of them (a DataLoader each, a page loader's closures and maps) was a twentieth of the nested
+ * read's time. The getters are the prototype's, made once: a getter made per request in an object literal is an
+ * accessor pair V8 keeps in its old generation, which keeps the request alive (src/context/index.ts). Each loader
+ * is made in the group of the request's loaders (./batch.ts), whenever it is first asked for.
+ */
+export function lazyLoaders<M extends LoaderMakers>(makers: M): (db: Db) => LazyLoaders<M> {
+  class Loaders {
+    readonly made = new Map<string, unknown>();
+    readonly inGroup = currentLoaderGroup();
+    constructor(readonly db: Db) {}
+  }
+  for (const [name, make] of Object.entries(makers)) {
+    Object.defineProperty(Loaders.prototype, name, {
+      get(this: Loaders) {
+        let loader = this.made.get(name);
+        if (loader === undefined) this.made.set(name, (loader = this.inGroup(() => make(this.db))));
+        return loader;
+      },
+    });
+  }
+  return (db) => new Loaders(db) as unknown as LazyLoaders<M>;
+}
