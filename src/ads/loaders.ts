@@ -1,5 +1,5 @@
-import { loaderByColumn, loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
-import { lazyLoaders } from '../db/lazy-loaders.ts';
+import { loaderMaker } from '../db/batch.ts';
+import { allByColumn, byId, childrenOf, lazyLoaders } from '../db/lazy-loaders.ts';
 import type { Db } from '../db/index.ts';
 import { activities } from './activities.ts';
 import { adRuleRuns, adRules } from './ad-rules.ts';
@@ -18,39 +18,39 @@ import {
 
 /** Per-request loaders of the ads domain. Raw reads: the service decides what the caller may see. */
 export const createAdsLoaders = lazyLoaders({
-  adAccountById: (db: Db) => loaderById(db, adAccounts),
-  campaignById: (db: Db) => loaderById(db, campaigns),
-  adSetById: (db: Db) => loaderById(db, adSets),
-  adById: (db: Db) => loaderById(db, ads),
-  creativeById: (db: Db) => loaderById(db, adCreatives),
-  adRuleById: (db: Db) => loaderById(db, adRules),
-  adRuleRunById: (db: Db) => loaderById(db, adRuleRuns),
-  customAudienceById: (db: Db) => loaderById(db, customAudiences),
-  customConversionById: (db: Db) => loaderById(db, customConversions),
-  asyncRequestById: (db: Db) => loaderById(db, asyncRequests),
-  asyncRequestSetById: (db: Db) => loaderById(db, asyncRequestSets),
+  adAccountById: byId(adAccounts),
+  campaignById: byId(campaigns),
+  adSetById: byId(adSets),
+  adById: byId(ads),
+  creativeById: byId(adCreatives),
+  adRuleById: byId(adRules),
+  adRuleRunById: byId(adRuleRuns),
+  customAudienceById: byId(customAudiences),
+  customConversionById: byId(customConversions),
+  asyncRequestById: byId(asyncRequests),
+  asyncRequestSetById: byId(asyncRequestSets),
   /** The audiences and conversions each ad set uses (for its issues). */
-  referencesOfAdSet: (db: Db) => loaderByColumn(db, adSetReferences, 'ad_set_id', 'object_id'),
-  adAccountsOfOrganization: (db: Db) => pagedChildren(db, adAccounts, 'organization_id'),
-  campaignsOfAccount: (db: Db) => pagedChildren(db, campaigns, 'account_id'),
-  adSetsOfAccount: (db: Db) => pagedChildren(db, adSets, 'account_id'),
-  adSetsOfCampaign: (db: Db) => pagedChildren(db, adSets, 'campaign_id'),
-  adsOfAccount: (db: Db) => pagedChildren(db, ads, 'account_id'),
-  adsOfCampaign: (db: Db) => pagedChildren(db, ads, 'campaign_id'),
-  adsOfAdSet: (db: Db) => pagedChildren(db, ads, 'adset_id'),
-  creativesOfAccount: (db: Db) => pagedChildren(db, adCreatives, 'account_id'),
-  rulesOfAccount: (db: Db) => pagedChildren(db, adRules, 'account_id'),
-  runsOfRule: (db: Db) => pagedChildren(db, adRuleRuns, 'rule_id'),
-  customAudiencesOfAccount: (db: Db) => pagedChildren(db, customAudiences, 'account_id'),
-  customConversionsOfAccount: (db: Db) => pagedChildren(db, customConversions, 'account_id'),
-  copiesOfAdSet: (db: Db) => pagedChildren(db, adSets, 'source_adset_id'),
-  asyncRequestSetsOfAccount: (db: Db) => pagedChildren(db, asyncRequestSets, 'account_id'),
-  asyncRequestsOfAdSet: (db: Db) => pagedChildren(db, asyncRequests, 'adset_id'),
-  requestsOfSet: (db: Db) => pagedChildren(db, asyncRequests, 'set_id'),
+  referencesOfAdSet: allByColumn(adSetReferences, 'ad_set_id', 'object_id'),
+  adAccountsOfOrganization: childrenOf(adAccounts, 'organization_id'),
+  campaignsOfAccount: childrenOf(campaigns, 'account_id'),
+  adSetsOfAccount: childrenOf(adSets, 'account_id'),
+  adSetsOfCampaign: childrenOf(adSets, 'campaign_id'),
+  adsOfAccount: childrenOf(ads, 'account_id'),
+  adsOfCampaign: childrenOf(ads, 'campaign_id'),
+  adsOfAdSet: childrenOf(ads, 'adset_id'),
+  creativesOfAccount: childrenOf(adCreatives, 'account_id'),
+  rulesOfAccount: childrenOf(adRules, 'account_id'),
+  runsOfRule: childrenOf(adRuleRuns, 'rule_id'),
+  customAudiencesOfAccount: childrenOf(customAudiences, 'account_id'),
+  customConversionsOfAccount: childrenOf(customConversions, 'account_id'),
+  copiesOfAdSet: childrenOf(adSets, 'source_adset_id'),
+  asyncRequestSetsOfAccount: childrenOf(asyncRequestSets, 'account_id'),
+  asyncRequestsOfAdSet: childrenOf(asyncRequests, 'adset_id'),
+  requestsOfSet: childrenOf(asyncRequests, 'set_id'),
   /** Change history: an ad set's (its own and its ads'), a campaign's (and its children's), an account's. */
-  activitiesOfAdSet: (db: Db) => pagedChildren(db, activities, 'adset_id'),
-  activitiesOfCampaign: (db: Db) => pagedChildren(db, activities, 'campaign_id'),
-  activitiesOfAccount: (db: Db) => pagedChildren(db, activities, 'account_id'),
+  activitiesOfAdSet: childrenOf(activities, 'adset_id'),
+  activitiesOfCampaign: childrenOf(activities, 'campaign_id'),
+  activitiesOfAccount: childrenOf(activities, 'account_id'),
   /** status -> number of requests, per request set. */
   requestStatusCountsOfSet: (db: Db) =>
     loaderMaker()<string, Map<string, number>>('async_requests.status_counts_by_set_id', async (setIds) => {

@@ -1,27 +1,27 @@
 import DataLoader from 'dataloader';
 import type { Db } from '../db/index.ts';
-import { lazyLoaders } from '../db/lazy-loaders.ts';
-import { loaderById, loaderMaker, pagedChildren } from '../db/batch.ts';
+import { byId, childrenOf, lazyLoaders } from '../db/lazy-loaders.ts';
+import { loaderMaker } from '../db/batch.ts';
 import { commentLikes, comments, pages, postReactions, posts, privateReplies, REACTION_TYPES, type ReactionType } from './store.ts';
 
 /** Per-request loaders of pages, posts and comments. Raw reads: the service decides what the caller may see. */
 export const createCommentLoaders = lazyLoaders({
-  pageById: (db: Db) => loaderById(db, pages),
-  postById: (db: Db) => loaderById(db, posts),
-  commentById: (db: Db) => loaderById(db, comments),
-  pagesOfOrganization: (db: Db) => pagedChildren(db, pages, 'organization_id'),
-  postsOfPage: (db: Db) => pagedChildren(db, posts, 'page_id'),
-  commentsOfPost: (db: Db) => pagedChildren(db, comments, 'post_id'),
-  repliesOfComment: (db: Db) => pagedChildren(db, comments, 'parent_id'),
-  likesOfComment: (db: Db) => pagedChildren(db, commentLikes, 'comment_id'),
-  reactionsOfPost: (db: Db) => pagedChildren(db, postReactions, 'post_id'),
+  pageById: byId(pages),
+  postById: byId(posts),
+  commentById: byId(comments),
+  pagesOfOrganization: childrenOf(pages, 'organization_id'),
+  postsOfPage: childrenOf(posts, 'page_id'),
+  commentsOfPost: childrenOf(comments, 'post_id'),
+  repliesOfComment: childrenOf(comments, 'parent_id'),
+  likesOfComment: childrenOf(commentLikes, 'comment_id'),
+  reactionsOfPost: childrenOf(postReactions, 'post_id'),
   /** Each post's reactions counted by type (those it has), in REACTION_TYPES order. */
   postReactionCountsOf: (db: Db) =>
     loaderMaker()<string, Array<{ type: ReactionType; count: number }>>('post_reactions.counts_by_post', (postIds) =>
       countsByType(db, postReactions.table, 'post_id', postIds),
     ),
   /** The page's private reply to each comment, if it sent one. */
-  privateReplyOfComment: (db: Db) => loaderById(db, privateReplies, 'comment_id'),
+  privateReplyOfComment: byId(privateReplies, 'comment_id'),
   /** Each comment's reactions counted by type (those it has), in REACTION_TYPES order: one statement per batch. */
   reactionCountsOf: (db: Db) =>
     loaderMaker()<string, Array<{ type: ReactionType; count: number }>>('comment_likes.counts_by_comment', (commentIds) =>

@@ -1,5 +1,6 @@
 import type { Db } from './index.ts';
-import { currentLoaderGroup } from './batch.ts';
+import { currentLoaderGroup, loaderByColumn, loaderById, pagedChildren } from './batch.ts';
+import type { TableMapping } from './rows.ts';
 
 /** Makers of a domain's loaders, by name. */
 type LoaderMakers = Record<string, (db: Db) => unknown>;
@@ -31,3 +32,21 @@ export function lazyLoaders<M extends LoaderMakers>(makers: M): (db: Db) => Lazy
   }
   return (db) => new Loaders(db) as unknown as LazyLoaders<M>;
 }
+
+/** A maker of `loaderById(db, mapping, column)`. */
+export const byId =
+  <T>(mapping: TableMapping<T>, column?: string) =>
+  (db: Db) =>
+    loaderById(db, mapping, column);
+
+/** A maker of `loaderByColumn(db, mapping, column, orderBy)`. */
+export const allByColumn =
+  <T>(mapping: TableMapping<T>, column: string, orderBy?: string) =>
+  (db: Db) =>
+    loaderByColumn(db, mapping, column, orderBy);
+
+/** A maker of `pagedChildren(db, mapping, parentColumn)`. */
+export const childrenOf =
+  <T>(mapping: TableMapping<T>, parentColumn: string) =>
+  (db: Db) =>
+    pagedChildren(db, mapping, parentColumn);
