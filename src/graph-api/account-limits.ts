@@ -1,5 +1,6 @@
 import type { AppDeps } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
+import type { Usage } from '../ratelimit/index.ts';
 
 /**
  * The per-ad-account allowance (DECISIONS section 4): calls, wall time and CPU time spent on an account's
@@ -12,9 +13,9 @@ const tooManyCalls = (retryAfterSeconds?: number) =>
     retryAfterSeconds,
   });
 
-async function guard(work: () => Promise<void>): Promise<void> {
+async function guard<T>(work: () => Promise<T>): Promise<T> {
   try {
-    await work();
+    return await work();
   } catch (error) {
     if (error instanceof DomainError && error.code === 'RATE_LIMITED') throw tooManyCalls(error.retryAfterSeconds);
     throw error;
@@ -24,6 +25,15 @@ async function guard(work: () => Promise<void>): Promise<void> {
 export interface CallStart {
   wall: number;
   cpu: NodeJS.CpuUsage;
+  /** The calls allowance as this call's count left it. */
+  calls: Usage;
+}
+
+/** The three allowances' usage, as the call's own counting left them. */
+export interface CallUsage {
+  calls: Usage;
+  time: Usage;
+  cpu: Usage;
 }
 
 /**
@@ -33,32 +43,42 @@ export interface CallStart {
  * runs out still finish.
  */
 export async function checkAccountAllowance(deps: AppDeps, accountId: string): Promise<CallStart> {
-  await guard(async () => {
+  const calls = await guard(async () => {
     await deps.rateLimits.check('graphTimeByAccount', accountId);
     await deps.rateLimits.check('graphCpuByAccount', accountId);
-    await deps.rateLimits.consume('graphCallsByAccount', accountId);
+    return deps.rateLimits.consume('graphCallsByAccount', accountId);
   });
-  return { wall: performance.now(), cpu: process.cpuUsage() };
+  return { wall: performance.now(), cpu: process.cpuUsage(), calls };
 }
 
-/** Adds the call's wall and CPU milliseconds to the account; going over shows on the next call. */
-export async function recordAccountCall(deps: AppDeps, accountId: string, start: CallStart): Promise<void> {
+/**
+ * Adds the call's wall and CPU milliseconds to the account; going over shows on the next call. Answers the usage
+ * the call's counting left (for its header, without reading the allowances again), or undefined when the time
+ * or CPU allowance could not count it (over it, or its store failing).
+ */
+export async function recordAccountCall(deps: AppDeps, accountId: string, start: CallStart): Promise<CallUsage | undefined> {
   const wallMs = Math.max(1, Math.round(performance.now() - start.wall));
   const cpu = process.cpuUsage(start.cpu);
   const cpuMs = Math.max(1, Math.round((cpu.user + cpu.system) / 1000));
-  await Promise.all([
+  const [time, cpuUsage] = await Promise.all([
     deps.rateLimits.consume('graphTimeByAccount', accountId, wallMs).catch(() => undefined),
     deps.rateLimits.consume('graphCpuByAccount', accountId, cpuMs).catch(() => undefined),
   ]);
+  return time && cpuUsage ? { calls: start.calls, time, cpu: cpuUsage } : undefined;
 }
 
-/** The X-Business-Use-Case-Usage value: percentages of each allowance, and minutes until access returns. */
-export async function accountUsage(deps: AppDeps, accountId: string) {
-  const [calls, time, cpu] = await Promise.all([
-    deps.rateLimits.usage('graphCallsByAccount', accountId),
-    deps.rateLimits.usage('graphTimeByAccount', accountId),
-    deps.rateLimits.usage('graphCpuByAccount', accountId),
-  ]);
+/**
+ * The X-Business-Use-Case-Usage value: percentages of each allowance, and minutes until access returns. From
+ * `counted`, the usage the call's own counting left, when it has it; else read from the allowances.
+ */
+export async function accountUsage(deps: AppDeps, accountId: string, counted?: CallUsage) {
+  const [calls, time, cpu] = counted
+    ? [counted.calls, counted.time, counted.cpu]
+    : await Promise.all([
+        deps.rateLimits.usage('graphCallsByAccount', accountId),
+        deps.rateLimits.usage('graphTimeByAccount', accountId),
+        deps.rateLimits.usage('graphCpuByAccount', accountId),
+      ]);
   const blocked = [calls, time, cpu].filter((u) => u.percent >= 100);
   const regainMinutes = blocked.length ? Math.ceil(Math.max(...blocked.map((u) => u.msBeforeNext)) / 60_000) : 0;
   return {

@@ -14,8 +14,8 @@ export interface RateLimits {
    * sent together all pass it, so it only guards what costs nothing to let through (see `reserve`).
    */
   check(rule: RateLimitRule, key: string): Promise<void>;
-  /** Counts one event (or `points`); refuses when this goes over the allowance. */
-  consume(rule: RateLimitRule, key: string, points?: number): Promise<void>;
+  /** Counts one event (or `points`); refuses when this goes over the allowance. Answers the usage it leaves. */
+  consume(rule: RateLimitRule, key: string, points?: number): Promise<Usage>;
   /**
    * Takes one point of each rule's allowance for its key before the work it limits, each atomically (in memory
    * and in Redis), so however many calls arrive together at most the allowance gets through. Over any allowance
@@ -23,10 +23,16 @@ export interface RateLimits {
    */
   reserve(...claims: Claim[]): Promise<Reservation>;
   /** How much of the allowance the key has used (0 to 100) and when it is whole again. */
-  usage(rule: RateLimitRule, key: string): Promise<{ percent: number; msBeforeNext: number }>;
+  usage(rule: RateLimitRule, key: string): Promise<Usage>;
   /** Resolves once Redis is connected (or at once without it, or after a short wait when it is down). */
   ready(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** How much of an allowance a key has used (0 to 100), and the milliseconds until it is whole again. */
+export interface Usage {
+  percent: number;
+  msBeforeNext: number;
 }
 
 /** A rule and the key it counts (an address, a client id, an IP). */
@@ -83,9 +89,14 @@ export function createRateLimits(config: Config, log: Logger, options: { keyPref
   // Keys hold e-mail addresses: normalize so case does not buy extra attempts.
   const normalize = (key: string) => key.trim().toLowerCase();
 
-  const consume = async (rule: RateLimitRule, key: string, points = 1) => {
+  const usageOf = (rule: RateLimitRule, state: RateLimiterRes | null): Usage => ({
+    percent: state ? Math.min(100, Math.round((state.consumedPoints / config.rateLimits[rule].points) * 100)) : 0,
+    msBeforeNext: state?.msBeforeNext ?? 0,
+  });
+
+  const consume = async (rule: RateLimitRule, key: string, points = 1): Promise<Usage> => {
     try {
-      await limiters[rule].consume(normalize(key), points);
+      return usageOf(rule, await limiters[rule].consume(normalize(key), points));
     } catch (error) {
       if (error instanceof RateLimiterRes) throw rateLimited(error.msBeforeNext);
       throw error;
@@ -105,9 +116,7 @@ export function createRateLimits(config: Config, log: Logger, options: { keyPref
       if (state && state.consumedPoints >= config.rateLimits[rule].points) throw rateLimited(state.msBeforeNext);
     },
     async usage(rule, key) {
-      const state = await limiters[rule].get(normalize(key));
-      const percent = state ? Math.min(100, Math.round((state.consumedPoints / config.rateLimits[rule].points) * 100)) : 0;
-      return { percent, msBeforeNext: state?.msBeforeNext ?? 0 };
+      return usageOf(rule, await limiters[rule].get(normalize(key)));
     },
     consume,
     async reserve(...claims) {

@@ -116,4 +116,27 @@ describe('the per-account rate limit', () => {
     expect(answers.map((a) => accountUsage(a.header('X-Business-Use-Case-Usage'), accountC.id).call_count)).toEqual([67, 100, 100]);
     expectGraphError({ status: answers[2]!.code, body: answers[2]!.parsed }, { status: 400, code: 80004, subcode: 2446079, isTransient: true });
   });
+
+  it("writes a counted call's header from its own counting, and reads the allowances only for a refused one", async () => {
+    const world = worldBuilder(server.deps);
+    const account = await world.adAccount((await world.organization()).id);
+    const reads: string[] = [];
+    const usage = server.deps.rateLimits.usage.bind(server.deps.rateLimits);
+    server.deps.rateLimits.usage = (rule, key) => {
+      reads.push(rule);
+      return usage(rule, key);
+    };
+    try {
+      const counts: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const response = await graph.get(`act_${account.id}`, (await world.user({ organizationId: account.organizationId, role: 'owner' })).token);
+        counts.push(accountUsage(response.headers.get('x-business-use-case-usage'), account.id).call_count);
+        expect(reads, `call ${i + 1}`).toEqual(i < 3 ? [] : ['graphCallsByAccount', 'graphTimeByAccount', 'graphCpuByAccount']);
+      }
+      // The same figures either way: the refused fourth reads what the third's counting left.
+      expect(counts).toEqual([33, 67, 100, 100]);
+    } finally {
+      server.deps.rateLimits.usage = usage;
+    }
+  });
 });
