@@ -108,6 +108,24 @@ function pageShape(db: Db, request: PageRequest): FiltersShape {
     : { shape: `cursor ${cursor.length} ${order(request)} limit ${limit}`, bindings: cursor };
 }
 
+/**
+ * The rows of a page's statement, kept by shape (./statement-shapes.ts): `name` and the values bound before the
+ * filters (`leading`), then the filters', then the cursor's and limit's. Filters without a shape are built by Knex.
+ */
+function pageRows(
+  db: Db,
+  name: string,
+  leading: readonly unknown[],
+  filters: Filters,
+  request: PageRequest,
+  build: () => Knex.QueryBuilder,
+): PromiseLike<Array<Record<string, unknown>>> {
+  const filtered = filtersShape(filters);
+  if (!filtered) return build() as unknown as PromiseLike<Array<Record<string, unknown>>>;
+  const paged = pageShape(db, request);
+  return shapedQuery(db, `${name} ${filtered.shape} ${paged.shape}`, [...leading, ...filtered.bindings, ...paged.bindings], build);
+}
+
 function assertCursorFits(mapping: TableMapping<unknown>, request: PageRequest): void {
   if (request.cursorId === undefined) return;
   const fits = mapping.columns.id === 'id' ? isNumericId(request.cursorId) : isUuid(request.cursorId);
@@ -319,16 +337,7 @@ export async function fetchSlice<T>(
     applyCursor(query, request, own ? `${own}.id` : 'id');
     return query.orderBy(own ? `${own}.id` : 'id', order(request)).limit(request.limit + 1);
   };
-  const filtered = filtersShape(filters);
-  const paged = pageShape(db, request);
-  const rows = filtered
-    ? await shapedQuery(
-        db,
-        `slice ${mapping.table} (${mapping.key}) ${referencesKey(references)} ${filtered.shape} ${paged.shape}`,
-        [...filtered.bindings, ...paged.bindings],
-        build,
-      )
-    : ((await build()) as Array<Record<string, unknown>>);
+  const rows = await pageRows(db, `slice ${mapping.table} (${mapping.key}) ${referencesKey(references)}`, [], filters, request, build);
   return toSlice(rows.map(recordsWithReferences(mapping, references)), request);
 }
 
@@ -390,16 +399,9 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     read: TableMapping<T>,
     references: readonly JoinedReference[],
   ): PromiseLike<Array<Record<string, unknown>>> {
-    const postgres = dialect(db) === 'postgres';
-    const filtered = filtersShape(filters);
-    const paged = pageShape(db, request);
-    const build = () => pagesStatement(parentIds, request, filters, read, references);
-    if (!filtered) return build() as PromiseLike<Array<Record<string, unknown>>>;
-    return shapedQuery(
-      db,
-      `pages ${table} ${parentColumn} (${read.key}) ${referencesKey(references)} ${filtered.shape} ${paged.shape}`,
-      [postgres ? parentIds : JSON.stringify(parentIds), ...filtered.bindings, ...paged.bindings],
-      build,
+    const parents = dialect(db) === 'postgres' ? parentIds : JSON.stringify(parentIds);
+    return pageRows(db, `pages ${table} ${parentColumn} (${read.key}) ${referencesKey(references)}`, [parents], filters, request, () =>
+      pagesStatement(parentIds, request, filters, read, references),
     );
   }
 
