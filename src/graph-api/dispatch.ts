@@ -353,8 +353,8 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     return body;
   } finally {
     if (accountId) {
-      const counted = started && (await recordAccountCall(deps, accountId, started));
-      headers['X-Business-Use-Case-Usage'] = JSON.stringify(await accountUsage(deps, accountId, counted || undefined));
+      const counted = started ? await recordAccountCall(deps, accountId, started) : undefined;
+      headers['X-Business-Use-Case-Usage'] = JSON.stringify(await accountUsage(deps, accountId, counted));
     }
   }
 }
