@@ -53,7 +53,21 @@ export const jobDuration = new Histogram({
   registers: [],
 });
 
-const PROCESS_METRICS: Metric[] = [sqlStatementsPerRequest, dataLoaderBatchSize, graphqlOperations, graphqlErrors, jobOutcomes, jobDuration];
+export const identityGenerationReads = new Counter({
+  name: 'adgraph_identity_generation_reads_total',
+  help: "Reads of the identity generation by the session cache (one answers every request that arrived in the event loop's turn before it started)",
+  registers: [],
+});
+
+const PROCESS_METRICS: Metric[] = [
+  sqlStatementsPerRequest,
+  dataLoaderBatchSize,
+  graphqlOperations,
+  graphqlErrors,
+  jobOutcomes,
+  jobDuration,
+  identityGenerationReads,
+];
 
 export function registerProcessMetrics(registry: Registry): void {
   for (const metric of PROCESS_METRICS) registry.registerMetric(metric);
