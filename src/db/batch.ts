@@ -139,6 +139,12 @@ function applyCursor(query: Knex.QueryBuilder, request: PageRequest, column = 'i
 
 const order = (request: PageRequest) => (readsAscending(request) ? 'asc' : 'desc');
 
+/** A page request as text, for loader keys: each part has a fixed spelling or ends at a separator. */
+const pageKey = (request: PageRequest) => `${request.direction}${request.descending === true ? ' descending' : ''} ${request.limit}:${request.cursorId ?? ''}`;
+
+const NO_FILTERS: Filters = Object.freeze({});
+const WHOLE_ROWS: ReadPlan = Object.freeze({});
+
 /** Rows grouped by the value of one column, made records by `recordOf` (a mapping's fromRow), in row order. */
 function groupBy<T>(rows: Array<Record<string, unknown>>, column: string, recordOf: (row: Record<string, unknown>) => T): Map<string, T[]> {
   const grouped = new Map<string, T[]>();
@@ -435,12 +441,20 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     return pages.whereIn('batch_page.id', perParent).orderBy('batch_page.id', order(request));
   }
 
+  /**
+   * The loader the last page was asked of, and what with: a list's parents ask one after another with the same
+   * (frozen) filters and plan and equal pages, and find it here without building the loader's key again.
+   */
+  let last: { page: string; filters: Filters; plan: ReadPlan; loader: DataLoader<string, Slice<T>> } | undefined;
+
   return {
-    page(parentId, request, filters = {}, plan = {}) {
+    page(parentId, request, filters = NO_FILTERS, plan = WHOLE_ROWS) {
       assertCursorFits(mapping as TableMapping<unknown>, request);
+      const page = pageKey(request);
+      if (last !== undefined && last.filters === filters && last.plan === plan && last.page === page) return last.loader.load(parentId);
       const read = plan.columns ? narrowedWith(mapping, plan.columns, parentColumn) : mapping;
       const references = plan.references ?? [];
-      const key = `${JSON.stringify(request)};${filtersKey(filters)};${read.key};${referencesKey(references)}`;
+      const key = `${page};${filtersKey(filters)};${read.key};${referencesKey(references)}`;
       let loader = pageLoaders.get(key);
       if (!loader) {
         loader = makeLoader<string, Slice<T>>(`${table}.page_by_${parentColumn}`, async (parentIds) => {
@@ -454,6 +468,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
         });
         pageLoaders.set(key, loader);
       }
+      if (Object.isFrozen(filters) && Object.isFrozen(plan)) last = { page, filters, plan, loader };
       return loader.load(parentId);
     },
     count(parentId, filters = {}) {

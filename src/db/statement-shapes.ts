@@ -37,6 +37,17 @@ export const keptShapesView = () => keptShapes.view;
 let nextQueryId = 0;
 
 /**
+ * PostgreSQL's `$n` placeholders written once, when the shape is kept: Knex's runner, which writes them at every
+ * run, then finds none and leaves the text the same string, whose hash the connection's prepared statements are
+ * looked up by (./postgres-client.ts). A text still holding a `?` (an escaped one, meant literally) is left to Knex.
+ */
+function positioned(db: Db, sql: string): string {
+  if (dialect(db) !== 'postgres') return sql;
+  const written = db.client.positionBindings(sql);
+  return written.includes('?') ? sql : written;
+}
+
+/**
  * The rows of the statement `build` makes, whose shape is `shape` and whose values, in order, are `bindings`.
  * `build` runs on a shape's first use only.
  */
@@ -52,7 +63,7 @@ export function shapedQuery(db: Db, shape: string, bindings: readonly unknown[],
       // Not the values themselves: they may be anything a caller looked up, a token's hash among them.
       throw new Error(`statement shape ${JSON.stringify(shape)}: its values are not the ones Knex binds, in Knex's order`);
     }
-    return { method: compiled.method, sql: compiled.sql, options: compiled.options, timeout: compiled.timeout, cancelOnTimeout: compiled.cancelOnTimeout };
+    return { method: compiled.method, sql: positioned(db, compiled.sql), options: compiled.options, timeout: compiled.timeout, cancelOnTimeout: compiled.cancelOnTimeout };
   });
   if (built) return built as unknown as Rows;
   const query = db.queryBuilder();

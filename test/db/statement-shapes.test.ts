@@ -5,7 +5,7 @@ import { fetchSlice, type Filters } from '../../src/db/batch.ts';
 import type { Db } from '../../src/db/index.ts';
 import type { PageRequest } from '../../src/db/pagination.ts';
 import { keptShapesView, shapedQuery } from '../../src/db/statement-shapes.ts';
-import { countStatements } from '../helpers/database.ts';
+import { countStatements, TEST_DB } from '../helpers/database.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 
@@ -138,6 +138,26 @@ describe('statements kept by shape', () => {
     ).rejects.toBe(rolledBack);
     expect(inside.length).toBe(before.length + all.filter((c) => c.accountId === a.id && c.status === 'ACTIVE').length);
     expect((await fetchSlice(db, campaigns, request, filters)).items.map((c) => c.id)).toEqual(before);
+  });
+
+  it("keeps PostgreSQL's placeholders written, and a question mark meant literally for Knex to write", async () => {
+    const request: PageRequest = { limit: 10, direction: 'forward' };
+    const literal = "campaigns.name not like '%\\?%'";
+    const filters: Filters = { account_id: accounts[0]!.id, name: { sql: literal, bindings: [] } };
+    const rows = (await db('campaigns').select('id').where('account_id', accounts[0]!.id).whereRaw(literal).orderBy('id').limit(10)) as Array<{ id: unknown }>;
+    const expected = rows.map((row) => String(row.id));
+    expect(expected.length).toBeGreaterThan(0);
+    for (let run = 0; run < 2; run++) expect((await fetchSlice(db, campaigns, request, filters)).items.map((c) => c.id)).toEqual(expected);
+    await fetchSlice(db, campaigns, request, { account_id: accounts[0]!.id });
+    const kept = [...keptShapesView().values()].map((statement) => statement.sql);
+    const questioning = kept.filter((sql) => sql.includes("'%\\?%'"));
+    expect(questioning).toHaveLength(1);
+    // On PostgreSQL that text is kept as Knex wrote it (its placeholders still `?`), every other with `$n` written.
+    if (TEST_DB === 'postgres') {
+      expect(questioning[0]).toContain('= ?');
+      const others = kept.filter((sql) => !questioning.includes(sql));
+      expect(others.filter((sql) => sql.includes('?') || !sql.includes('$1'))).toEqual([]);
+    }
   });
 
   it('leaves a value that is undefined to Knex, which names the column', async () => {

@@ -68,6 +68,27 @@ describe('DataLoader batching', () => {
     expect(fifty.length).toBeLessThanOrEqual(12);
   });
 
+  it("answers two lists of each parent's children asked for in turn, each its own page, in a statement each", async () => {
+    const { result, statements } = await countStatements(server.deps.db, () =>
+      server.graphql(
+        `query ($account: ID!) { adSets(accountId: $account, first: 20) { nodes { one: ads(first: 1) { nodes { id } } two: ads(first: 2) { nodes { id } } again: ads(first: 1) { nodes { id } } } } }`,
+        { account: accountId },
+        token,
+      ),
+    );
+    expect(result.body.errors).toBeUndefined();
+    type Ids = { nodes: Array<{ id: string }> };
+    const nodes = result.body.data!.adSets.nodes as Array<{ one: Ids; two: Ids; again: Ids }>;
+    expect(nodes).toHaveLength(20);
+    for (const node of nodes) {
+      expect(node.two.nodes).toHaveLength(2);
+      expect(node.one.nodes.map((ad) => ad.id)).toEqual([node.two.nodes[0]!.id]);
+      expect(node.again).toEqual(node.one);
+    }
+    // The two pages of every parent: a statement each, whatever the order the parents asked in.
+    expect(statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql) && /json_each|lateral/i.test(sql))).toHaveLength(2);
+  });
+
   it('pages the children of many parents in one statement', async () => {
     const { statements } = await countStatements(server.deps.db, () =>
       server.graphql(
