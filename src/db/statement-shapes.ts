@@ -63,7 +63,13 @@ export function shapedQuery(db: Db, shape: string, bindings: readonly unknown[],
       // Not the values themselves: they may be anything a caller looked up, a token's hash among them.
       throw new Error(`statement shape ${JSON.stringify(shape)}: its values are not the ones Knex binds, in Knex's order`);
     }
-    return { method: compiled.method, sql: positioned(db, compiled.sql), options: compiled.options, timeout: compiled.timeout, cancelOnTimeout: compiled.cancelOnTimeout };
+    return {
+      method: compiled.method,
+      sql: positioned(db, compiled.sql),
+      options: compiled.options,
+      timeout: compiled.timeout,
+      cancelOnTimeout: compiled.cancelOnTimeout,
+    };
   });
   if (built) return built as unknown as Rows;
   const query = db.queryBuilder();
