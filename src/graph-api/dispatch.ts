@@ -10,8 +10,9 @@ import { refuseDiscontinuedId } from '../comments/service.ts';
 import { graphErrorResponse } from '../http/errors/graph.ts';
 import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
-import { parseFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
+import { parsedFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
 import { selectionPlan } from './projection.ts';
+import type { FilterReader } from './edge-filters.ts';
 import { joinedReference } from '../db/references.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge, type NodeName } from './nodes.ts';
 import { writeOf, writtenNode } from './writes.ts';
@@ -132,9 +133,23 @@ function formatValue(out: Output, kind: string, value: unknown): unknown {
   return value;
 }
 
+/** Frozen selections (parsedFields) found good for a node: an edge's children are checked at every parent. */
+const checkedSelections = new WeakMap<FieldSelection[], Set<AnyGraphNode>>();
+
 /** Every field asked for exists, even where there is nothing to print it on (an empty edge, an empty reference). */
 function checkSelection(node: AnyGraphNode, selection: FieldSelection[] | undefined): void {
-  for (const item of selection ?? []) {
+  if (selection === undefined) return;
+  const frozen = Object.isFrozen(selection);
+  if (frozen && checkedSelections.get(selection)?.has(node)) return;
+  checkFields(node, selection);
+  if (!frozen) return;
+  let nodes = checkedSelections.get(selection);
+  if (!nodes) checkedSelections.set(selection, (nodes = new Set()));
+  nodes.add(node);
+}
+
+function checkFields(node: AnyGraphNode, selection: FieldSelection[]): void {
+  for (const item of selection) {
     const edge = node.edges[item.name];
     if (item.name === 'insights' && hasInsights(node.name)) continue;
     if (edge) {
@@ -189,6 +204,20 @@ async function callerOf(ctx: RequestContext): Promise<{ node: NodeName; record: 
 
 const isAnswerObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** Edge filters by the (frozen) modifiers they were read from, and the reader: read once, not at every parent. */
+const filtersOfModifiers = new WeakMap<object, Map<FilterReader, unknown>>();
+
+/** The filter `read` finds in an edge's modifiers. Modifiers of a parsed-once selection (parsedFields) are read once. */
+function edgeFilter(read: FilterReader, modifiers: Record<string, string>): unknown {
+  if (!Object.isFrozen(modifiers)) return read(modifiers);
+  let byReader = filtersOfModifiers.get(modifiers);
+  if (!byReader) filtersOfModifiers.set(modifiers, (byReader = new Map()));
+  if (byReader.has(read)) return byReader.get(read);
+  const filter = read(modifiers);
+  byReader.set(read, typeof filter === 'object' && filter !== null ? Object.freeze(filter) : filter);
+  return filter;
+}
+
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
 async function renderNode(out: Output, node: AnyGraphNode, record: unknown, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { id: node.id(record) };
@@ -197,7 +226,7 @@ async function renderNode(out: Output, node: AnyGraphNode, record: unknown, sele
     const edge = node.edges[item.name];
     if (edge) {
       const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
-      const filter = edge.filter?.(item.modifiers);
+      const filter = edge.filter && edgeFilter(edge.filter, item.modifiers);
       result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children, filter)).body;
       continue;
     }
@@ -298,7 +327,7 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
       window: method === 'GET' ? checkReportingWindow(request.params) : {},
     };
     const fieldsParam = stringParam(request.params, 'fields');
-    const selection = fieldsParam !== undefined ? parseFields(fieldsParam) : undefined;
+    const selection = fieldsParam !== undefined ? parsedFields(fieldsParam) : undefined;
 
     if (method === 'POST' || method === 'DELETE') {
       const write = writeOf(nodeName, method, edgeName);

@@ -1,4 +1,5 @@
 import { DomainError } from '../errors/index.ts';
+import { RecentlyUsed } from '../db/recently-used.ts';
 
 /**
  * The `fields` parameter: a comma list with nested selections and modifiers, e.g.
@@ -58,6 +59,28 @@ export function parseFields(input: string): FieldSelection[] {
   skipSpaces();
   if (pos !== input.length) throw parseError(`Syntax error "Unexpected ${input[pos]}" at character ${pos}: ${input.slice(0, 200)}`);
   return result;
+}
+
+/** Parsed `fields` texts, the least recently used forgotten first (each text is at most 4,096 characters). */
+const parsedTexts = new RecentlyUsed<string, FieldSelection[]>(500);
+
+function deepFreeze(selections: FieldSelection[]): FieldSelection[] {
+  for (const selection of selections) {
+    Object.freeze(selection.modifiers);
+    if (selection.children) deepFreeze(selection.children);
+    Object.freeze(selection);
+  }
+  return Object.freeze(selections) as FieldSelection[];
+}
+
+/**
+ * parseFields, once per text: callers send the same few `fields` over and over (an SDK's, a dashboard's). The
+ * selections are frozen and the same objects call after call, so what is worked out from them (the columns an
+ * edge reads, projection.ts; an edge's filter from its modifiers, dispatch.ts) is kept by them. A text that does
+ * not parse is not kept: it throws each time.
+ */
+export function parsedFields(input: string): FieldSelection[] {
+  return parsedTexts.use(input, () => deepFreeze(parseFields(input))).value;
 }
 
 export const unknownField = (field: string, type: string) =>

@@ -270,6 +270,25 @@ describe('the /v24.0 layer', () => {
       });
     });
 
+    it('answers a fields text asked for again as the first time, and refuses a bad one every time', async () => {
+      // parsedFields keeps a text's selections, and the edge filters and checks worked out from them.
+      const fields = 'name,ads.limit(3).effective_status(["ACTIVE","PAUSED","CAMPAIGN_PAUSED","ADSET_PAUSED"]){name,status}';
+      const first = await graph.get(campaign.id, token, { fields });
+      expect(first.status, first.text).toBe(200);
+      expect(first.body.ads.data.length).toBeGreaterThan(0);
+      expect((await graph.get(campaign.id, token, { fields })).body).toEqual(first.body);
+      for (let call = 0; call < 2; call++) {
+        expectGraphError(await graph.get(campaign.id, token, { fields: 'name,ads.limit(3){name,nope}' }), {
+          status: 400,
+          code: 100,
+          message: '(#100) Tried accessing nonexisting field (nope) on node type (Ad)',
+        });
+        const badStatus = await graph.get(campaign.id, token, { fields: 'ads.effective_status(["NOPE"]){name}' });
+        expect(badStatus.status, badStatus.text).toBe(400);
+        expect(badStatus.body.error.message).toContain('effective_status');
+      }
+    });
+
     it('answers an unknown field on an edge even when the edge is empty', async () => {
       expectGraphError(await graph.get(`${act(emptyAccount)}/campaigns`, token, { fields: 'bogus' }), {
         status: 400,

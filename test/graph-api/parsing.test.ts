@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collectParams, decodeJsonText, jsonObject, text } from '../../src/graph-api/params.ts';
-import { graphTime, parseFields } from '../../src/graph-api/fields.ts';
+import { graphTime, parsedFields, parseFields } from '../../src/graph-api/fields.ts';
 import { DomainError } from '../../src/errors/index.ts';
 
 /** The pieces of the /v24.0 layer that need no server: parameter decoding, the fields parser, Graph times. */
@@ -55,6 +55,21 @@ describe('collectParams and decodeJsonText', () => {
   it('cuts a long broken value short in the message', () => {
     const error = graphErrorOf(() => decodeJsonText(`{${'x'.repeat(500)}`, 'creative'));
     expect(error.message.length).toBeLessThan(200);
+  });
+});
+
+describe('parsedFields', () => {
+  it('parses a text once: the same frozen selections for the same text, parseFields answers for a new one', () => {
+    const text = 'name,ads.limit(2).effective_status(["ACTIVE"]){name,creative{id}}';
+    const once = parsedFields(text);
+    expect(once).toEqual(parseFields(text));
+    expect(parsedFields(text)).toBe(once);
+    expect([once, once[1], once[1]!.modifiers, once[1]!.children, once[1]!.children![1]].every((part) => Object.isFrozen(part))).toBe(true);
+    expect(parsedFields(`${text},status`)).not.toBe(once);
+  });
+
+  it('refuses a text that does not parse every time it is asked', () => {
+    for (let call = 0; call < 2; call++) expect(graphErrorOf(() => parsedFields('name,{')).graph?.code).toBe(2500);
   });
 });
 
