@@ -207,14 +207,33 @@ const isAnswerObject = (value: unknown): value is Record<string, unknown> => typ
 /** Edge filters by the (frozen) modifiers they were read from, and the reader: read once, not at every parent. */
 const filtersOfModifiers = new WeakMap<object, Map<FilterReader, unknown>>();
 
+const isPrimitive = (value: unknown) => value === null || (typeof value !== 'object' && typeof value !== 'function');
+
+/**
+ * `filter` frozen when it holds only values and lists of values (effective statuses, a comment order), so that
+ * sharing it between calls cannot share a change; undefined for anything deeper (an estimate's targeting, an
+ * activity window's dates), which is read anew each time.
+ */
+function frozenIfFlat(filter: unknown): unknown {
+  if (isPrimitive(filter)) return filter;
+  if (typeof filter !== 'object' || Object.getPrototypeOf(filter) !== Object.prototype) return undefined;
+  const values = Object.values(filter as object);
+  if (!values.every((value) => isPrimitive(value) || (Array.isArray(value) && value.every(isPrimitive)))) return undefined;
+  for (const value of values) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(filter);
+}
+
 /** The filter `read` finds in an edge's modifiers. Modifiers of a parsed-once selection (parsedFields) are read once. */
 function edgeFilter(read: FilterReader, modifiers: Record<string, string>): unknown {
   if (!Object.isFrozen(modifiers)) return read(modifiers);
   let byReader = filtersOfModifiers.get(modifiers);
-  if (!byReader) filtersOfModifiers.set(modifiers, (byReader = new Map()));
-  if (byReader.has(read)) return byReader.get(read);
+  if (byReader?.has(read)) return byReader.get(read);
   const filter = read(modifiers);
-  byReader.set(read, typeof filter === 'object' && filter !== null ? Object.freeze(filter) : filter);
+  const shared = frozenIfFlat(filter);
+  if (shared !== undefined || filter === undefined) {
+    if (!byReader) filtersOfModifiers.set(modifiers, (byReader = new Map()));
+    byReader.set(read, filter);
+  }
   return filter;
 }
 
