@@ -210,17 +210,18 @@ const filtersOfModifiers = new WeakMap<object, Map<FilterReader, unknown>>();
 const isPrimitive = (value: unknown) => value === null || (typeof value !== 'object' && typeof value !== 'function');
 
 /**
- * `filter` frozen when it holds only values and lists of values (effective statuses, a comment order), so that
- * sharing it between calls cannot share a change; undefined for anything deeper (an estimate's targeting, an
- * activity window's dates), which is read anew each time.
+ * Whether `filter` holds only values and lists of values (effective statuses, a comment order), frozen then so that
+ * sharing it between calls cannot share a change. Anything deeper (an estimate's targeting, an activity window's
+ * dates) is read anew each time.
  */
-function frozenIfFlat(filter: unknown): unknown {
-  if (isPrimitive(filter)) return filter;
-  if (typeof filter !== 'object' || Object.getPrototypeOf(filter) !== Object.prototype) return undefined;
+function freezeIfFlat(filter: unknown): boolean {
+  if (isPrimitive(filter)) return true;
+  if (Object.getPrototypeOf(filter) !== Object.prototype) return false;
   const values = Object.values(filter as object);
-  if (!values.every((value) => isPrimitive(value) || (Array.isArray(value) && value.every(isPrimitive)))) return undefined;
+  if (!values.every((value) => isPrimitive(value) || (Array.isArray(value) && value.every(isPrimitive)))) return false;
   for (const value of values) if (Array.isArray(value)) Object.freeze(value);
-  return Object.freeze(filter);
+  Object.freeze(filter);
+  return true;
 }
 
 /** The filter `read` finds in an edge's modifiers. Modifiers of a parsed-once selection (parsedFields) are read once. */
@@ -229,8 +230,7 @@ function edgeFilter(read: FilterReader, modifiers: Record<string, string>): unkn
   let byReader = filtersOfModifiers.get(modifiers);
   if (byReader?.has(read)) return byReader.get(read);
   const filter = read(modifiers);
-  const shared = frozenIfFlat(filter);
-  if (shared !== undefined || filter === undefined) {
+  if (freezeIfFlat(filter)) {
     if (!byReader) filtersOfModifiers.set(modifiers, (byReader = new Map()));
     byReader.set(read, filter);
   }
