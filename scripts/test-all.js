@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { runningNodeProblem } from '../bin/supported-node.js';
 
 const ALL_DATABASES = ['sqlite', 'postgres'];
@@ -84,12 +84,35 @@ function readReport(file) {
       passed: r.numPassedTests ?? 0,
       failed: r.numFailedTests ?? 0,
       skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+      failures: failuresOf(r),
     };
   } catch (err) {
     console.error(`unreadable vitest report ${file}: ${err.message}`);
     return undefined;
   }
 }
+
+/**
+ * The failed tests (and files that failed outside any test) as `file > name: first line of the message`: the
+ * summary repeats them, since what a CI log keeps of a long run may be its tail alone.
+ */
+function failuresOf(report) {
+  const failures = [];
+  for (const file of report.testResults ?? []) {
+    const path = relative(process.cwd(), file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed) failures.push(`${path} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (failed.length === 0 && file.status === 'failed') failures.push(`${path}: ${firstLine(file.message)}`);
+  }
+  return failures;
+}
+
+const firstLine = (text) =>
+  (text ?? '')
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim()
+    .slice(0, 300) ?? '(no message)';
 
 function banner(text) {
   const line = '='.repeat(Math.max(60, text.length + 8));
@@ -148,6 +171,9 @@ for (const { db, code, counts } of results) {
     total.failed += counts.failed;
     total.skipped += counts.skipped;
     console.log(`${db}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped (vitest exit ${code})`);
+    const shown = counts.failures.slice(0, 20);
+    for (const failure of shown) console.log(`  failed on ${db}: ${failure}`);
+    if (counts.failures.length > shown.length) console.log(`  … and ${counts.failures.length - shown.length} more on ${db}`);
   } else {
     console.log(`${db}: no report (vitest exit ${code})`);
   }
