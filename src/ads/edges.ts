@@ -142,8 +142,13 @@ function checkedStatusFilters(table: StatusTable, filter: EdgeFilter): Filters {
   return filters;
 }
 
-type StatusEdgeOptions = { filters: (filter?: EdgeFilter) => Filters; effectiveStatuses: readonly EffectiveStatus[] };
-const byStatus = (table: StatusTable): StatusEdgeOptions => ({ filters: (filter) => statusFilters(table, filter), effectiveStatuses: ALLOWED[table] });
+type StatusEdgeOptions = { filters: (filter?: EdgeFilter) => Filters; effectiveStatuses: readonly EffectiveStatus[]; readWithParents: true };
+/** Filters by status alone, the same for every parent and caller: its pages may be read with their parents. */
+const byStatus = (table: StatusTable): StatusEdgeOptions => ({
+  filters: (filter) => statusFilters(table, filter),
+  effectiveStatuses: ALLOWED[table],
+  readWithParents: true,
+});
 
 /** What the change history edges take: a time window and categories (checked by the surfaces' readers). */
 export interface ActivityFilter {

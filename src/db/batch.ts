@@ -9,6 +9,18 @@ import type { RawCondition } from './conditions.ts';
 import { dataLoaderBatchSize } from '../telemetry/metrics.ts';
 import { joinReferences, recordsWithReferences, referencesKey, type JoinedReference, type ReadPlan } from './references.ts';
 import { shapedQuery } from './statement-shapes.ts';
+import {
+  CHILD_PAGE_COLUMN,
+  childRecords,
+  childRowReader,
+  columnParsers,
+  keepChildPage,
+  keptChildPage,
+  readsChildPagesWithParents,
+  type ChildList,
+  type ChildPages,
+  type ChildRowReader,
+} from './child-pages.ts';
 
 /**
  * Generic batched reads. Stores build their DataLoaders from these, so a GraphQL query resolving many
@@ -324,7 +336,8 @@ function selected(mapping: TableMapping<unknown>, prefix?: string): string | str
 
 /**
  * One page of a single list (not per parent): top-level lists such as "ad accounts I can see". A narrowed
- * mapping (rows.ts) reads only its columns; `references` are joined (references.ts).
+ * mapping (rows.ts) reads only its columns; `references` are joined (references.ts); `child`, a page of each
+ * item's own children, is read in the same statement where the database does that (./child-pages.ts).
  */
 export async function fetchSlice<T>(
   db: Db,
@@ -332,19 +345,99 @@ export async function fetchSlice<T>(
   request: PageRequest,
   filters: Filters,
   references: readonly JoinedReference[] = [],
+  child?: ChildPages,
 ): Promise<Slice<T>> {
   assertCursorFits(mapping as TableMapping<unknown>, request);
+  const fold = await childPagesToRead(db, child);
   // With joined tables, this table's columns are named by it.
   const own = references.length > 0 ? mapping.table : undefined;
   const build = () => {
     const query = db(mapping.table).select(selected(mapping as TableMapping<unknown>, own));
+    if (fold) query.select(childPageSelect(db, fold, `${mapping.table}.id`));
     joinReferences(query, mapping.table, references);
     applyFilters(query, filters, own);
     applyCursor(query, request, own ? `${own}.id` : 'id');
     return query.orderBy(own ? `${own}.id` : 'id', order(request)).limit(request.limit + 1);
   };
-  const rows = await pageRows(db, `slice ${mapping.table} (${mapping.key}) ${referencesKey(references)}`, [], filters, request, build);
-  return toSlice(rows.map(recordsWithReferences(mapping, references)), request);
+  const folded = fold && childShape(db, fold.child);
+  const rows =
+    fold && !folded
+      ? ((await build()) as Array<Record<string, unknown>>)
+      : await pageRows(
+          db,
+          `slice ${mapping.table} (${mapping.key}) ${referencesKey(references)}${folded ? ` ${folded.shape}` : ''}`,
+          folded ? folded.bindings : [],
+          filters,
+          request,
+          build,
+        );
+  return toSlice(rows.map(recordsWithChildPages(recordsWithReferences(mapping, references), fold)), request);
+}
+
+/** A child page to read with its parents, with what reading it needs: undefined when it is read by itself. */
+interface ChildPagesRead {
+  child: ChildPages;
+  read: TableMapping<unknown>;
+  rows: ChildRowReader<unknown>;
+  key: string;
+}
+
+/**
+ * How `child` is read with its parents on `db`, or undefined when it is read by itself: on SQLite, for whole rows
+ * or references of its own, or for a cursor that is not of its list (its own read refuses it, in its place).
+ */
+async function childPagesToRead(db: Db, child: ChildPages | undefined): Promise<ChildPagesRead | undefined> {
+  if (!child || !readsChildPagesWithParents(db) || !child.plan.columns || child.plan.references?.length) return undefined;
+  const { list, request, filters, plan } = child;
+  try {
+    assertCursorFits(list.mapping, request);
+  } catch {
+    return undefined;
+  }
+  const read = list.readOf(plan);
+  const parsers = await columnParsers(db, read.table, Object.keys(read.columns));
+  return { child, read, rows: childRowReader(read, parsers), key: list.keyOf(request, filters, plan) };
+}
+
+/** The (PostgreSQL) column of a child page: its keyset subquery for the parent `parentId` names, as JSON rows. */
+function childPageSelect(db: Db, fold: ChildPagesRead, parentId: string): Knex.Raw {
+  const { child, read } = fold;
+  const table = read.table;
+  const page = db(table)
+    .select(selected(read, table))
+    .where(`${table}.${child.list.parentColumn}`, db.raw('??', [parentId]));
+  applyFilters(page, child.filters);
+  applyCursor(page, child.request, `${table}.id`);
+  page.orderBy(`${table}.id`, order(child.request)).limit(child.request.limit + 1);
+  const values = Object.keys(read.columns).map((column) => `child_page.${JSON.stringify(column)}::text`);
+  return db.raw(
+    `(select coalesce(json_agg(json_build_array(${values.join(', ')}) order by child_page.id ${order(child.request)}), '[]'::json) from ? as child_page) as ??`,
+    [page, CHILD_PAGE_COLUMN],
+  );
+}
+
+/**
+ * The shape and values of a child page's subquery (statement-shapes.ts), bound before the parents' own: its
+ * filters', its cursor's and its limit's. Null when its filters have no shape (Knex builds the statement).
+ */
+function childShape(db: Db, child: ChildPages): FiltersShape | null {
+  const filtered = filtersShape(child.filters);
+  if (!filtered) return null;
+  const paged = pageShape(db, child.request);
+  return {
+    shape: `child ${child.list.mapping.table}.${child.list.parentColumn} (${child.list.readOf(child.plan).key}) ${filtered.shape} ${paged.shape}`,
+    bindings: [...filtered.bindings, ...paged.bindings],
+  };
+}
+
+/** Row to record, keeping beside each record the page of its children read in the same statement (`fold`). */
+function recordsWithChildPages<T>(recordOf: (row: Record<string, unknown>) => T, fold: ChildPagesRead | undefined): (row: Record<string, unknown>) => T {
+  if (!fold) return recordOf;
+  return (row) => {
+    const record = recordOf(row);
+    keepChildPage(record as object, fold.key, childRecords(fold.rows, row[CHILD_PAGE_COLUMN]), fold.child.request);
+    return record;
+  };
 }
 
 export async function countRows(db: Db, table: string, filters: Filters): Promise<number> {
@@ -370,13 +463,15 @@ function narrowedWith<T>(mapping: TableMapping<T>, columns: readonly string[], p
   return read;
 }
 
-export interface PagedChildren<T> {
+export interface PagedChildren<T> extends ChildList {
   /**
    * A page of the children of one parent. Requests for many parents with the same page, filters and columns share
    * one statement. With a plan's `columns`, the records hold those (and the ids, rows.ts's `narrowed`) and no
-   * others; its references are read in the same statement (references.ts).
+   * others; its references are read in the same statement (references.ts). `parent`: the parent's record, beside
+   * which the statement that read it may have kept this very page (./child-pages.ts); `child`: a page of each of
+   * these children's own children, to read in the same statement where the database does that.
    */
-  page(parentId: string, request: PageRequest, filters?: Filters, plan?: ReadPlan): Promise<Slice<T>>;
+  page(parentId: string, request: PageRequest, filters?: Filters, plan?: ReadPlan, parent?: object, child?: ChildPages): Promise<Slice<T>>;
   /** How many children a parent has (same filters), batched the same way. */
   count(parentId: string, filters?: Filters): Promise<number>;
 }
@@ -397,18 +492,22 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
   // Numeric ids are BIGINT, the others UUID (the convention assertCursorFits relies on too).
   const parentType = mapping.columns[parentColumn] === 'id' ? 'bigint' : 'uuid';
 
-  /** The page of each parent, rows of every parent together in the request's id order. */
+  /** The page of each parent, rows of every parent together in the request's id order; `fold`, a page of their children on each row. */
   function pagesOf(
     parentIds: readonly string[],
     request: PageRequest,
     filters: Filters,
     read: TableMapping<T>,
     references: readonly JoinedReference[],
+    fold: ChildPagesRead | undefined,
   ): PromiseLike<Array<Record<string, unknown>>> {
     const parents = dialect(db) === 'postgres' ? parentIds : JSON.stringify(parentIds);
-    return pageRows(db, `pages ${table} ${parentColumn} (${read.key}) ${referencesKey(references)}`, [parents], filters, request, () =>
-      pagesStatement(parentIds, request, filters, read, references),
-    );
+    const build = () => pagesStatement(parentIds, request, filters, read, references, fold);
+    const folded = fold && childShape(db, fold.child);
+    if (fold && !folded) return build() as unknown as PromiseLike<Array<Record<string, unknown>>>;
+    const name = `pages ${table} ${parentColumn} (${read.key}) ${referencesKey(references)}${folded ? ` ${folded.shape}` : ''}`;
+    // A child page's values are bound first: its subquery is in the select list.
+    return pageRows(db, name, folded ? [...folded.bindings, parents] : [parents], filters, request, build);
   }
 
   function pagesStatement(
@@ -417,6 +516,7 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     filters: Filters,
     read: TableMapping<T>,
     references: readonly JoinedReference[],
+    fold: ChildPagesRead | undefined,
   ): Knex.QueryBuilder {
     const postgres = dialect(db) === 'postgres';
     // The filters' raw SQL names the table itself (`ad_sets.status`): the per-parent page reads it unaliased.
@@ -427,9 +527,9 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     applyCursor(perParent, request, `${table}.id`);
     perParent.orderBy(`${table}.id`, order(request)).limit(request.limit + 1);
     if (postgres) {
-      const pages = db
-        .select('batch_page.*')
-        .from(db.raw(`unnest(?::${parentType}[]) as batch_parent(id) cross join lateral ? as batch_page`, [parentIds as string[], perParent]));
+      const pages = db.select('batch_page.*');
+      if (fold) pages.select(childPageSelect(db, fold, 'batch_page.id'));
+      pages.from(db.raw(`unnest(?::${parentType}[]) as batch_parent(id) cross join lateral ? as batch_page`, [parentIds as string[], perParent]));
       joinReferences(pages, 'batch_page', references);
       return pages.orderBy('batch_page.id', order(request));
     }
@@ -441,35 +541,54 @@ export function pagedChildren<T>(db: Db, mapping: TableMapping<T>, parentColumn:
     return pages.whereIn('batch_page.id', perParent).orderBy('batch_page.id', order(request));
   }
 
+  /** The mapping a page of `plan` reads. */
+  const readOf = (plan: ReadPlan): TableMapping<T> => (plan.columns ? narrowedWith(mapping, plan.columns, parentColumn) : mapping);
+
+  /** The key of a page: its list, request, filters, columns and references (the loaders' key, and a kept page's). */
+  const keyOf = (request: PageRequest, filters: Filters, plan: ReadPlan): string =>
+    `${table}.${parentColumn};${pageKey(request)};${filtersKey(filters)};${readOf(plan).key};${referencesKey(plan.references ?? [])}`;
+
   /**
-   * The loader the last page was asked of, and what with: a list's parents ask one after another with the same
-   * (frozen) filters and plan and equal pages, and find it here without building the loader's key again.
+   * The page last asked for, and what with: a list's parents ask one after another with the same (frozen) filters
+   * and plan and equal pages, and find its key and loader here without building the key again.
    */
-  let last: { page: string; filters: Filters; plan: ReadPlan; loader: DataLoader<string, Slice<T>> } | undefined;
+  let last: { page: string; filters: Filters; plan: ReadPlan; key: string; loader: DataLoader<string, Slice<T>> } | undefined;
 
   return {
-    page(parentId, request, filters = NO_FILTERS, plan = WHOLE_ROWS) {
+    mapping: mapping as TableMapping<unknown>,
+    parentColumn,
+    readOf: readOf as ChildList['readOf'],
+    keyOf,
+    page(parentId, request, filters = NO_FILTERS, plan = WHOLE_ROWS, parent, child) {
       assertCursorFits(mapping as TableMapping<unknown>, request);
       const page = pageKey(request);
-      if (last !== undefined && last.filters === filters && last.plan === plan && last.page === page) return last.loader.load(parentId);
-      const read = plan.columns ? narrowedWith(mapping, plan.columns, parentColumn) : mapping;
-      const references = plan.references ?? [];
-      const key = `${page};${filtersKey(filters)};${read.key};${referencesKey(references)}`;
-      let loader = pageLoaders.get(key);
-      if (!loader) {
-        loader = makeLoader<string, Slice<T>>(`${table}.page_by_${parentColumn}`, async (parentIds) => {
-          if (parentIds.length === 1) {
-            // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
-            return [await fetchSlice(db, read, request, { ...filters, [parentColumn]: parentIds[0]! }, references)];
-          }
-          const rows = await pagesOf(parentIds, request, filters, read, references);
-          const grouped = groupBy(rows, parentColumn, recordsWithReferences(read, references));
-          return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
-        });
-        pageLoaders.set(key, loader);
+      let asked = last !== undefined && last.filters === filters && last.plan === plan && last.page === page && !child ? last : undefined;
+      if (!asked) {
+        const key = keyOf(request, filters, plan);
+        // Pages that also read their items' children are another statement: another loader.
+        const loaderKey = child ? `${key}|${child.list.keyOf(child.request, child.filters, child.plan)}` : key;
+        let loader = pageLoaders.get(loaderKey);
+        if (!loader) {
+          const read = readOf(plan);
+          const references = plan.references ?? [];
+          loader = makeLoader<string, Slice<T>>(`${table}.page_by_${parentColumn}`, async (parentIds) => {
+            if (parentIds.length === 1) {
+              // One parent (a /v24.0 edge, a top-level list): a plain keyset page, whose cost is the page, not the parent's size.
+              return [await fetchSlice(db, read, request, { ...filters, [parentColumn]: parentIds[0]! }, references, child)];
+            }
+            const fold = await childPagesToRead(db, child);
+            const rows = await pagesOf(parentIds, request, filters, read, references, fold);
+            const grouped = groupBy(rows, parentColumn, recordsWithChildPages(recordsWithReferences(read, references), fold));
+            return parentIds.map((id) => toSlice(grouped.get(id) ?? [], request));
+          });
+          pageLoaders.set(loaderKey, loader);
+        }
+        asked = { page, filters, plan, key, loader };
+        if (!child && Object.isFrozen(filters) && Object.isFrozen(plan)) last = asked;
       }
-      if (Object.isFrozen(filters) && Object.isFrozen(plan)) last = { page, filters, plan, loader };
-      return loader.load(parentId);
+      // Read with the parent (the statement that listed it): taken, not read again.
+      const kept = parent && keptChildPage<T>(parent, asked.key);
+      return kept ? Promise.resolve(kept) : asked.loader.load(parentId);
     },
     count(parentId, filters = {}) {
       const key = filtersKey(filters);

@@ -3,7 +3,7 @@ import { createRequestContext } from '../context/index.ts';
 import { findObject } from '../authz/objects.ts';
 import { readReportRunInsights } from './report-runs.ts';
 import type { ReportRunRecord } from '../insights/reports/store.ts';
-import { decodeCursor, encodeCursor, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, type PageRequest } from '../db/pagination.ts';
+import { encodeCursor, type PageRequest } from '../db/pagination.ts';
 import { DomainError } from '../errors/index.ts';
 import { decodeJsonText, optionalParam, paramError } from './params.ts';
 import { refuseDiscontinuedId } from '../comments/service.ts';
@@ -12,7 +12,8 @@ import { resolvePrincipal } from '../http/authenticate.ts';
 import type { Logger } from '../logging/index.ts';
 import { parsedFields, graphTime, unknownField, type FieldSelection } from './fields.ts';
 import { selectionPlan } from './projection.ts';
-import type { FilterReader } from './edge-filters.ts';
+import { modifiersFilter } from './edge-filters.ts';
+import { edgePage, pageRequest } from './paging.ts';
 import { joinedReference } from '../db/references.ts';
 import { NODE_OF_KIND, NODES, type AnyGraphNode, type GraphEdge, type NodeName } from './nodes.ts';
 import { writeOf, writtenNode } from './writes.ts';
@@ -76,19 +77,6 @@ function stringParam(params: Record<string, unknown>, name: string): string | un
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' && typeof value !== 'number') throw paramError(name, `Param ${name} must be a string`);
   return String(value);
-}
-
-function pageRequest(params: { limit?: string; after?: string; before?: string }): PageRequest {
-  let limit = DEFAULT_PAGE_SIZE;
-  if (params.limit !== undefined) {
-    if (!/^\d+$/.test(params.limit) || Number(params.limit) > MAX_PAGE_SIZE) {
-      throw paramError('limit', `Param limit must be an integer between 0 and ${MAX_PAGE_SIZE}`);
-    }
-    limit = Number(params.limit);
-  }
-  if (params.after !== undefined && params.before !== undefined) throw paramError('before', 'Use after or before, not both');
-  if (params.before !== undefined) return { direction: 'backward', limit, cursorId: decodeCursor(params.before, 'before') };
-  return { direction: 'forward', limit, cursorId: params.after !== undefined ? decodeCursor(params.after, 'after') : undefined };
 }
 
 /**
@@ -204,39 +192,6 @@ async function callerOf(ctx: RequestContext): Promise<{ node: NodeName; record: 
 
 const isAnswerObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Edge filters by the (frozen) modifiers they were read from, and the reader: read once, not at every parent. */
-const filtersOfModifiers = new WeakMap<object, Map<FilterReader, unknown>>();
-
-const isPrimitive = (value: unknown) => value === null || (typeof value !== 'object' && typeof value !== 'function');
-
-/**
- * Whether `filter` holds only values and lists of values (effective statuses, a comment order), frozen then so that
- * sharing it between calls cannot share a change. Anything deeper (an estimate's targeting, an activity window's
- * dates) is read anew each time.
- */
-function freezeIfFlat(filter: unknown): boolean {
-  if (isPrimitive(filter)) return true;
-  if (Object.getPrototypeOf(filter) !== Object.prototype) return false;
-  const values = Object.values(filter as object);
-  if (!values.every((value) => isPrimitive(value) || (Array.isArray(value) && value.every(isPrimitive)))) return false;
-  for (const value of values) if (Array.isArray(value)) Object.freeze(value);
-  Object.freeze(filter);
-  return true;
-}
-
-/** The filter `read` finds in an edge's modifiers. Modifiers of a parsed-once selection (parsedFields) are read once. */
-function edgeFilter(read: FilterReader, modifiers: Record<string, string>): unknown {
-  if (!Object.isFrozen(modifiers)) return read(modifiers);
-  let byReader = filtersOfModifiers.get(modifiers);
-  if (byReader?.has(read)) return byReader.get(read);
-  const filter = read(modifiers);
-  if (freezeIfFlat(filter)) {
-    if (!byReader) filtersOfModifiers.set(modifiers, (byReader = new Map()));
-    byReader.set(read, filter);
-  }
-  return filter;
-}
-
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
 async function renderNode(out: Output, node: AnyGraphNode, record: unknown, selection: FieldSelection[] | undefined): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = { id: node.id(record) };
@@ -244,9 +199,8 @@ async function renderNode(out: Output, node: AnyGraphNode, record: unknown, sele
     const field = node.fields[item.name];
     const edge = node.edges[item.name];
     if (edge) {
-      const limits = { limit: item.modifiers.limit, after: item.modifiers.after, before: item.modifiers.before };
-      const filter = edge.filter && edgeFilter(edge.filter, item.modifiers);
-      result[item.name] = (await renderEdge(out, edge, record, pageRequest(limits), item.children, filter)).body;
+      const filter = edge.filter && modifiersFilter(edge.filter, item.modifiers);
+      result[item.name] = (await renderEdge(out, edge, record, edgePage(item.modifiers), item.children, filter)).body;
       continue;
     }
     const target = item.name === 'insights' ? insightsTargetOf(node.name, record) : undefined;

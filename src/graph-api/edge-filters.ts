@@ -14,6 +14,39 @@ import type { GovernedFilter } from '../ads/ad-rules.ts';
  */
 export type FilterReader = (source: Record<string, unknown>) => unknown;
 
+/** Edge filters by the (frozen) modifiers they were read from, and the reader: read once, not at every parent. */
+const filtersOfModifiers = new WeakMap<object, Map<FilterReader, unknown>>();
+
+const isPrimitive = (value: unknown) => value === null || (typeof value !== 'object' && typeof value !== 'function');
+
+/**
+ * Whether `filter` holds only values and lists of values (effective statuses, a comment order), frozen then so that
+ * sharing it between calls cannot share a change. Anything deeper (an estimate's targeting, an activity window's
+ * dates) is read anew each time.
+ */
+function freezeIfFlat(filter: unknown): boolean {
+  if (isPrimitive(filter)) return true;
+  if (Object.getPrototypeOf(filter) !== Object.prototype) return false;
+  const values = Object.values(filter as object);
+  if (!values.every((value) => isPrimitive(value) || (Array.isArray(value) && value.every(isPrimitive)))) return false;
+  for (const value of values) if (Array.isArray(value)) Object.freeze(value);
+  Object.freeze(filter);
+  return true;
+}
+
+/** The filter `read` finds in an edge's modifiers. Modifiers of a parsed-once selection (parsedFields) are read once. */
+export function modifiersFilter(read: FilterReader, modifiers: Record<string, string>): unknown {
+  if (!Object.isFrozen(modifiers)) return read(modifiers);
+  let byReader = filtersOfModifiers.get(modifiers);
+  if (byReader?.has(read)) return byReader.get(read);
+  const filter = read(modifiers);
+  if (freezeIfFlat(filter)) {
+    if (!byReader) filtersOfModifiers.set(modifiers, (byReader = new Map()));
+    byReader.set(read, filter);
+  }
+  return filter;
+}
+
 /**
  * effective_status of the ad object edges: a JSON list (`["ACTIVE","PAUSED"]`, as the SDKs send it), or a comma
  * list (`ACTIVE,PAUSED`, as people type it). Only edges of campaigns, ad sets and ads take it.

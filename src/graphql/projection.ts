@@ -1,7 +1,9 @@
-import type { FieldNode, GraphQLResolveInfo, GraphQLSchema } from 'graphql';
+import { getArgumentValues, type FieldNode, type GraphQLField, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { connectionItemFields, fieldsByName, type Fragments } from './selection.ts';
 import { camel, type TableMapping } from '../db/rows.ts';
 import type { JoinedReference, ReadPlan } from '../db/references.ts';
+import type { Edge, ListPlan } from '../authz/edges.ts';
+import { pageRequestFromRelay, type RelayArgs } from '../db/pagination.ts';
 
 /**
  * Reading only the columns a query selects. A connection's resolver hands its edge the columns its items' selected
@@ -25,6 +27,18 @@ export interface TypeReads {
    * `joinedReference`), and load it otherwise; `reads` is the referenced type's.
    */
   references?: Readonly<Record<string, { column: string; reads: TypeReads }>>;
+  /**
+   * Connection fields whose first page may be read with the list (their edge's `pagesWithParents`,
+   * src/authz/edges.ts): the edge, its items' reads, and its filter from the field's arguments (the others are
+   * the page's, read as its resolver reads them).
+   */
+  children?: Readonly<Record<string, ChildReads>>;
+}
+
+export interface ChildReads {
+  edge: Edge<never, { id: string }, never>;
+  reads: TypeReads;
+  filter: (args: Record<string, unknown>) => unknown;
 }
 
 /** Per schema, the fields of each type that have resolvers of their own (noted when the schema is built). */
@@ -72,29 +86,70 @@ export function columnsOfFields(names: Iterable<string>, reads: TypeReads, resol
   return columns;
 }
 
-/** Answers per connection field node (a parsed document is reused while Apollo's document cache keeps it). */
-const answers = new WeakMap<FieldNode, WeakMap<TypeReads, ReadPlan>>();
+/**
+ * A connection's plan as far as the document decides it. A child connection read with the items (`children`) is
+ * planned here too, but its arguments may be variables: its page and filter are read at each request.
+ */
+interface DocumentPlan {
+  plan: ReadPlan;
+  child?: { field: FieldNode; definition: GraphQLField<unknown, unknown>; spec: ChildReads; plan: ReadPlan };
+}
 
-const WHOLE_ROWS: ReadPlan = Object.freeze({});
+/** Answers per connection field node (a parsed document is reused while Apollo's document cache keeps it). */
+const answers = new WeakMap<FieldNode, WeakMap<TypeReads, DocumentPlan>>();
+
+const WHOLE_ROWS: DocumentPlan = Object.freeze({ plan: Object.freeze({}) });
 
 /**
  * What the items of the connection being resolved read (`info` is the connection field's): their columns
- * (undefined: whole rows) and the references to read with them.
+ * (undefined: whole rows), the references to read with them, and the first page of one of their own connections
+ * to read with them (`children`: when the items show one such connection, once, reading columns only).
  */
-export function connectionPlan(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'schema'>, reads: TypeReads): ReadPlan {
+export function connectionPlan(info: Pick<GraphQLResolveInfo, 'fieldNodes' | 'fragments' | 'schema' | 'variableValues'>, reads: TypeReads): ListPlan {
   const key = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
-  const known = key && answers.get(key)?.get(reads);
-  if (known) return known;
-  const noted = resolvedFieldsBySchema.get(info.schema);
-  const plan = noted
-    ? planOf(connectionItemFields(info.fieldNodes, info.fragments), reads, (type) => noted.get(type) ?? new Set(), info.fragments)
-    : WHOLE_ROWS;
-  if (key) {
-    const byReads = answers.get(key) ?? new WeakMap<TypeReads, ReadPlan>();
-    byReads.set(reads, plan);
-    answers.set(key, byReads);
+  let known = key && answers.get(key)?.get(reads);
+  if (!known) {
+    const noted = resolvedFieldsBySchema.get(info.schema);
+    known = noted
+      ? documentPlanOf(info.schema, connectionItemFields(info.fieldNodes, info.fragments), reads, (type) => noted.get(type) ?? new Set(), info.fragments)
+      : WHOLE_ROWS;
+    if (key) {
+      const byReads = answers.get(key) ?? new WeakMap<TypeReads, DocumentPlan>();
+      byReads.set(reads, known);
+      answers.set(key, byReads);
+    }
   }
-  return plan;
+  if (!known.child) return known.plan;
+  const { field, definition, spec, plan } = known.child;
+  try {
+    const args = getArgumentValues(definition, field, info.variableValues) as RelayArgs & Record<string, unknown>;
+    const page = pageRequestFromRelay({ first: args.first, after: args.after, last: args.last, before: args.before });
+    return { ...known.plan, child: { edge: spec.edge, page, filter: spec.filter(args), plan } };
+  } catch {
+    // Arguments its own resolver will refuse, with the error in its place: that page is read by itself.
+    return known.plan;
+  }
+}
+
+function documentPlanOf(
+  schema: GraphQLSchema,
+  fields: Map<string, FieldNode[]>,
+  reads: TypeReads,
+  resolvedFieldsOf: (type: string) => ReadonlySet<string>,
+  fragments: Fragments,
+): DocumentPlan {
+  const plan = planOf(fields, reads, resolvedFieldsOf, fragments);
+  for (const [name, spec] of Object.entries(reads.children ?? {})) {
+    // Shown once (one alias, one set of arguments), reading columns only.
+    const nodes = fields.get(name);
+    if (nodes?.length !== 1) continue;
+    const childPlan = planOf(connectionItemFields(nodes, fragments), spec.reads, resolvedFieldsOf, fragments);
+    if (!childPlan.columns || childPlan.references?.length) continue;
+    const definition = (schema.getType(reads.type) as GraphQLObjectType | undefined)?.getFields()[name];
+    if (!definition) continue;
+    return { plan, child: { field: nodes[0]!, definition, spec, plan: childPlan } };
+  }
+  return { plan };
 }
 
 function planOf(fields: Map<string, FieldNode[]>, reads: TypeReads, resolvedFieldsOf: (type: string) => ReadonlySet<string>, fragments: Fragments): ReadPlan {

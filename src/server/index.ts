@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { constants } from 'node:os';
 import { closeAppDeps, type AppDeps } from '../context/index.ts';
 import { isConnectionError } from '../db/index.ts';
+import { learnColumnParsers } from '../db/child-pages.ts';
 import { createApp } from './app.ts';
 import { answerClientError, MAX_HEADER_BYTES } from './client-errors.ts';
 import { startJobRunner } from '../jobs/index.ts';
@@ -36,6 +37,10 @@ export async function startServer(deps: AppDeps, options: { port?: number; host?
   await deps.keys.active().catch((error: unknown) => {
     if (!isConnectionError(error)) throw error;
     deps.log.warn({ err: { message: (error as Error).message } }, 'database unreachable at start: signing keys load on first use');
+  });
+  // The column types a read of children with their parents needs (src/db/child-pages.ts), before any request.
+  await learnColumnParsers(deps.db).catch((error: unknown) => {
+    if (!isConnectionError(error)) throw error;
   });
   await deps.rateLimits.ready();
   // Before the app is built: its hooks for spans are installed only when tracing is on. A process that traces

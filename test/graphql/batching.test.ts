@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { countStatements } from '../helpers/database.ts';
 import { worldBuilder } from '../helpers/world.ts';
+import { dialect } from '../../src/db/index.ts';
 
 // The number of SQL statements a nested query sends must not grow with the number of objects it returns.
 describe('DataLoader batching', () => {
@@ -90,14 +91,31 @@ describe('DataLoader batching', () => {
   });
 
   it('pages the children of many parents in one statement', async () => {
+    // effectiveStatus reads whole rows: the ads' pages are read by a statement of their own on both databases.
     const { statements } = await countStatements(server.deps.db, () =>
       server.graphql(
-        `query ($account: ID!) { adSets(accountId: $account, first: 50) { nodes { ads(first: 1) { nodes { id } } } } }`,
+        `query ($account: ID!) { adSets(accountId: $account, first: 50) { nodes { ads(first: 1) { nodes { id effectiveStatus } } } } }`,
         { account: accountId },
         token,
       ),
     );
     // One page per ad set, read from an index from the cursor (json_each on SQLite, LATERAL on PostgreSQL).
     expect(statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql) && /json_each|lateral/i.test(sql))).toHaveLength(1);
+  });
+
+  it("reads each parent's first page of children with the parents on PostgreSQL, by their own statement on SQLite", async () => {
+    const { result, statements } = await countStatements(server.deps.db, () =>
+      server.graphql(
+        `query ($account: ID!) { adSets(accountId: $account, first: 50) { nodes { id ads(first: 1) { nodes { id name } } } } }`,
+        { account: accountId },
+        token,
+      ),
+    );
+    expect(result.body.errors).toBeUndefined();
+    expect((result.body.data!.adSets.nodes as Array<{ ads: { nodes: unknown[] } }>).every((node) => node.ads.nodes.length === 1)).toBe(true);
+    const adsReads = statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql));
+    expect(adsReads).toHaveLength(1);
+    if (dialect(server.deps.db) === 'postgres') expect(adsReads[0]).toMatch(/json_agg[\s\S]*from "ads"[\s\S]*from "ad_sets"/);
+    else expect(adsReads[0]).toMatch(/json_each/);
   });
 });

@@ -12,6 +12,7 @@ import { NODES } from '../../src/graph-api/nodes.ts';
 import { adSetReads } from '../../src/ads/resolvers/reads.ts';
 import { adSets } from '../../src/ads/store.ts';
 import { defineTable } from '../../src/db/rows.ts';
+import { dialect } from '../../src/db/index.ts';
 
 /**
  * Reading only the columns a request shows (src/graphql/projection.ts, src/graph-api/projection.ts): the rules, and
@@ -62,7 +63,7 @@ describe('the columns a selection reads (pure rules)', () => {
       const operation = document.definitions[0] as OperationDefinitionNode;
       const account = operation.selectionSet.selections[0] as FieldNode;
       const adSetsField = account.selectionSet!.selections[0] as FieldNode;
-      return connectionPlan({ fieldNodes: [adSetsField], fragments: {}, schema }, adSetReads);
+      return connectionPlan({ fieldNodes: [adSetsField], fragments: {}, schema, variableValues: {} }, adSetReads);
     };
     expect(planOf('{ adAccount(id: "1") { adSets { nodes { id name } } } }').columns).toEqual(['id', 'name']);
     // AdSet.insights is resolved by the insights domain's map, not the ads domain's.
@@ -70,7 +71,7 @@ describe('the columns a selection reads (pure rules)', () => {
     // A plan is made once per field of a parsed document.
     const document = parse('{ adAccount(id: "1") { adSets { nodes { id campaign { name } } } } }');
     const field = ((document.definitions[0] as OperationDefinitionNode).selectionSet.selections[0] as FieldNode).selectionSet!.selections[0] as FieldNode;
-    const info = { fieldNodes: [field], fragments: {}, schema };
+    const info = { fieldNodes: [field], fragments: {}, schema, variableValues: {} };
     expect(connectionPlan(info, adSetReads)).toBe(connectionPlan(info, adSetReads));
     expect(connectionPlan(info, adSetReads).references!.map((reference) => reference.column)).toEqual(['campaign_id']);
   });
@@ -130,6 +131,8 @@ describe('narrowed reads answer what whole rows answer', () => {
         ? Object.fromEntries(Object.entries(value).flatMap(([key, inner]) => (key === field ? [] : [[key, without(inner, field)]])))
         : value;
 
+  /** The select list of the ads' page: of its own statement, or of its subquery in the ad sets' statement. */
+  const adsSelectList = (sql: string) => /select ((?:(?!select ).)*?) from (?:json_each\(\?\) as batch_parent cross join )?[`"]ads[`"]/.exec(sql)?.[1];
   const adSetStatements = (statements: string[]) => statements.filter((sql) => /from [`"]?ad_sets[`"]?/i.test(sql) && /account_id/.test(sql));
   /** Statements loading campaigns by id (a list joins them instead when it can). */
   const campaignLoads = (statements: string[]) => statements.filter((sql) => /from [`"]?campaigns[`"]? where/i.test(sql));
@@ -171,10 +174,17 @@ describe('narrowed reads answer what whole rows answer', () => {
     expect(JSON.stringify(narrow.result.body.data)).toBe(JSON.stringify(without(whole.result.body.data, 'effectiveStatus')));
 
     expectNarrowedAndJoined(narrow.statements, whole.statements, 'daily_budget');
-    // The ads' page reads the ads' shown columns alone too.
-    const adsSql = narrow.statements.find((sql) => /from [`"]?ads[`"]?/.test(sql) && /adset_id/.test(sql));
-    expect(adsSql).toMatch(/[`"]status[`"]/);
-    expect(adsSql).not.toMatch(/created_time/);
+    // The ads' page reads the ads' shown columns alone too: in the ad sets' statement on PostgreSQL
+    // (src/db/child-pages.ts), in its own on SQLite; with whole rows (effectiveStatus), in its own on both.
+    const adsReads = (statements: string[]) => statements.filter((sql) => /from [`"]ads[`"]/.test(sql) && /adset_id/.test(sql) && !/count\(/.test(sql));
+    const [adsSql] = adsReads(narrow.statements);
+    expect(adsReads(narrow.statements)).toHaveLength(1);
+    expect(adsSelectList(adsSql!)).toMatch(/[`"]status[`"]/);
+    expect(adsSelectList(adsSql!)).not.toMatch(/created_time/);
+    const [wholeAdsSql] = adsReads(whole.statements);
+    expect(wholeAdsSql).not.toMatch(/from [`"]ad_sets[`"]/);
+    if (dialect(server.deps.db) === 'postgres') expect(adsSql).toBe(adSetStatements(narrow.statements)[0]);
+    else expect(adsSql).not.toBe(adSetStatements(narrow.statements)[0]);
   });
 
   it("GraphQL: an ad's ad set and campaign read with the ads are the ones loaded by id", async () => {

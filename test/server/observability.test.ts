@@ -38,8 +38,10 @@ async function scrape(): Promise<(series: string) => number> {
   };
 }
 
+// The ads' effective status reads whole rows: their pages are read by a batch of their own on both databases,
+// not with the ad sets (src/db/child-pages.ts).
 const NESTED = `query NestedRead($account: ID!) {
-  adSets(accountId: $account, first: 10) { nodes { name campaign { name } ads(first: 5) { nodes { name } } } }
+  adSets(accountId: $account, first: 10) { nodes { name campaign { name } ads(first: 5) { nodes { name effectiveStatus } } } }
 }`;
 
 const logLineOf = (response: Response) => {

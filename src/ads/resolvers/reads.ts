@@ -1,4 +1,6 @@
 import type { TypeReads } from '../../graphql/projection.ts';
+import { statusFilter } from '../../graphql/edges.ts';
+import { adSetEdges, campaignEdges } from '../edges.ts';
 import { ads, adSets, campaigns } from '../store.ts';
 
 /**
@@ -37,4 +39,17 @@ export const adReads: TypeReads = {
   references: { campaign: { column: 'campaign_id', reads: campaignReads }, adSet: { column: 'adset_id', reads: adSetReads } },
   mapping: ads as never,
   resolved: { configuredStatus: ['status'], account: [], campaign: [], adSet: [] },
+};
+
+/** The status filters of a connection's arguments, as its resolver reads them (ad-set.ts, objects.ts). */
+const effectiveStatusOf = (args: Record<string, unknown>) => statusFilter({ effectiveStatus: args.effectiveStatus as readonly string[] | null | undefined });
+const statusesOf = (args: Record<string, unknown>) =>
+  statusFilter({ effectiveStatus: args.effectiveStatus as readonly string[] | null | undefined, status: args.status as readonly string[] | null | undefined });
+
+// Connections whose first page is read with the list of their parents (src/db/child-pages.ts). Set here, after
+// the three: each type's reads name another's.
+adSetReads.children = { ads: { edge: adSetEdges.ads as never, reads: adReads, filter: effectiveStatusOf } };
+campaignReads.children = {
+  adSets: { edge: campaignEdges.adsets as never, reads: adSetReads, filter: statusesOf },
+  ads: { edge: campaignEdges.ads as never, reads: adReads, filter: effectiveStatusOf },
 };
