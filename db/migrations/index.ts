@@ -24,6 +24,7 @@ import * as postReactions from './20261126001200_post_reactions.ts';
 import * as events from './20261127000100_events.ts';
 import * as eventsByObject from './20261127000200_events_by_object.ts';
 import * as identityGeneration from './20261127000300_identity_generation.ts';
+import * as adAccountGeneration from './20261201000100_ad_account_generation.ts';
 
 /**
  * Migrations are listed here instead of discovered on disk, so they load the same way under the CLI,
@@ -55,6 +56,7 @@ const migrations: Record<string, Knex.Migration> = {
   '20261127000100_events': events,
   '20261127000200_events_by_object': eventsByObject,
   '20261127000300_identity_generation': identityGeneration,
+  '20261201000100_ad_account_generation': adAccountGeneration,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

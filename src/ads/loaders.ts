@@ -1,4 +1,4 @@
-import { loaderMaker } from '../db/batch.ts';
+import { keptLoaderById, loaderById, loaderMaker } from '../db/batch.ts';
 import { allByColumn, byId, childrenOf, lazyLoaders } from '../db/lazy-loaders.ts';
 import type { Db } from '../db/index.ts';
 import { activities } from './activities.ts';
@@ -18,7 +18,9 @@ import {
 
 /** Per-request loaders of the ads domain. Raw reads: the service decides what the caller may see. */
 export const createAdsLoaders = lazyLoaders({
-  adAccountById: byId(adAccounts),
+  // Kept across HTTP requests while no account changed (src/db/generations.ts): most reads name one account.
+  adAccountById: (db, shared) =>
+    shared ? keptLoaderById(db, adAccounts, shared.adAccounts, async () => (await shared.generations())?.adAccounts ?? null) : loaderById(db, adAccounts),
   campaignById: byId(campaigns),
   adSetById: byId(adSets),
   adById: byId(ads),

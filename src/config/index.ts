@@ -33,6 +33,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Live sessions resolved lately, kept while nothing changed who they stand for (src/identity/session-cache.ts). */
   sessionCache: { maxEntries: number; ttlMs: number };
+  /** Ad accounts kept by id across requests, used while their generation stands still (src/db/generations.ts). */
+  adAccountCache: { maxEntries: number; ttlMs: number };
   tokenTtlSeconds: number;
   /** `iss` of the access tokens: PUBLIC_URL unless TOKEN_ISSUER says otherwise. */
   tokenIssuer: string;
@@ -327,6 +329,10 @@ export function loadConfig(env: Env = process.env): Config {
     sessionCache: {
       maxEntries: integer(env, 'SESSION_CACHE_MAX', 10_000, 0, 1_000_000),
       ttlMs: integer(env, 'SESSION_CACHE_TTL_MS', 60_000, 0, 3_600_000),
+    },
+    adAccountCache: {
+      maxEntries: integer(env, 'AD_ACCOUNT_CACHE_MAX', 10_000, 0, 1_000_000),
+      ttlMs: integer(env, 'AD_ACCOUNT_CACHE_TTL_MS', 60_000, 0, 3_600_000),
     },
     tokenTtlSeconds: integer(env, 'TOKEN_TTL_SECONDS', 300, 10, 86_400),
     tokenIssuer: url(env, 'TOKEN_ISSUER', publicUrl, ['http:', 'https:'])!,

@@ -19,8 +19,11 @@ import { createEventBus, type EventBus } from '../events/bus.ts';
 import type { EventRelay } from '../events/relay.ts';
 import type { Poller } from '../jobs/poller.ts';
 import { noteCaller } from '../telemetry/request-scope.ts';
-import { generationSource, SessionCache } from '../identity/session-cache.ts';
+import { SessionCache } from '../identity/session-cache.ts';
+import { generationSource, KeptEntries, type GenerationSource, type Generations } from '../db/generations.ts';
 import type { LiveSession } from '../identity/store.ts';
+import type { AdAccountRecord } from '../ads/store.ts';
+import { generationsReadFor } from '../identity/service.ts';
 
 /** What lives as long as the process: one per server. */
 export interface AppDeps {
@@ -45,8 +48,12 @@ export interface AppDeps {
   clock?: () => Date;
   /** Uploaded media (a comment's photo): a local folder unless a deployment gives another store. */
   media: MediaStorage;
+  /** The counters the caches below are checked against (src/db/generations.ts). */
+  generations: GenerationSource;
   /** Live sessions by token hash, kept while the database's identity generation stands still (src/identity/session-cache.ts). */
   sessions: SessionCache<LiveSession>;
+  /** Ad accounts by id, kept while the ad account generation stands still; for HTTP requests' reads (SharedReads). */
+  keptAdAccounts: KeptEntries<AdAccountRecord>;
 }
 
 /** The time now: the dependencies' clock, else the system's. */
@@ -56,6 +63,7 @@ export const timeNow = (deps: Pick<AppDeps, 'clock'>): Date => deps.clock?.() ??
 export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; rateLimitPrefix?: string } = {}): AppDeps {
   const log = parts.log ?? createLogger(config.logLevel);
   const db = parts.db ?? createDatabase(config.databaseUrl, { preparedStatements: config.databasePreparedStatements });
+  const generations = generationSource(db);
   return {
     config,
     db,
@@ -65,7 +73,9 @@ export function createAppDeps(config: Config, parts: { db?: Db; log?: Logger; ra
     passwords: createPasswordHasher(config.bcryptThreads),
     keys: new KeyRing(db),
     media: localFolderStorage(config.mediaDir),
-    sessions: new SessionCache<LiveSession>(generationSource(db), config.sessionCache),
+    generations,
+    sessions: new SessionCache<LiveSession>(generations, config.sessionCache),
+    keptAdAccounts: new KeptEntries<AdAccountRecord>(config.adAccountCache),
     // Tests give each server its own prefix (as for rate limits); instances of one deployment share the configured one.
     eventBus: createEventBus({ ...config, redisKeyPrefix: parts.rateLimitPrefix ?? config.redisKeyPrefix }, log),
   };
@@ -80,7 +90,9 @@ export async function closeAppDeps(deps: AppDeps): Promise<void> {
   deps.mailer.close();
   await deps.rateLimits.close();
   await deps.passwords.close();
-  await deps.sessions.close();
+  deps.sessions.close();
+  deps.keptAdAccounts.clear();
+  await deps.generations.close();
   await deps.db.destroy();
 }
 
@@ -91,8 +103,20 @@ const objectTypeLoader = (db: Db) => loaderById(db, graphObjects);
  * on the request's first use of them: most requests read one or two domains, and building every DataLoader of
  * all six was a twentieth of a small request's time.
  */
-export function createLoaders(db: Db): Loaders {
-  return new RequestLoaders(db);
+export function createLoaders(db: Db, shared?: SharedReads): Loaders {
+  return new RequestLoaders(db, shared);
+}
+
+/**
+ * What a request's loaders may answer from beyond the request: records kept across requests (ad accounts by id),
+ * each used only when the request's own read of its generation finds the one it was read under. Only requests
+ * that arrived over HTTP have it (`sharedCaches` below): their generations are read after they arrived, once. A
+ * long-lived context (a subscription's, a job's) reads everything itself.
+ */
+export interface SharedReads {
+  /** The request's generations: read once, on first use, or those its session's lookup read. */
+  generations(): Promise<Generations | null>;
+  adAccounts: KeptEntries<AdAccountRecord>;
 }
 
 /**
@@ -102,6 +126,7 @@ export function createLoaders(db: Db): Loaders {
  */
 class RequestLoaders {
   readonly #db: Db;
+  readonly #shared: SharedReads | undefined;
   readonly #inGroup = loaderGroup();
   #objectTypes: ReturnType<typeof objectTypeLoader> | undefined;
   #identity: ReturnType<typeof createIdentityLoaders> | undefined;
@@ -110,8 +135,9 @@ class RequestLoaders {
   #delivery: ReturnType<typeof createDeliveryLoaders> | undefined;
   #oauth: ReturnType<typeof createOAuthLoaders> | undefined;
 
-  constructor(db: Db) {
+  constructor(db: Db, shared: SharedReads | undefined) {
     this.#db = db;
+    this.#shared = shared;
   }
 
   /** Numeric id -> object type, for node(id:) and GET /v24.0/<id>. */
@@ -122,7 +148,7 @@ class RequestLoaders {
     return (this.#identity ??= this.#inGroup(() => createIdentityLoaders(this.#db)));
   }
   get ads() {
-    return (this.#ads ??= this.#inGroup(() => createAdsLoaders(this.#db)));
+    return (this.#ads ??= this.#inGroup(() => createAdsLoaders(this.#db, this.#shared)));
   }
   get comments() {
     return (this.#comments ??= this.#inGroup(() => createCommentLoaders(this.#db)));
@@ -157,6 +183,13 @@ export interface RequestContext extends AppDeps {
   origin?: RequestOrigin;
 }
 
+/** A request's SharedReads: the generations its session's lookup read, else one read on first use. */
+function sharedReads(deps: AppDeps, viewer: Principal): SharedReads {
+  const known = generationsReadFor(viewer);
+  let read: Promise<Generations | null> | undefined = known ? Promise.resolve(known) : undefined;
+  return { generations: () => (read ??= deps.generations.read()), adAccounts: deps.keptAdAccounts };
+}
+
 /** Where a context keeps how to make its logger, and the logger once made (see createRequestContext). */
 const MAKE_LOG = Symbol('makeLog');
 const MADE_LOG = Symbol('madeLog');
@@ -183,11 +216,19 @@ const LAZY_LOG = Object.create(Object.prototype, {
  */
 export function createRequestContext(
   deps: AppDeps,
-  fields: { requestId: string; viewer: Principal; ip?: string; log?: Logger | (() => Logger); origin?: RequestOrigin },
+  fields: {
+    requestId: string;
+    viewer: Principal;
+    ip?: string;
+    log?: Logger | (() => Logger);
+    origin?: RequestOrigin;
+    /** A request that arrived over HTTP, just now: its loaders may answer from what is kept across requests. */
+    sharedCaches?: boolean;
+  },
 ): RequestContext {
   noteCaller(fields.viewer);
-  const { log, ...rest } = fields;
-  const loaders = createLoaders(deps.db);
+  const { log, sharedCaches, ...rest } = fields;
+  const loaders = createLoaders(deps.db, sharedCaches && deps.config.adAccountCache.maxEntries > 0 ? sharedReads(deps, fields.viewer) : undefined);
   if (typeof log !== 'function') return { ...deps, ...rest, log: log ?? deps.log, loaders };
   const { log: _processLog, ...shared } = deps; // assigning it would be taken for the request's logger (the setter)
   return Object.assign(Object.create(LAZY_LOG) as RequestContext, shared, rest, { loaders, [MAKE_LOG]: log });

@@ -9,6 +9,7 @@ import type { RawCondition } from './conditions.ts';
 import { dataLoaderBatchSize } from '../telemetry/metrics.ts';
 import { joinReferences, recordsWithReferences, referencesKey, type JoinedReference, type ReadPlan } from './references.ts';
 import { shapedQuery } from './statement-shapes.ts';
+import type { KeptEntries } from './generations.ts';
 import {
   CHILD_PAGE_COLUMN,
   childRecords,
@@ -307,15 +308,48 @@ function whereOneOf(db: Db, query: Knex.QueryBuilder, column: string, values: re
   return dialect(db) === 'postgres' ? query.whereRaw('?? = any(?)', [column, values as string[]]) : query.whereIn(column, values as string[]);
 }
 
+/** The records of `ids` (those found), by their `column`, in one statement. */
+async function recordsById<T>(db: Db, mapping: TableMapping<T>, column: string, ids: readonly string[]): Promise<Map<string, T>> {
+  // One array on PostgreSQL; SQLite's `in (…)` is a statement per length.
+  const postgres = dialect(db) === 'postgres';
+  const shape = `by id ${mapping.table} ${column}${postgres ? '' : ` ${ids.length}`}`;
+  const rows = await shapedQuery(db, shape, postgres ? [ids] : ids, () => whereOneOf(db, db(mapping.table), column, ids));
+  return new Map(rows.map((row) => [String(row[column]), mapping.fromRow(row)]));
+}
+
 /** One object per id (null when absent), in one statement per batch. */
 export function loaderById<T>(db: Db, mapping: TableMapping<T>, column = 'id'): DataLoader<string, T | null> {
   return loaderMaker()<string, T | null>(`${mapping.table}.by_${column}`, async (ids) => {
-    // One array on PostgreSQL; SQLite's `in (…)` is a statement per length.
-    const postgres = dialect(db) === 'postgres';
-    const shape = `by id ${mapping.table} ${column}${postgres ? '' : ` ${ids.length}`}`;
-    const rows = await shapedQuery(db, shape, postgres ? [ids] : ids, () => whereOneOf(db, db(mapping.table), column, ids));
-    const byKey = new Map(rows.map((row) => [String(row[column]), mapping.fromRow(row)]));
+    const byKey = await recordsById(db, mapping, column, ids);
     return ids.map((id) => byKey.get(id) ?? null);
+  });
+}
+
+/**
+ * loaderById, answering from `kept` (records kept across requests: ./generations.ts) what was read under the
+ * request's `generation` (null: unreadable, and nothing is answered from it), and keeping what it reads under it.
+ * Kept records are frozen: requests share them, so none may change one.
+ */
+export function keptLoaderById<T extends object>(
+  db: Db,
+  mapping: TableMapping<T>,
+  kept: KeptEntries<T>,
+  generation: () => Promise<string | null>,
+): DataLoader<string, T | null> {
+  return loaderMaker()<string, T | null>(`${mapping.table}.by_id`, async (ids) => {
+    const current = await generation();
+    const found = ids.map((id) => (current === null ? undefined : kept.find(id, current)));
+    const missing = ids.filter((_, i) => found[i] === undefined);
+    const read = missing.length > 0 ? await recordsById(db, mapping, 'id', missing) : undefined;
+    return ids.map((id, i) => {
+      const hit = found[i];
+      if (hit !== undefined) return hit;
+      const record = read?.get(id);
+      if (record === undefined) return null;
+      Object.freeze(record);
+      if (current !== null) kept.keep(id, record, current);
+      return record;
+    });
   });
 }
 

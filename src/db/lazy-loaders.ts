@@ -1,9 +1,10 @@
 import type { Db } from './index.ts';
 import { currentLoaderGroup, loaderByColumn, loaderById, pagedChildren } from './batch.ts';
 import type { TableMapping } from './rows.ts';
+import type { SharedReads } from '../context/index.ts';
 
-/** Makers of a domain's loaders, by name. */
-type LoaderMakers = Record<string, (db: Db) => unknown>;
+/** Makers of a domain's loaders, by name: of the request's database, and what it may read beyond the request. */
+type LoaderMakers = Record<string, (db: Db, shared: SharedReads | undefined) => unknown>;
 
 /** The loaders `makers` make, by the same names. */
 export type LazyLoaders<M extends LoaderMakers> = { readonly [K in keyof M]: ReturnType<M[K]> };
@@ -15,22 +16,25 @@ export type LazyLoaders<M extends LoaderMakers> = { readonly [K in keyof M]: Ret
  * accessor pair V8 keeps in its old generation, which keeps the request alive (src/context/index.ts). Each loader
  * is made in the group of the request's loaders (./batch.ts), whenever it is first asked for.
  */
-export function lazyLoaders<M extends LoaderMakers>(makers: M): (db: Db) => LazyLoaders<M> {
+export function lazyLoaders<M extends LoaderMakers>(makers: M): (db: Db, shared?: SharedReads) => LazyLoaders<M> {
   class Loaders {
     readonly made = new Map<string, unknown>();
     readonly inGroup = currentLoaderGroup();
-    constructor(readonly db: Db) {}
+    constructor(
+      readonly db: Db,
+      readonly shared: SharedReads | undefined,
+    ) {}
   }
   for (const [name, make] of Object.entries(makers)) {
     Object.defineProperty(Loaders.prototype, name, {
       get(this: Loaders) {
         let loader = this.made.get(name);
-        if (loader === undefined) this.made.set(name, (loader = this.inGroup(() => make(this.db))));
+        if (loader === undefined) this.made.set(name, (loader = this.inGroup(() => make(this.db, this.shared))));
         return loader;
       },
     });
   }
-  return (db) => new Loaders(db) as unknown as LazyLoaders<M>;
+  return (db, shared) => new Loaders(db, shared) as unknown as LazyLoaders<M>;
 }
 
 /** A maker of `loaderById(db, mapping, column)`. */

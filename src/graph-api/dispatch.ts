@@ -275,6 +275,7 @@ async function handle(deps: AppDeps, request: GraphRequest, headers: Record<stri
     ip: request.ip,
     log: request.logger,
     origin: { application: 'Graph API' },
+    sharedCaches: true,
   });
 
   if (request.path.length === 0 && request.method.toUpperCase() === 'GET' && request.params.ids !== undefined) return readMany(deps, request);

@@ -68,6 +68,7 @@ export function authenticate(deps: AppDeps, options: AuthenticateOptions = {}): 
       ip: req.ip,
       log: () => req.log,
       origin: { application: options.application ?? 'adgraph' },
+      sharedCaches: true,
     });
     next();
   };

@@ -7,6 +7,7 @@ import type { Slice, PageRequest } from '../db/pagination.ts';
 import { limitGuess } from '../ratelimit/index.ts';
 import { checkPasswordPolicy, MAX_PASSWORD_LENGTH, type PasswordVerdict } from './password.ts';
 import * as store from './store.ts';
+import type { Generations } from '../db/generations.ts';
 import type { MembershipRecord, OrganizationRecord, UserRecord } from './store.ts';
 
 export const EMAIL_MAX_LENGTH = 256;
@@ -33,7 +34,7 @@ export async function authenticateSessionToken(deps: AppDeps, token: string): Pr
   const now = new Date();
   const tokenHash = hashToken(token);
   // Kept by the session cache while nothing changed who the token stands for (./session-cache.ts).
-  const found = await deps.sessions.get(tokenHash, () => store.findLiveSession(deps.db, { tokenHash }, now));
+  const { value: found, generations } = await deps.sessions.get(tokenHash, () => store.findLiveSession(deps.db, { tokenHash }, now));
   // A kept session may have expired since it was read.
   if (!found || found.session.expiresAt <= now || found.user.status === 'suspended') return null;
   if (now.getTime() - found.session.lastUsedAt.getTime() > TOUCH_INTERVAL_MS) {
@@ -42,8 +43,17 @@ export async function authenticateSessionToken(deps: AppDeps, token: string): Pr
   }
   const principal = principalForUser(found.user, found.memberships, found.session.id);
   sessionUsers.set(principal, found.user);
+  if (generations) principalGenerations.set(principal, generations);
   return principal;
 }
+
+/**
+ * The generations read for the request a session principal was resolved for (after the request arrived): the
+ * request's other caches answer from the same read (src/context/index.ts).
+ */
+const principalGenerations = new WeakMap<Principal, Generations>();
+
+export const generationsReadFor = (principal: Principal): Generations | undefined => principalGenerations.get(principal);
 
 /**
  * The user record a session principal was resolved with, as read with it (under the identity generation the

@@ -53,21 +53,14 @@ export const jobDuration = new Histogram({
   registers: [],
 });
 
-export const identityGenerationReads = new Counter({
+export const generationReads = new Counter({
+  // Named when it counted the identity generation alone; the ad account generation is read in the same statement.
   name: 'adgraph_identity_generation_reads_total',
-  help: "Reads of the identity generation by the session cache (one answers every request that arrived in the event loop's turn before it started)",
+  help: "Reads of the caches' generations, identity and ad accounts, in one statement (one answers every request that arrived in the event loop's turn before it started)",
   registers: [],
 });
 
-const PROCESS_METRICS: Metric[] = [
-  sqlStatementsPerRequest,
-  dataLoaderBatchSize,
-  graphqlOperations,
-  graphqlErrors,
-  jobOutcomes,
-  jobDuration,
-  identityGenerationReads,
-];
+const PROCESS_METRICS: Metric[] = [sqlStatementsPerRequest, dataLoaderBatchSize, graphqlOperations, graphqlErrors, jobOutcomes, jobDuration, generationReads];
 
 export function registerProcessMetrics(registry: Registry): void {
   for (const metric of PROCESS_METRICS) registry.registerMetric(metric);

@@ -4,7 +4,8 @@ import { createAppDeps, type AppDeps } from '../../src/context/index.ts';
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '../../src/logging/index.ts';
 import { startServer } from '../../src/server/index.ts';
-import { createTestDatabase, type TestDatabase } from './database.ts';
+import { createDatabase, type Db } from '../../src/db/index.ts';
+import { createTestDatabase, POSTGRES_URL, TEST_DB, type TestDatabase } from './database.ts';
 
 export interface TestServer {
   url: string;
@@ -67,6 +68,31 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async close() {
       await running.close(); // also destroys the database connection
       await database.dispose().catch(() => undefined);
+    },
+  };
+}
+
+/** Another instance on a test server's database: a server of its own, with a pool of its own, as another process runs. */
+export interface SecondInstance {
+  url: string;
+  deps: AppDeps;
+  db: Db;
+  close(): Promise<void>;
+}
+
+export async function startSecondInstance(first: TestServer): Promise<SecondInstance> {
+  const db = createDatabase(TEST_DB === 'postgres' ? POSTGRES_URL : first.database.url, { schema: first.database.schema });
+  const deps = createAppDeps(loadConfig({ DATABASE_URL: first.database.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ASYNC_RUNNER: 'false' }), {
+    db,
+    log: createLogger('silent'),
+  });
+  const running = await startServer(deps, { port: 0, host: '127.0.0.1' });
+  return {
+    url: running.url,
+    deps,
+    db,
+    async close() {
+      await running.close();
     },
   };
 }

@@ -1,17 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generationSource, SessionCache, type GenerationSource } from '../../src/identity/session-cache.ts';
-import { identityGenerationReads } from '../../src/telemetry/metrics.ts';
-import { loadConfig } from '../../src/config/index.ts';
-import { createAppDeps, type AppDeps } from '../../src/context/index.ts';
-import { createDatabase, type Db } from '../../src/db/index.ts';
-import { createLogger } from '../../src/logging/index.ts';
-import { startServer, type RunningServer } from '../../src/server/index.ts';
+import { SessionCache } from '../../src/identity/session-cache.ts';
+import { generationSource, type GenerationSource, type Generations } from '../../src/db/generations.ts';
+import { generationReads as generationReadsMetric } from '../../src/telemetry/metrics.ts';
+import { createDatabase } from '../../src/db/index.ts';
 import { createOrganization } from '../../src/identity/service.ts';
 import { insertMembership } from '../../src/identity/store.ts';
 import { createClient } from '../../src/oauth/service.ts';
 import { createTestDatabase, POSTGRES_URL, TEST_DB } from '../helpers/database.ts';
 import { cliEnv, runCli } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startSecondInstance, startTestServer, type SecondInstance, type TestServer } from '../helpers/server.ts';
 import { worldBuilder } from '../helpers/world.ts';
 
 /**
@@ -22,14 +19,14 @@ import { worldBuilder } from '../helpers/world.ts';
  * seen by the other at its next request; and many callers at once each get their own principal.
  */
 
-/** A generation the test moves by hand, counting its reads. */
+/** An identity generation the test moves by hand (the ad accounts' stands still), counting its reads. */
 function handGeneration(start = 1): GenerationSource & { move(): void; set(value: string | null): void; reads: number } {
   let value: string | null = String(start);
   return {
     reads: 0,
-    async read() {
+    async read(): Promise<Generations | null> {
       this.reads += 1;
-      return value;
+      return value === null ? null : { identity: value, adAccounts: '0' };
     },
     async close() {},
     move() {
@@ -56,10 +53,10 @@ describe('SessionCache', () => {
     const generation = handGeneration();
     const cache = new SessionCache<string>(generation, { maxEntries: 10, ttlMs: 60_000 });
     const source = loader();
-    expect(await cache.get('a', source.load)).toBe('value 1');
-    expect(await cache.get('a', source.load)).toBe('value 1');
+    expect((await cache.get('a', source.load)).value).toBe('value 1');
+    expect((await cache.get('a', source.load)).value).toBe('value 1');
     generation.move();
-    expect(await cache.get('a', source.load)).toBe('value 2');
+    expect((await cache.get('a', source.load)).value).toBe('value 2');
     expect(source.loads).toBe(2);
   });
 
@@ -72,9 +69,9 @@ describe('SessionCache', () => {
       generation.move(); // a write committed while the session was being read
       return `value ${loads}`;
     };
-    expect(await cache.get('a', movingLoad)).toBe('value 1');
+    expect((await cache.get('a', movingLoad)).value).toBe('value 1');
     expect(cache.size).toBe(0);
-    expect(await cache.get('b', async () => null)).toBeNull();
+    expect((await cache.get('b', async () => null)).value).toBeNull();
     expect(cache.size).toBe(0);
   });
 
@@ -84,10 +81,10 @@ describe('SessionCache', () => {
     const source = loader();
     await cache.get('a', source.load);
     generation.set(null);
-    expect(await cache.get('a', source.load)).toBe('value 2');
+    expect((await cache.get('a', source.load)).value).toBe('value 2');
     expect(cache.size).toBe(0);
     generation.set('1');
-    expect(await cache.get('a', source.load)).toBe('value 3');
+    expect((await cache.get('a', source.load)).value).toBe('value 3');
   });
 
   it('keeps at most maxEntries, the least recently used going first; entries lapse after ttlMs; 0 turns it off', async () => {
@@ -96,10 +93,10 @@ describe('SessionCache', () => {
     for (const key of ['a', 'b', 'a', 'c']) await cache.get(key, async () => `${key} read at ${now}`);
     expect(cache.size).toBe(2);
     now = 10;
-    expect(await cache.get('a', async () => 'a again')).toBe('a read at 0');
-    expect(await cache.get('b', async () => 'b again')).toBe('b again'); // b went first
+    expect((await cache.get('a', async () => 'a again')).value).toBe('a read at 0');
+    expect((await cache.get('b', async () => 'b again')).value).toBe('b again'); // b went first
     now = 1_000;
-    expect(await cache.get('a', async () => 'a lapsed')).toBe('a lapsed');
+    expect((await cache.get('a', async () => 'a lapsed')).value).toBe('a lapsed');
     const off = handGeneration();
     const none = new SessionCache<string>(off, { maxEntries: 0, ttlMs: 1_000 });
     const source = loader();
@@ -155,8 +152,8 @@ describe(`the identity generation (${TEST_DB})`, () => {
   });
 });
 
-/** The reads of the identity generation this process made (the metric operators see). */
-const generationReads = async () => (await identityGenerationReads.get()).values[0]?.value ?? 0;
+/** The reads of the generations this process made (the metric operators see). */
+const generationReads = async () => (await generationReadsMetric.get()).values[0]?.value ?? 0;
 
 describe(`reading the generation (${TEST_DB})`, () => {
   it('answers many requests at once, one statement at a time, each with a read that started after it arrived', async () => {
@@ -168,7 +165,7 @@ describe(`reading the generation (${TEST_DB})`, () => {
     try {
       const readsBefore = await generationReads();
       const first = await Promise.all(Array.from({ length: 50 }, () => source.read()));
-      expect(new Set(first)).toEqual(new Set([first[0]]));
+      expect(new Set(first.map((read) => JSON.stringify(read)))).toEqual(new Set([JSON.stringify(first[0])]));
       // Asked for in one turn of the event loop: on PostgreSQL one read answers all fifty; SQLite's read is a
       // synchronous statement of a few microseconds on a connection of its own, made for each.
       expect((await generationReads()) - readsBefore).toBe(TEST_DB === 'postgres' ? 1 : 50);
@@ -177,7 +174,7 @@ describe(`reading the generation (${TEST_DB})`, () => {
       await database.db('identity_generation').where({ id: 1 }).increment('value', 1);
       const after = await source.read();
       await out;
-      expect(after).toBe(String(Number(first[0]) + 1));
+      expect(after).toEqual({ identity: String(Number(first[0]!.identity) + 1), adAccounts: first[0]!.adAccounts });
       expect(warnings.filter((message) => /already executing a query/.test(message))).toEqual([]);
     } finally {
       process.off('warning', onWarning);
@@ -189,20 +186,12 @@ describe(`reading the generation (${TEST_DB})`, () => {
 
 describe(`two instances on one database (${TEST_DB})`, () => {
   let a: TestServer;
-  let secondDb: Db;
-  let b: RunningServer;
-  let bDeps: AppDeps;
+  let b: SecondInstance;
   let world: ReturnType<typeof worldBuilder>;
 
   beforeAll(async () => {
     a = await startTestServer({ ASYNC_RUNNER: 'false' });
-    // B: another pool on the same database, as another process opens it.
-    secondDb = createDatabase(TEST_DB === 'postgres' ? POSTGRES_URL : a.database.url, { schema: a.database.schema });
-    bDeps = createAppDeps(loadConfig({ DATABASE_URL: a.database.url, BCRYPT_COST: '4', LOG_LEVEL: 'silent', ASYNC_RUNNER: 'false' }), {
-      db: secondDb,
-      log: createLogger('silent'),
-    });
-    b = await startServer(bDeps, { port: 0, host: '127.0.0.1' });
+    b = await startSecondInstance(a);
     world = worldBuilder(a.deps);
   });
   afterAll(async () => {
