@@ -193,22 +193,41 @@ function sharedReads(deps: AppDeps, viewer: Principal): SharedReads {
 /** Where a context keeps how to make its logger, and the logger once made (see createRequestContext). */
 const MAKE_LOG = Symbol('makeLog');
 const MADE_LOG = Symbol('madeLog');
-type LazyLog = { [MAKE_LOG]: () => Logger; [MADE_LOG]?: Logger };
+type LazyLog = { [MAKE_LOG]?: () => Logger; [MADE_LOG]?: Logger };
+
+/** The prototype of each process's request contexts, per dependencies (see contextPrototype). */
+const contextPrototypes = new WeakMap<AppDeps, object>();
+
 /**
- * The prototype of a context whose logger is made on first use. The getter sits on the prototype, not on the
- * context: Apollo copies the context for each operation (Object.assign onto an object of the same prototype),
- * which would call an own getter at once; the symbols it copies carry the maker and what was made.
+ * A request context inherits the process's dependencies instead of holding a copy of each: it has its own few
+ * fields (the request's id, viewer, loaders, address, origin and logger) and reads `db`, `config` and the rest
+ * through its prototype, which is `deps` itself, so what is set on `deps` later (the job runner, a test's clock)
+ * is seen at once. Apollo copies a context's own fields for every operation (Object.assign onto an object of the
+ * same prototype): with the thirty dependencies copied into each context, and copied again there, that was a
+ * twentieth of `{ __typename }`. Between the context and `deps` sits the logger's getter, which makes an HTTP
+ * request's logger on its first use (src/server/http-logging.ts): on the prototype, so Apollo's copy does not call
+ * it, and the symbols it copies carry the maker and what was made.
  */
-const LAZY_LOG = Object.create(Object.prototype, {
-  log: {
-    get(this: LazyLog) {
-      return (this[MADE_LOG] ??= this[MAKE_LOG]());
-    },
-    set(this: LazyLog, value: Logger) {
-      this[MADE_LOG] = value;
-    },
-  },
-}) as object;
+function contextPrototype(deps: AppDeps): object {
+  let prototype = contextPrototypes.get(deps);
+  if (!prototype) {
+    prototype = Object.create(deps, {
+      log: {
+        get(this: LazyLog) {
+          const made = this[MADE_LOG];
+          if (made) return made;
+          const make = this[MAKE_LOG];
+          return make ? (this[MADE_LOG] = make()) : deps.log;
+        },
+        set(this: LazyLog, value: Logger) {
+          this[MADE_LOG] = value;
+        },
+      },
+    }) as object;
+    contextPrototypes.set(deps, prototype);
+  }
+  return prototype;
+}
 
 /**
  * `log` may be given as a function, called on the context's first use of it: an HTTP request's logger is made
@@ -229,7 +248,8 @@ export function createRequestContext(
   noteCaller(fields.viewer);
   const { log, sharedCaches, ...rest } = fields;
   const loaders = createLoaders(deps.db, sharedCaches && deps.config.adAccountCache.maxEntries > 0 ? sharedReads(deps, fields.viewer) : undefined);
-  if (typeof log !== 'function') return { ...deps, ...rest, log: log ?? deps.log, loaders };
-  const { log: _processLog, ...shared } = deps; // assigning it would be taken for the request's logger (the setter)
-  return Object.assign(Object.create(LAZY_LOG) as RequestContext, shared, rest, { loaders, [MAKE_LOG]: log });
+  const ctx = Object.assign(Object.create(contextPrototype(deps)) as RequestContext & LazyLog, rest, { loaders });
+  if (typeof log === 'function') ctx[MAKE_LOG] = log;
+  else if (log) ctx[MADE_LOG] = log;
+  return ctx;
 }
