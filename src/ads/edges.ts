@@ -110,8 +110,20 @@ const valueSet = (values: readonly string[] | undefined) => (values ? [...new Se
 const filtersAsGiven = new Map<string, Filters>();
 const MAX_SPELLINGS = 1000;
 
+/** Whether two lists of values hold the same values in the same order (both absent: the same). */
+const sameValues = (a: readonly string[] | undefined, b: readonly string[] | undefined) =>
+  a === b || (a !== undefined && b !== undefined && a.length === b.length && a.every((value, i) => value === b[i]));
+
+/**
+ * The last filter of each table and what it gave: a list's items ask in turn with the same values (each ad set's
+ * `ads(effectiveStatus: […])`, in a list of its own per item), found here by comparing the values, not a key.
+ */
+const lastAsked = new Map<StatusTable, { effectiveStatus?: readonly string[]; status?: readonly string[]; filters: Filters }>();
+
 /** The filters of one request: checked values, and the SQL condition. The same object for the same filter, never changed. */
 export function statusFilters(table: StatusTable, filter: EdgeFilter = {}): Filters {
+  const last = lastAsked.get(table);
+  if (last && sameValues(last.effectiveStatus, filter.effectiveStatus) && sameValues(last.status, filter.status)) return last.filters;
   // JSON: a value holding a comma must not read as two checked values.
   const given = JSON.stringify([table, filter.effectiveStatus ?? null, filter.status ?? null]);
   let found = filtersAsGiven.get(given);
@@ -120,6 +132,8 @@ export function statusFilters(table: StatusTable, filter: EdgeFilter = {}): Filt
     if (filtersAsGiven.size >= MAX_SPELLINGS) filtersAsGiven.clear();
     filtersAsGiven.set(given, found);
   }
+  // Copies: what is kept cannot change with the caller's lists.
+  lastAsked.set(table, { effectiveStatus: filter.effectiveStatus && [...filter.effectiveStatus], status: filter.status && [...filter.status], filters: found });
   return found;
 }
 

@@ -90,31 +90,39 @@ export async function columnParsers(db: Db, table: string, columns: readonly str
   return parsers;
 }
 
-/** How one child page's rows become records: the mapping read, and the parser of each of its columns in order. */
+/** How one child page's rows become records: each row's values (text, or null) in the read's column order. */
 export interface ChildRowReader<T> {
-  read: TableMapping<T>;
-  parse: ReadonlyArray<Parser>;
-}
-
-/** The reader of `read`'s rows, its columns parsed by `parsers` (columnParsers). */
-export function childRowReader<T>(read: TableMapping<T>, parsers: ReadonlyMap<string, Parser>): ChildRowReader<T> {
-  return { read, parse: Object.keys(read.columns).map((column) => parsers.get(column)!) };
+  record(values: ReadonlyArray<string | null>): T;
 }
 
 /**
- * The records of one parent's child page: `json` is its column's value (node-postgres parsed the JSON), an array of
- * rows, each the text of the reader's columns in order (or null).
+ * The reader of `read`'s rows, its columns parsed by `parsers` (columnParsers): compiled once per mapping, a row
+ * built as an object literal (a fixed shape) from the values, then the mapping's record from it.
  */
-export function childRecords<T>({ read, parse }: ChildRowReader<T>, json: unknown): T[] {
+export function childRowReader<T>(read: TableMapping<T>, parsers: ReadonlyMap<string, Parser>): ChildRowReader<T> {
+  let byParsers = readers.get(read);
+  if (!byParsers) readers.set(read, (byParsers = new WeakMap()));
+  let reader = byParsers.get(parsers) as ChildRowReader<T> | undefined;
+  if (!reader) byParsers.set(parsers, (reader = compileRowReader(read, parsers)));
+  return reader;
+}
+
+/** Readers by mapping and by the parsers they were compiled with (a table's parsers change only when learned again). */
+const readers = new WeakMap<TableMapping<unknown>, WeakMap<ReadonlyMap<string, Parser>, ChildRowReader<unknown>>>();
+
+function compileRowReader<T>(read: TableMapping<T>, parsers: ReadonlyMap<string, Parser>): ChildRowReader<T> {
   const columns = Object.keys(read.columns);
-  return (json as Array<Array<string | null>>).map((values) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < columns.length; i++) {
-      const value = values[i];
-      row[columns[i]!] = value === null || value === undefined ? null : parse[i]!(value);
-    }
-    return read.fromRow(row);
-  });
+  const parse = columns.map((column) => parsers.get(column)!);
+  const fields = columns.map((column, i) => `${JSON.stringify(column)}: values[${i}] == null ? null : parse[${i}](values[${i}])`);
+  const row = new Function('parse', `return (values) => ({ ${fields.join(', ')} });`)(parse) as (
+    values: ReadonlyArray<string | null>,
+  ) => Record<string, unknown>;
+  return { record: (values) => read.fromRow(row(values)) };
+}
+
+/** The records of one parent's child page: `json` is its column's value (node-postgres parsed the JSON), an array of rows. */
+export function childRecords<T>(reader: ChildRowReader<T>, json: unknown): T[] {
+  return (json as Array<Array<string | null>>).map(reader.record);
 }
 
 /**

@@ -27,11 +27,11 @@ export interface ReadPlan {
  * record, about 1% of a nested read's time.) Records are fresh objects of one read.
  */
 const JOINED = Symbol('joined references');
-type WithJoined = { [JOINED]?: Map<string, unknown> };
+type WithJoined = { [JOINED]?: Record<string, unknown> };
 
 /** The object `record` refers to by `column`, when it was read in the same statement; undefined otherwise. */
 export function joinedReference<T>(record: object, column: string): T | undefined {
-  return (record as WithJoined)[JOINED]?.get(column) as T | undefined;
+  return (record as WithJoined)[JOINED]?.[column] as T | undefined;
 }
 
 /** A text naming the references, for keys of loaders that read them. */
@@ -56,20 +56,18 @@ export function joinReferences(query: Knex.QueryBuilder, from: string, reference
 export function recordsWithReferences<T>(mapping: TableMapping<T>, references: readonly JoinedReference[]): (row: Record<string, unknown>) => T {
   if (references.length === 0) return (row) => mapping.fromRow(row);
   const prefixed = references.map((reference, i) => ({
-    reference,
+    column: reference.column,
     id: `${aliasOf(i)}$id`,
-    columns: Object.keys(reference.mapping.columns).map((column) => [column, `${aliasOf(i)}$${column}`] as const),
+    fromRow: reference.mapping.fromPrefixedRow(`${aliasOf(i)}$`),
   }));
   return (row) => {
     const record = mapping.fromRow(row);
-    const kept = new Map<string, unknown>();
-    for (const { reference, id, columns } of prefixed) {
+    let kept: Record<string, unknown> | undefined;
+    for (const { column, id, fromRow } of prefixed) {
       if (row[id] === null || row[id] === undefined) continue;
-      const referenced: Record<string, unknown> = {};
-      for (const [column, name] of columns) referenced[column] = row[name];
-      kept.set(reference.column, reference.mapping.fromRow(referenced));
+      (kept ??= {})[column] = fromRow(row);
     }
-    if (kept.size > 0) Object.defineProperty(record, JOINED, { value: kept });
+    if (kept) Object.defineProperty(record, JOINED, { value: kept });
     return record;
   };
 }

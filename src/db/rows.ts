@@ -25,6 +25,8 @@ export interface TableMapping<T> {
   readonly whole: boolean;
   /** The columns it reads, as text (`*` for all): the same for the same columns. */
   readonly key: string;
+  /** fromRow for rows that name its columns `<prefix><column>` (a joined table's, ./references.ts): made once per prefix. */
+  fromPrefixedRow(prefix: string): (row: Record<string, unknown>) => T;
 }
 
 /** Columns every narrowed read keeps: the id, the organization (authorization) and references to other objects. */
@@ -83,8 +85,8 @@ function write(kind: ColumnKind, value: unknown): unknown {
  * a time become hash tables in V8 past a few dozen keys (an ad set has 71), slower to build and to read; literals
  * keep a fixed shape. Keys and column names are the table's own, written as JSON string literals.
  */
-function compileFromRow(entries: Array<{ column: string; kind: ColumnKind; key: string }>): (row: Record<string, unknown>) => unknown {
-  const fields = entries.map(({ column, kind, key }) => `${JSON.stringify(key)}: read(${JSON.stringify(kind)}, row[${JSON.stringify(column)}])`);
+function compileFromRow(entries: Array<{ column: string; kind: ColumnKind; key: string }>, prefix = ''): (row: Record<string, unknown>) => unknown {
+  const fields = entries.map(({ column, kind, key }) => `${JSON.stringify(key)}: read(${JSON.stringify(kind)}, row[${JSON.stringify(prefix + column)}])`);
   return new Function('read', `return (row) => ({ ${fields.join(', ')} });`)(read);
 }
 
@@ -113,6 +115,7 @@ export function defineTable<T>(table: string, columns: ColumnSpec): TableMapping
 function mappingOf<T>(table: string, columns: ColumnSpec, whole: boolean, narrowed: TableMapping<T>['narrowed']): TableMapping<T> {
   const entries = Object.entries(columns).map(([column, kind]) => ({ column, kind, key: camel(column) }));
   const fromRow = compileFromRow(entries);
+  const prefixed = new Map<string, (row: Record<string, unknown>) => T>();
   return {
     table,
     columns,
@@ -120,6 +123,11 @@ function mappingOf<T>(table: string, columns: ColumnSpec, whole: boolean, narrow
     key: whole ? '*' : Object.keys(columns).join(','),
     narrowed,
     fromRow: (row) => fromRow(row) as T,
+    fromPrefixedRow(prefix) {
+      let read = prefixed.get(prefix);
+      if (!read) prefixed.set(prefix, (read = compileFromRow(entries, prefix) as (row: Record<string, unknown>) => T));
+      return read;
+    },
     toRow(record) {
       const row: Record<string, unknown> = {};
       const source = record as Record<string, unknown>;

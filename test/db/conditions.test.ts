@@ -263,4 +263,21 @@ describe('the effective_status filters of the edges (src/ads/edges.ts)', () => {
     expect(statusFilters('ad_sets', { effectiveStatus: ['PAUSED', 'ACTIVE', 'PAUSED'] })).toBe(good);
     expect(statusFilters('ads', { effectiveStatus: ['ACTIVE', 'PAUSED'] })).not.toBe(good);
   });
+
+  it("answers a list's items asking in turn with the same values the same filters, and anything else its own", () => {
+    const asked = ['ACTIVE', 'PAUSED'];
+    const first = statusFilters('ads', { effectiveStatus: asked });
+    // The same values in another list (each item's arguments are a list of their own): the same filters.
+    expect(statusFilters('ads', { effectiveStatus: ['ACTIVE', 'PAUSED'] })).toBe(first);
+    // The caller's list changed after the call: what was kept is a copy, so the new values get their own filters.
+    asked.push('ARCHIVED');
+    const changed = statusFilters('ads', { effectiveStatus: asked });
+    expect(changed).not.toBe(first);
+    expect(changed).toBe(statusFilters('ads', { effectiveStatus: ['ARCHIVED', 'PAUSED', 'ACTIVE'] }));
+    // Another list after a good one still refuses a bad value, and no filter at all is the default's.
+    expect(() => statusFilters('ads', { effectiveStatus: ['ACTIVE', 'NOPE'] })).toThrow(/effective_status\[1\] must be one of/);
+    expect(statusFilters('ads', {})).toBe(statusFilters('ads'));
+    expect(statusFilters('ads', {})).not.toBe(first);
+    expect(statusFilters('ad_sets', { status: ['ACTIVE'] })).not.toBe(statusFilters('ad_sets', { status: ['PAUSED'] }));
+  });
 });
