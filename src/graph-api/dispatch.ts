@@ -190,6 +190,9 @@ async function callerOf(ctx: RequestContext): Promise<{ node: NodeName; record: 
   return null;
 }
 
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
 const isAnswerObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** An object with the selected fields; without a selection, its id alone. Empty values are left out. */
@@ -210,8 +213,10 @@ async function renderNode(out: Output, node: AnyGraphNode, record: unknown, sele
       continue;
     }
     if (!field) throw unknownField(item.name, node.name);
-    // A reference the list read with its items (projection.ts) is not loaded again.
-    const value = (field.joins && joinedReference(record as object, field.joins.column)) ?? (await field.get(record, out.ctx));
+    // A reference the list read with its items (projection.ts) is not loaded again. Most fields are a record's
+    // own values: awaited only when a field gives a promise (a wait per field was a turn of the queue each).
+    const got = (field.joins && joinedReference(record as object, field.joins.column)) ?? field.get(record, out.ctx);
+    const value = isPromiseLike(got) ? await got : got;
     if (field.ref) {
       if (value) result[item.name] = await renderNode(out, NODES[field.ref], value, item.children);
       continue;
