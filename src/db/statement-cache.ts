@@ -1,4 +1,5 @@
 import { RecentlyUsed } from './recently-used.ts';
+import { withPlanIndependentEqualities } from './sqlite-equalities.ts';
 
 /**
  * Prepared statements of a better-sqlite3 connection, kept by SQL text. Knex's better-sqlite3 client prepares
@@ -7,7 +8,8 @@ import { RecentlyUsed } from './recently-used.ts';
  * changes: SQLite prepares it again by itself when a migration changed a table it reads, and better-sqlite3
  * reads the columns on every run. A kept statement is shared by every query with its text, so nothing may set a
  * mode on it for one query only: ./sqlite-client.ts runs every read in raw mode and refuses knex's per-query
- * `safeIntegers` option.
+ * `safeIntegers` option. What is prepared is the text with its equalities made independent of their values
+ * (./sqlite-equalities.ts), kept under the text asked for.
  */
 export interface PreparingConnection {
   prepare(sql: string): unknown;
@@ -25,6 +27,6 @@ export const keptStatements = (connection: PreparingConnection) => keptBy.get(co
 export function keepPreparedStatements(connection: PreparingConnection, capacity = KEPT_STATEMENTS): void {
   const prepare = connection.prepare.bind(connection);
   const kept = new RecentlyUsed<string, unknown>(capacity);
-  connection.prepare = (sql: string) => kept.use(sql, () => prepare(sql)).value;
+  connection.prepare = (sql: string) => kept.use(sql, () => prepare(withPlanIndependentEqualities(sql))).value;
   keptBy.set(connection, kept);
 }
