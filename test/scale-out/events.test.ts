@@ -43,6 +43,10 @@ describe.skipIf(!redisUp && !ON_CI)(`events across two instances (${TEST_DB})`, 
   let receiver: Receiver;
   let subscriber: Client;
   const heard: string[] = [];
+  const WEBHOOK_TIMEOUT_MS = 10_000;
+  // What a delivering instance holds a subscription for (src/webhooks/delivery.ts): one killed while holding it
+  // leaves the other instance waiting until it expires.
+  const WEBHOOK_LEASE_MS = 2 * WEBHOOK_TIMEOUT_MS + 5_000;
 
   beforeAll(async () => {
     if (!redisUp) throw new Error(`Redis is not reachable at ${REDIS_URL}, and CI=true requires the scale-out test to run.`);
@@ -55,7 +59,7 @@ describe.skipIf(!redisUp && !ON_CI)(`events across two instances (${TEST_DB})`, 
       // Deliveries are at least once: one that outlasts the timeout is sent again (5-10 s later) and arrives twice.
       // A second was reached on a loaded CI machine; the default ten leaves "once each" to what it tests, the two
       // instances never both delivering.
-      WEBHOOK_TIMEOUT_MS: '10000',
+      WEBHOOK_TIMEOUT_MS: String(WEBHOOK_TIMEOUT_MS),
       EVENT_RELAY_POLL_MS: '100',
     };
     [a, b] = await Promise.all([startServeProcess(database, env), startServeProcess(database, env)]);
@@ -155,9 +159,8 @@ describe.skipIf(!redisUp && !ON_CI)(`events across two instances (${TEST_DB})`, 
     const response = await graphClient(a).call('POST', `/v24.0/${post.id}/comments`, { token: fan, form: { message: 'Last words' } });
     expect(response.status).toBe(200);
     await a.kill('SIGKILL');
-    // A may have died holding the webhook subscription's lease (2 x WEBHOOK_TIMEOUT_MS + 5 s: 25 s here,
-    // src/webhooks/delivery.ts); B delivers once it expires, so the wait outlasts it.
-    await until(() => heard.length >= start + 2 && receiver.changes().length >= startChanges + 2, 'both events after the kill', 40_000);
+    // A may have died holding the webhook subscription's lease: B delivers once it expires.
+    await until(() => heard.length >= start + 2 && receiver.changes().length >= startChanges + 2, 'both events after the kill', WEBHOOK_LEASE_MS + 15_000);
     await sleep(300);
     expect(heard.slice(start).sort()).toEqual([orphan, response.body.id].sort());
     expect(
