@@ -122,9 +122,30 @@ function readRowsAnew(connection: SqliteConnection, statement: SqliteStatement, 
   return values.map(kept.build);
 }
 
+type SqliteTransactionClass = new (client: Knex.Client, ...rest: unknown[]) => { query(conn: unknown, sql: string): Promise<unknown> };
+const SqliteTransactionBase = requireKnexPart('knex/lib/dialects/sqlite3/execution/sqlite-transaction.js') as SqliteTransactionClass;
+
+/**
+ * Knex's SQLite transaction, begun IMMEDIATE: it takes the write lock at its start (waiting out another process's
+ * write for the busy timeout) instead of at its first write. Begun as a reader, a transaction that reads and then
+ * writes fails at once with "database is locked", whatever the busy timeout, when another connection wrote in
+ * between: SQLite cannot make a stale reader a writer. A server writes all the time, so every command-line write
+ * beside one was exposed. In one process the pool's single connection already runs transactions one at a time,
+ * so the lock costs nothing there. Nested transactions are savepoints and begin nothing.
+ */
+class ImmediateTransaction extends SqliteTransactionBase {
+  begin(conn: unknown): Promise<unknown> {
+    return this.query(conn, 'BEGIN IMMEDIATE;');
+  }
+}
+
 export class SqliteClient extends BetterSqlite3Client {
   override queryCompiler(builder: unknown, formatter?: unknown): SqliteQueryCompiler {
     return new LiteralLimitQueryCompiler(this, builder, formatter);
+  }
+
+  override transaction(...rest: unknown[]): Knex.Transaction {
+    return new ImmediateTransaction(this, ...rest) as unknown as Knex.Transaction;
   }
 
   // Knex's own _query, but for the rows: see above.
@@ -135,9 +156,8 @@ export class SqliteClient extends BetterSqlite3Client {
     const statement = connection.prepare(query.sql);
     const bindings = this._formatBindings(query.bindings);
     if (statement.reader) {
-      // A write that returns rows gets no schema-version reads around it: in a transaction, a read first would
-      // begin it as a reader, and SQLite refuses at once (SQLITE_BUSY, whatever the busy timeout) to make a reader
-      // a writer while another process writes. better-sqlite3 builds these few rows itself.
+      // A write that returns rows runs once as it is: readRows may run a statement again after a schema change,
+      // and a write must not happen twice. better-sqlite3 builds these few rows itself.
       query.response = statement.readonly ? readRows(connection, statement, bindings) : statement.raw(false).all(bindings);
       return query;
     }

@@ -27,7 +27,7 @@ const managesInvitations = (viewer: Principal, organizationId: string) => can(vi
 
 /** Locks the organization's row: its membership and open invitations change one writer at a time. */
 const lockOrganization = (ctx: RequestContext, trx: Knex.Transaction, organizationId: string) =>
-  lockRow(ctx.db, trx, store.organizations.table, organizationId, 'updated_at');
+  lockRow(ctx.db, trx, store.organizations.table, organizationId);
 
 const conflict = (message: string, field: string) => new DomainError('CONFLICT', message, { field });
 

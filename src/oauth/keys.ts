@@ -67,9 +67,8 @@ export async function rotateKeys(db: Db, config: Config): Promise<{ kid: string;
   const fresh = await newKeyRecord(now);
   const publishUntil = new Date(now.getTime() + (config.tokenTtlSeconds + config.tokenClockToleranceSeconds) * 1000);
   return db.transaction(async (trx) => {
-    // A no-op write first takes the write lock (SQLite: as BEGIN IMMEDIATE would; PostgreSQL: the active rows), so
-    // the read below cannot go stale: on SQLite a read-then-write transaction that another connection wrote past
-    // fails at once with "database is locked" (running servers write all the time), whatever the busy timeout.
+    // A no-op write first locks the active rows (PostgreSQL), so the read below cannot go stale when two
+    // rotations run at once. SQLite's transactions hold the write lock from their start (src/db/sqlite-client.ts).
     await trx(signingKeys.table).where('active', true).update({ active: true });
     const retired = (await trx(signingKeys.table).where('active', true).select('kid')).map((row: { kid: string }) => row.kid);
     await trx(signingKeys.table).where('active', true).update({ active: false, retired_at: now, publish_until: publishUntil });

@@ -140,6 +140,31 @@ describe('rows read through the SQLite client', () => {
     expect(messages).toEqual(['locked', 'committed']);
     expect(await db('things').whereIn('id', [100, 101]).orderBy('id').pluck('title')).toEqual(['held', 'waited']);
   });
+
+  it('hold the write lock from the start of a transaction, so a read in it cannot go stale before it writes', async () => {
+    // Another process (a connection of its own, no busy timeout so it answers at once) writes while the
+    // transaction is between its read and its write. Begun as a reader (SQLite's default), the transaction let
+    // that write in and then failed at once with "database is locked" when it wrote itself, whatever its busy
+    // timeout (`adgraph stats generate` beside a running server, in CI). Begun IMMEDIATE, it holds the lock.
+    const impatient = new Database(file, { timeout: 0 });
+    try {
+      const refused: string[] = [];
+      await db.transaction(async (trx) => {
+        expect(await trx('things').where({ id: 1 }).first('title')).toEqual({ title: 'one' });
+        try {
+          impatient.prepare("insert into things (id, title) values (200, 'between')").run();
+        } catch (error) {
+          refused.push((error as { code?: string }).code ?? String(error));
+        }
+        await trx('things').insert({ id: 201, title: 'after the read' });
+      });
+      expect(refused).toEqual(['SQLITE_BUSY']);
+      impatient.prepare("insert into things (id, title) values (200, 'after the commit')").run();
+      expect(await db('things').whereIn('id', [200, 201]).orderBy('id').pluck('title')).toEqual(['after the commit', 'after the read']);
+    } finally {
+      impatient.close();
+    }
+  });
 });
 
 /**

@@ -125,7 +125,7 @@ export async function setPostReaction(ctx: RequestContext, postId: string, type:
   const reactor = actorOn(ctx, post);
   if (!reactor) throw forbidden('Permissions error: reacting as the page needs the pages_manage_engagement permission');
   await ctx.db.transaction(async (trx) => {
-    await lockRow(ctx.db, trx, posts.table, post.id, 'updated_time');
+    await lockRow(ctx.db, trx, posts.table, post.id);
     const mine = trx(postReactions.table).where({ post_id: post.id, ...('userId' in reactor ? { user_id: reactor.userId } : { page_id: reactor.pageId }) });
     const before = ((await mine.clone().first('type')) as { type: ReactionType } | undefined)?.type ?? null;
     await mine.clone().delete();
