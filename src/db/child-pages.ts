@@ -10,7 +10,7 @@ import type { ReadPlan } from './references.ts';
  * ads with the page of ad sets, instead of a statement of their own. On PostgreSQL, where each statement is a
  * round trip (and its writes wake the database, about a tenth of a nested read's CPU each on this machine), each
  * parent row carries its children's page as one JSON column: the same keyset subquery the children's own read
- * would run, per parent, aggregated in page order. Its values are each column's text as PostgreSQL writes it
+ * would run, per parent, an array of rows in page order. Its values are each column's text as PostgreSQL writes it
  * (`::text`), read by the parser node-postgres would have used for that column's type, so a record read this way
  * is the record read by itself. The parents' rows are not repeated (a join of the children repeated every parent
  * column per child, and cost as much as it saved: docs/benchmarks.md).

@@ -117,7 +117,7 @@ describe('DataLoader batching', () => {
     expect((result.body.data!.adSets.nodes as Array<{ ads: { nodes: unknown[] } }>).every((node) => node.ads.nodes.length === 1)).toBe(true);
     const adsReads = statements.filter((sql) => /from [`"]?ads[`"]?/i.test(sql));
     expect(adsReads).toHaveLength(1);
-    if (dialect(server.deps.db) === 'postgres') expect(adsReads[0]).toMatch(/json_agg[\s\S]*from "ads"[\s\S]*from "ad_sets"/);
+    if (dialect(server.deps.db) === 'postgres') expect(adsReads[0]).toMatch(/array_to_json\(array\([\s\S]*from "ads"[\s\S]*from "ad_sets"/);
     else expect(adsReads[0]).toMatch(/json_each/);
   });
 });
