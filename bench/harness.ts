@@ -248,7 +248,7 @@ const moduleFile = (relativePath: string) => fileURLToPath(new URL(`${relativePa
 
 /**
  * Node's flags as `npm start` gives them, read from its script so the server is measured as it runs (today a
- * young generation of 32 MB: README, Performance notes).
+ * young generation of 64 MB: docs/benchmarks.md, Performance notes).
  */
 const SERVER_NODE_FLAGS = (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
   .split(/\s+/)
