@@ -25,7 +25,8 @@ export type PostgresConfig = Knex.Config & { preparedStatements: number };
 
 /** The part of node-postgres' client used here. */
 interface PgConnection {
-  connection: { parsedStatements: Record<string, string | undefined> };
+  /** `describedStatements`: each kept statement's row description (patches/pg+8.23.1.patch). */
+  connection: { parsedStatements: Record<string, string | undefined>; describedStatements?: Record<string, unknown> };
   query(config: { text: string }, callback: (error: Error | null) => void): unknown;
   /** Set by knex on a transaction's connection. */
   __knexTxId?: string;
@@ -84,6 +85,7 @@ class KeptStatements {
  */
 function deallocate(connection: PgConnection, name: string): Promise<void> {
   delete connection.connection.parsedStatements[name];
+  delete connection.connection.describedStatements?.[name];
   return new Promise((resolve) => void connection.query({ text: `deallocate "${name}"` }, () => resolve()));
 }
 

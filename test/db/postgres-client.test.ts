@@ -126,6 +126,29 @@ describe('statements prepared once per connection (PostgreSQL)', () => {
     expect(kept.has(sqlOf(byId(2)))).toBe(true);
   });
 
+  it("asks for a kept statement's row description once, and again once it was pushed out (patches/pg+8.23.1.patch)", async () => {
+    const db = open(1);
+    const client = (await connectionOf(db)) as { connection: { describe(message: unknown): void } };
+    let describes = 0;
+    const describe = client.connection.describe.bind(client.connection);
+    client.connection.describe = (message) => {
+      describes += 1;
+      describe(message);
+    };
+    const byId = (id: number) => db('things').select('name').where({ id });
+    expect(await byId(1)).toEqual([{ name: 'one' }]);
+    expect(await byId(2)).toEqual([{ name: 'two' }]);
+    expect(await byId(4)).toEqual([]);
+    expect(describes).toBe(1);
+    // Capacity 1: this statement pushes byId's out, which is then prepared and described anew.
+    expect(await db('things').select('id').orderBy('id')).toEqual([{ id: 1 }, { id: 2 }, { id: 3 }]);
+    expect(await byId(3)).toEqual([{ name: 'three' }]);
+    expect(await byId(1)).toEqual([{ name: 'one' }]);
+    expect(describes).toBe(3);
+    // The kept descriptions are those of the statements the connection keeps.
+    expect(Object.keys((client.connection as unknown as { describedStatements: object }).describedStatements)).toEqual([...keptStatements(client)!.values()]);
+  });
+
   it('prepares nothing when told to keep none (PgBouncer in transaction mode)', async () => {
     const db = open(0);
     expect(await db('things').select('name').where({ id: 1 })).toEqual([{ name: 'one' }]);
