@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer } from 'node:net';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { OpenResponses } from './open-responses.ts';
 
 /**
  * How the HTTP side of a server stops without losing a request whose bytes reached the machine:
@@ -51,7 +52,7 @@ export function httpStop(server: Server, options: HttpStopOptions): HttpStop {
   let sweeping = false;
   let sweepScheduled = false;
   let stopped: Promise<{ requestsCut: number }> | undefined;
-  const inFlight = new Set<ServerResponse>();
+  const inFlight = new OpenResponses();
   let accepted = 0;
   server.on('connection', () => void accepted++);
 
@@ -83,10 +84,10 @@ export function httpStop(server: Server, options: HttpStopOptions): HttpStop {
     });
   };
   server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => {
-    inFlight.add(res);
+    const open = inFlight.add(res);
     if (stopping) closeAfterResponse(res);
     res.once('close', () => {
-      inFlight.delete(res);
+      inFlight.delete(open);
       if (sweeping) sweepSoon();
     });
   });
