@@ -1,6 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import type { Knex } from 'knex';
+import { LRUCache } from 'lru-cache';
 import { dialect, type Db } from './index.ts';
 import { generationReads } from '../telemetry/metrics.ts';
 
@@ -171,16 +172,19 @@ export interface KeptEntriesOptions {
  * before another's may load after it). The least recently used entry goes first past `maxEntries`.
  */
 export class KeptEntries<T> {
-  private readonly entries = new Map<string, { value: T; generation: string; keptAt: number }>();
+  /** In lru-cache, which marks a use without rebuilding a Map's table (./recently-used.ts says why that matters). */
+  private readonly entries: LRUCache<string, { value: T; generation: string; keptAt: number }>;
   /** The latest generation seen. */
   private latest: bigint | undefined;
 
   constructor(
     private readonly options: KeptEntriesOptions,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache({ max: Math.max(1, options.maxEntries) });
+  }
 
-  /** The value kept for `key` under `generation`, unless it lapsed. */
+  /** The value kept for `key` under `generation`, unless it lapsed; now the most recently used. */
   find(key: string, generation: string): T | undefined {
     if (!this.current(generation)) return undefined;
     const kept = this.entries.get(key);
@@ -189,18 +193,13 @@ export class KeptEntries<T> {
       this.entries.delete(key);
       return undefined;
     }
-    // Last in the Map's order, which is the order of use.
-    this.entries.delete(key);
-    this.entries.set(key, kept);
     return kept.value;
   }
 
   /** Keeps `value` for `key`, read under `generation` (read before the value was). */
   keep(key: string, value: T, generation: string): void {
     if (this.options.maxEntries <= 0 || !this.current(generation)) return;
-    this.entries.delete(key);
     this.entries.set(key, { value, generation, keptAt: this.clock() });
-    if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
   forget(key: string): void {
@@ -209,7 +208,7 @@ export class KeptEntries<T> {
 
   /** Forgets every entry and the latest generation seen (as after its counter could not be read: it may be another's). */
   clear(): void {
-    this.entries.clear();
+    if (this.entries.size > 0) this.entries.clear();
     this.latest = undefined;
   }
 
@@ -221,7 +220,8 @@ export class KeptEntries<T> {
   private current(generation: string): boolean {
     const value = BigInt(generation);
     if (this.latest === undefined || value > this.latest) {
-      this.entries.clear();
+      // lru-cache's clear() empties all `maxEntries` slots, in use or not.
+      if (this.entries.size > 0) this.entries.clear();
       this.latest = value;
     }
     return value === this.latest;

@@ -12,13 +12,13 @@ import { withPlanIndependentEqualities } from './sqlite-equalities.ts';
  * (./sqlite-equalities.ts), kept under the text asked for.
  */
 export interface PreparingConnection {
-  prepare(sql: string): unknown;
+  prepare(sql: string): object;
 }
 
 /** The most statements one connection keeps; the least recently used goes first. */
 export const KEPT_STATEMENTS = 500;
 
-const keptBy = new WeakMap<PreparingConnection, RecentlyUsed<string, unknown>>();
+const keptBy = new WeakMap<PreparingConnection, RecentlyUsed<string, object>>();
 
 /** The statements a connection keeps, by SQL text, least recently used first (for tests). */
 export const keptStatements = (connection: PreparingConnection) => keptBy.get(connection)?.view;
@@ -26,7 +26,7 @@ export const keptStatements = (connection: PreparingConnection) => keptBy.get(co
 /** Makes `connection.prepare` answer from the statements it prepared before. */
 export function keepPreparedStatements(connection: PreparingConnection, capacity = KEPT_STATEMENTS): void {
   const prepare = connection.prepare.bind(connection);
-  const kept = new RecentlyUsed<string, unknown>(capacity);
+  const kept = new RecentlyUsed<string, object>(capacity);
   connection.prepare = (sql: string) => kept.use(sql, () => prepare(withPlanIndependentEqualities(sql))).value;
   keptBy.set(connection, kept);
 }
