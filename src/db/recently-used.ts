@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
  * lru-cache marks a use by relinking indexes in arrays of its own. A Map taken out and put back at every use, as
  * this was, has V8 rebuild its table every few uses, and a replaced table keeps its keys (a request's own strings)
  * and a link to the next: nothing a young-generation collection could free once one of them was old
- * (./../server/open-responses.ts tells the same of a Set).
+ * (../server/open-responses.ts tells the same of a Set).
  */
 export class RecentlyUsed<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
   readonly #entries: LRUCache<K, V>;

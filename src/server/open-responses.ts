@@ -16,8 +16,8 @@ export interface OpenResponse {
  * link to the new. Once one such table had been promoted to the old generation, the young-generation collections
  * (which take every old object for live) kept each later table and every response those named: each request's
  * objects survived two of them and were promoted, to be freed only by the next full collection. Under load that was
- * 31 KB of every nested read and 6 KB of every `{ __typename }`, scavenges of 10 to 15 ms, and a sixth of the
- * server's CPU (docs/benchmarks.md, "Garbage that outlived its request"). Here nothing that stays points at a
+ * 31 KB of every nested read and 6 KB of every `{ __typename }`, scavenges of 10 to 15 ms, and a quarter of the
+ * server's CPU per nested read (docs/decisions.md, "Operating the server"). Here nothing that stays points at a
  * closed response.
  */
 export class OpenResponses {
