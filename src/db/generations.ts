@@ -208,7 +208,7 @@ export class KeptEntries<T> {
 
   /** Forgets every entry and the latest generation seen (as after its counter could not be read: it may be another's). */
   clear(): void {
-    if (this.entries.size > 0) this.entries.clear();
+    this.forgetEntries();
     this.latest = undefined;
   }
 
@@ -220,10 +220,14 @@ export class KeptEntries<T> {
   private current(generation: string): boolean {
     const value = BigInt(generation);
     if (this.latest === undefined || value > this.latest) {
-      // lru-cache's clear() empties all `maxEntries` slots, in use or not.
-      if (this.entries.size > 0) this.entries.clear();
+      this.forgetEntries();
       this.latest = value;
     }
     return value === this.latest;
+  }
+
+  /** lru-cache's clear() empties all `maxEntries` slots, in use or not: only when something is kept. */
+  private forgetEntries(): void {
+    if (this.entries.size > 0) this.entries.clear();
   }
 }
