@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { AppDeps, RequestContext } from '../context/index.ts';
 import { can, ROLES, type Principal, type Role, type Subject } from '../authz/policy.ts';
 import { badInput, credentialsRefused, DomainError, unauthenticated, validateFields } from '../errors/index.ts';
@@ -14,7 +14,8 @@ export const EMAIL_MAX_LENGTH = 256;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const USERNAME_PATTERN = /^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,30}[a-zA-Z0-9])?$/;
 
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+// One call, not a Hash object per request: every authenticated request hashes its token.
+export const hashToken = (token: string) => hash('sha256', token, 'hex');
 
 export function principalForUser(user: UserRecord, memberships: MembershipRecord[], sessionId?: string): Principal {
   return {

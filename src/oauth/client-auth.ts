@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { AppDeps } from '../context/index.ts';
 import { DomainError } from '../errors/index.ts';
 import { dummyPasswordHash } from '../identity/service.ts';
@@ -11,8 +11,7 @@ const verified = new Map<string, number>();
 // The same keys -> the comparison running now, so concurrent requests with one secret cost one bcrypt.
 const inFlight = new Map<string, Promise<boolean>>();
 
-const cacheKey = (client: ApiClientRecord, secret: string) =>
-  `${client.clientId}\u0000${client.clientSecret}\u0000${createHash('sha256').update(secret).digest('hex')}`;
+const cacheKey = (client: ApiClientRecord, secret: string) => `${client.clientId}\u0000${client.clientSecret}\u0000${hash('sha256', secret, 'hex')}`;
 
 function remember(key: string, ttlMs: number): void {
   if (verified.size >= MAX_CACHED) verified.delete(verified.keys().next().value!); // oldest first
