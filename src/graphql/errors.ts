@@ -41,7 +41,7 @@ function graphApiOf(graph: GraphErrorDetails) {
  * What an error is, decided once for both the answer (formatError) and the log (server.ts):
  * - `domain`: a service refused (its code, field, Graph API details);
  * - `limit`: a query limit refused the operation (limits.ts);
- * - `request`: Apollo's own refusal of the request (syntax, validation, variables), shown as it is;
+ * - `request`: Apollo's own refusal of the request (syntax, validation, variables, a persisted query's hash), shown as it is;
  * - `unexpected`: anything else, a fault of ours, masked.
  */
 export type ErrorKind =
@@ -55,6 +55,10 @@ export function kindOf(error: unknown): ErrorKind {
   // Read, not instanceof: graphql-js may be loaded twice (as ESM and CommonJS) under a test runner.
   const code = (error as { extensions?: { code?: unknown } } | null)?.extensions?.code;
   if (typeof code === 'string' && CLIENT_ERROR_CODES.has(code)) return { kind: 'request', code };
+  // Apollo's refusals that carry a 4xx status but no code (a persisted query's hash that does not match its text,
+  // an unsupported persisted-query version): the caller's fault, shown as Apollo words it.
+  const status = (error as { extensions?: { http?: { status?: unknown } } } | null)?.extensions?.http?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) return { kind: 'request', code: 'BAD_REQUEST' };
   return { kind: 'unexpected' };
 }
 

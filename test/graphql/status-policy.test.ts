@@ -125,4 +125,23 @@ describe('GraphQL HTTP status policy', () => {
     expect(response.status).toBe(400);
     expect(((await response.json()) as GraphQLBody).errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
   });
+
+  it("a persisted query's hash that does not match its text, or an unknown version: 400 BAD_REQUEST in Apollo's words, not an error of ours", async () => {
+    const logged = server.logs.length;
+    const refusal = async (persistedQuery: Record<string, unknown>) => {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ __typename }', extensions: { persistedQuery } }),
+      });
+      return { status: response.status, error: ((await response.json()) as GraphQLBody).errors?.[0] };
+    };
+    const mismatch = await refusal({ version: 1, sha256Hash: 'a'.repeat(64) });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.error).toMatchObject({ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } });
+    const version = await refusal({ version: 2, sha256Hash: 'a'.repeat(64) });
+    expect(version.status).toBe(400);
+    expect(version.error).toMatchObject({ message: 'Unsupported persisted query version', extensions: { code: 'BAD_REQUEST' } });
+    expect(server.logs.slice(logged).filter((line) => Number(line.level) >= 50)).toEqual([]);
+  });
 });
