@@ -87,7 +87,7 @@ const apolloBuilds = (): Array<[string, ApolloClass]> => [
 const sha256 = (text: string) => nodeCrypto.createHash('sha256').update(text).digest('hex');
 
 describe("Apollo's query hash (patched)", () => {
-  it('makes no Hash object for a request, and hashes a text it has seen no more', async () => {
+  it('makes no Hash object for a request, and hashes each text once', async () => {
     for (const [build, Apollo] of apolloBuilds()) {
       const server = new Apollo({ typeDefs: 'type Query { hello: String }', resolvers: { Query: { hello: () => 'world' } } });
       await server.start();
