@@ -160,13 +160,13 @@ describe("Apollo's media-type negotiation (patched)", () => {
 
   it('answers what a Negotiator answers, for each header, again and again, past the headers it keeps', async () => {
     const builds = await fromBothBuilds<() => (accept: string | undefined, types: string[]) => string | undefined>(
-      'utils/memoizedMediaType.js',
-      'memoizedMediaType',
+      'utils/remembered.js',
+      'rememberedMediaType',
     );
     // More distinct headers than it keeps (64), so it also answers after emptying itself.
     const many = Array.from({ length: 150 }, (_, i) => `text/html;q=0.${(i % 9) + 1}, application/json;q=0.${((i * 7) % 9) + 1}, x-${i}/y`);
-    for (const [build, memoizedMediaType] of builds) {
-      const preferred = memoizedMediaType();
+    for (const [build, rememberedMediaType] of builds) {
+      const preferred = rememberedMediaType();
       for (const accept of [...ACCEPTS, ...many, ...ACCEPTS, ...many]) {
         expect(preferred(accept, TYPES), `${build}: ${accept}`).toBe(new Negotiator({ headers: { accept } }).mediaType(TYPES));
       }
